@@ -1,0 +1,1 @@
+"""AI opponents (coming in the bots issue)."""

@@ -1,0 +1,1 @@
+"""The ``coloretto`` command line."""

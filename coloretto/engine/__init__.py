@@ -1,0 +1,61 @@
+"""The Coloretto rules engine: pure, immutable, standard library only.
+
+The TUI, the bots and outside scripts use only the names exported here.
+
+>>> from coloretto.engine import Rules, new_game
+>>> game = new_game(Rules(players=3), seed=42)
+>>> while not game.is_over:
+...     game = game.apply(game.legal_actions()[-1])
+>>> len(game.final_scores())
+3
+"""
+
+from coloretto.engine.actions import DRAW, Action, ActionKind, IllegalAction
+from coloretto.engine.cards import COLOURS, Card
+from coloretto.engine.match import Match
+from coloretto.engine.record import (
+    FORMAT,
+    GameRecord,
+    RecordError,
+    load_record,
+    read_record,
+    to_record,
+    write_record,
+)
+from coloretto.engine.rules import Edition, Rules, Scoring, Variant
+from coloretto.engine.scoring import ScoreBreakdown, SetScore, best_total, score
+from coloretto.engine.setup import Seed, Setup, deal
+from coloretto.engine.state import GameState, Move, new_game
+from coloretto.engine.view import PlayerView
+
+__all__ = [
+    "COLOURS",
+    "DRAW",
+    "FORMAT",
+    "Action",
+    "ActionKind",
+    "Card",
+    "Edition",
+    "GameRecord",
+    "GameState",
+    "IllegalAction",
+    "Match",
+    "Move",
+    "PlayerView",
+    "RecordError",
+    "Rules",
+    "ScoreBreakdown",
+    "Scoring",
+    "Seed",
+    "SetScore",
+    "Setup",
+    "Variant",
+    "best_total",
+    "deal",
+    "load_record",
+    "new_game",
+    "read_record",
+    "score",
+    "to_record",
+    "write_record",
+]

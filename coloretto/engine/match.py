@@ -1,0 +1,75 @@
+"""Match play: several games, scores carried over, the starting seat rotating."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, replace
+
+from coloretto.engine.actions import Action
+from coloretto.engine.rules import Rules
+from coloretto.engine.setup import Seed, deal
+from coloretto.engine.state import GameState
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match of ``rules.games`` games; immutable like ``GameState``.
+
+    >>> match = Match.start(Rules(players=3, games=2), seed=4)
+    >>> match.game_number, match.totals()
+    (1, (0, 0, 0))
+    """
+
+    rules: Rules
+    seed: Seed
+    game: GameState
+    """The game being played (or just finished)."""
+    results: tuple[tuple[int, ...], ...] = ()
+    """Final scores of the games finished before ``game``."""
+
+    @classmethod
+    def start(cls, rules: Rules, seed: Seed | None = None) -> Match:
+        """Deal the first game; its seed is the match seed, so a 1-game match is a game."""
+        if seed is None:
+            seed = secrets.randbelow(2**32)
+        return cls(rules, seed, GameState.from_setup(rules, deal(rules, seed)))
+
+    @property
+    def game_number(self) -> int:
+        """The game being played, from 1."""
+        return len(self.results) + 1
+
+    @property
+    def is_over(self) -> bool:
+        """True once the last game of the match has ended."""
+        return self.game.is_over and self.game_number == self.rules.games
+
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total: finished games, plus the current one once it is over."""
+        results = self.results + ((self.game.final_scores(),) if self.game.is_over else ())
+        return tuple(sum(game[s] for game in results) for s in range(self.rules.seats))
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the highest total (several on a tie)."""
+        totals = self.totals()
+        return tuple(s for s, v in enumerate(totals) if v == max(totals))
+
+    def apply(self, action: Action | str) -> Match:
+        """The match after ``action`` in the current game."""
+        return replace(self, game=self.game.apply(action))
+
+    def next_game(self) -> Match:
+        """Deal the next game; the seat after the previous game's first player starts."""
+        if not self.game.is_over:
+            raise ValueError("the current game is not over yet")
+        if self.is_over:
+            raise ValueError("the match is over")
+        number = self.game_number + 1
+        first = (self.game.setup.first_player + 1) % self.rules.seats
+        setup = deal(self.rules, f"{self.seed}/{number}", first_player=first)
+        return Match(
+            self.rules,
+            self.seed,
+            GameState.from_setup(self.rules, setup),
+            (*self.results, self.game.final_scores()),
+        )

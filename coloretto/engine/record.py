@@ -1,0 +1,233 @@
+"""Game records: a readable JSON file per game (``coloretto-record/1``), like PGN for chess."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from coloretto.engine.actions import Action, IllegalAction
+from coloretto.engine.cards import Card
+from coloretto.engine.rules import Rules
+from coloretto.engine.scoring import ScoreBreakdown
+from coloretto.engine.setup import Setup
+from coloretto.engine.state import GameState
+
+FORMAT = "coloretto-record/1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be loaded; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A loaded record: the rules, the seat names and the replayed position."""
+
+    rules: Rules
+    seats: tuple[str, ...]
+    state: GameState
+
+
+def to_record(state: GameState, seats: Sequence[str] | None = None) -> dict[str, Any]:
+    """The record of ``state``'s game so far, as JSON-ready values.
+
+    >>> from coloretto.engine import new_game
+    >>> game = new_game(seed=3).apply("draw").apply("place 2")
+    >>> record = to_record(game)
+    >>> record["format"], record["actions"][1]
+    ('coloretto-record/1', {'player': 1, 'action': 'place 2'})
+    >>> load_record(record).state.rows == game.rows
+    True
+    """
+    rules = state.rules
+    names = list(seats) if seats is not None else [f"Seat {s + 1}" for s in range(rules.seats)]
+    if len(names) != rules.seats:
+        raise ValueError(f"{rules.seats} seat names are needed, not {len(names)}")
+    setup = state.setup
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": rules.to_dict(),
+        "seats": names,
+        "setup": {
+            "seed": setup.seed,
+            "removed": [c.text for c in setup.removed],
+            "starting": [[c.text for c in hand] for hand in setup.starting],
+            "deck": [c.text for c in setup.deck],
+            "first_player": setup.first_player,
+        },
+        "actions": [
+            _move_entry(move.player, move.action, move.card, move.last_round)
+            for move in state.history()
+        ],
+    }
+    if state.is_over:
+        record["result"] = {
+            "scores": list(state.final_scores()),
+            "winners": list(state.winners()),
+            "team_totals": list(state.team_totals()),
+            "breakdowns": [breakdown_to_json(state.score_breakdown(s)) for s in range(rules.seats)],
+        }
+    return record
+
+
+def _move_entry(player: int, action: Action, card: Card | None, last: bool) -> dict[str, Any]:
+    entry: dict[str, Any] = {"player": player, "action": str(action)}
+    if last:
+        entry["last_round"] = True
+    if card is not None:
+        entry["card"] = card.text
+    return entry
+
+
+def breakdown_to_json(breakdown: ScoreBreakdown[Card]) -> dict[str, Any]:
+    """A score breakdown as JSON-ready values."""
+    return {
+        "total": breakdown.total,
+        "sets": [
+            {
+                "colour": s.colour.text,
+                "cards": s.cards,
+                "jokers": s.jokers,
+                "points": s.points,
+                "plus": s.plus,
+            }
+            for s in breakdown.sets
+        ],
+        "jokers": [c.text for c in breakdown.jokers],
+        "plus2": breakdown.plus2,
+    }
+
+
+def load_record(data: object) -> GameRecord:
+    """Replay a record through the engine; raise ``RecordError`` if it is not a valid game."""
+    record = _expect(data, Mapping, "the record", "an object")
+    fmt = record.get("format")
+    if fmt != FORMAT:
+        raise RecordError(f"format: expected {FORMAT!r}, found {fmt!r}")
+    rules_data = _expect(record.get("rules"), Mapping, "rules", "an object")
+    try:
+        rules = Rules(**rules_data)
+    except (TypeError, ValueError) as error:
+        raise RecordError(f"rules: {error}") from None
+    seats = _expect(record.get("seats"), list, "seats", "a list of names")
+    if len(seats) != rules.seats or not all(isinstance(n, str) for n in seats):
+        raise RecordError(f"seats: expected {rules.seats} names")
+    setup_data = _expect(record.get("setup"), Mapping, "setup", "an object")
+    setup = Setup(
+        removed=_cards(setup_data.get("removed"), "setup.removed"),
+        starting=tuple(
+            _cards(hand, f"setup.starting[{i}]")
+            for i, hand in enumerate(
+                _expect(setup_data.get("starting"), list, "setup.starting", "a list")
+            )
+        ),
+        deck=_cards(setup_data.get("deck"), "setup.deck"),
+        first_player=_expect(
+            setup_data.get("first_player"), int, "setup.first_player", "a seat number"
+        ),
+        seed=setup_data.get("seed"),
+    )
+    try:
+        state = GameState.from_setup(rules, setup)
+    except ValueError as error:
+        raise RecordError(f"setup: {error}") from None
+    actions = _expect(record.get("actions"), list, "actions", "a list")
+    for i, entry in enumerate(actions):
+        state = _replay(state, entry, f"actions[{i}]")
+    if "result" in record:
+        _check_result(state, record["result"])
+    return GameRecord(rules, tuple(seats), state)
+
+
+def _replay(state: GameState, entry: object, where: str) -> GameState:
+    move = _expect(entry, Mapping, where, "an object")
+    if state.is_over:
+        raise RecordError(f"{where}: the game was already over")
+    player = move.get("player")
+    if player != state.current_player:
+        raise RecordError(f"{where}: it was seat {state.current_player}'s turn, not {player!r}'s")
+    text = _expect(move.get("action"), str, f"{where}.action", "text")
+    try:
+        after = state.apply(Action.parse(text))
+    except (IllegalAction, ValueError) as error:
+        raise RecordError(f"{where}: {error}") from None
+    played = after.last_move
+    assert played is not None
+    expected = _move_entry(played.player, played.action, played.card, played.last_round)
+    for key in ("card", "last_round"):
+        if move.get(key) != expected.get(key):
+            raise RecordError(
+                f"{where}.{key}: the deck gives {expected.get(key)!r}, "
+                f"the record says {move.get(key)!r}"
+            )
+    return after
+
+
+def _check_result(state: GameState, result: object) -> None:
+    data = _expect(result, Mapping, "result", "an object")
+    if not state.is_over:
+        raise RecordError("result: the actions do not finish the game")
+    if data.get("scores") != list(state.final_scores()):
+        raise RecordError(
+            f"result.scores: the replay gives {list(state.final_scores())}, "
+            f"the record says {data.get('scores')}"
+        )
+
+
+def _cards(value: object, where: str) -> tuple[Card, ...]:
+    items = _expect(value, list, where, "a list of cards")
+    cards = []
+    for i, item in enumerate(items):
+        try:
+            cards.append(Card.from_text(_expect(item, str, f"{where}[{i}]", "a card name")))
+        except ValueError as error:
+            raise RecordError(f"{where}[{i}]: {error}") from None
+    return tuple(cards)
+
+
+def _expect(value: Any, kind: type, where: str, what: str) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError(f"{where}: expected {what}, found {json.dumps(value)[:40]}")
+    return value
+
+
+def read_record(path: str | os.PathLike[str]) -> GameRecord:
+    """Load a record file; ``RecordError`` names the file and the problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"{path}: cannot read the file ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path}: not valid JSON ({error.msg} at line {error.lineno})") from None
+    try:
+        return load_record(data)
+    except RecordError as error:
+        raise RecordError(f"{path}: {error}") from None
+
+
+def write_record(
+    path: str | os.PathLike[str], state: GameState, seats: Sequence[str] | None = None
+) -> None:
+    """Write the record atomically: a crash mid-write leaves any previous file intact."""
+    path = Path(path)
+    text = json.dumps(to_record(state, seats), indent=1) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,161 @@
+"""One seat's view of a game: everything but the order of the deck."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from coloretto.engine.actions import Action
+from coloretto.engine.cards import Card
+from coloretto.engine.rules import Rules
+from coloretto.engine.scoring import ScoreBreakdown
+
+if TYPE_CHECKING:
+    from coloretto.engine.state import GameState, Move
+
+
+class PlayerView:
+    """What one seat may know; this is all a bot is given.
+
+    Only the order of the deck is hidden; which cards remain is public
+    (``unseen``), and so is where the Last Round card lies. ``sample`` deals a
+    full state consistent with the view, for search:
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> view = new_game(Rules(players=3), seed=5).view(0)
+    >>> view.deck_size, view.cards_before_last_round
+    (65, 50)
+    >>> guess = view.sample(random.Random(1))
+    >>> guess.rows == view.rows and guess.current_player == view.current_player
+    True
+    """
+
+    __slots__ = ("_seat", "_state")
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        if not 0 <= seat < state.rules.seats:
+            raise ValueError(f"there is no seat {seat}")
+        self._state = state
+        self._seat = seat
+
+    @property
+    def seat(self) -> int:
+        """The seat this view belongs to."""
+        return self._seat
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        return self._state.rules
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move."""
+        return self._state.current_player
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self._state.is_over
+
+    @property
+    def round(self) -> int:
+        """The round being played, from 1."""
+        return self._state.round
+
+    @property
+    def rows(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards on each row."""
+        return self._state.rows
+
+    @property
+    def row_capacities(self) -> tuple[int, ...]:
+        """How many cards each row holds."""
+        return self._state.row_capacities
+
+    @property
+    def rows_taken(self) -> tuple[bool, ...]:
+        """For each row, whether it was taken this round."""
+        return self._state.rows_taken
+
+    @property
+    def takes_this_round(self) -> tuple[int, ...]:
+        """Rows each seat has taken this round."""
+        return self._state.takes_this_round
+
+    @property
+    def seats_out(self) -> tuple[bool, ...]:
+        """For each seat, whether it sits out the rest of the round."""
+        return self._state.seats_out
+
+    @property
+    def drawn_card(self) -> Card | None:
+        """The card drawn this turn and not yet placed (face up: everyone sees it)."""
+        return self._state.drawn_card
+
+    @property
+    def deck_size(self) -> int:
+        """Cards left to draw (not counting the Last Round card)."""
+        return self._state.deck_size
+
+    @property
+    def cards_before_last_round(self) -> int | None:
+        """Cards to be drawn before the Last Round card shows (``None`` once it has)."""
+        return self._state.cards_before_last_round
+
+    @property
+    def last_round(self) -> bool:
+        """True once the Last Round card is out."""
+        return self._state.last_round
+
+    @property
+    def colours(self) -> tuple[Card, ...]:
+        """The colours in play."""
+        return self._state.colours
+
+    @property
+    def removed_colours(self) -> tuple[Card, ...]:
+        """The colours taken out at the deal."""
+        return self._state.removed_colours
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """Cards removed from play during the game."""
+        return self._state.discards
+
+    @property
+    def last_move(self) -> Move | None:
+        """The latest move, or ``None`` at the start."""
+        return self._state.last_move
+
+    def collection(self, seat: int) -> dict[Card, int]:
+        """The cards ``seat`` has collected, by kind."""
+        return self._state.collection(seat)
+
+    def unseen(self) -> dict[Card, int]:
+        """The cards still in the deck, by kind."""
+        return self._state.unseen()
+
+    def history(self) -> tuple[Move, ...]:
+        """Every move so far, oldest first."""
+        return self._state.history()
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions allowed to the seat to move."""
+        return self._state.legal_actions()
+
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's score if the game ended now."""
+        return self._state.scores()
+
+    def score_breakdown(self, seat: int) -> ScoreBreakdown[Card]:
+        """How ``seat`` scores now."""
+        return self._state.score_breakdown(seat)
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A full state consistent with this view: the unseen cards shuffled by ``rng``.
+
+        The result depends only on what the view shows and on ``rng``, never on
+        the real order of the deck.
+        """
+        return self._state.shuffled(rng)

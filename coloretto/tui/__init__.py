@@ -1,0 +1,1 @@
+"""The Textual game (coming in the TUI issue)."""
