@@ -40,7 +40,7 @@ def to_record(state: GameState, seats: Sequence[str] | None = None) -> dict[str,
     >>> game = new_game(seed=3).apply("draw").apply("place 2")
     >>> record = to_record(game)
     >>> record["format"], record["actions"][1]
-    ('coloretto-record/1', {'player': 1, 'action': 'place 2'})
+    ('coloretto-record/1', {'player': 2, 'action': 'place 2'})
     >>> load_record(record).state.rows == game.rows
     True
     """

@@ -24,7 +24,7 @@ class PlayerView:
     >>> from coloretto.engine import Rules, new_game
     >>> view = new_game(Rules(players=3), seed=5).view(0)
     >>> view.deck_size, view.cards_before_last_round
-    (65, 50)
+    (64, 49)
     >>> guess = view.sample(random.Random(1))
     >>> guess.rows == view.rows and guess.current_player == view.current_player
     True
