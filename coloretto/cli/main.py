@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from coloretto import __version__
-from coloretto.cli import score_command
+from coloretto.cli import arena_command, bots_command, score_command
 from coloretto.cli.parser import Parser
 
 
@@ -19,6 +19,8 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"coloretto {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
     score_command.add_parser(commands)
+    arena_command.add_parser(commands)
+    bots_command.add_parser(commands)
     return parser
 
 

@@ -116,12 +116,12 @@ def best_total(
     >>> best_total([6, 4, 3, 2, 0, 0, 0], 1, 1, Scoring.BROWN.table, 3)
     41
     """
-    key = (table, tuple(sorted(min(n, _CAP) for n in counts)), jokers, plus_colours)
+    key = (table, tuple(sorted(counts)), jokers, plus_colours)
     colour_points = _CACHE.get(key)
     if colour_points is None:
-        capped = key[1]
-        added = _best_assignment(capped, jokers, table, plus_colours)
-        final = [n + a for n, a in zip(capped, added, strict=True)]
+        ordered = key[1]
+        added = _best_assignment(ordered, jokers, table, plus_colours)
+        final = [n + a for n, a in zip(ordered, added, strict=True)]
         colour_points = _colour_points(final, table, plus_colours)
         _CACHE[key] = colour_points
     return colour_points + PLUS2_POINTS * plus2

@@ -502,6 +502,14 @@ class GameState:
         """The cards ``seat`` has collected, by kind (only kinds held)."""
         return {Card(k): n for k, n in enumerate(self._c[_COLLS][seat]) if n}
 
+    def counts(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s collection as counts indexed by card value (fast, for search).
+
+        >>> new_game(Rules(players=3), seed=2).counts(0)[Card.PLUS2]
+        0
+        """
+        return self._c[_COLLS][seat]
+
     def unseen(self) -> dict[Card, int]:
         """The cards still in the deck, by kind (public: only their order is hidden)."""
         counts = [0] * _KINDS

@@ -132,6 +132,10 @@ class PlayerView:
         """The cards ``seat`` has collected, by kind."""
         return self._state.collection(seat)
 
+    def counts(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s collection as counts indexed by card value (fast, for search)."""
+        return self._state.counts(seat)
+
     def unseen(self) -> dict[Card, int]:
         """The cards still in the deck, by kind."""
         return self._state.unseen()

@@ -1,0 +1,233 @@
+"""The arena: bots play many games against each other, and their strength is measured.
+
+Each deal is played once per rotation of the seats, so every bot sits in every
+seat equally often and nobody keeps the first-player advantage.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from coloretto.bots.registry import make_bot
+from coloretto.engine import IllegalAction, Rules, new_game, write_record
+
+
+class ArenaError(RuntimeError):
+    """A bot broke the rules of the arena (e.g. returned an illegal action)."""
+
+
+@dataclass(frozen=True)
+class Arena:
+    """What to play: the rules, one bot spec per player, how many games, the seed."""
+
+    rules: Rules
+    bots: tuple[str, ...]
+    games: int
+    seed: int = 0
+    record_dir: Path | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.bots) != self.rules.players:
+            raise ValueError(
+                f"{self.rules.players} bots are needed for {self.rules.players} players, "
+                f"not {len(self.bots)}"
+            )
+        if self.games < 1:
+            raise ValueError("games must be at least 1")
+        for spec in self.bots:
+            make_bot(spec, seed=0)  # fail early on unknown bots or bad options
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game's outcome, per entry of ``Arena.bots`` (not per seat)."""
+
+    scores: tuple[int, ...]
+    move_seconds: tuple[float, ...]
+    """Total thinking time per entry."""
+    moves: tuple[int, ...]
+    max_move_seconds: tuple[float, ...]
+
+
+@dataclass
+class BotStats:
+    """Everything measured for one bot spec (entries with the same spec are pooled)."""
+
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    score_total: int = 0
+    margin_total: int = 0
+    move_seconds: float = 0.0
+    moves: int = 0
+    max_move_seconds: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        """Wins (ties split) per game."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """Wilson 95% confidence interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_score(self) -> float:
+        """Mean final score."""
+        return self.score_total / self.games if self.games else 0.0
+
+    @property
+    def mean_margin(self) -> float:
+        """Mean of (own score - best other score)."""
+        return self.margin_total / self.games if self.games else 0.0
+
+    @property
+    def mean_move_seconds(self) -> float:
+        """Mean thinking time per move."""
+        return self.move_seconds / self.moves if self.moves else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        """The figures as JSON values."""
+        low, high = self.ci95
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "ci95": [round(low, 4), round(high, 4)],
+            "mean_score": round(self.mean_score, 2),
+            "mean_margin": round(self.mean_margin, 2),
+            "mean_move_seconds": round(self.mean_move_seconds, 4),
+            "max_move_seconds": round(self.max_move_seconds, 4),
+        }
+
+
+@dataclass
+class ArenaResult:
+    """The pooled statistics of an arena run."""
+
+    arena: Arena
+    games: int = 0
+    bots: dict[str, BotStats] = field(default_factory=dict)
+
+    def add(self, result: GameResult) -> None:
+        """Count one game."""
+        self.games += 1
+        best = max(result.scores)
+        winners = result.scores.count(best)
+        for entry, spec in enumerate(self.arena.bots):
+            stats = self.bots.setdefault(spec, BotStats(spec))
+            own = result.scores[entry]
+            rival = max(s for i, s in enumerate(result.scores) if i != entry)
+            stats.games += 1
+            stats.wins += 1 / winners if own == best else 0.0
+            stats.score_total += own
+            stats.margin_total += own - rival
+            stats.move_seconds += result.move_seconds[entry]
+            stats.moves += result.moves[entry]
+            stats.max_move_seconds = max(stats.max_move_seconds, result.max_move_seconds[entry])
+
+    def to_json(self) -> dict[str, object]:
+        """The result as one JSON object."""
+        return {
+            "games": self.games,
+            "rules": self.arena.rules.to_dict(),
+            "seed": self.arena.seed,
+            "bots": [stats.to_json() for stats in self.bots.values()],
+        }
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion.
+
+    >>> low, high = wilson_interval(50, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.404, 0.596)
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_game(arena: Arena, number: int) -> GameResult:
+    """Play game ``number`` of the arena: deal ``number // players``, seats rotated."""
+    rules = arena.rules
+    players = rules.players
+    rotation = number % players
+    # Player p (a controller of one or more seats) is played by entry (p + rotation) % players.
+    entry_of = [(p + rotation) % players for p in range(players)]
+    bots = [
+        make_bot(arena.bots[entry_of[p]], seed=arena.seed * 1_000_003 + number * 31 + p)
+        for p in range(players)
+    ]
+    state = new_game(rules, seed=f"{arena.seed}/{number // players}")
+    seconds = [0.0] * players
+    worst = [0.0] * players
+    moves = [0] * players
+    while not state.is_over:
+        player = rules.controller(state.current_player)
+        legal = state.legal_actions()
+        start = time.perf_counter()
+        action = bots[player].choose(state.view(state.current_player), legal)
+        spent = time.perf_counter() - start
+        seconds[player] += spent
+        worst[player] = max(worst[player], spent)
+        moves[player] += 1
+        try:
+            state = state.apply(action)
+        except (IllegalAction, TypeError, AttributeError) as error:
+            spec = arena.bots[entry_of[player]]
+            raise ArenaError(f"bot {spec!r} played an illegal action {action!r}: {error}") from None
+    if arena.record_dir is not None:
+        names = [arena.bots[entry_of[rules.controller(s)]] for s in range(rules.seats)]
+        write_record(arena.record_dir / f"game-{number + 1:05d}.json", state, names)
+    per_player = state.team_totals()
+    by_entry = [0] * players
+    for p in range(players):
+        by_entry[entry_of[p]] = p
+    return GameResult(
+        scores=tuple(per_player[by_entry[e]] for e in range(players)),
+        move_seconds=tuple(seconds[by_entry[e]] for e in range(players)),
+        moves=tuple(moves[by_entry[e]] for e in range(players)),
+        max_move_seconds=tuple(worst[by_entry[e]] for e in range(players)),
+    )
+
+
+def _play_numbered(job: tuple[Arena, int]) -> GameResult:
+    return play_game(*job)
+
+
+def run_arena(
+    arena: Arena,
+    jobs: int | None = None,
+    on_game: Callable[[ArenaResult], None] | None = None,
+) -> ArenaResult:
+    """Play every game (over ``jobs`` processes; default: all cores) and pool the results."""
+    if arena.record_dir is not None:
+        arena.record_dir.mkdir(parents=True, exist_ok=True)
+    result = ArenaResult(arena)
+    for game in _results(arena, jobs or os.cpu_count() or 1):
+        result.add(game)
+        if on_game is not None:
+            on_game(result)
+    return result
+
+
+def _results(arena: Arena, jobs: int) -> Iterator[GameResult]:
+    numbers: Sequence[int] = range(arena.games)
+    if jobs == 1:
+        yield from (play_game(arena, n) for n in numbers)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_play_numbered, ((arena, n) for n in numbers), chunksize=1)

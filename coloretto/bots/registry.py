@@ -1,0 +1,124 @@
+"""Finding bots by name: the ``coloretto.bots`` entry-point group, and difficulty levels.
+
+The built-in bots are registered through the same group in the project's own
+``pyproject.toml``, so a third-party package is a first-class citizen:
+
+.. code-block:: toml
+
+    [project.entry-points."coloretto.bots"]
+    mybot = "mypackage.bot:MyBot"   # a factory: MyBot(seed=None, **options) -> Bot
+
+A bot is named by a *spec*: its name, then options, e.g. ``search:seconds=0.2``
+or ``search:iterations=400:exploration=0.7``. A difficulty level
+(``easy``, ``normal``, ``hard``, ``master``) may stand for a spec.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
+
+from coloretto.bots.base import Bot, BotFactory
+
+GROUP = "coloretto.bots"
+
+LEVELS: Mapping[str, str] = {
+    "beginner": "random",
+    "easy": "greedy",
+    "normal": "expert",
+    "hard": "search:iterations=600:seconds=0.9",
+    "master": "search:iterations=2500:seconds=2.8",
+}
+"""Difficulty levels offered to players, and the bot spec each stands for."""
+
+DEFAULT_LEVEL = "normal"
+
+
+class BotError(ValueError):
+    """An unknown bot, a bot that fails to load, or options it does not take."""
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=GROUP)}
+
+
+def available() -> list[str]:
+    """The names of the installed bots, without importing any of them."""
+    return sorted(_entry_points())
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot's name and options, parsed from text such as ``search:seconds=0.2``.
+
+    >>> BotSpec.parse("search:seconds=0.2:iterations=400")
+    BotSpec(name='search', options={'seconds': 0.2, 'iterations': 400})
+    >>> str(BotSpec.parse("hard"))
+    'search:iterations=600:seconds=0.9'
+    """
+
+    name: str
+    options: dict[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        """Parse a spec; a difficulty level stands for its spec."""
+        text = LEVELS.get(text.strip(), text.strip())
+        name, *parts = text.split(":")
+        if not name:
+            raise BotError(f"{text!r}: a bot spec starts with the bot's name")
+        options: dict[str, object] = {}
+        for part in parts:
+            key, sep, value = part.partition("=")
+            if not sep or not key:
+                raise BotError(f"{text!r}: options are written key=value, not {part!r}")
+            options[key] = _value(value)
+        return cls(name, options)
+
+    def __str__(self) -> str:
+        return ":".join([self.name, *(f"{k}={v}" for k, v in self.options.items())])
+
+
+def _value(text: str) -> object:
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def load_factory(name: str) -> BotFactory:
+    """The factory registered as ``name``; ``BotError`` lists what is available."""
+    points = _entry_points()
+    names = ", ".join(sorted(points)) or "none"
+    if name not in points:
+        raise BotError(f"unknown bot {name!r}; available: {names}")
+    try:
+        factory: BotFactory = points[name].load()
+    except Exception as error:  # a plug-in may fail in any way while importing
+        raise BotError(
+            f"bot {name!r} failed to load ({type(error).__name__}: {error}); available: {names}"
+        ) from error
+    return factory
+
+
+def make_bot(spec: str | BotSpec, seed: int | None = None) -> Bot:
+    """Build the bot a spec names, seeded for reproducible play."""
+    parsed = spec if isinstance(spec, BotSpec) else BotSpec.parse(spec)
+    factory = load_factory(parsed.name)
+    try:
+        bot = factory(seed=seed, **parsed.options)
+    except (TypeError, ValueError) as error:
+        raise BotError(f"bot {str(parsed)!r}: {error}") from error
+    if not isinstance(bot, Bot):
+        raise BotError(f"bot {parsed.name!r} made no bot (it has no choose method)")
+    return bot
+
+
+def describe(name: str) -> str:
+    """The first line of the bot's documentation (imports the bot)."""
+    factory = load_factory(name)
+    doc = (factory.__doc__ or "").strip()
+    return " ".join(doc.split("\n\n")[0].split()) if doc else "(no description)"

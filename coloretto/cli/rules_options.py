@@ -1,0 +1,47 @@
+"""Command-line options for the rules, shared by every command that starts games."""
+
+from __future__ import annotations
+
+import argparse
+
+from coloretto.cli.parser import bounded_int
+from coloretto.engine import Edition, Rules, Scoring, Variant
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser, players: int = 4) -> None:
+    """Add ``--players``, ``--scoring``, ``--edition``, ``--variant`` and ``--games``."""
+    group = parser.add_argument_group("rules")
+    group.add_argument(
+        "--players", type=bounded_int(2, 5, "--players"), default=players, help="2 to 5 players"
+    )
+    group.add_argument(
+        "--scoring",
+        choices=[s.value for s in Scoring],
+        default=Scoring.BROWN.value,
+        help="scoring table: brown 1/3/6/10/15/21 (default) or gray 1/4/8/7/6/5",
+    )
+    group.add_argument(
+        "--edition",
+        choices=[e.value for e in Edition],
+        default=Edition.CLASSIC.value,
+        help="classic (3 jokers, default) or anniversary (2 jokers and a golden joker)",
+    )
+    group.add_argument(
+        "--variant",
+        choices=[v.value for v in Variant],
+        default=Variant.STANDARD.value,
+        help="standard (default); four-rows or ghost: 2-player fan variants",
+    )
+
+
+def rules_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Rules:
+    """The rules the options describe; an invalid combination is a one-line usage error."""
+    try:
+        return Rules(
+            players=args.players,
+            scoring=args.scoring,
+            edition=args.edition,
+            variant=args.variant,
+        )
+    except ValueError as error:
+        parser.error(str(error))

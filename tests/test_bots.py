@@ -1,0 +1,208 @@
+"""The bots: legality under every rules combination, plug-ins, hidden information, determinism."""
+
+from __future__ import annotations
+
+import random
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from coloretto.bots.base import Bot, Budget
+from coloretto.bots.registry import LEVELS, BotError, BotSpec, available, make_bot
+from coloretto.engine import Action, GameState, Rules, new_game
+
+ALL_RULES = [
+    Rules(players=p, scoring=s, edition=e)
+    for p in (2, 3, 4, 5)
+    for s in ("brown", "gray")
+    for e in ("classic", "anniversary")
+] + [
+    Rules(players=2, variant=v, edition=e, scoring=s)
+    for v in ("four-rows", "ghost")
+    for e in ("classic", "anniversary")
+    for s in ("brown", "gray")
+]
+
+FAST_SPECS = ["random", "greedy", "expert"]
+
+
+def play(rules: Rules, specs: list[str], seed: int) -> GameState:
+    """Play one game; every action a bot returns must be legal."""
+    bots = [make_bot(specs[p % len(specs)], seed=seed + p) for p in range(rules.players)]
+    state = new_game(rules, seed=seed)
+    while not state.is_over:
+        legal = state.legal_actions()
+        action = bots[rules.controller(state.current_player)].choose(
+            state.view(state.current_player), legal
+        )
+        assert action in legal, f"{action} not legal in {state}"
+        state = state.apply(action)
+    return state
+
+
+def test_built_in_bots_are_registered_through_entry_points() -> None:
+    assert {"random", "greedy", "expert", "search"} <= set(available())
+
+
+@pytest.mark.parametrize("spec", FAST_SPECS)
+def test_fast_bots_play_thousands_of_legal_games(spec: str) -> None:
+    rng = random.Random(spec)
+    for game in range(1000 if spec != "expert" else 300):
+        rules = ALL_RULES[game % len(ALL_RULES)]
+        others = [rng.choice(FAST_SPECS) for _ in range(rules.players - 1)]
+        play(rules, [spec, *others], seed=game)
+
+
+def test_search_bot_plays_legal_games_under_every_rules_combination() -> None:
+    for game, rules in enumerate(ALL_RULES):
+        play(rules, ["search:iterations=8", "greedy"], seed=game)
+
+
+def test_unknown_bot_lists_the_available_names() -> None:
+    with pytest.raises(BotError, match=r"unknown bot 'nope'; available: .*greedy.*random"):
+        make_bot("nope")
+
+
+def test_bad_options_are_reported_with_the_spec() -> None:
+    with pytest.raises(BotError, match="search:colour=red"):
+        make_bot("search:colour=red")
+    with pytest.raises(BotError, match="key=value"):
+        BotSpec.parse("search:fast")
+
+
+def test_levels_map_onto_bots() -> None:
+    for level, spec in LEVELS.items():
+        assert isinstance(make_bot(level, seed=1), Bot), level
+        assert str(BotSpec.parse(level)) == spec
+
+
+def _install_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module_source: str) -> None:
+    """Make a third-party distribution visible on sys.path with a coloretto.bots entry point."""
+    (tmp_path / "thirdparty_bot.py").write_text(textwrap.dedent(module_source))
+    dist = tmp_path / "thirdparty_bot-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: thirdparty-bot\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[coloretto.bots]\nfirst = thirdparty_bot:FirstLegal\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "thirdparty_bot", raising=False)
+
+
+def test_a_third_party_bot_plugs_in_through_an_entry_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _install_plugin(
+        tmp_path,
+        monkeypatch,
+        '''
+        class FirstLegal:
+            """Always plays the first legal action."""
+
+            def __init__(self, seed=None, **options):
+                self.options = options
+
+            def choose(self, view, legal, budget=None):
+                return legal[0]
+        ''',
+    )
+    assert "first" in available()
+    bot = make_bot("first:style=plain", seed=3)
+    assert bot.options == {"style": "plain"}  # type: ignore[attr-defined]
+    play(Rules(players=3), ["first", "greedy", "random"], seed=4)
+
+
+def test_a_plugin_that_fails_to_import_gets_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _install_plugin(tmp_path, monkeypatch, "import module_that_does_not_exist\n")
+    assert "first" in available()  # listing does not import
+    with pytest.raises(BotError, match=r"'first' failed to load \(ModuleNotFoundError.*available"):
+        make_bot("first")
+
+
+def _mid_game_states() -> list[GameState]:
+    states = []
+    for seed, rules in enumerate(ALL_RULES):
+        state = new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(5, 60)):
+            if state.is_over:
+                break
+            state = state.apply(rng.choice(state.legal_actions()))
+        if not state.is_over:
+            states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("spec", [*FAST_SPECS, "search:iterations=30"])
+def test_bots_never_read_the_hidden_deck_order(spec: str) -> None:
+    for i, state in enumerate(_mid_game_states()):
+        scrambled = state.shuffled(random.Random(i))
+        assert scrambled.setup.deck != state.setup.deck or state.deck_size < 2
+        seat = state.current_player
+        legal = state.legal_actions()
+        real = make_bot(spec, seed=i).choose(state.view(seat), legal)
+        other = make_bot(spec, seed=i).choose(scrambled.view(seat), legal)
+        assert real == other, f"{spec} decided differently on a scrambled deck in {state}"
+
+
+@pytest.mark.parametrize("spec", [*FAST_SPECS, "search:iterations=20"])
+def test_bots_are_deterministic_given_a_seed(spec: str) -> None:
+    first = play(Rules(players=3), [spec, spec, spec], seed=11)
+    second = play(Rules(players=3), [spec, spec, spec], seed=11)
+    assert first.history() == second.history()
+
+
+def test_search_respects_an_iteration_budget_and_a_time_budget() -> None:
+    state = new_game(Rules(players=4), seed=2).apply("draw")
+    bot = make_bot("search:iterations=25", seed=1)
+    legal = state.legal_actions()
+    bot.choose(state.view(state.current_player), legal)
+    assert bot.last_iterations == 25  # type: ignore[attr-defined]
+    bot.choose(state.view(state.current_player), legal, Budget(iterations=7))
+    assert bot.last_iterations == 7  # type: ignore[attr-defined]
+    timed = make_bot("search:seconds=0.05", seed=1)
+    timed.choose(state.view(state.current_player), legal)
+    assert timed.last_iterations >= 1  # type: ignore[attr-defined]
+
+
+def _final_choices(limit: int) -> list[GameState]:
+    """2-player positions where the seat left in the last round must take one of two rows."""
+    found = []
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = new_game(Rules(players=2), seed=seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            takes_only = all(a.kind.value == "take" for a in legal) and len(legal) > 1
+            alone = state.last_round and sum(state.seats_out) == 1
+            if alone and takes_only:
+                found.append(state)
+                break
+            # The last seat in the last round fills the rows, so that it must take.
+            state = state.apply(legal[0] if alone else rng.choice(legal))
+        if len(found) == limit:
+            break
+    return found
+
+
+def test_search_picks_the_take_with_the_best_final_result() -> None:
+    positions = _final_choices(8)
+    decisive = 0
+    for state in positions:
+        seat = state.current_player
+
+        def result(action: Action, state: GameState = state, seat: int = seat) -> tuple[bool, int]:
+            scores = state.apply(action).final_scores()
+            rival = max(s for i, s in enumerate(scores) if i != seat)
+            return scores[seat] >= rival, scores[seat] - rival
+
+        outcomes = {result(a) for a in state.legal_actions()}
+        decisive += len(outcomes) > 1
+        best = max(outcomes)
+        choice = make_bot("search:iterations=60", seed=1).choose(
+            state.view(seat), state.legal_actions()
+        )
+        assert result(choice) == best
+    assert decisive >= 4, "the positions should offer takes with different results"
