@@ -103,7 +103,7 @@ def render(result: ArenaResult) -> Table:
         table.add_row(
             stats.name,
             str(stats.games),
-            f"{stats.wins:g}",
+            f"{stats.wins:.1f}",
             f"{stats.win_rate:.1%}",
             f"{100 * low:.1f}-{100 * high:.1f}%",
             f"{stats.mean_score:.1f}",

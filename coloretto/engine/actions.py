@@ -20,7 +20,7 @@ class ActionKind(StrEnum):
     TAKE = "take"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Action:
     """A small immutable action value.
 
@@ -28,7 +28,9 @@ class Action:
     players see them:
 
     >>> Action.take(0)
-    Action(kind=<ActionKind.TAKE: 'take'>, row=0)
+    Action.parse('take 1')
+    >>> Action.take(0).row
+    0
     >>> str(Action.take(0)), str(DRAW)
     ('take 1', 'draw')
     >>> Action.parse("place 2") == Action.place(1)
@@ -64,7 +66,7 @@ class Action:
         ...
         ValueError: 'take 9': rows are numbered 1 to 5
         """
-        words = text.split()
+        words = text.lower().split()
         if words == ["draw"]:
             return DRAW
         if len(words) == 2 and words[0] in ("place", "take"):
@@ -76,6 +78,9 @@ class Action:
             maker = Action.place if words[0] == "place" else Action.take
             return maker(number - 1)
         raise ValueError(f'{text!r} is not an action: use "draw", "place N" or "take N"')
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
 
     def __str__(self) -> str:
         if self.row is None:

@@ -149,7 +149,7 @@ def _replay(state: GameState, entry: object, where: str) -> GameState:
     if state.is_over:
         raise RecordError(f"{where}: the game was already over")
     player = move.get("player")
-    if player != state.current_player:
+    if type(player) is not int or player != state.current_player:
         raise RecordError(f"{where}: it was seat {state.current_player}'s turn, not {player!r}'s")
     text = _expect(move.get("action"), str, f"{where}.action", "text")
     try:
@@ -159,10 +159,10 @@ def _replay(state: GameState, entry: object, where: str) -> GameState:
     played = after.last_move
     assert played is not None
     expected = _move_entry(played.player, played.action, played.card, played.last_round)
-    for key in ("card", "last_round"):
-        if move.get(key) != expected.get(key):
+    for key, missing in (("card", None), ("last_round", False)):
+        if move.get(key, missing) != expected.get(key, missing):
             raise RecordError(
-                f"{where}.{key}: the deck gives {expected.get(key)!r}, "
+                f"{where}.{key}: the deck gives {expected.get(key, missing)!r}, "
                 f"the record says {move.get(key)!r}"
             )
     return after

@@ -77,7 +77,11 @@ def score(
     >>> g.total, g.jokers
     (18, ('d',))
     """
-    table = Scoring(scoring).table
+    try:
+        side = Scoring(scoring)
+    except ValueError:
+        raise ValueError(f"scoring must be brown or gray, not {scoring!r}") from None
+    table = side.table
     values = list(counts.values())
     if any(n < 0 for n in values) or jokers < 0 or plus2 < 0:
         raise ValueError("card counts cannot be negative")
@@ -105,7 +109,7 @@ def score(
     )
     assigned = tuple(colours[i] for i in range(len(colours)) for _ in range(added[i]))
     total = sum(s.points for s in sets) + PLUS2_POINTS * plus2
-    return ScoreBreakdown(total, sets, assigned, plus2, Scoring(scoring))
+    return ScoreBreakdown(total, sets, assigned, plus2, side)
 
 
 def best_total(

@@ -144,7 +144,7 @@ def new_game(rules: Rules | None = None, seed: Seed | None = None) -> GameState:
 
     >>> game = new_game(Rules(players=4), seed=7)
     >>> game.legal_actions()
-    (Action(kind=<ActionKind.DRAW: 'draw'>, row=None),)
+    (Action.parse('draw'),)
     >>> game = game.apply("draw").apply("place 1")
     >>> [len(row) for row in game.rows]
     [1, 0, 0, 0]
@@ -604,7 +604,8 @@ class GameState:
         deck = list(t.deck[: self._c[_POS]]) + new_rest
         if not self._c[_LAST]:
             deck.insert(t.last_round_at, Card.LAST_ROUND)
-        return _make(_Table(t.rules, replace(t.setup, deck=tuple(deck))), self._c)
+        # The seed is dropped: it would give the real deck away.
+        return _make(_Table(t.rules, replace(t.setup, deck=tuple(deck), seed=None)), self._c)
 
     def shuffled(self, rng: random.Random) -> GameState:
         """This position with the undrawn cards in a random order (a determinisation)."""
