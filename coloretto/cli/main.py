@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from coloretto import __version__
-from coloretto.cli import arena_command, bots_command, score_command
+from coloretto.cli import arena_command, bots_command, play_command, score_command
 from coloretto.cli.parser import Parser
 
 
@@ -21,6 +21,7 @@ def build_parser() -> Parser:
     score_command.add_parser(commands)
     arena_command.add_parser(commands)
     bots_command.add_parser(commands)
+    play_command.add_parser(commands, parser)
     return parser
 
 

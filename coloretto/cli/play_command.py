@@ -1,0 +1,190 @@
+"""``coloretto play``: a game (or match) in the terminal, against bots or friends.
+
+Plain ``coloretto`` (no sub-command) opens the setup screen with the same choices.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+
+from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
+from coloretto.cli.parser import bounded_int
+from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
+from coloretto.engine import Variant
+from coloretto.tui.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
+
+DESCRIPTION = """\
+Play Coloretto in the terminal. By default you play against bots at the default level
+(%(level)s); --humans or --seat put several people at this keyboard (hotseat).
+
+Keys (as in the Coloretta freeware):
+  d        draw the top card of the deck
+  1-5      after drawing: put the drawn card on that row;
+           without a drawn card: take that row
+  h        hint from the strongest bot     l   show/hide the move log
+  m        every move so far               + / -  bots play faster / slower
+  r        the rules                       ?   all keys and the card letters
+  q        quit (asks first)
+
+Cards show a letter as well as a colour: B blue, N brown, A gray, G green, O orange,
+P pink, Y yellow, * joker, $ golden joker, +2.
+"""
+
+EPILOG = """\
+examples:
+  coloretto play --players 4                 you and three bots
+  coloretto play --players 3 --bot hard      stronger bots
+  coloretto play --humans 2 --players 2      two people, one keyboard
+  coloretto play --seat Ana --seat Ben --seat bot:master
+  coloretto play --scoring gray --games 3 --seed 7
+  coloretto play --variant ghost             2 players, each with a ghost seat
+"""
+
+SEAT_BOT = "bot"
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--delay must be a number of seconds, not {text!r}"
+        ) from None
+    if not 0 <= value <= MAX_DELAY:
+        raise argparse.ArgumentTypeError(f"--delay must be 0 to {MAX_DELAY:g} seconds, not {text}")
+    return value
+
+
+def add_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    top: argparse.ArgumentParser | None = None,
+) -> None:
+    """Register ``play``; with ``top``, plain ``coloretto`` opens the setup screen."""
+    parser = commands.add_parser(
+        "play",
+        help="play a game in the terminal, against bots or friends at one keyboard",
+        description=DESCRIPTION % {"level": DEFAULT_LEVEL},
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_rules_arguments(parser)
+    parser.set_defaults(players=None)
+    people = parser.add_argument_group("players")
+    people.add_argument(
+        "--humans",
+        type=bounded_int(0, 5, "--humans"),
+        help="people playing at this keyboard (default 1; 0 watches bots); the rest are bots",
+    )
+    people.add_argument(
+        "--seat",
+        action="append",
+        metavar="NAME|bot[:LEVEL]",
+        help="one seat, in order: a person's name, or 'bot' or 'bot:LEVEL'; give it once per "
+        "player (sets --players)",
+    )
+    people.add_argument(
+        "--bot",
+        default=DEFAULT_LEVEL,
+        metavar="LEVEL",
+        help=f"the bots' level: {', '.join(LEVELS)} (default {DEFAULT_LEVEL}); or a bot "
+        "spec, e.g. greedy or search:iterations=200",
+    )
+    game = parser.add_argument_group("game")
+    game.add_argument(
+        "--games",
+        type=bounded_int(1, 99, "--games"),
+        default=1,
+        help="games in a match; scores add up, the first player rotates (default 1)",
+    )
+    game.add_argument(
+        "--seed",
+        type=bounded_int(0, 2**31 - 1, "--seed"),
+        help="seed of the deal and the bots, for a game that can be played again",
+    )
+    game.add_argument(
+        "--delay",
+        type=_seconds,
+        default=DEFAULT_DELAY,
+        metavar="SECONDS",
+        help=f"pause between two bot actions (default {DEFAULT_DELAY:g}; 0 plays at once)",
+    )
+    game.add_argument(
+        "--setup", action="store_true", help="open the setup screen with these choices first"
+    )
+    parser.set_defaults(run=run, parser=parser)
+    if top is not None:
+        top.set_defaults(run=run_setup, parser=top)
+
+
+def _check_bot(spec: str, parser: argparse.ArgumentParser, option: str) -> str:
+    try:
+        make_bot(spec, seed=0)
+    except BotError as error:
+        parser.error(f"{option}: {error}")
+    return spec
+
+
+def config_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> GameConfig:
+    """The game the options describe; a bad combination is a one-line usage error."""
+    seats: list[str] | None = args.seat
+    if seats is not None and args.humans is not None:
+        parser.error("give either --humans or --seat, not both")
+    if args.players is None:
+        if seats is not None:
+            args.players = len(seats)
+        elif args.variant != Variant.STANDARD.value:
+            args.players = 2
+        else:
+            args.players = 4
+    elif seats is not None and len(seats) != args.players:
+        parser.error(f"{len(seats)} --seat options for --players {args.players}")
+    rules = rules_from_args(args, parser)
+    try:
+        rules = replace(rules, games=args.games)
+    except ValueError as error:
+        parser.error(str(error))
+    bot = _check_bot(args.bot, parser, "--bot")
+    try:
+        if seats is None:
+            humans = 1 if args.humans is None else args.humans
+            if humans > rules.players:
+                parser.error(f"--humans {humans} is more than the {rules.players} players")
+            return GameConfig.build(rules, humans=humans, bot=bot, seed=args.seed, delay=args.delay)
+        players = []
+        bots = 0
+        for seat in seats:
+            text = seat.strip()
+            kind, _, spec = text.partition(":")
+            if kind == SEAT_BOT:
+                bots += 1
+                spec = _check_bot(spec, parser, "--seat") if spec else bot
+                players.append(Player(f"Bot {bots}", spec))
+            else:
+                players.append(Player(text))
+        return GameConfig(rules, tuple(players), args.seed, args.delay, level=bot)
+    except ValueError as error:
+        parser.error(str(error))
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Play the game the options describe."""
+    config = config_from_args(args, parser)
+    from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
+
+    app = ColorettoApp(config, setup=args.setup)
+    app.run()
+    return app.return_code or 0
+
+
+def run_setup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Plain ``coloretto``: the setup screen in a terminal, else the usage text."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        parser.print_help()
+        return 0
+    from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
+
+    app = ColorettoApp()
+    app.run()
+    return app.return_code or 0

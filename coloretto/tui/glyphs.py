@@ -1,0 +1,135 @@
+"""How cards look on screen: every card has its own letter or symbol as well as a colour.
+
+The scheme, so that the game can be played without telling colours apart (and with
+``NO_COLOR`` set or in a monochrome terminal):
+
+======  ========================  ======  ==========================
+Letter  Card                      Letter  Card
+======  ========================  ======  ==========================
+``B``   blue                      ``P``   pink
+``N``   brown (brow\\ **N**)       ``Y``   yellow
+``A``   gray (gr\\ **A**\\ y)         ``*``   joker
+``G``   green                     ``$``   golden joker (anniversary)
+``O``   orange                    ``+2``  "+2" card
+======  ========================  ======  ==========================
+
+In colour, a card is a small coloured block with its letter (`` B ``); without colour it is
+the letter in brackets (``[B]``), so card boundaries stay visible.
+
+>>> GLYPHS[Card.BROWN].letter, GLYPHS[Card.GRAY].letter, GLYPHS[Card.PLUS2].letter
+('N', 'A', '+2')
+>>> card_block(Card.BLUE, plain=True).plain, card_block(Card.PLUS2, plain=True).plain
+('[B]', '[+2]')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from rich.style import Style
+from rich.text import Text
+
+from coloretto.engine import COLOURS, Card
+
+_BLACK = "#000000"
+_WHITE = "#ffffff"
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """How one kind of card is drawn: its letter or symbol, name and block colours."""
+
+    letter: str
+    """One letter per colour, a symbol for the special cards (``+2`` has two)."""
+    name: str
+    """The card's name in words, as used in the move log."""
+    background: str
+    foreground: str
+
+    @property
+    def style(self) -> Style:
+        """The style of the card's block."""
+        return Style(color=self.foreground, bgcolor=self.background, bold=True)
+
+    @property
+    def ink(self) -> Style:
+        """A style for writing the card's name in its colour on the usual background."""
+        return Style(color=self.background, bold=True)
+
+
+GLYPHS: Mapping[Card, Glyph] = MappingProxyType(
+    {
+        Card.BLUE: Glyph("B", "blue", "#2f6fdb", _WHITE),
+        Card.BROWN: Glyph("N", "brown", "#8b5a2b", _WHITE),
+        Card.GRAY: Glyph("A", "gray", "#8e8e8e", _BLACK),
+        Card.GREEN: Glyph("G", "green", "#3aa655", _BLACK),
+        Card.ORANGE: Glyph("O", "orange", "#f28a1e", _BLACK),
+        Card.PINK: Glyph("P", "pink", "#f4a3c8", _BLACK),
+        Card.YELLOW: Glyph("Y", "yellow", "#f5d742", _BLACK),
+        Card.JOKER: Glyph("*", "joker", "#8e44ad", _WHITE),
+        Card.GOLDEN_JOKER: Glyph("$", "golden joker", "#c9a227", _BLACK),
+        Card.PLUS2: Glyph("+2", '"+2"', "#e6e6e6", _BLACK),
+        Card.LAST_ROUND: Glyph("!", "Last Round card", "#c0392b", _WHITE),
+    }
+)
+"""Every card's glyph."""
+
+CARD_WIDTH = 3
+"""Cells a card block takes (``[+2]`` without colour takes 4)."""
+
+
+def card_block(card: Card, *, plain: bool = False) -> Text:
+    """A card as a small block: `` B `` in colour, ``[B]`` without colour."""
+    glyph = GLYPHS[card]
+    if plain:
+        return Text(f"[{glyph.letter}]", style="bold")
+    return Text(f"{glyph.letter:^{CARD_WIDTH}}", style=glyph.style)
+
+
+def empty_slot(*, plain: bool = False) -> Text:
+    """Room for one more card on a row."""
+    return Text("[ ]" if plain else " · ", style="dim")
+
+
+def card_name(card: Card, *, plain: bool = False) -> Text:
+    """The card's name in words, in the card's colour unless ``plain``."""
+    glyph = GLYPHS[card]
+    return Text(glyph.name, style="bold" if plain else glyph.ink)
+
+
+def card_label(card: Card, *, plain: bool = False) -> Text:
+    """The block and the name: `` O  orange``."""
+    return Text.assemble(card_block(card, plain=plain), " ", card_name(card, plain=plain))
+
+
+def cards_in_words(cards: Iterable[Card], *, plain: bool = False) -> Text:
+    """A list of cards by name, e.g. ``orange, green, "+2"``."""
+    return Text(", ").join(card_name(card, plain=plain) for card in cards)
+
+
+def legend(cards: Iterable[Card] = COLOURS, *, plain: bool = False) -> Text:
+    """The key to the letters, e.g. `` B blue  N brown`` (``B=blue N=brown`` without colour).
+
+    >>> legend([Card.BROWN, Card.GOLDEN_JOKER], plain=True).plain
+    'N=brown $=golden'
+    """
+    parts = []
+    for card in cards:
+        glyph = GLYPHS[card]
+        name = glyph.name.split()[0] if card is Card.GOLDEN_JOKER else glyph.name
+        if plain:
+            parts.append(Text(f"{glyph.letter}={name}"))
+        else:
+            parts.append(Text.assemble(card_block(card), name))
+    return Text(" ").join(parts)
+
+
+def scheme_lines() -> list[str]:
+    """The letter scheme as plain lines, for the help screen and the docs."""
+    return [
+        f"{glyph.letter:>2}  {glyph.name}"
+        for card, glyph in GLYPHS.items()
+        if card is not Card.LAST_ROUND
+    ]

@@ -1,0 +1,184 @@
+"""Dialogs over the table: the keys, the rules, and "really quit?"."""
+
+from __future__ import annotations
+
+from itertools import zip_longest
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, RichLog, Static
+
+from coloretto.engine import COLOURS, Card
+from coloretto.tui.glyphs import GLYPHS, card_block
+
+RULES_FILE = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
+"""The rules as this program plays them (in a source checkout)."""
+
+KEYS: tuple[tuple[str, str], ...] = (
+    ("d", "draw the top card of the deck"),
+    ("1-5", "after drawing: put the drawn card on that row"),
+    ("1-5", "without a drawn card: take that row"),
+    ("h", "hint: what the strongest bot would do, and why"),
+    ("l", "show or hide the move log"),
+    ("m", "all the moves so far, scrollable"),
+    ("+ / -", "bots play faster / slower"),
+    ("r", "the rules of the game"),
+    ("?", "this help"),
+    ("q", "quit (asks first)"),
+    ("Enter", "the score screen, once the game is over"),
+    ("mouse", "clicking a row acts like its number; clicking 'Drawn' draws"),
+)
+
+
+def help_text(*, plain: bool = False) -> Table:
+    """The key bindings and the card letters, as a table."""
+    keys = Table.grid(padding=(0, 2))
+    keys.add_column(style="bold", no_wrap=True)
+    keys.add_column()
+    for key, what in KEYS:
+        keys.add_row(key, what)
+    cards = Table.grid(padding=(0, 1))
+    for _ in range(2):
+        cards.add_column(no_wrap=True)
+        cards.add_column(no_wrap=True)
+    specials = (Card.JOKER, Card.GOLDEN_JOKER, Card.PLUS2)
+    entries = [
+        *((c, GLYPHS[c].name) for c in COLOURS),
+        *((c, GLYPHS[c].name) for c in specials),
+    ]
+    half = (len(entries) + 1) // 2
+    for left, right in zip_longest(entries[:half], entries[half:]):
+        cells: list[Text | str] = [card_block(left[0], plain=plain), left[1]]
+        if right is not None:
+            cells += [card_block(right[0], plain=plain), right[1]]
+        cards.add_row(*cells)
+    outer = Table.grid(padding=(0, 0))
+    outer.add_column()
+    outer.add_row(Text("Keys", style="bold underline"))
+    outer.add_row(keys)
+    outer.add_row("")
+    outer.add_row(Text("Cards (N = browN, A = grAy)", style="bold underline"))
+    outer.add_row(cards)
+    return outer
+
+
+class HelpScreen(ModalScreen[None]):
+    """The key bindings and the letters of the cards."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("escape,question_mark,q", "close", "Close", id="close-help"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        """The help text in a box."""
+        with Vertical(id="help-box", classes="dialog") as box:
+            box.border_title = "Keys"
+            yield Static(help_text(plain=self.app.no_color), id="help-text")
+            yield Static("Esc closes this help.", classes="dialog-hint")
+
+    def action_close(self) -> None:
+        """Back to the game."""
+        self.dismiss(None)
+
+
+def rules_markdown() -> str:
+    """The rules as Markdown (``docs/rules.md``), or a short note where it cannot be found."""
+    try:
+        return RULES_FILE.read_text(encoding="utf-8")
+    except OSError:
+        return (
+            "# Coloretto: Rules\n\nThe full rules are in `docs/rules.md` in the source "
+            "distribution.\n\n- **Draw** a card (`d`) and put it on a row (`1`-`5`), or "
+            "**take** a row (`1`-`5`).\n- After taking a row you sit out the round.\n"
+            "- At the end, your best 3 colours score plus, the rest minus; '+2' cards score 2."
+        )
+
+
+class RulesScreen(ModalScreen[None]):
+    """The rules of the game (``docs/rules.md``), scrollable."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("escape,q,r", "close", "Close", id="close-rules"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        """The rules in a scrolling box."""
+        with VerticalScroll(id="rules-box", classes="dialog") as box:
+            box.border_title = "Rules"
+            from textual.widgets import Markdown  # noqa: PLC0415 (slow import, used here only)
+
+            yield Markdown(rules_markdown(), id="rules-text")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the rules, so that the arrow keys and Page Up/Down scroll them."""
+        self.query_one("#rules-box").focus()
+
+    def action_close(self) -> None:
+        """Back to the game."""
+        self.dismiss(None)
+
+
+class MovesScreen(ModalScreen[None]):
+    """The whole move log, scrollable (``m``)."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("escape,q,m", "close", "Close", id="close-moves"),
+    ]
+
+    def __init__(self, entries: list[Text]) -> None:
+        super().__init__()
+        self.entries = entries
+
+    def compose(self) -> ComposeResult:
+        """Every move in a scrolling log."""
+        log = RichLog(id="moves-log", wrap=True, min_width=20)
+        log.border_title = "All moves"
+        yield log
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Write the log, scrolled to the latest move, and let the arrow keys scroll it."""
+        log = self.query_one(RichLog)
+        for entry in self.entries:
+            log.write(entry)
+        log.focus()
+
+    def action_close(self) -> None:
+        """Back to the game."""
+        self.dismiss(None)
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    """Asks before quitting: ``y`` quits, ``n`` or Esc goes back."""
+
+    CSS_PATH = "dialogs.tcss"
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("y,q", "answer(True)", "Quit", id="quit-yes"),
+        Binding("n,escape", "answer(False)", "Keep playing", id="quit-no"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        """The question and two buttons."""
+        with Vertical(id="quit-box", classes="dialog") as box:
+            box.border_title = "Quit"
+            yield Static("Quit the game? It is not saved.", id="quit-question")
+            with Horizontal(id="quit-buttons"):
+                yield Button("Quit (y)", id="yes", variant="error", compact=True)
+                yield Button("Keep playing (n)", id="no", variant="primary", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The buttons answer like the keys."""
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, quit_now: bool) -> None:
+        """``y`` quits, ``n`` goes back."""
+        self.dismiss(quit_now)

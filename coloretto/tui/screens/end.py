@@ -1,0 +1,207 @@
+"""The score screen at the end of a game: every breakdown, the winner, the match so far."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from coloretto.engine import Card, Variant
+from coloretto.tui.config import YOU
+from coloretto.tui.session import Session
+from coloretto.tui.widgets import Notice, ScoreCard
+
+EndChoice = Literal["next", "rematch", "setup", "board", "quit"]
+"""What the player chose on the score screen."""
+
+
+def names_and(names: Sequence[str]) -> str:
+    """``"Ana"``, ``"Ana and Ben"``, ``"Ana, Ben and Cy"``.
+
+    >>> names_and(["Ana", "Ben", "Cy"])
+    'Ana, Ben and Cy'
+    """
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _win(names: Sequence[str]) -> str:
+    """``"Ana wins"``, ``"You win"``, ``"Ana and Ben share the win"``."""
+    if len(names) > 1:
+        return f"{names_and(names)} share the win"
+    return f"{names[0]} {'win' if names[0] == YOU else 'wins'}"
+
+
+def _ordinal(n: int) -> str:
+    """``"2nd"``.
+
+    >>> [_ordinal(n) for n in (1, 2, 3, 4)]
+    ['1st', '2nd', '3rd', '4th']
+    """
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+    return f"{n}{suffix}"
+
+
+def headline(session: Session) -> list[Text]:
+    """Who won the game (and the match, once it is over), in words."""
+    game = session.game
+    rules = game.rules
+    names = session.seat_names
+    lines: list[Text] = []
+    scores = game.final_scores()
+    prefix = f"Game {session.match.game_number} of {rules.games}: " if rules.games > 1 else ""
+    if rules.variant is Variant.GHOST:
+        teams = game.team_totals()
+        best = max(teams)
+        players = [p.name for p, t in zip(session.config.players, teams, strict=True) if t == best]
+        lines.append(
+            Text(f"{prefix}{_win(players)} with a team total of {best} points!", style="bold")
+        )
+    else:
+        winners = game.winners()
+        who = [names[s] for s in winners]
+        lines.append(Text(f"{prefix}{_win(who)} with {scores[winners[0]]} points!", style="bold"))
+    people = [s for s in range(rules.players) if session.config.players[s].is_human]
+    if len(people) == 1 and rules.variant is not Variant.GHOST:
+        (seat,) = people
+        place = 1 + sum(score > scores[seat] for score in scores)
+        if place > 1:
+            lines.append(
+                Text(
+                    f"{names[seat]} came {_ordinal(place)} of {rules.seats} "
+                    f"with {scores[seat]} points."
+                )
+            )
+    if rules.games > 1 and session.match.is_over:
+        totals = session.match.totals()
+        if rules.variant is Variant.GHOST:
+            team_totals = [sum(totals[s] for s in team) for team in rules.teams]
+            best = max(team_totals)
+            players = [
+                p.name
+                for p, t in zip(session.config.players, team_totals, strict=True)
+                if t == best
+            ]
+        else:
+            best = max(totals)
+            players = [names[s] for s, t in enumerate(totals) if t == best]
+        lines.append(Text(f"{_win(players)} the match with {best} points!", style="bold reverse"))
+    return lines
+
+
+def standings(session: Session) -> Table | None:
+    """Each game's scores and the totals (for a match), and team totals (ghost variant)."""
+    rules = session.game.rules
+    names = session.seat_names
+    if rules.games == 1 and rules.variant is not Variant.GHOST:
+        return None
+    table = Table(expand=False, box=None, padding=(0, 1), pad_edge=False)
+    table.add_column("Match" if rules.games > 1 else "Teams", no_wrap=True, style="bold")
+    for name in names:
+        table.add_column(name, justify="right", no_wrap=True)
+    match = session.match
+    results = [*match.results, session.game.final_scores()]
+    if rules.games > 1:
+        for number, scores in enumerate(results, start=1):
+            table.add_row(f"Game {number}", *(str(v) for v in scores))
+        played = f"after {len(results)} of {rules.games}" if not match.is_over else "final"
+        table.add_row(
+            Text(f"Total ({played})", style="bold"),
+            *(Text(str(v), style="bold") for v in match.totals()),
+        )
+    if rules.variant is Variant.GHOST:
+        totals = match.totals()
+        for player, team in zip(session.config.players, rules.teams, strict=True):
+            cells = ["" for _ in names]
+            cells[team[0]] = str(sum(totals[s] for s in team))
+            table.add_row(Text(f"{player.name}'s team", style="bold"), *cells)
+    return table
+
+
+class EndScreen(Screen[EndChoice]):
+    """Each seat's breakdown, the winner, match totals, and keys for what comes next."""
+
+    CSS_PATH = "end.tcss"
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("n", "choose('next')", "Next game", id="next-game"),
+        Binding("r", "choose('rematch')", "Rematch", id="rematch"),
+        Binding("s", "choose('setup')", "New setup", id="new-setup"),
+        Binding("b,escape", "choose('board')", "Board", id="board"),
+        Binding("q", "choose('quit')", "Quit", id="quit-end"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        """Headline, one score card per seat, standings, message line and keys."""
+        with VerticalScroll(id="end"):
+            yield Static(id="headline")
+            with Horizontal(id="cards"):
+                for seat in range(self.session.game.rules.seats):
+                    yield ScoreCard(seat)
+            yield Static(
+                "+ plus, - minus · 5+1: five cards and a joker · * → Y: a joker counted as Y",
+                id="end-key",
+            )
+            yield Static(id="standings")
+        yield Notice(id="end-notice")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Fill in the results."""
+        session = self.session
+        game = session.game
+        plain = self.app.no_color
+        scores = game.final_scores()
+        best = max(scores)
+        for card in self.query(ScoreCard):
+            seat = card.seat
+            card.show(
+                session.seat_names[seat],
+                game.score_breakdown(seat),
+                golden=game.collection(seat).get(Card.GOLDEN_JOKER, 0),
+                winner=scores[seat] == best,
+                plain=plain,
+            )
+        self.query_one("#headline", Static).update(Text("\n").join(headline(session)))
+        table = standings(session)
+        standings_view = self.query_one("#standings", Static)
+        standings_view.display = table is not None
+        if table is not None:
+            standings_view.update(table)
+        self.query_one(Notice).say(self._keys_text())
+
+    def _keys_text(self) -> str:
+        seed = f"(seed {self.session.seed})"
+        if self.session.has_next_game:
+            return f"n: next game · r: new match · b: board · q: quit {seed}"
+        return f"r: rematch · s: new setup · b: back to the board · q: quit {seed}"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``n`` only while the match has games to come."""
+        if action == "choose" and parameters and parameters[0] == "next":
+            return self.session.has_next_game
+        return True
+
+    def action_choose(self, choice: EndChoice) -> None:
+        """Leave the score screen with ``choice``."""
+        self.dismiss(choice)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that does nothing here says which keys do."""
+        active = self.active_bindings.get(event.key)
+        if active is not None and active.enabled:
+            return
+        event.stop()
+        self.query_one(Notice).say(self._keys_text(), "error")

@@ -1,0 +1,422 @@
+"""The table: rows, drawn card, deck and players; the keys play the game.
+
+The keys are Coloretta's: ``d`` draws; then ``1``-``5`` puts the drawn card on that row;
+without a drawn card ``1``-``5`` takes that row. Bots think in worker threads and their
+moves are paced so that a person can follow them.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer
+
+from coloretto.bots.registry import make_bot
+from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
+from coloretto.tui.config import DEFAULT_DELAY, possessive
+from coloretto.tui.glyphs import card_name
+from coloretto.tui.messages import BotChose, GameOver, HintReady
+from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, MovesScreen, RulesScreen
+from coloretto.tui.session import Session
+from coloretto.tui.widgets import (
+    DrawnCard,
+    Legend,
+    MoveLog,
+    Notice,
+    RowsPanel,
+    RowView,
+    SeatsPanel,
+    TopBar,
+    TurnBar,
+)
+from coloretto.tui.words import DASH, describe_move, explain_hint, row_list, turn_prompt
+
+PACES = (0.0, 0.2, 0.4, 0.6, 1.0, 1.5, 2.5)
+"""The bot paces ``+`` and ``-`` step through (seconds per bot action)."""
+
+
+class GameScreen(Screen[None]):
+    """One game of the session on the table, played from the keyboard."""
+
+    CSS_PATH = "game.tcss"
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("d", "draw", "Draw", id="draw"),
+        Binding("1", "row(1)", "Row", key_display=f"1{DASH}5", id="row-1"),
+        *(Binding(str(n), f"row({n})", f"Row {n}", show=False, id=f"row-{n}") for n in range(2, 6)),
+        Binding("h", "hint", "Hint", id="hint"),
+        Binding("l", "toggle_log", "Log", id="toggle-log"),
+        Binding("m", "moves", "All moves", show=False, id="all-moves"),
+        Binding("question_mark", "help", "Keys", id="help"),
+        Binding("r", "rules", "Rules", id="rules"),
+        Binding("q", "quit", "Quit", id="quit"),
+        Binding("plus,equals_sign", "pace(-1)", "Faster bots", show=False, id="faster"),
+        Binding("minus", "pace(1)", "Slower bots", show=False, id="slower"),
+        Binding("enter", "results", "Scores", show=False, id="results"),
+    ]
+
+    delay: reactive[float] = reactive(DEFAULT_DELAY, init=False)
+    """Seconds between two bot actions, so that a person can follow them (``+``/``-``)."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.token = 0
+        """Counts the moves played; a bot's or a hint's answer about an older one is dropped."""
+        self.set_reactive(GameScreen.delay, session.config.delay)
+        self.thinking: int | None = None
+        """The seat whose bot is thinking (or waiting to show its move)."""
+        self._timer: Timer | None = None
+        self._fresh_row: int | None = None
+        self._results_shown = False
+        self._hint_token: int | None = None
+        self.hints: list[str] = []
+        """The hints given so far."""
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        """Top bar; rows and log on the left, players on the right; turn, notice, legend."""
+        game = self.session.game
+        yield TopBar(id="top")
+        with Horizontal(id="board"):
+            with Vertical(id="left"):
+                yield RowsPanel(len(game.row_capacities), id="rows")
+                yield MoveLog(id="log")
+            yield SeatsPanel(game.rules.seats, id="seats")
+        yield TurnBar(id="turn")
+        yield Notice(id="notice")
+        yield Legend(id="legend")
+        yield Footer(compact=True)
+
+    @property
+    def plain(self) -> bool:
+        """True without colour (``NO_COLOR``): cards are drawn as ``[B]``."""
+        return self.app.no_color
+
+    @property
+    def notice(self) -> Notice:
+        """The message line."""
+        return self.query_one(Notice)
+
+    @property
+    def busy(self) -> bool:
+        """True while a bot thinks or its move waits to be shown."""
+        return self.thinking is not None
+
+    def on_mount(self) -> None:
+        """Show the table, describe the deal, and start the first turn."""
+        game = self.session.game
+        self.query_one(Legend).show(game.colours, game.rules.edition, plain=self.plain)
+        self._log_start()
+        self.refresh_table()
+        self.notice.say("Press ? for the keys, r for the rules.", "info")
+        self.advance()
+
+    def _log_start(self) -> None:
+        session = self.session
+        game = session.game
+        rules = game.rules
+        log = self.query_one(MoveLog)
+        names = session.seat_names
+        what = f"{rules.players} players, {rules.scoring.value} side"
+        if rules.edition.value != "classic":
+            what += f", {rules.edition.value} edition"
+        if rules.variant.value != "standard":
+            what += f", {rules.variant.value} variant"
+        if rules.games > 1:
+            what = f"Game {session.match.game_number} of {rules.games}: {what}"
+        log.add(Text(f"{what}; seed {session.seed}."))
+        if game.removed_colours:
+            removed = Text(", ").join(card_name(c, plain=self.plain) for c in game.removed_colours)
+            log.add(Text.assemble("Removed from the game: ", removed, "."))
+        starting = Text("; ").join(
+            Text.assemble(
+                f"{names[seat]} ",
+                Text(" and ").join(
+                    card_name(card, plain=self.plain) for card in game.collection(seat)
+                ),
+            )
+            for seat in range(rules.seats)
+        )
+        log.add(Text.assemble("Starting cards: ", starting, "."))
+        log.add(Text(f"{names[game.current_player]} starts."))
+
+    def refresh_table(self) -> None:
+        """Redraw everything from the session's current game."""
+        session = self.session
+        game = session.game
+        names = session.seat_names
+        plain = self.plain
+        takers = session.row_takers()
+        self.query_one(TopBar).show(session)
+        self.query_one(RowsPanel).show(
+            game.rows,
+            game.row_capacities,
+            {row: names[seat] for row, seat in takers.items()},
+            game.drawn_card,
+            fresh_row=self._fresh_row,
+            plain=plain,
+        )
+        for view in self.query_one(SeatsPanel).views():
+            seat = view.seat
+            current = not game.is_over and seat == game.current_player
+            taken = sorted(row for row, taker in takers.items() if taker == seat)
+            if taken:
+                status = f"took row{'s' if len(taken) > 1 else ''} {row_list(taken)}"
+                status = status.replace(" or ", " and ")
+            elif current:
+                status = "thinking…" if session.is_bot(seat) else "to move"
+            else:
+                status = ""
+            view.show(
+                names[seat],
+                game.collection(seat),
+                game.score_breakdown(seat),
+                status,
+                current=current,
+                plain=plain,
+            )
+        waiting = not game.is_over and session.is_bot(game.current_player)
+        self.query_one(TurnBar).show(turn_prompt(session, plain=plain), waiting=waiting)
+
+    # ------------------------------------------------------------------ the flow
+
+    def advance(self) -> None:
+        """Start what comes next: a bot's turn, the score screen, or wait for a person."""
+        game = self.session.game
+        if game.is_over:
+            self.thinking = None
+            if not self._results_shown:
+                self._results_shown = True
+                pause = 2 * self.delay
+                if pause:
+                    self._timer = self.set_timer(pause, self.action_results)
+                else:
+                    self.action_results()
+            return
+        seat = game.current_player
+        if self.session.is_bot(seat):
+            self.thinking = seat
+            self.think(game, seat, self.token)
+        else:
+            self.thinking = None
+
+    @work(thread=True, group="bot", exit_on_error=False)
+    def think(self, state: GameState, seat: int, token: int) -> None:
+        """Let ``seat``'s bot choose (in a worker thread) and post its choice."""
+        legal = state.legal_actions()
+        problem = None
+        start = time.perf_counter()
+        try:
+            action = self.session.bot(seat).choose(state.view(seat), legal)
+            if action not in legal:
+                problem = f"it chose {action}, which is not allowed"
+                action = legal[0]
+        except Exception as error:  # a bot (maybe a plug-in) may fail in any way
+            problem = f"{type(error).__name__}: {error}"
+            action = legal[0]
+        self.post_message(BotChose(token, seat, action, time.perf_counter() - start, problem))
+
+    def on_bot_chose(self, message: BotChose) -> None:
+        """Play the bot's move once the pace allows."""
+        if message.token != self.token:
+            return
+        if message.problem:
+            name = self.session.seat_names[message.seat]
+            self.notice.say(f"{name}'s bot failed ({message.problem}); it plays {message.action}")
+        wait = self.delay - message.seconds
+        if wait > 0:
+            self._timer = self.set_timer(wait, partial(self._play_bot, message))
+        else:
+            self._play_bot(message)
+
+    def _play_bot(self, message: BotChose) -> None:
+        if message.token == self.token:
+            self.play(message.action)
+
+    def play(self, action: Action) -> bool:
+        """Play ``action`` for the seat to move; an illegal one is explained, not played."""
+        session = self.session
+        before = session.game
+        try:
+            move = session.apply(action)
+        except IllegalAction as error:
+            # The engine's advice (after a colon) gives way to the keys to press.
+            reason = str(error).split(":")[0]
+            self.notice.say(f"{reason} {DASH} {self._options()}", "error")
+            return False
+        self.token += 1
+        after = session.game
+        self._fresh_row = action.row if action.kind is ActionKind.PLACE else None
+        lines = describe_move(move, before, after, session.seat_names, plain=self.plain)
+        log = self.query_one(MoveLog)
+        for line in lines:
+            log.add(line, round_number=before.round)
+        self.notice.say(Text(" ").join(lines), "event")
+        self.refresh_table()
+        self.advance()
+        return True
+
+    def _options(self) -> str:
+        """What the person to move can do, with the keys."""
+        game = self.session.game
+        legal = game.legal_actions()
+        rows = row_list(a.row for a in legal if a.row is not None)
+        if game.drawn_card is not None:
+            return f"put the drawn card on a row with {rows}"
+        if DRAW in legal and rows:
+            return f"draw with d or take a row with {rows}"
+        if DRAW in legal:
+            return "draw with d"
+        return f"take a row with {rows}"
+
+    def _person_to_move(self) -> bool:
+        """True when a person is to move; otherwise say why nothing happens."""
+        game = self.session.game
+        if game.is_over:
+            self.notice.say("The game is over: press Enter for the scores.", "error")
+            return False
+        seat = game.current_player
+        if self.session.is_bot(seat):
+            name = self.session.seat_names[seat]
+            self.notice.say(f"It is {possessive(name)} turn: wait a moment.", "error")
+            return False
+        return True
+
+    # ------------------------------------------------------------------ keys
+
+    def action_draw(self) -> None:
+        """``d``: draw the top card of the deck."""
+        if self._person_to_move():
+            self.play(DRAW)
+
+    def action_row(self, number: int) -> None:
+        """``1``-``5``: put the drawn card on row ``number``, or take that row."""
+        if not self._person_to_move():
+            return
+        game = self.session.game
+        rows = len(game.row_capacities)
+        if not 1 <= number <= rows:
+            self.notice.say(
+                f"there is no row {number} (the rows are 1{DASH}{rows}) {DASH} {self._options()}",
+                "error",
+            )
+            return
+        if game.drawn_card is not None:
+            self.play(Action.place(number - 1))
+        else:
+            self.play(Action.take(number - 1))
+
+    @on(RowView.Selected)
+    def _row_clicked(self, message: RowView.Selected) -> None:
+        self.action_row(message.row + 1)
+
+    @on(DrawnCard.Selected)
+    def _drawn_clicked(self) -> None:
+        self.action_draw()
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that does nothing here gets a message saying what does."""
+        if event.key in self.app.active_bindings:
+            return
+        event.stop()
+        if self.session.game.is_over:
+            self.notice.say("The game is over: press Enter for the scores.", "error")
+        elif self.busy:
+            name = self.session.seat_names[self.session.game.current_player]
+            self.notice.say(f"It is {possessive(name)} turn: wait a moment.", "error")
+        else:
+            key = event.character if event.is_printable and event.character else event.key
+            self.notice.say(
+                f"{key} does nothing here: {self._options()} (? shows all keys)", "error"
+            )
+
+    def action_hint(self) -> None:
+        """``h``: ask the strongest bot what it would do, and why."""
+        if not self._person_to_move():
+            return
+        game = self.session.game
+        if self._hint_token == self.token:
+            self.notice.say("still thinking about a hint…", "hint")
+            return
+        self._hint_token = self.token
+        self.notice.say("thinking about it…", "hint")
+        seed = self.session.bot_seed(game.rules.seats) + self.token
+        self.find_hint(game, game.current_player, self.session.config.hint_bot, seed, self.token)
+
+    @work(thread=True, group="hint", exit_on_error=False)
+    def find_hint(self, state: GameState, seat: int, spec: str, seed: int, token: int) -> None:
+        """Ask the hint bot (in a worker thread) and post its answer with a reason."""
+        legal = state.legal_actions()
+        try:
+            action = make_bot(spec, seed=seed).choose(state.view(seat), legal)
+            if action not in legal:
+                raise ValueError(f"it chose {action}, which is not allowed")
+            reason = explain_hint(state, seat, action)
+        except Exception as error:  # a hint must never bring the game down
+            self.post_message(HintReady(token, legal[0], f"no hint this time ({error})"))
+            return
+        self.post_message(HintReady(token, action, reason))
+
+    def on_hint_ready(self, message: HintReady) -> None:
+        """Show the hint, unless the game has moved on since it was asked for."""
+        if message.token == self.token:
+            self.notice.say(message.reason, "hint")
+            self.hints.append(message.reason)
+
+    def action_toggle_log(self) -> None:
+        """``l``: show or hide the move log."""
+        log = self.query_one(MoveLog)
+        log.display = not log.display
+        self.notice.say(
+            f"Move log {'shown' if log.display else 'hidden'} (l toggles it; m shows all moves)."
+        )
+
+    def action_moves(self) -> None:
+        """``m``: every move so far, in a scrolling screen."""
+        self.app.push_screen(MovesScreen(self.query_one(MoveLog).entries))
+
+    def action_pace(self, step: int) -> None:
+        """``+``/``-``: bots play faster or slower."""
+        nearest = min(range(len(PACES)), key=lambda i: abs(PACES[i] - self.delay))
+        self.delay = PACES[max(0, min(len(PACES) - 1, nearest + step))]
+
+    def watch_delay(self, delay: float) -> None:
+        """Say how fast the bots play now."""
+        self.notice.say(f"Bots now wait {delay:g} s between actions (+ faster, - slower).")
+
+    def action_help(self) -> None:
+        """``?``: the keys and the card letters."""
+        self.app.push_screen(HelpScreen())
+
+    def action_rules(self) -> None:
+        """``r``: the rules of the game."""
+        self.app.push_screen(RulesScreen())
+
+    def action_quit(self) -> None:
+        """``q``: quit, after a confirmation."""
+
+        def done(quit_now: bool | None) -> None:
+            if quit_now:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmQuit(), done)
+
+    def action_results(self) -> None:
+        """Enter, once the game is over: the score screen."""
+        if not self.session.game.is_over:
+            if self._person_to_move():
+                self.notice.say(f"The game is not over yet {DASH} {self._options()}.", "error")
+            return
+        if self._timer is not None:
+            self._timer.stop()
+        self.post_message(GameOver(self.session))

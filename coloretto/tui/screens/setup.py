@@ -1,0 +1,207 @@
+"""The setup screen (plain ``coloretto``): the same choices as ``coloretto play``'s options."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
+from coloretto.engine import Edition, Rules, Scoring, Variant
+from coloretto.tui.config import GameConfig
+from coloretto.tui.messages import StartGame
+from coloretto.tui.screens.game import PACES
+
+
+def _options(values: list[str]) -> list[tuple[str, str]]:
+    return [(value, value) for value in values]
+
+
+class SetupScreen(Screen[None]):
+    """Choose players, people at the keyboard, the bots' level, the rules, then start."""
+
+    CSS_PATH = "setup.tcss"
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("ctrl+s", "start", "Start", id="start", priority=True),
+        Binding("escape", "app.quit", "Quit", id="quit-setup"),
+    ]
+
+    def __init__(self, defaults: GameConfig | None = None) -> None:
+        super().__init__()
+        self.defaults = defaults or GameConfig.build(Rules())
+
+    def compose(self) -> ComposeResult:
+        """A two-column form, the start button and a line for mistakes."""
+        config = self.defaults
+        rules = config.rules
+        names = ", ".join(p.name for p in config.players if p.is_human and p.name != "You")
+        pace = min(PACES, key=lambda p: abs(p - config.delay))
+        with Vertical(id="setup-box") as box:
+            box.border_title = "Coloretto: a new game"
+            with Grid(id="form"):
+                yield Label("Players")
+                yield Select(
+                    [(str(n), n) for n in range(2, 6)],
+                    value=rules.players,
+                    allow_blank=False,
+                    compact=True,
+                    id="players",
+                )
+                yield Label("People")
+                yield Select(
+                    self._people_options(rules.players),
+                    value=config.humans,
+                    allow_blank=False,
+                    compact=True,
+                    id="humans",
+                )
+                yield Label("Names")
+                yield Input(
+                    names,
+                    placeholder="comma-separated, e.g. Ana, Ben (optional)",
+                    compact=True,
+                    id="names",
+                )
+                yield Label("Bots")
+                yield Select(
+                    _options(list(LEVELS)),
+                    value=config.level if config.level in LEVELS else DEFAULT_LEVEL,
+                    allow_blank=False,
+                    compact=True,
+                    id="level",
+                )
+                yield Label("Bot pace")
+                yield Select(
+                    [(f"{p:g} s per move", p) for p in PACES],
+                    value=pace if config.delay else 0.0,
+                    allow_blank=False,
+                    compact=True,
+                    id="delay",
+                )
+                yield Label("Scoring")
+                yield Select(
+                    _options([s.value for s in Scoring]),
+                    value=rules.scoring.value,
+                    allow_blank=False,
+                    compact=True,
+                    id="scoring",
+                )
+                yield Label("Edition")
+                yield Select(
+                    _options([e.value for e in Edition]),
+                    value=rules.edition.value,
+                    allow_blank=False,
+                    compact=True,
+                    id="edition",
+                )
+                yield Label("Variant")
+                yield Select(
+                    _options([v.value for v in Variant]),
+                    value=rules.variant.value,
+                    allow_blank=False,
+                    compact=True,
+                    id="variant",
+                )
+                yield Label("Games")
+                yield Input(str(rules.games), type="integer", compact=True, id="games")
+                yield Label("Seed")
+                yield Input(
+                    "" if config.seed is None else str(config.seed),
+                    placeholder="random",
+                    type="integer",
+                    compact=True,
+                    id="seed",
+                )
+            yield Static(
+                "Variants four-rows and ghost are for 2 players. Tab moves between fields.",
+                id="setup-help",
+            )
+            yield Static("", id="setup-error")
+            with Horizontal(id="setup-buttons"):
+                yield Button("Start (ctrl+s)", id="start", variant="primary")
+                yield Button("Quit (Esc)", id="quit")
+        yield Footer(compact=True)
+
+    @staticmethod
+    def _people_options(players: int) -> list[tuple[str, int]]:
+        labels = {0: "0 (watch bots)", 1: "1 (you against bots)"}
+        return [(labels.get(n, f"{n} (hotseat)"), n) for n in range(players + 1)]
+
+    def on_mount(self) -> None:
+        """Start in the first field."""
+        self.query_one("#players", Select).focus()
+
+    @on(Select.Changed, "#players")
+    def _players_changed(self, event: Select.Changed) -> None:
+        players = event.value
+        if not isinstance(players, int):
+            return
+        humans = self.query_one("#humans", Select)
+        current = humans.value
+        humans.set_options(self._people_options(players))
+        humans.value = min(current, players) if isinstance(current, int) else 1
+
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#quit")
+    def _quit_pressed(self) -> None:
+        self.app.exit()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_start()
+
+    def config(self) -> GameConfig:
+        """The game the form describes; ``ValueError`` says what is wrong."""
+
+        def value(widget_id: str) -> object:
+            return self.query_one(f"#{widget_id}", Select).value
+
+        games_text = self.query_one("#games", Input).value.strip() or "1"
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            games = int(games_text)
+        except ValueError:
+            raise ValueError(f"games must be a whole number, not {games_text!r}") from None
+        try:
+            seed = int(seed_text) if seed_text else None
+        except ValueError:
+            raise ValueError(f"the seed must be a whole number, not {seed_text!r}") from None
+        players = value("players")
+        humans = value("humans")
+        assert isinstance(players, int)
+        assert isinstance(humans, int)
+        rules = Rules(
+            players=players,
+            scoring=Scoring(str(value("scoring"))),
+            edition=Edition(str(value("edition"))),
+            variant=Variant(str(value("variant"))),
+            games=games,
+        )
+        names_text = self.query_one("#names", Input).value
+        names = [n.strip() for n in names_text.split(",") if n.strip()]
+        delay = value("delay")
+        assert isinstance(delay, float | int)
+        return GameConfig.build(
+            rules,
+            humans=humans,
+            names=names,
+            bot=str(value("level")),
+            seed=seed,
+            delay=float(delay),
+            hint_bot=self.defaults.hint_bot,
+        )
+
+    def action_start(self) -> None:
+        """Start the game, or say what is wrong with the choices."""
+        try:
+            config = self.config()
+        except ValueError as error:
+            self.query_one("#setup-error", Static).update(f"! {error}")
+            return
+        self.post_message(StartGame(config))

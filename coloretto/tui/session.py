@@ -1,0 +1,116 @@
+"""A game or match being played at the keyboard: the engine's ``Match``, the players and bots.
+
+The session is the screens' model. It lives on the UI thread; bots are handed immutable
+``GameState`` objects (which are safe to read from a worker thread), never the session.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+
+from coloretto.bots.base import Bot
+from coloretto.bots.registry import make_bot
+from coloretto.engine import Action, ActionKind, GameState, Match, Move
+from coloretto.tui.config import GameConfig
+
+_SEED_LIMIT = 2**31
+
+
+class Session:
+    """A match (a single game is a match of one) with its players and their bots.
+
+    >>> from coloretto.engine import Rules
+    >>> from coloretto.tui.config import GameConfig
+    >>> session = Session(GameConfig.build(Rules(players=3), bot="greedy", seed=3))
+    >>> session.seat_names, session.is_bot(0), session.is_bot(1)
+    (('You', 'Bot 1', 'Bot 2'), False, True)
+    """
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.seed: int = config.seed if config.seed is not None else secrets.randbelow(_SEED_LIMIT)
+        """The match's seed (picked at random when the config has none)."""
+        self.match = Match.start(config.rules, self.seed)
+        self.seat_names: tuple[str, ...] = config.seat_names()
+        self._specs: dict[int, str] = {}
+        for seat in range(config.rules.seats):
+            spec = config.controller(seat).bot
+            if spec is not None:
+                self._specs[seat] = spec
+        self._bots: dict[int, Bot] = {}
+
+    # ------------------------------------------------------------------ who plays
+
+    @property
+    def game(self) -> GameState:
+        """The game being played (or just finished)."""
+        return self.match.game
+
+    def is_bot(self, seat: int) -> bool:
+        """True when a bot moves ``seat``."""
+        return seat in self._specs
+
+    def bot(self, seat: int) -> Bot:
+        """The bot that moves ``seat``, made on first use (in the bot's worker thread,
+        so that loading a bot never delays the screen). Raises ``BotError``."""
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = make_bot(self._specs[seat], seed=self.bot_seed(seat))
+        return bot
+
+    def bot_seed(self, seat: int) -> int:
+        """The seed of ``seat``'s bot: fixed by the match seed, so games replay alike."""
+        return (self.seed * 1_000_003 + 7919 * (seat + 1)) % 2**32
+
+    def controller_name(self, seat: int) -> str:
+        """The name of the player who moves ``seat``."""
+        return self.config.controller(seat).name
+
+    @property
+    def hotseat(self) -> bool:
+        """True when more than one person plays at this keyboard."""
+        return self.config.humans > 1
+
+    # ------------------------------------------------------------------ playing
+
+    def apply(self, action: Action) -> Move:
+        """Play ``action`` for the seat to move; raises ``IllegalAction`` (saying why)."""
+        self.match = self.match.apply(action)
+        move = self.game.last_move
+        assert move is not None
+        return move
+
+    @property
+    def has_next_game(self) -> bool:
+        """True when the current game is over and the match has more games."""
+        return self.game.is_over and not self.match.is_over
+
+    def next_game(self) -> None:
+        """Deal the match's next game (the starting seat moves on)."""
+        self.match = self.match.next_game()
+
+    def rematch(self) -> Session:
+        """A new session with the same players and a new seed (the next one, when seeded)."""
+        seed = None if self.config.seed is None else (self.seed + 1) % _SEED_LIMIT
+        return Session(replace(self.config, seed=seed))
+
+    # ------------------------------------------------------------------ the table now
+
+    def row_takers(self) -> dict[int, int]:
+        """Rows taken this round, each with the seat that took it."""
+        game = self.game
+        pending = sum(game.takes_this_round)
+        takers: dict[int, int] = {}
+        if not pending:
+            return takers
+        for move in reversed(game.history()):
+            if move.action.kind is ActionKind.TAKE and move.action.row is not None:
+                takers[move.action.row] = move.player
+                if len(takers) == pending:
+                    break
+        return takers
+
+    def rows_taken_by(self, seat: int) -> list[int]:
+        """The rows ``seat`` took this round (0-based), in order."""
+        return sorted(row for row, taker in self.row_takers().items() if taker == seat)

@@ -1,0 +1,21 @@
+"""The game's widgets: each shows one part of the table and is updated by its screen."""
+
+from coloretto.tui.widgets.bars import Legend, Notice, TopBar, TurnBar
+from coloretto.tui.widgets.log import MoveLog
+from coloretto.tui.widgets.rows import DrawnCard, RowsPanel, RowView
+from coloretto.tui.widgets.score_card import ScoreCard
+from coloretto.tui.widgets.seats import SeatsPanel, SeatView
+
+__all__ = [
+    "DrawnCard",
+    "Legend",
+    "MoveLog",
+    "Notice",
+    "RowView",
+    "RowsPanel",
+    "ScoreCard",
+    "SeatView",
+    "SeatsPanel",
+    "TopBar",
+    "TurnBar",
+]

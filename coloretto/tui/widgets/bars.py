@@ -1,0 +1,89 @@
+"""One-line bars: the top bar, whose turn it is, the last message, and the colour legend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from coloretto.engine import Card, Edition
+from coloretto.tui.glyphs import legend
+from coloretto.tui.session import Session
+from coloretto.tui.widgets.theme import theme_color
+
+NoticeKind = Literal["info", "error", "hint", "event"]
+
+
+class TopBar(Static):
+    """The game, the round, the deck's size and a clear Last Round indicator."""
+
+    text = ""
+    """What the bar shows, as plain text."""
+
+    def show(self, session: Session) -> None:
+        """Show the current state of ``session``."""
+        game = session.game
+        rules = game.rules
+        left = Text.assemble(("Coloretto", "bold"), f"  Round {game.round}")
+        if rules.games > 1:
+            left.append(f"  Game {session.match.game_number} of {rules.games}")
+        if rules.scoring.value != "brown":
+            left.append(f"  {rules.scoring.value} side")
+        if game.last_round:
+            right = Text.assemble((" LAST ROUND ", "bold reverse"), f"  Deck {game.deck_size}", " ")
+        else:
+            right = Text(f"Deck {game.deck_size} · Last Round in {game.cards_before_last_round} ")
+        grid = Table.grid(expand=True, padding=0)
+        grid.add_column(ratio=1, no_wrap=True)
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_row(left, right)
+        self.set_class(game.last_round, "-last-round")
+        text = f"{left.plain}  {right.plain}"
+        if text != self.text:
+            self.text = text
+            self.update(grid, layout=False)
+
+
+class TurnBar(Static):
+    """Whose turn it is, by name, and what they may do."""
+
+    def show(self, prompt: Text, *, waiting: bool) -> None:
+        """Show ``prompt``; ``waiting`` marks a bot's turn (the person waits)."""
+        if waiting:
+            self.styles.background = theme_color(self.app, "panel")
+            self.styles.text_style = "italic"
+        else:
+            self.styles.background = theme_color(self.app, "primary", 0.3)
+            self.styles.text_style = "bold"
+        self.update(Text.assemble(("▶ ", "bold"), prompt), layout=False)
+
+
+class Notice(Static):
+    """The latest message: what just happened, a hint, or why a key did nothing."""
+
+    kind: NoticeKind = "info"
+
+    def say(self, text: Text | str, kind: NoticeKind = "info") -> None:
+        """Show ``text``; errors are marked with "!" as well as in colour."""
+        if kind != self.kind:
+            colour = {"error": "text-error", "hint": "text-success"}.get(kind)
+            self.styles.color = theme_color(self.app, colour) if colour else None
+            self.styles.text_style = "bold" if kind == "error" else "none"
+            self.kind = kind
+        prefix = {"error": "! ", "hint": "Hint: ", "info": "", "event": ""}[kind]
+        body = text if isinstance(text, Text) else Text(text)
+        self.update(Text.assemble((prefix, "bold"), body), layout=False)
+
+
+class Legend(Static):
+    """The key to the card letters (only the cards in this game)."""
+
+    def show(self, colours: Iterable[Card], edition: Edition, *, plain: bool) -> None:
+        """Show the letters of ``colours`` and the special cards."""
+        cards = [*list(colours), Card.JOKER]
+        if edition is Edition.ANNIVERSARY:
+            cards.append(Card.GOLDEN_JOKER)
+        self.update(legend(cards, plain=plain))

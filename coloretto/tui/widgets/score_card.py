@@ -1,0 +1,77 @@
+"""One seat's final score on the end screen: the breakdown the scoring found best."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from coloretto.engine import Card, ScoreBreakdown
+from coloretto.tui.glyphs import card_block
+
+
+def breakdown_table(
+    breakdown: ScoreBreakdown[Card], golden: int = 0, *, plain: bool = False
+) -> Table:
+    """Counts and points per colour (plus or minus), "+2"s, and where each joker went.
+
+    ``golden`` says how many of the jokers are golden (they come first in the breakdown).
+    """
+    table = Table.grid(padding=(0, 0, 0, 1), pad_edge=False)
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(justify="right", no_wrap=True)
+    table.add_column(justify="right", no_wrap=True)
+    for entry in breakdown.sets:
+        count = str(entry.cards) + (f"+{entry.jokers}" if entry.jokers else "")
+        style = "bold" if entry.plus else "dim"
+        table.add_row(
+            Text("+" if entry.plus else "-", style="bold"),
+            card_block(entry.colour, plain=plain),
+            Text(count),
+            Text(f"{entry.points:+d}", style=style),
+        )
+    if breakdown.plus2:
+        plus2_points = breakdown.total - sum(entry.points for entry in breakdown.sets)
+        table.add_row(
+            "",
+            card_block(Card.PLUS2, plain=plain),
+            Text(f"\N{MULTIPLICATION SIGN}{breakdown.plus2}"),
+            Text(f"{plus2_points:+d}", style="bold"),
+        )
+    for i, colour in enumerate(breakdown.jokers):
+        joker = Card.GOLDEN_JOKER if i < golden else Card.JOKER
+        table.add_row(
+            "",
+            card_block(joker, plain=plain),
+            Text("→"),
+            card_block(colour, plain=plain),
+        )
+    return table
+
+
+class ScoreCard(Static):
+    """A seat's final breakdown, with the total in the title and the winner marked."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(id=f"score-{seat + 1}", classes="score-card")
+        self.seat = seat
+
+    def show(
+        self,
+        name: str,
+        breakdown: ScoreBreakdown[Card],
+        *,
+        golden: int = 0,
+        winner: bool = False,
+        plain: bool = False,
+    ) -> None:
+        """Show the breakdown of ``name``'s score."""
+        self.set_class(winner, "-winner")
+        self.border_title = f"{'★ ' if winner else ''}{name}"
+        self.border_subtitle = f"{breakdown.total} pts"
+        total = Text.assemble(("Total ", "bold"), (f"{breakdown.total}", "bold"))
+        if winner:
+            total.append("  winner", style="bold reverse")
+        self.update(Group(breakdown_table(breakdown, golden, plain=plain), total))

@@ -1,0 +1,150 @@
+"""``coloretto play``'s options, its help, and its one-line errors (exit status 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from coloretto.cli import play_command
+from coloretto.cli.main import build_parser, main
+from coloretto.engine import Rules
+from coloretto.tui import ColorettoApp, GameConfig
+
+
+def config_of(*argv: str) -> GameConfig:
+    parser = build_parser()
+    args = parser.parse_args(["play", *argv])
+    return play_command.config_from_args(args, args.parser)
+
+
+def test_players_4_is_you_and_three_bots_at_the_default_level() -> None:
+    config = config_of("--players", "4")
+    assert config.rules == Rules(players=4)
+    assert [(p.name, p.bot) for p in config.players] == [
+        ("You", None),
+        ("Bot 1", "normal"),
+        ("Bot 2", "normal"),
+        ("Bot 3", "normal"),
+    ]
+    assert config.seed is None
+    assert config.delay == 0.6
+
+
+def test_every_option() -> None:
+    config = config_of(
+        "--players", "3", "--humans", "2", "--bot", "hard", "--scoring", "gray",
+        "--edition", "anniversary", "--games", "3", "--seed", "7", "--delay", "0",
+    )  # fmt: skip
+    assert config.rules == Rules(players=3, scoring="gray", edition="anniversary", games=3)
+    assert [(p.name, p.bot) for p in config.players] == [
+        ("Player 1", None),
+        ("Player 2", None),
+        ("Bot 1", "hard"),
+    ]
+    assert (config.seed, config.delay) == (7, 0)
+
+
+def test_named_seats_set_the_players() -> None:
+    config = config_of("--seat", "Ana", "--seat", "Ben", "--seat", "bot:expert", "--seat", "bot")
+    assert config.rules.players == 4
+    assert [(p.name, p.bot) for p in config.players] == [
+        ("Ana", None),
+        ("Ben", None),
+        ("Bot 1", "expert"),
+        ("Bot 2", "normal"),
+    ]
+
+
+def test_the_two_player_variants_default_to_two_players() -> None:
+    assert config_of("--variant", "ghost").rules == Rules(players=2, variant="ghost")
+    assert config_of("--variant", "four-rows", "--bot", "greedy").rules.players == 2
+    assert config_of("--bot", "search:iterations=200").players[1].bot == "search:iterations=200"
+    assert config_of("--humans", "0").humans == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--players", "6"], "--players"),
+        (["--players", "four"], "--players"),
+        (["--humans", "5", "--players", "4"], "--humans 5"),
+        (["--humans", "-1"], "--humans"),
+        (["--humans", "1", "--seat", "Ana"], "either --humans or --seat"),
+        (["--seat", "Ana", "--seat", "Ben", "--players", "3"], "2 --seat options"),
+        (["--seat", "Ana"], "players must be 2 to 5"),
+        (["--seat", "Ana", "--seat", "ana"], "two players are named"),
+        (["--seat", "Ana", "--seat", "A" * 30], "too long"),
+        (["--bot", "nonsense"], "unknown bot 'nonsense'"),
+        (["--seat", "Ana", "--seat", "bot:nonsense"], "unknown bot"),
+        (["--bot", "search:frobs=3"], "--bot"),
+        (["--delay", "-1"], "--delay"),
+        (["--delay", "soon"], "--delay"),
+        (["--games", "0"], "--games"),
+        (["--seed", "-3"], "--seed"),
+        (["--variant", "ghost", "--players", "4"], "ghost variant is for 2 players"),
+        (["--scoring", "purple"], "purple"),
+        (["--frobnicate"], "--frobnicate"),
+    ],
+    ids=" ".join,
+)
+def test_bad_arguments_are_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", *argv])
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "error" in lines[0]
+    assert needle in lines[0]
+
+
+def test_help_explains_everything(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--help"])
+    assert exit_info.value.code in (0, None)
+    out, _ = capsys.readouterr()
+    for needle in (
+        "--players", "--humans", "--seat", "--bot", "--scoring", "--edition", "--variant",
+        "--games", "--seed", "--delay", "draw the top card", "take that row", "hint",
+        "beginner, easy, normal, hard, master", "B blue, N brown, A gray",
+    ):  # fmt: skip
+        assert needle in out, needle
+
+
+def test_play_runs_the_app_with_the_chosen_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[ColorettoApp] = []
+
+    def run(app: ColorettoApp) -> None:
+        started.append(app)
+
+    monkeypatch.setattr(ColorettoApp, "run", run)
+    assert main(["play", "--players", "3", "--seed", "5", "--bot", "easy"]) == 0
+    (app,) = started
+    assert app.config is not None
+    assert app.config.rules == Rules(players=3)
+    assert app.config.seed == 5
+    assert not app.show_setup
+
+
+def test_plain_coloretto_opens_the_setup_screen_in_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started: list[ColorettoApp] = []
+
+    def run(app: ColorettoApp) -> None:
+        started.append(app)
+
+    monkeypatch.setattr(ColorettoApp, "run", run)
+    # Not a terminal (as here, under pytest): the usage text instead.
+    assert main([]) == 0
+    assert "usage: coloretto" in capsys.readouterr().out
+    assert not started
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    assert main([]) == 0
+    (app,) = started
+    assert app.show_setup
+    assert app.config is None

@@ -1,0 +1,106 @@
+"""The score screen: breakdowns, the winner, and the keys for what comes next."""
+
+from __future__ import annotations
+
+from coloretto.engine import Card, score
+from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen
+from coloretto.tui.screens.end import names_and
+from coloretto.tui.widgets import Notice, ScoreCard
+from coloretto.tui.widgets.score_card import breakdown_table
+
+from .conftest import (
+    SIZE,
+    asynctest,
+    game_screen,
+    make_app,
+    play_to_end,
+    render_text,
+    settle,
+    text_of,
+)
+
+
+def test_a_breakdown_shows_counts_points_jokers_and_plus2() -> None:
+    held = {Card.GREEN: 6, Card.YELLOW: 4, Card.ORANGE: 3, Card.BLUE: 2}
+    breakdown = score(held, jokers=1, plus2=1)
+    assert breakdown.total == 41
+    text = render_text(breakdown_table(breakdown, plain=True))
+    lines = [line.split() for line in text.splitlines()]
+    assert ["+", "[G]", "6", "+21"] in lines
+    assert ["+", "[Y]", "4+1", "+15"] in lines
+    assert ["+", "[O]", "3", "+6"] in lines
+    assert ["-", "[B]", "2", "-3"] in lines
+    assert ["[+2]", "\N{MULTIPLICATION SIGN}1", "+2"] in lines
+    assert ["[*]", "→", "[Y]"] in lines
+
+
+def test_a_golden_joker_is_shown_as_such() -> None:
+    breakdown = score({Card.PINK: 2, Card.BLUE: 1}, jokers=2)
+    text = render_text(breakdown_table(breakdown, golden=1, plain=True))
+    lines = [line.split() for line in text.splitlines()]
+    assert ["[$]", "→", "[P]"] in lines
+    assert ["[*]", "→", "[P]"] in lines
+
+
+def test_names_are_joined_in_words() -> None:
+    assert names_and(["Ana"]) == "Ana"
+    assert names_and(["Ana", "Ben"]) == "Ana and Ben"
+
+
+@asynctest
+async def test_the_score_screen_and_its_keys() -> None:
+    app = make_app(2, humans=1, seed=21)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(pilot)
+        end = pilot.app.screen
+        assert isinstance(end, EndScreen)
+        session = end.session
+        game = session.game
+        scores = game.final_scores()
+        cards = list(end.query(ScoreCard))
+        assert [c.seat for c in cards] == [0, 1]
+        for card in cards:
+            assert card.border_subtitle == f"{scores[card.seat]} pts"
+            assert card.has_class("-winner") == (scores[card.seat] == max(scores))
+            body = text_of(card)
+            assert f"Total {scores[card.seat]}" in body
+            for entry in game.score_breakdown(card.seat).sets:
+                assert f"{entry.points:+d}" in body
+        headline = text_of(end.query_one("#headline"))
+        winner = session.seat_names[game.winners()[0]]
+        assert headline.startswith(winner)
+        assert "points!" in headline
+
+        await pilot.press("x")  # a key that does nothing here says which keys do
+        assert "r: rematch" in text_of(end.query_one(Notice))
+
+        await pilot.press("b")  # back to the board, which stays readable
+        screen = pilot.app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("d")
+        assert "The game is over: press Enter" in text_of(screen.query_one(Notice))
+        await pilot.press("enter")
+        assert isinstance(pilot.app.screen, EndScreen)
+
+        await pilot.press("r")  # a rematch: a new game with the next seed
+        await settle(pilot)
+        rematch = game_screen(pilot)
+        assert rematch is not screen
+        assert rematch.session.seed == 22
+        assert not rematch.session.game.is_over
+        assert rematch.session.config.players == session.config.players
+
+
+@asynctest
+async def test_a_new_setup_from_the_score_screen() -> None:
+    app = make_app(2, humans=0, seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(pilot)
+        assert isinstance(pilot.app.screen, EndScreen)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, SetupScreen)
+        assert pilot.app.screen.defaults.seed == 5
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not pilot.app.is_running

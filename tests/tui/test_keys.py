@@ -1,0 +1,166 @@
+"""Keys that cannot be played get a short message saying why; the other keys of the game."""
+
+from __future__ import annotations
+
+from textual.widgets import Markdown
+
+from coloretto.engine import GameState
+from coloretto.tui import ColorettoApp
+from coloretto.tui.screens import ConfirmQuit, GameScreen, HelpScreen, RulesScreen
+from coloretto.tui.widgets import MoveLog, Notice
+
+from .conftest import SIZE, asynctest, game_screen, make_app, make_config, settle, text_of
+
+
+def notice(screen: GameScreen) -> str:
+    return text_of(screen.query_one(Notice))
+
+
+@asynctest
+async def test_wrong_keys_say_why() -> None:
+    # Three people at one keyboard: every move is made by a key press.
+    app = make_app(3, humans=3, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+
+        def game() -> GameState:
+            return screen.session.game
+
+        await pilot.press("1")
+        assert "row 1 is empty" in notice(screen)
+        assert "draw with d" in notice(screen)
+        await pilot.press("5")
+        assert "there is no row 5 (the rows are 1\N{EN DASH}3)" in notice(screen)
+        await pilot.press("x")
+        assert notice(screen).startswith("! x does nothing here: draw with d")
+
+        await pilot.press("d")
+        assert game().drawn_card is not None
+        await pilot.press("d")
+        assert "you have already drawn a card" in notice(screen)
+        assert "put the drawn card on a row with 1\N{EN DASH}3" in notice(screen)
+        await pilot.press("1")  # the first card goes on row 1
+        assert len(game().rows[0]) == 1
+
+        await pilot.press("z")
+        assert "draw with d or take a row with 1 (? shows all keys)" in notice(screen)
+
+        for _ in range(2):  # fill row 1
+            await pilot.press("d", "1")
+        assert len(game().rows[0]) == 3
+        await pilot.press("d", "1")
+        assert "row 1 is full" in notice(screen)
+        assert "put the drawn card on a row with 2 or 3" in notice(screen)
+        await pilot.press("2")
+
+        taker = game().current_player
+        await pilot.press("1")  # take the full row
+        assert game().rows_taken[0]
+        assert taker in screen.session.row_takers().values()
+        await pilot.press("d", "1")
+        assert "row 1 was taken this round" in notice(screen)
+        await pilot.press("1")
+        assert "row 1 was taken this round" in notice(screen)
+        # Nothing was played: the drawn card still waits for a row that can take it.
+        assert game().drawn_card is not None
+        assert str(game().history()[-1].action) == "draw"
+
+
+@asynctest
+async def test_keys_during_a_bots_turn_say_to_wait() -> None:
+    config = make_config(2, humans=1, seed=1)
+    config = type(config)(config.rules, config.players, config.seed, delay=10, hint_bot="greedy")
+    app = ColorettoApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(pilot)
+        if not screen.busy:  # it is our turn: play until the bot's turn comes
+            await pilot.press("d")
+            await pilot.press(str(screen.session.game.legal_actions()[0].row + 1))  # type: ignore[operator]
+        await pilot.pause()
+        assert screen.busy
+        assert "Bot 1 is thinking" in text_of(screen.query_one("#turn"))
+        for key in ("d", "2", "h", "x"):
+            await pilot.press(key)
+            assert "It is Bot 1's turn: wait a moment." in notice(screen)
+
+
+@asynctest
+async def test_hint_says_what_the_bot_would_do_and_why() -> None:
+    app = make_app(3, humans=1, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        for _ in range(3):  # a few turns in, so that there is something to weigh
+            await pilot.press("d", "1")
+            await settle(pilot)
+        await pilot.press("h")
+        for _ in range(500):
+            if screen.hints:
+                break
+            await pilot.pause(0.01)
+        assert screen.hints, "no hint arrived"
+        hint = screen.hints[-1]
+        assert hint.startswith(("draw a card", "take row", "put the"))
+        assert "for you" in hint or "to you" in hint or "no row" in hint
+        assert notice(screen).startswith("Hint: ")
+
+
+@asynctest
+async def test_help_rules_log_pace_and_quit() -> None:
+    app = make_app(4, humans=1, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+
+        await pilot.press("question_mark")
+        assert isinstance(pilot.app.screen, HelpScreen)
+        help_text = text_of(pilot.app.screen.query_one("#help-text"))
+        assert "draw the top card" in help_text
+        assert "N = browN, A = grAy" in help_text
+        await pilot.press("escape")
+        assert pilot.app.screen is screen
+
+        await pilot.press("r")
+        assert isinstance(pilot.app.screen, RulesScreen)
+        rules = pilot.app.screen.query_one(Markdown)
+        assert "Last Round" in rules.source
+        await pilot.press("escape")
+        assert pilot.app.screen is screen
+
+        log = screen.query_one(MoveLog)
+        assert log.display
+        await pilot.press("l")
+        assert not log.display
+        await pilot.press("l")
+        assert log.display
+
+        assert screen.delay == 0
+        await pilot.press("minus", "minus")
+        assert screen.delay == 0.4
+        await pilot.press("plus")
+        assert screen.delay == 0.2
+        await pilot.press("plus", "plus")
+        assert screen.delay == 0
+
+        await pilot.press("q")
+        assert isinstance(pilot.app.screen, ConfirmQuit)
+        await pilot.press("n")
+        assert pilot.app.screen is screen
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert not pilot.app.is_running
+
+
+@asynctest
+async def test_clicking_a_row_plays_like_its_number() -> None:
+    app = make_app(3, humans=3, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        await pilot.click("#drawn")
+        assert screen.session.game.drawn_card is not None
+        await pilot.click("#row-2")
+        assert len(screen.session.game.rows[1]) == 1
+        await pilot.click("#row-2")  # no card drawn: take it
+        assert screen.session.game.rows_taken[1]

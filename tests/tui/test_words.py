@@ -1,0 +1,136 @@
+"""Card letters, moves in words, turn prompts and hint reasons (no UI needed)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from coloretto.engine import COLOURS, DRAW, ActionKind, Card, GameState, Rules, new_game
+from coloretto.tui import GameConfig, Session
+from coloretto.tui.glyphs import GLYPHS, card_block, legend
+from coloretto.tui.widgets.seats import collection_line
+from coloretto.tui.words import describe_move, explain_hint, row_gain, row_list, turn_prompt
+
+NAMES = ("Ana", "Ben", "Cy", "Di", "Ed")
+
+
+def random_states(rules: Rules, seed: int) -> list[GameState]:
+    """Every state of one game of random legal moves."""
+    rng = random.Random(seed)
+    game = new_game(rules, seed=seed)
+    states = [game]
+    while not game.is_over:
+        game = game.apply(rng.choice(game.legal_actions()))
+        states.append(game)
+    return states
+
+
+def name(card: Card) -> str:
+    return GLYPHS[card].name
+
+
+def test_every_card_has_its_own_letter_or_symbol() -> None:
+    letters = [glyph.letter for card, glyph in GLYPHS.items() if card is not Card.LAST_ROUND]
+    assert len(set(letters)) == len(letters) == 10
+    assert [GLYPHS[c].letter for c in COLOURS] == ["B", "N", "A", "G", "O", "P", "Y"]
+    for card in COLOURS:
+        assert card_block(card).plain.strip() == GLYPHS[card].letter
+        assert card_block(card, plain=True).plain == f"[{GLYPHS[card].letter}]"
+    assert legend(COLOURS, plain=True).plain.startswith("B=blue N=brown A=gray G=green")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(players=4), Rules(players=2), Rules(players=3, edition="anniversary")],
+    ids=str,
+)
+def test_every_move_in_words(rules: Rules) -> None:
+    states = random_states(rules, seed=3)
+    texts = []
+    for before, after in itertools.pairwise(states):
+        move = after.history()[-1]
+        lines = [line.plain for line in describe_move(move, before, after, NAMES)]
+        texts += lines
+        who = NAMES[move.player]
+        row = (move.action.row or 0) + 1
+        if move.action.kind is ActionKind.DRAW:
+            assert move.card is not None
+            assert lines[0] == f"{who} drew {name(move.card)}."
+        elif move.action.kind is ActionKind.PLACE:
+            assert before.drawn_card is not None
+            assert lines == [f"{who} put {name(before.drawn_card)} on row {row}."]
+        else:
+            cards = ", ".join(name(c) for c in before.rows[row - 1])
+            assert lines[0].startswith(f"{who} took row {row}: {cards}")
+            if after.round != before.round:
+                assert lines[-1] == (
+                    f"Round {before.round} is over; {NAMES[after.current_player]} "
+                    f"starts round {after.round}."
+                )
+        if move.last_round:
+            assert "The Last Round card came up: this round is the last!" in lines
+    assert texts[-1] == "The game is over."
+    assert sum("Last Round card came up" in text for text in texts) == 1
+
+
+def test_turn_prompts_name_the_player_and_the_keys() -> None:
+    session = Session(GameConfig.build(Rules(players=3), humans=3, names=NAMES[:3], seed=1))
+    who = NAMES[session.game.current_player]
+    assert turn_prompt(session).plain == f"{who}'s turn: draw a card (d); no row holds cards yet"
+    session.apply(DRAW)
+    card = session.game.drawn_card
+    assert card is not None
+    assert turn_prompt(session).plain == (
+        f"{who}'s turn: put the {name(card)} card on a row (1\N{EN DASH}3)"
+    )
+    solo = Session(GameConfig.build(Rules(players=2), humans=1, bot="greedy", seed=2))
+    if solo.is_bot(solo.game.current_player):
+        assert turn_prompt(solo).plain == "Bot 1 is thinking…"
+    else:
+        assert turn_prompt(solo).plain.startswith("Your turn: ")
+
+
+def test_row_lists() -> None:
+    assert row_list([1]) == "2"
+    assert row_list([0, 2]) == "1 or 3"
+    assert row_list([0, 1, 2]) == "1\N{EN DASH}3"
+
+
+def test_hints_say_why_in_a_few_words() -> None:
+    for state in random_states(Rules(players=4), seed=5)[:-1]:
+        seat = state.current_player
+        now = state.scores()[seat]
+        for action in state.legal_actions():
+            hint = explain_hint(state, seat, action)
+            if action.kind is ActionKind.TAKE:
+                assert action.row is not None
+                gain = row_gain(state, seat, state.rows[action.row])
+                assert hint.startswith(f"take row {action.row + 1}: ")
+                assert f"{gain:+d} for you now ({now} → {now + gain})" in hint
+            elif action.kind is ActionKind.DRAW:
+                assert hint.startswith("draw a card: ")
+                assert "no row holds cards yet" in hint or "is worth only" in hint
+            else:
+                assert action.row is not None
+                assert state.drawn_card is not None
+                assert hint.startswith(
+                    f"put the {name(state.drawn_card)} card on row {action.row + 1}: "
+                    f"row {action.row + 1} is then worth "
+                )
+
+
+def test_a_rows_gain_is_the_change_in_score() -> None:
+    state = new_game(Rules(players=3), seed=4)
+    for seat in range(3):
+        (start,) = state.collection(seat)
+        assert row_gain(state, seat, [start]) == 2  # a second card of a colour: 1 -> 3
+        assert row_gain(state, seat, [Card.PLUS2]) == 2
+
+
+def test_collections_show_plus_and_minus_colours_jokers_and_plus2() -> None:
+    game = new_game(Rules(players=4), seed=3)
+    line = collection_line(game.collection(0), game.score_breakdown(0), plain=True).plain
+    assert line.startswith("+ [")
+    assert line.endswith("]1")
