@@ -16,8 +16,11 @@ from textual.widgets import Button, Footer, RichLog, Static
 from coloretto.engine import COLOURS, Card
 from coloretto.tui.glyphs import GLYPHS, card_block
 
-RULES_FILE = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
-"""The rules as this program plays them (in a source checkout)."""
+RULES_FILES = (
+    Path(__file__).resolve().parents[2] / "rules.md",  # installed: copied into the wheel
+    Path(__file__).resolve().parents[3] / "docs" / "rules.md",  # a source checkout
+)
+"""Where the rules as this program plays them (``docs/rules.md``) may be found."""
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("d", "draw the top card of the deck"),
@@ -89,15 +92,17 @@ class HelpScreen(ModalScreen[None]):
 
 def rules_markdown() -> str:
     """The rules as Markdown (``docs/rules.md``), or a short note where it cannot be found."""
-    try:
-        return RULES_FILE.read_text(encoding="utf-8")
-    except OSError:
-        return (
-            "# Coloretto: Rules\n\nThe full rules are in `docs/rules.md` in the source "
-            "distribution.\n\n- **Draw** a card (`d`) and put it on a row (`1`-`5`), or "
-            "**take** a row (`1`-`5`).\n- After taking a row you sit out the round.\n"
-            "- At the end, your best 3 colours score plus, the rest minus; '+2' cards score 2."
-        )
+    for path in RULES_FILES:
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError:
+            continue
+    return (
+        "# Coloretto: Rules\n\nThe full rules are in `docs/rules.md` in the source "
+        "distribution.\n\n- **Draw** a card (`d`) and put it on a row (`1`-`5`), or "
+        "**take** a row (`1`-`5`).\n- After taking a row you sit out the round.\n"
+        "- At the end, your best 3 colours score plus, the rest minus; '+2' cards score 2."
+    )
 
 
 class RulesScreen(ModalScreen[None]):
