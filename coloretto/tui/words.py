@@ -76,10 +76,19 @@ def describe_move(
             lines.append(
                 Text(
                     f"Round {before.round} is over; {names[after.current_player]} "
-                    f"starts round {after.round}."
+                    f"{starts(names[after.current_player])} round {after.round}."
                 )
             )
     return lines
+
+
+def starts(name: str) -> str:
+    """The verb for ``name``: "You start", "Ana starts".
+
+    >>> starts("You"), starts("Ana")
+    ('start', 'starts')
+    """
+    return "start" if name == "You" else "starts"
 
 
 def turn_prompt(session: Session, *, plain: bool = False) -> Text:

@@ -38,7 +38,14 @@ from coloretto.tui.widgets import (
     TopBar,
     TurnBar,
 )
-from coloretto.tui.words import DASH, describe_move, explain_hint, row_list, turn_prompt
+from coloretto.tui.words import (
+    DASH,
+    describe_move,
+    explain_hint,
+    row_list,
+    starts,
+    turn_prompt,
+)
 
 PACES = (0.0, 0.2, 0.4, 0.6, 1.0, 1.5, 2.5)
 """The bot paces ``+`` and ``-`` step through (seconds per bot action)."""
@@ -148,7 +155,8 @@ class GameScreen(Screen[None]):
             for seat in range(rules.seats)
         )
         log.add(Text.assemble("Starting cards: ", starting, "."))
-        log.add(Text(f"{names[game.current_player]} starts."))
+        first = names[game.current_player]
+        log.add(Text(f"{first} {starts(first)}."))
 
     def refresh_table(self) -> None:
         """Redraw everything from the session's current game."""
