@@ -37,7 +37,7 @@ examples:
   coloretto play --players 4                 you and three bots
   coloretto play --players 3 --bot hard      stronger bots
   coloretto play --humans 2 --players 2      two people, one keyboard
-  coloretto play --seat Ana --seat Ben --seat bot:master
+  coloretto play --seat Ana --seat Ben --seat bot:hard
   coloretto play --scoring gray --games 3 --seed 7
   coloretto play --variant ghost             2 players, each with a ghost seat
 """

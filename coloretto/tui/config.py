@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from coloretto.bots.registry import DEFAULT_LEVEL
+from coloretto.bots.registry import DEFAULT_LEVEL, STRONGEST
 from coloretto.engine import Rules
 
-HINT_BOT = "search:iterations=400:seconds=1.5"
-"""The bot asked for hints: the master level's search bot on a smaller budget, so it answers
-within about a second."""
+HINT_BOT = STRONGEST
+"""The bot asked for hints: the strongest bot as measured."""
 
 DEFAULT_DELAY = 0.6
 """Seconds between two bot actions, so that a person can follow them."""

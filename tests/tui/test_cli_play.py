@@ -109,7 +109,7 @@ def test_help_explains_everything(capsys: pytest.CaptureFixture[str]) -> None:
     for needle in (
         "--players", "--humans", "--seat", "--bot", "--scoring", "--edition", "--variant",
         "--games", "--seed", "--delay", "draw the top card", "take that row", "hint",
-        "beginner, easy, normal, hard, master", "B blue, N brown, A gray",
+        "beginner, easy, normal, hard", "B blue, N brown, A gray",
     ):  # fmt: skip
         assert needle in out, needle
 
