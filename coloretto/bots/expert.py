@@ -1,0 +1,390 @@
+"""``expert``: a heuristic player that counts cards, reads the table and poisons rows.
+
+No tree search. Every decision rests on two estimates:
+
+- what a set of cards is worth to a seat: the exact change in its best score
+  (jokers and "+2" cards included, on either scoring side). For itself the bot
+  adds the change in its *prospects*: the points the colours it builds should
+  still bring, from the unseen cards of each colour shared with the seats that
+  collect it too. Prospects shrink as the Last Round card nears and vanish in
+  the last round, where only the score counts;
+- a one-cycle outlook of the current round: each other seat still in the round
+  takes its best row with a probability that grows with that row's worth, or
+  draws and adds a card; then the bot takes the best row left, and the seats
+  that waited get the best of what remains.
+
+Taking, drawing and placing are all compared through that outlook, so the bot
+takes a short row early when the rows are turning against it, and places a
+card it does not want where it hurts the likely takers most.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import cache
+
+from coloretto.bots.base import Budget
+from coloretto.engine import Action, ActionKind, Card, PlayerView, Scoring, best_total
+
+Row = tuple[Card, ...]
+
+DEFAULT_DENIAL = 0.5
+DEFAULT_THRESHOLD = 3.0
+DEFAULT_SOFTNESS = 1.0
+DEFAULT_FORESIGHT = {Scoring.BROWN: 0.5, Scoring.GRAY: 6.0}
+"""On the gray side three cards of a colour are easy to reach: what counts is
+which colours, and keeping clear of everything else."""
+DEFAULT_PATIENCE = {Scoring.BROWN: 2.0, Scoring.GRAY: 0.0}
+"""Waiting pays on the brown side, where full rows of one's colours score big."""
+
+_MAX_DENIAL = 2.0
+_MAX_FORESIGHT = 20.0
+_MAX_COUNT = 6
+"""6 or more cards of a colour score alike."""
+_POISSON_TERMS = 8
+_LAST_ROUND_FILL = 0.8
+"""Share of the rows' room expected to be filled in the last round."""
+
+
+class ExpertBot:
+    """Counts cards, weighs each row for itself and for its opponents, and poisons rows.
+
+    Options (all with sane defaults):
+
+    - ``denial`` (0-2): how much opponents' gains count against its own when it
+      places a card. (Weighing them when choosing between taking and drawing as
+      well made it take too early and lose more games, so it does not.)
+    - ``foresight`` (0-20): how far it trusts the prospects of the colours it builds;
+      by default 0.5 on the brown side and 6 on the gray side.
+    - ``threshold``: the worth (points) at which it expects an opponent to take a row.
+    - ``softness``: how gradually that expectation sets in (points).
+    - ``patience``: points by which taking must beat drawing before it takes (the
+      outlook sees only one turn ahead, so it undervalues waiting); by default 2
+      on the brown side and 0 on the gray side.
+
+    Deterministic: it uses no randomness, so the seed only completes the interface.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        denial: float = DEFAULT_DENIAL,
+        foresight: float | None = None,
+        threshold: float = DEFAULT_THRESHOLD,
+        softness: float = DEFAULT_SOFTNESS,
+        patience: float | None = None,
+    ) -> None:
+        if not 0.0 <= denial <= _MAX_DENIAL:
+            raise ValueError(f"denial must be between 0 and {_MAX_DENIAL:g}, not {denial}")
+        if foresight is not None and not 0.0 <= foresight <= _MAX_FORESIGHT:
+            raise ValueError(f"foresight must be between 0 and {_MAX_FORESIGHT:g}, not {foresight}")
+        if softness <= 0.0:
+            raise ValueError(f"softness must be positive, not {softness}")
+        self.seed = seed
+        self.denial = float(denial)
+        self.foresight = None if foresight is None else float(foresight)
+        self.threshold = float(threshold)
+        self.softness = float(softness)
+        self.patience = None if patience is None else float(patience)
+
+    def choose(
+        self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+    ) -> Action:
+        """The expert's choice among ``legal`` for the seat ``view.seat``."""
+        if len(legal) == 1:
+            return legal[0]
+        if view.drawn_card is not None:
+            return _Table(view, self, self.denial).best_placement(view.drawn_card, legal)
+        return _Table(view, self, 0.0).take_or_draw(legal)
+
+
+class _Collector:
+    """One seat's collection, scored what-if: exact points, plus prospects if given."""
+
+    def __init__(
+        self, view: PlayerView, collection: dict[Card, int], expected: list[float] | None
+    ) -> None:
+        rules = view.rules
+        self.index = {colour: i for i, colour in enumerate(view.colours)}
+        self.counts = [collection.get(c, 0) for c in view.colours]
+        self.jokers = collection.get(Card.JOKER, 0) + collection.get(Card.GOLDEN_JOKER, 0)
+        self.plus2 = collection.get(Card.PLUS2, 0)
+        self.table = rules.scoring.table
+        self.plus = rules.plus_colours
+        self.prospects = (
+            None
+            if expected is None
+            else [_prospect_table(self.table, round(x, 2)) for x in expected]
+        )
+        self.base = self.value(())
+
+    def value(self, cards: Row) -> float:
+        """The score after adding ``cards``, plus the prospects of the colours being built."""
+        counts = list(self.counts)
+        jokers, plus2 = self.jokers, self.plus2
+        for card in cards:
+            if card.is_colour:
+                counts[self.index[card]] += 1
+            elif card is Card.PLUS2:
+                plus2 += 1
+            elif card.is_joker:
+                jokers += 1
+        points = best_total(counts, jokers, plus2, self.table, self.plus)
+        prospects = self.prospects
+        if prospects is None:
+            return points
+        building = sorted(range(len(counts)), key=lambda i: -counts[i])[: self.plus]
+        return points + sum(prospects[i][min(counts[i], _MAX_COUNT)] for i in building)
+
+    def gain(self, cards: Row) -> float:
+        """How much taking ``cards`` changes the value."""
+        return self.value(cards) - self.base
+
+
+@cache
+def _prospect_table(table: tuple[int, ...], expected: float) -> tuple[float, ...]:
+    """For 0..6 cards held, the points ``expected`` more cards (Poisson) should add.
+
+    Where more cards can cost points (the gray side), a seat stops collecting
+    a colour at its best count.
+    """
+    peak = max(range(len(table)), key=lambda n: table[n])
+    gray = peak < len(table) - 1
+    pmf = [math.exp(-expected)]
+    for k in range(1, _POISSON_TERMS):
+        pmf.append(pmf[-1] * expected / k)
+    total = sum(pmf)
+    prospects = []
+    for n in range(_MAX_COUNT + 1):
+        stop = max(n, peak) if gray else _MAX_COUNT
+        mean = sum(p * table[min(n + k, stop)] for k, p in enumerate(pmf))
+        prospects.append(mean / total - table[n])
+    return tuple(prospects)
+
+
+class _Table:
+    """One decision's analysis of the table, from the point of view of the seat to move."""
+
+    def __init__(self, view: PlayerView, bot: ExpertBot, against: float) -> None:
+        self.view = view
+        self.bot = bot
+        self.me = view.seat
+        self.rows = view.rows
+        self.caps = view.row_capacities
+        rules = view.rules
+        seats = rules.seats
+        self.open_rows = [r for r, taken in enumerate(view.rows_taken) if not taken]
+        out = view.seats_out
+        self.others = [s for s in ((self.me + k) % seats for k in range(1, seats)) if not out[s]]
+        self.weight = self._weights(view, against)
+        unseen = view.unseen()
+        total = sum(unseen.values())
+        self.deck = [(card, n / total) for card, n in unseen.items()] if total else []
+        self.can_draw = view.deck_size > 0
+        collections = [view.collection(s) for s in range(seats)]
+        scoring = rules.scoring
+        foresight = DEFAULT_FORESIGHT[scoring] if bot.foresight is None else bot.foresight
+        self.patience = DEFAULT_PATIENCE[scoring] if bot.patience is None else bot.patience
+        expected = self._expected_cards(view, unseen, collections, foresight)
+        self.collectors = [
+            _Collector(view, held, expected if s == self.me else None)
+            for s, held in enumerate(collections)
+        ]
+        self._cache: dict[tuple[int, Row], float] = {}
+        self.mean = [self._mean_gain(s) for s in range(seats)]
+
+    # ------------------------------------------------------------ values
+
+    def _weights(self, view: PlayerView, against: float) -> list[float]:
+        """How much each seat's gain counts against mine.
+
+        Seats moved by the same player (the ghost variant) count for nothing;
+        with several opponents each counts less, as harming one of them helps
+        less than gaining the same points.
+        """
+        rules = view.rules
+        mine = rules.controller(self.me)
+        opponents = [s for s in range(rules.seats) if rules.controller(s) != mine]
+        share = against / math.sqrt(max(1, len(opponents)))
+        return [share if s in opponents else 0.0 for s in range(rules.seats)]
+
+    def _expected_cards(
+        self,
+        view: PlayerView,
+        unseen: dict[Card, int],
+        collections: list[dict[Card, int]],
+        foresight: float,
+    ) -> list[float] | None:
+        """Per colour in play: how many more cards of it I may collect after this round.
+
+        The cards still to come are shared among the seats, and a colour other
+        seats collect too is shared with them. ``None`` in the last round.
+        """
+        before = view.cards_before_last_round
+        if before is None or foresight == 0.0:
+            return None
+        seats = view.rules.seats
+        future = foresight * (before + _LAST_ROUND_FILL * sum(self.caps)) / seats
+        supply = [
+            unseen.get(colour, 0)
+            / (1 + sum(1 for s, held in enumerate(collections) if s != self.me and colour in held))
+            for colour in view.colours
+        ]
+        total = sum(supply) or 1.0
+        return [future * share / total for share in supply]
+
+    def _mean_gain(self, seat: int) -> float:
+        """What one random unseen card is worth to ``seat``."""
+        collector = self.collectors[seat]
+        return sum(p * collector.gain((card,)) for card, p in self.deck)
+
+    def worth(self, seat: int, cards: Row) -> float:
+        """What taking ``cards`` is worth to ``seat`` (a golden joker brings a card)."""
+        key = (seat, cards)
+        value = self._cache.get(key)
+        if value is None:
+            value = self.collectors[seat].gain(cards)
+            if Card.GOLDEN_JOKER in cards and self.view.deck_size > 0:
+                value += self.mean[seat]
+            self._cache[key] = value
+        return value
+
+    # ------------------------------------------------------------ outlook
+
+    def outlook(self, rows: tuple[Row, ...], open_rows: list[int], active: bool) -> float:
+        """Expected worth of the rest of this round to me, less weighted opponents' gains.
+
+        ``active`` says whether I still take a row after the others have moved.
+        """
+        bot = self.bot
+        survive = dict.fromkeys(open_rows, 1.0)
+        room = [r for r in open_rows if len(rows[r]) < self.caps[r]]
+        draws = 0.0
+        against = 0.0
+        waiting: list[tuple[int, float]] = []
+        for seat in self.others:
+            ranked = sorted(
+                ((self.worth(seat, rows[r]), r) for r in open_rows if rows[r]), reverse=True
+            )
+            if not ranked:
+                p = 0.0
+            elif not room or not self.can_draw:
+                p = 1.0
+            else:
+                p = _sigmoid((ranked[0][0] - bot.threshold) / bot.softness)
+            left = p
+            for value, r in ranked:
+                taken = left * survive[r]
+                survive[r] -= taken
+                left -= taken
+                against += self.weight[seat] * taken * value
+            draws += 1.0 - p
+            waiting.append((seat, 1.0 - p))
+        fills = self._fills(rows, room, draws)
+        mine = 0.0
+        if active:
+            mine, mine_takes = self._best_left(self.me, rows, open_rows, survive, fills)
+            for r, taken in mine_takes.items():
+                survive[r] = max(0.0, survive[r] - taken)
+        for seat, p in waiting:
+            if p > 0.0 and self.weight[seat] > 0.0:
+                later, _ = self._best_left(seat, rows, open_rows, survive, fills)
+                against += self.weight[seat] * p * later
+        return mine - against
+
+    def _fills(self, rows: tuple[Row, ...], room: list[int], draws: float) -> dict[int, float]:
+        """Cards each row is expected to receive from ``draws`` draws spread over the room."""
+        free = {r: self.caps[r] - len(rows[r]) for r in room}
+        slots = sum(free.values())
+        if not slots:
+            return {}
+        return {r: min(n, draws * n / slots) for r, n in free.items()}
+
+    def _best_left(
+        self,
+        seat: int,
+        rows: tuple[Row, ...],
+        open_rows: list[int],
+        survive: dict[int, float],
+        fills: dict[int, float],
+    ) -> tuple[float, dict[int, float]]:
+        """The expected worth to ``seat`` of the best surviving row, and how likely it takes each.
+
+        A row's worth includes the cards it is expected to receive (``fills``).
+        """
+        mean = self.mean[seat]
+        ranked = []
+        for r in open_rows:
+            fill = fills.get(r, 0.0)
+            # An empty row cannot be taken before it holds at least one card.
+            known = self.worth(seat, rows[r]) if rows[r] else 0.0
+            ranked.append((known + max(fill, 0.0 if rows[r] else 1.0) * mean, r))
+        ranked.sort(reverse=True)
+        expected = 0.0
+        missing = 1.0
+        takes: dict[int, float] = {}
+        for value, r in ranked:
+            p = missing * survive[r]
+            expected += p * value
+            takes[r] = p
+            missing -= p
+        if ranked and missing > 0.0:
+            value, r = ranked[-1]
+            expected += missing * value
+            takes[r] = takes.get(r, 0.0) + missing
+        return expected, takes
+
+    # ------------------------------------------------------------ decisions
+
+    def take_value(self, row: int) -> float:
+        """Taking ``row`` now: its worth, what I may still take, less opponents' prospects."""
+        rest = [r for r in self.open_rows if r != row]
+        rows = tuple(() if r == row else cards for r, cards in enumerate(self.rows))
+        view = self.view
+        still_in = view.takes_this_round[self.me] + 1 < view.rules.takes_per_round
+        return self.worth(self.me, self.rows[row]) + self.outlook(rows, rest, still_in)
+
+    def place_value(self, card: Card, row: int) -> float:
+        """Putting ``card`` on ``row`` and letting the others move."""
+        rows = tuple((*cards, card) if r == row else cards for r, cards in enumerate(self.rows))
+        return self.outlook(rows, self.open_rows, True)
+
+    def draw_value(self) -> float:
+        """The expected outlook after drawing a card and placing it as well as possible."""
+        room = [r for r in self.open_rows if len(self.rows[r]) < self.caps[r]]
+        return sum(p * max(self.place_value(card, r) for r in room) for card, p in self.deck)
+
+    def best_placement(self, card: Card, legal: Sequence[Action]) -> Action:
+        """The placement of ``card`` with the best outlook."""
+        return max(legal, key=lambda a: self.place_value(card, _row(a)))
+
+    def take_or_draw(self, legal: Sequence[Action]) -> Action:
+        """Take the best row, unless drawing promises more."""
+        takes = [a for a in legal if a.kind is ActionKind.TAKE]
+        draw = next((a for a in legal if a.kind is ActionKind.DRAW), None)
+        if not takes and draw is not None:
+            return draw
+        best = max(takes, key=lambda a: self.take_value(_row(a)))
+        if draw is None:
+            return best
+        if self.draw_value() + self.patience > self.take_value(_row(best)):
+            return draw
+        return best
+
+
+def _row(action: Action) -> int:
+    """The row a place or take action names."""
+    if action.row is None:
+        raise ValueError(f"{action} names no row")
+    return action.row
+
+
+def _sigmoid(x: float) -> float:
+    """The logistic function, safe for large arguments."""
+    if x < -30.0:
+        return 0.0
+    if x > 30.0:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
