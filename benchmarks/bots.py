@@ -57,13 +57,13 @@ def main() -> None:
         f"python {platform.python_version()}, {os.cpu_count()} cores, "
         f"{args.games} {args.players}-player games per bot (one process)"
     )
-    print(f"{'bot':28} {'moves':>6} {'mean ms':>9} {'worst ms':>9} {'iterations/s':>13}")
+    print(f"{'bot':36} {'moves':>6} {'mean ms':>9} {'worst ms':>9} {'iterations/s':>13}")
     for spec in args.bots.split(","):
         times, iterations = time_bot(spec, rules, args.games)
         total = sum(times)
         rate = f"{iterations / total:13.0f}" if iterations else f"{'':13}"
         print(
-            f"{spec:28} {len(times):6} {1000 * total / len(times):9.2f} "
+            f"{spec:36} {len(times):6} {1000 * total / len(times):9.2f} "
             f"{1000 * max(times):9.2f} {rate}"
         )
 

@@ -1,4 +1,4 @@
-"""``greedy``: takes what raises its score now, else draws and places where it helps itself."""
+"""``greedy``: takes what raises its score now, else draws and places where it gains most."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ DEFAULT_THRESHOLD = 3
 
 class GreedyBot:
     """Takes the row that raises its own score most when that gain is worth it;
-    otherwise draws, and places the card on the row where it helps itself most.
+    otherwise draws, and places the card on the row that, with the card, is worth most to it.
 
     "Worth it" is a gain of at least ``threshold`` points (default 3): with
     ``threshold=1`` (any positive gain) it takes one-card rows and wins far less

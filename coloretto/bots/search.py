@@ -89,7 +89,7 @@ class _Policy:
 
 
 class SearchBot:
-    """Information-set Monte Carlo tree search: the strongest bot.
+    """Information-set Monte Carlo tree search over deals sampled from what it knows.
 
     Each iteration deals the unseen cards at random, consistent with what the
     seat knows (the Last Round card stays where everyone knows it lies), walks
