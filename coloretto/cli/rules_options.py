@@ -14,12 +14,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser, players: int = 4) -> No
     group.add_argument(
         "--players", type=bounded_int(2, 5, "--players"), default=players, help="2 to 5 players"
     )
-    group.add_argument(
-        "--scoring",
-        choices=[s.value for s in Scoring],
-        default=Scoring.BROWN.value,
-        help="scoring table: brown 1/3/6/10/15/21 (default) or gray 1/4/8/7/6/5",
-    )
+    add_scoring_argument(group)
     group.add_argument(
         "--edition",
         choices=[e.value for e in Edition],
@@ -31,6 +26,16 @@ def add_rules_arguments(parser: argparse.ArgumentParser, players: int = 4) -> No
         choices=[v.value for v in Variant],
         default=Variant.STANDARD.value,
         help="standard (default); four-rows or ghost: 2-player fan variants",
+    )
+
+
+def add_scoring_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """Add ``--scoring``: which side of the summary card scores the game."""
+    parser.add_argument(
+        "--scoring",
+        choices=[s.value for s in Scoring],
+        default=Scoring.BROWN.value,
+        help="scoring table: brown 1/3/6/10/15/21 (default) or gray 1/4/8/7/6/5",
     )
 
 

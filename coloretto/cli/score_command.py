@@ -9,7 +9,8 @@ from rich.console import Console
 from rich.table import Table
 
 from coloretto.cli.parser import bounded_int
-from coloretto.engine import ScoreBreakdown, Scoring, score
+from coloretto.cli.rules_options import add_scoring_argument
+from coloretto.engine import ScoreBreakdown, score
 from coloretto.engine.setup import CARDS_PER_COLOUR, JOKERS, PLUS2_CARDS
 
 EXAMPLE = "coloretto score 6 4 3 2 --jokers 1 --plus2 1"
@@ -43,12 +44,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=0,
         help="'+2' cards held (0-10)",
     )
-    parser.add_argument(
-        "--scoring",
-        choices=[s.value for s in Scoring],
-        default=Scoring.BROWN.value,
-        help="which side of the summary card: brown 1/3/6/10/15/21 (default), gray 1/4/8/7/6/5",
-    )
+    add_scoring_argument(parser)
     parser.add_argument(
         "--colours",
         type=bounded_int(2, 7, "--colours"),
