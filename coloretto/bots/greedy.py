@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from coloretto.bots.base import Budget
-from coloretto.bots.evaluation import Tally
 from coloretto.engine import Action, ActionKind, PlayerView
 
 DEFAULT_THRESHOLD = 3
@@ -29,15 +28,20 @@ class GreedyBot:
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
     ) -> Action:
         """The greedy choice; ties go to the first row."""
-        mine = Tally.of_seat(view, view.seat)
+        seat = view.seat
         rows = view.rows
+        now = view.score_with(seat)
         if view.drawn_card is not None:
             card = view.drawn_card
-            return max(legal, key=lambda a: mine.gain((*rows[a.row or 0], card)))
-        takes = [a for a in legal if a.kind is ActionKind.TAKE]
-        best = max(takes, key=lambda a: mine.gain(rows[a.row or 0]), default=None)
-        if best is None:
+            return max(legal, key=lambda a: view.score_with(seat, (*rows[a.row or 0], card)))
+        gains = {
+            a: view.score_with(seat, rows[a.row or 0]) - now
+            for a in legal
+            if a.kind is ActionKind.TAKE
+        }
+        if not gains:
             return legal[0]
-        if len(takes) == len(legal) or mine.gain(rows[best.row or 0]) >= self.threshold:
+        best = max(gains, key=gains.__getitem__)
+        if len(gains) == len(legal) or gains[best] >= self.threshold:
             return best
         return next(a for a in legal if a.kind is ActionKind.DRAW)

@@ -8,11 +8,9 @@ import time
 from collections.abc import Sequence
 
 from coloretto.bots.base import Budget
-from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, PlayerView, best_total
+from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, PlayerView
 
 DEFAULT_ITERATIONS = 400
-_COLOUR_LIMIT = int(Card.JOKER)
-_JOKER, _GOLDEN, _PLUS2 = int(Card.JOKER), int(Card.GOLDEN_JOKER), int(Card.PLUS2)
 _TAKE = ActionKind.TAKE
 
 
@@ -40,30 +38,9 @@ class _Node:
 class _Policy:
     """The fast playout policy: a greedy player with a little randomness."""
 
-    def __init__(self, state: GameState, threshold: int, epsilon: float) -> None:
-        rules = state.rules
-        self.colours = [int(c) for c in state.colours]
-        self.position = [-1] * _COLOUR_LIMIT
-        for i, colour in enumerate(self.colours):
-            self.position[colour] = i
-        self.table = rules.scoring.table
-        self.plus = rules.plus_colours
+    def __init__(self, threshold: int, epsilon: float) -> None:
         self.threshold = threshold
         self.epsilon = epsilon
-
-    def value(self, counts: tuple[int, ...], cards: Sequence[Card]) -> int:
-        """The best score of ``counts`` plus ``cards``."""
-        colours = [counts[c] for c in self.colours]
-        jokers = counts[_JOKER] + counts[_GOLDEN]
-        plus2 = counts[_PLUS2]
-        for card in cards:
-            if card < _COLOUR_LIMIT:
-                colours[self.position[card]] += 1
-            elif card == _PLUS2:
-                plus2 += 1
-            else:
-                jokers += 1
-        return best_total(colours, jokers, plus2, self.table, self.plus)
 
     def choose(self, state: GameState, legal: tuple[Action, ...], rng: random.Random) -> Action:
         """A playout move: greedy, random with probability ``epsilon``."""
@@ -71,16 +48,16 @@ class _Policy:
             return legal[0]
         if rng.random() < self.epsilon:
             return legal[int(rng.random() * len(legal))]
-        counts = state.counts(state.current_player)
+        seat = state.current_player
         rows = state.rows
         card = state.drawn_card
         if card is not None:
-            return max(legal, key=lambda a: self.value(counts, (*rows[a.row or 0], card)))
-        now = self.value(counts, ())
+            return max(legal, key=lambda a: state.score_with(seat, (*rows[a.row or 0], card)))
+        now = state.score_with(seat)
         best, gain = legal[0], -1000
         for action in legal:
             if action.kind is _TAKE:
-                value = self.value(counts, rows[action.row or 0]) - now
+                value = state.score_with(seat, rows[action.row or 0]) - now
                 if value > gain:
                     best, gain = action, value
         if best is DRAW or gain >= self.threshold or legal[0] is not DRAW:
@@ -120,8 +97,7 @@ class SearchBot:
         if exploration < 0 or not 0 <= epsilon <= 1:
             raise ValueError("exploration must be >= 0 and epsilon between 0 and 1")
         self.exploration = exploration
-        self.threshold = threshold
-        self.epsilon = epsilon
+        self._policy = _Policy(threshold, epsilon)
         self._rng = random.Random(seed)
         self.last_iterations = 0
         """Iterations run for the latest move (for benchmarks)."""
@@ -138,14 +114,12 @@ class SearchBot:
         limit = budget.iterations
         root = _Node()
         rng = self._rng
-        policy: _Policy | None = None
         done = 0
         while limit is None or done < limit:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             state = view.sample(rng)
-            policy = policy or _Policy(state, self.threshold, self.epsilon)
-            self._iterate(root, state, policy, rng)
+            self._iterate(root, state, rng)
             done += 1
         self.last_iterations = done
         allowed = set(legal)
@@ -155,7 +129,7 @@ class SearchBot:
         seat = view.seat
         return max(edges, key=lambda ae: (ae[1].visits, ae[1].rewards[seat]))[0]
 
-    def _iterate(self, root: _Node, state: GameState, policy: _Policy, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, state: GameState, rng: random.Random) -> None:
         """One pass: select and expand in the tree, play out, back up the rewards."""
         path: list[_Edge] = []
         node = root
@@ -186,7 +160,7 @@ class SearchBot:
                 break
             node = child
         while not state.is_over:
-            state = state.apply(policy.choose(state, state.legal_actions(), rng))
+            state = state.apply(self._policy.choose(state, state.legal_actions(), rng))
         rewards = _rewards(state.final_scores())
         for edge in path:
             edge.visits += 1

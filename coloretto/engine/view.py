@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from coloretto.engine.actions import Action
@@ -151,6 +152,10 @@ class PlayerView:
     def scores(self) -> tuple[int, ...]:
         """Each seat's score if the game ended now."""
         return self._state.scores()
+
+    def score_with(self, seat: int, cards: Iterable[Card] = ()) -> int:
+        """``seat``'s best score if it also held ``cards``."""
+        return self._state.score_with(seat, cards)
 
     def score_breakdown(self, seat: int) -> ScoreBreakdown[Card]:
         """How ``seat`` scores now."""

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from rich.text import Text
 
-from coloretto.engine import Action, ActionKind, Card, GameState, Move, best_total
+from coloretto.engine import Action, ActionKind, Card, GameState, Move
 from coloretto.tui.config import possessive
 from coloretto.tui.glyphs import card_name, cards_in_words
 from coloretto.tui.session import Session
@@ -128,22 +128,7 @@ def row_gain(state: GameState, seat: int, cards: Iterable[Card]) -> int:
     >>> row_gain(game, 0, [])
     0
     """
-    counts = list(state.counts(seat))
-    before = _total(state, counts)
-    for card in cards:
-        counts[card] += 1
-    return _total(state, counts) - before
-
-
-def _total(state: GameState, counts: Sequence[int]) -> int:
-    rules = state.rules
-    return best_total(
-        [counts[c] for c in state.colours],
-        counts[Card.JOKER] + counts[Card.GOLDEN_JOKER],
-        counts[Card.PLUS2],
-        rules.scoring.table,
-        rules.plus_colours,
-    )
+    return state.score_with(seat, cards) - state.score_with(seat)
 
 
 def describe_action(action: Action, state: GameState) -> str:
