@@ -6,7 +6,7 @@ import json
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +26,24 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A loaded record: the rules, the seat names and the replayed position."""
+    """A loaded record: the rules, the seat names, the replayed position and the metadata."""
 
     rules: Rules
     seats: tuple[str, ...]
     state: GameState
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    """What the program that wrote the record kept with it (e.g. who played which seat)."""
 
 
-def to_record(state: GameState, seats: Sequence[str] | None = None) -> dict[str, Any]:
+def to_record(
+    state: GameState,
+    seats: Sequence[str] | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """The record of ``state``'s game so far, as JSON-ready values.
+
+    ``meta`` is kept as it is under the key ``"meta"`` (it must be JSON-ready): room for
+    what a program wants to keep with the game, such as who played which seat.
 
     >>> from coloretto.engine import new_game
     >>> game = new_game(seed=3).apply("draw").apply("place 2")
@@ -60,6 +69,7 @@ def to_record(state: GameState, seats: Sequence[str] | None = None) -> dict[str,
             "deck": [c.text for c in setup.deck],
             "first_player": setup.first_player,
         },
+        **({"meta": dict(meta)} if meta else {}),
         "actions": [
             _move_entry(move.player, move.action, move.card, move.last_round)
             for move in state.history()
@@ -136,12 +146,13 @@ def load_record(data: object) -> GameRecord:
         state = GameState.from_setup(rules, setup)
     except ValueError as error:
         raise RecordError(f"setup: {error}") from None
+    meta = _expect(record.get("meta", {}), Mapping, "meta", "an object")
     actions = _expect(record.get("actions"), list, "actions", "a list")
     for i, entry in enumerate(actions):
         state = _replay(state, entry, f"actions[{i}]")
     if "result" in record:
         _check_result(state, record["result"])
-    return GameRecord(rules, tuple(seats), state)
+    return GameRecord(rules, tuple(seats), state, meta)
 
 
 def _replay(state: GameState, entry: object, where: str) -> GameState:
@@ -216,11 +227,14 @@ def read_record(path: str | os.PathLike[str]) -> GameRecord:
 
 
 def write_record(
-    path: str | os.PathLike[str], state: GameState, seats: Sequence[str] | None = None
+    path: str | os.PathLike[str],
+    state: GameState,
+    seats: Sequence[str] | None = None,
+    meta: Mapping[str, Any] | None = None,
 ) -> None:
     """Write the record atomically: a crash mid-write leaves any previous file intact."""
     path = Path(path)
-    text = json.dumps(to_record(state, seats), indent=1) + "\n"
+    text = json.dumps(to_record(state, seats, meta), indent=1) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as file:

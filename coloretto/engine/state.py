@@ -627,6 +627,22 @@ class GameState:
         pos = self._c[_POS]
         return t.deck_len - pos - (pos <= t.last_round_at)
 
+    def __eq__(self, other: object) -> bool:
+        """Two states are equal when they are the same game (rules and deal) after the
+        same moves, e.g. a game and the same game loaded back from its record."""
+        if not isinstance(other, GameState):
+            return NotImplemented
+        if self is other:
+            return True
+        return (
+            self._t.rules == other._t.rules
+            and self._t.setup == other._t.setup
+            and self.history() == other.history()
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._t.rules, self._t.setup, self._c[_POS], self._c[_ROUND]))
+
     def __repr__(self) -> str:
         status = "over" if self._c[_OVER] else f"seat {self._c[_PLAYER]} to move"
         return (
