@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,14 @@ from coloretto.engine.setup import full_deck
 
 BELOW = 15
 """Cards below the Last Round card."""
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own data directory (saves, history, statistics, log)."""
+    home = tmp_path_factory.mktemp("coloretto-home")
+    monkeypatch.setenv("COLORETTO_HOME", str(home))
+    return home
 
 
 def make_setup(

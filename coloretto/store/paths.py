@@ -1,0 +1,60 @@
+"""The data directory and the files in it."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+HOME_VARIABLE = "COLORETTO_HOME"
+"""Environment variable that moves the data directory (for tests, or a portable install)."""
+
+APP_NAME = "coloretto"
+
+
+@dataclass(frozen=True)
+class DataDir:
+    """Where the game keeps its files.
+
+    >>> data = DataDir(Path("/tmp/c"))
+    >>> data.saves, data.history.name, data.stats.name, data.log.name
+    (PosixPath('/tmp/c/saves'), 'history', 'stats.sqlite3', 'coloretto.log')
+    """
+
+    root: Path
+
+    @classmethod
+    def default(cls) -> DataDir:
+        """``$COLORETTO_HOME``, else the platform's user data directory for the game."""
+        home = os.environ.get(HOME_VARIABLE, "").strip()
+        if home:
+            return cls(Path(home).expanduser())
+        return cls(platformdirs.user_data_path(APP_NAME, appauthor=False))
+
+    @property
+    def saves(self) -> Path:
+        """Games in progress, one record file each (autosaved after every action)."""
+        return self.root / "saves"
+
+    @property
+    def history(self) -> Path:
+        """Finished games, one record file each (for replays)."""
+        return self.root / "history"
+
+    @property
+    def stats(self) -> Path:
+        """The statistics database (SQLite)."""
+        return self.root / "stats.sqlite3"
+
+    @property
+    def log(self) -> Path:
+        """The log of incidents: failing bots, unexpected errors."""
+        return self.root / "coloretto.log"
+
+    def ensure(self) -> DataDir:
+        """Create the directories (if missing); returns ``self``. Raises ``OSError``."""
+        for path in (self.saves, self.history):
+            path.mkdir(parents=True, exist_ok=True)
+        return self
