@@ -1,0 +1,553 @@
+"""The statistics database: every finished game's result, in SQLite.
+
+One file (``DataDir.stats``) holds a row per finished game and a row per player in it.
+Several games may finish at once (games in two terminals): every
+write is one short ``BEGIN IMMEDIATE`` transaction, the database runs in WAL mode with a
+busy timeout, and a game is keyed by its id, so recording a game twice is a no-op.
+
+The schema version is ``PRAGMA user_version``; ``MIGRATIONS`` upgrade an older file in
+order, inside one transaction, the first time a newer program opens it. A file written by
+a newer program, or one that is not a statistics database at all, is refused with a
+``StatsError`` and left untouched.
+
+The statistics are about the *people* at the table (players without a bot):
+
+>>> import tempfile
+>>> from datetime import UTC, datetime
+>>> game = GameResult(
+...     game_id="example-1",
+...     finished_at=datetime(2026, 1, 1, tzinfo=UTC),
+...     players=3, scoring="brown", edition="classic", variant="standard",
+...     results=(
+...         PlayerResult("Ana", None, 41, 1.0),
+...         PlayerResult("Bot 1", "normal", 30, 0.0),
+...         PlayerResult("Bot 2", "hard", 35, 0.0),
+...     ),
+... )
+>>> with tempfile.TemporaryDirectory() as folder:
+...     stats = Stats(Path(folder) / "stats.sqlite3")
+...     print(stats.add(game), stats.add(game))
+...     summary = stats.summary()
+True False
+>>> summary.games, summary.people[0]
+(1, PersonStats(player='Ana', games=1, wins=1.0, best=41, average=41.0))
+>>> group = summary.groups[0]
+>>> group.opponents, group.players, group.scoring, group.win_rate
+('hard+normal', 3, 'brown', 1.0)
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from coloretto.engine import GameState, Scoring
+
+APPLICATION_ID: Final = 0x436F6C6F
+"""``PRAGMA application_id`` of a statistics database ("Colo")."""
+
+BUSY_TIMEOUT: Final = 10.0
+"""Seconds to wait for another process's write to finish before giving up."""
+
+PEOPLE_ONLY: Final = "people only"
+"""The opponents' label of a game against people only (no bots)."""
+
+Migration = Callable[[sqlite3.Connection], None]
+"""One schema step: run inside the upgrade's transaction, on a database one version older."""
+
+
+def _sql(*statements: str) -> Migration:
+    """A migration made of SQL statements, run in order (never ``executescript``: it commits)."""
+
+    def migrate(connection: sqlite3.Connection) -> None:
+        for statement in statements:
+            connection.execute(statement)
+
+    return migrate
+
+
+MIGRATIONS: list[Migration] = [
+    # Version 1: games, and one row per player (seat order) with the score and win share.
+    _sql(
+        """
+        CREATE TABLE games (
+            game_id     TEXT PRIMARY KEY NOT NULL,
+            finished_at TEXT NOT NULL,   -- ISO 8601, UTC
+            players     INTEGER NOT NULL,
+            scoring     TEXT NOT NULL,   -- brown | gray
+            edition     TEXT NOT NULL,
+            variant     TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE results (
+            game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+            player  INTEGER NOT NULL,    -- 0 .. players - 1, in seat order
+            name    TEXT NOT NULL,
+            bot     TEXT,                -- the bot spec or level; NULL for a person
+            score   INTEGER NOT NULL,
+            win     REAL NOT NULL,       -- 1 won, 1/k shared a k-way tie, 0 lost
+            PRIMARY KEY (game_id, player)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX results_people ON results (name) WHERE bot IS NULL",
+    ),
+]
+"""The schema, as steps: ``MIGRATIONS[v]`` upgrades version ``v`` to ``v + 1``.
+
+Append only; never change a step once released. The schema version of this program is
+``len(MIGRATIONS)``.
+"""
+
+
+def schema_version() -> int:
+    """The schema version this program writes (``PRAGMA user_version``).
+
+    >>> schema_version()
+    1
+    """
+    return len(MIGRATIONS)
+
+
+class StatsError(Exception):
+    """The statistics database cannot be opened, read or written; the message names the file."""
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's result in a finished game."""
+
+    name: str
+    bot: str | None
+    """The bot spec or level name (e.g. ``"normal"``); ``None`` for a person."""
+    score: int
+    """The final score (in the ghost variant: the player's team total)."""
+    win: float
+    """1.0 won, 1/k shared a k-way tie for first place, 0.0 lost."""
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise ValueError("a player's name cannot be empty")
+        if self.bot is not None and not self.bot.strip():
+            raise ValueError(f"{self.name}: the bot must be a spec or None, not empty")
+        if not 0.0 <= self.win <= 1.0:
+            raise ValueError(f"{self.name}: the win share must be 0 to 1, not {self.win}")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game as the statistics keep it.
+
+    ``finished_at`` is normalised to UTC and must be timezone-aware.
+    """
+
+    game_id: str
+    """Unique per game: recording the same id again is a no-op."""
+    finished_at: datetime
+    players: int
+    scoring: str
+    edition: str
+    variant: str
+    results: tuple[PlayerResult, ...]
+    """One per player, in seat order."""
+
+    def __post_init__(self) -> None:
+        if not self.game_id:
+            raise ValueError("the game id cannot be empty")
+        if self.finished_at.tzinfo is None or self.finished_at.utcoffset() is None:
+            raise ValueError("finished_at must be timezone-aware")
+        object.__setattr__(self, "finished_at", self.finished_at.astimezone(UTC))
+        object.__setattr__(self, "results", tuple(self.results))
+        if not 2 <= self.players <= 5:
+            raise ValueError(f"players must be 2 to 5, not {self.players}")
+        if len(self.results) != self.players:
+            raise ValueError(f"{self.players} player results needed, not {len(self.results)}")
+        if self.scoring not in {s.value for s in Scoring}:
+            raise ValueError(f"scoring must be brown or gray, not {self.scoring!r}")
+
+    @classmethod
+    def of(
+        cls,
+        game_id: str,
+        state: GameState,
+        players: Sequence[tuple[str, str | None]],
+        finished_at: datetime | None = None,
+    ) -> GameResult:
+        """The result of the finished game ``state``.
+
+        ``players`` gives each player's name and bot (``None`` for a person), in order.
+        A player's score is their team total (``state.team_totals()``), which is their own
+        seat's score except in the ghost variant, where each player also moves a ghost
+        seat; the winners are the players with the highest total, sharing the win.
+        ``finished_at`` defaults to now. Raises ``ValueError`` if the game is not over
+        or ``players`` does not match the rules.
+        """
+        rules = state.rules
+        if not state.is_over:
+            raise ValueError("the game is not over yet")
+        if len(players) != rules.players:
+            raise ValueError(f"{rules.players} players needed, not {len(players)}")
+        totals = state.team_totals()
+        best = max(totals)
+        winners = totals.count(best)
+        return cls(
+            game_id=game_id,
+            finished_at=datetime.now(UTC) if finished_at is None else finished_at,
+            players=rules.players,
+            scoring=rules.scoring.value,
+            edition=rules.edition.value,
+            variant=rules.variant.value,
+            results=tuple(
+                PlayerResult(name, bot, total, 1.0 / winners if total == best else 0.0)
+                for (name, bot), total in zip(players, totals, strict=True)
+            ),
+        )
+
+
+class _Figures:
+    """Games played, wins (shares of ties included), best and average score."""
+
+    games: int
+    wins: float
+    best: int
+    average: float
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game, 0 to 1."""
+        return self.wins / self.games if self.games else 0.0
+
+    def _figures_json(self) -> dict[str, object]:
+        return {
+            "games": self.games,
+            "wins": round(self.wins, 4),
+            "win_rate": round(self.win_rate, 4),
+            "best": self.best,
+            "average": round(self.average, 2),
+        }
+
+
+@dataclass(frozen=True)
+class PersonStats(_Figures):
+    """One person's figures over every game: games, wins (tie shares), best and average."""
+
+    player: str
+    games: int
+    wins: float
+    best: int
+    average: float
+
+    def to_json(self) -> dict[str, object]:
+        """The figures as JSON values (rounded for reading)."""
+        return {"player": self.player, **self._figures_json()}
+
+
+@dataclass(frozen=True)
+class GroupStats(_Figures):
+    """One person's figures against one set of opponents, player count and scoring side."""
+
+    player: str
+    opponents: str
+    """The other players' bots, distinct and sorted, joined by ``+`` (``"hard+normal"``);
+    ``+people`` when other people played too; ``"people only"`` without bots."""
+    players: int
+    scoring: str
+    games: int
+    wins: float
+    best: int
+    average: float
+
+    def to_json(self) -> dict[str, object]:
+        """The figures as JSON values (rounded for reading)."""
+        return {
+            "player": self.player,
+            "opponents": self.opponents,
+            "players": self.players,
+            "scoring": self.scoring,
+            **self._figures_json(),
+        }
+
+
+@dataclass(frozen=True)
+class StatsSummary:
+    """What ``coloretto stats`` shows."""
+
+    games: int
+    """Finished games recorded (with the filter: games the chosen person played)."""
+    people: tuple[PersonStats, ...]
+    """Each person's overall figures, by name."""
+    groups: tuple[GroupStats, ...]
+    """Each person's figures by player count, scoring side and opponents."""
+
+    def to_json(self) -> dict[str, object]:
+        """The summary as one JSON object."""
+        return {
+            "games": self.games,
+            "people": [p.to_json() for p in self.people],
+            "groups": [g.to_json() for g in self.groups],
+        }
+
+
+def opponents_label(bots: Sequence[str | None]) -> str:
+    """How the other players at the table are named in the statistics.
+
+    >>> opponents_label(["normal", "hard", "normal"])
+    'hard+normal'
+    >>> opponents_label(["easy", None]), opponents_label([None, None])
+    ('easy+people', 'people only')
+    """
+    specs = sorted({bot for bot in bots if bot is not None})
+    if not specs:
+        return PEOPLE_ONLY
+    return "+".join(specs + (["people"] if None in bots else []))
+
+
+class _Accumulator:
+    __slots__ = ("best", "games", "total", "wins")
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins = 0.0
+        self.total = 0
+        self.best: int | None = None
+
+    def add(self, score: int, win: float) -> None:
+        self.games += 1
+        self.wins += win
+        self.total += score
+        self.best = score if self.best is None else max(self.best, score)
+
+    def person(self, player: str) -> PersonStats:
+        return PersonStats(player, self.games, self.wins, self._best(), self._average())
+
+    def group(self, player: str, opponents: str, players: int, scoring: str) -> GroupStats:
+        return GroupStats(
+            player,
+            opponents,
+            players,
+            scoring,
+            self.games,
+            self.wins,
+            self._best(),
+            self._average(),
+        )
+
+    def _best(self) -> int:
+        return 0 if self.best is None else self.best
+
+    def _average(self) -> float:
+        return self.total / self.games if self.games else 0.0
+
+
+class Stats:
+    """The statistics database at ``path``, opened for each operation.
+
+    Nothing is created until a game is added; a missing file reads as no games.
+    Every method raises ``StatsError`` on a file that cannot be used.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    def __repr__(self) -> str:
+        return f"Stats({str(self.path)!r})"
+
+    def add(self, result: GameResult) -> bool:
+        """Record a finished game; ``True`` if added, ``False`` if its id was already known."""
+        with self._connect(create=True) as connection, self._transaction(connection):
+            cursor = connection.execute(
+                "INSERT OR IGNORE INTO games"
+                " (game_id, finished_at, players, scoring, edition, variant)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    result.game_id,
+                    result.finished_at.isoformat(),
+                    result.players,
+                    result.scoring,
+                    result.edition,
+                    result.variant,
+                ),
+            )
+            if cursor.rowcount == 0:
+                return False
+            connection.executemany(
+                "INSERT INTO results (game_id, player, name, bot, score, win)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (result.game_id, index, r.name, r.bot, r.score, r.win)
+                    for index, r in enumerate(result.results)
+                ],
+            )
+            return True
+
+    def summary(self, player: str | None = None) -> StatsSummary:
+        """The figures for every person (or only ``player``, matched ignoring case)."""
+        if not self.path.exists():
+            return StatsSummary(0, (), ())
+        with self._connect(create=False) as connection:
+            rows = self._query(
+                connection,
+                "SELECT g.game_id, g.players, g.scoring, r.name, r.bot, r.score, r.win"
+                " FROM games AS g JOIN results AS r ON r.game_id = g.game_id"
+                " ORDER BY g.game_id, r.player",
+            )
+        tables: dict[str, list[tuple[str, str | None, int, float]]] = {}
+        rules: dict[str, tuple[int, str]] = {}
+        for game_id, players, scoring, name, bot, score, win in rows:
+            tables.setdefault(game_id, []).append((name, bot, score, win))
+            rules[game_id] = (players, scoring)
+        wanted = None if player is None else player.casefold()
+        people: dict[str, _Accumulator] = {}
+        groups: dict[tuple[str, int, str, str], _Accumulator] = {}
+        games = 0
+        for game_id, table in tables.items():
+            players, scoring = rules[game_id]
+            counted = False
+            for index, (name, bot, score, win) in enumerate(table):
+                if bot is not None or (wanted is not None and name.casefold() != wanted):
+                    continue
+                counted = True
+                others = opponents_label([b for i, (_, b, _, _) in enumerate(table) if i != index])
+                people.setdefault(name, _Accumulator()).add(score, win)
+                key = (name, players, scoring, others)
+                groups.setdefault(key, _Accumulator()).add(score, win)
+            if counted or wanted is None:
+                games += 1
+        return StatsSummary(
+            games=games,
+            people=tuple(acc.person(name) for name, acc in sorted(people.items())),
+            groups=tuple(
+                acc.group(name, others, players, scoring)
+                for (name, players, scoring, others), acc in sorted(groups.items())
+            ),
+        )
+
+    def schema_version(self) -> int:
+        """The file's schema version after opening it (upgrading it if older); 0 if missing."""
+        if not self.path.exists():
+            return 0
+        with self._connect(create=False) as connection:
+            version: int = self._query(connection, "PRAGMA user_version")[0][0]
+            return version
+
+    # ------------------------------------------------------------ internals
+
+    def _error(self, what: str, error: BaseException | None = None) -> StatsError:
+        detail = f": {error}" if error is not None else ""
+        return StatsError(f"statistics database {self.path}: {what}{detail}")
+
+    def _query(self, connection: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
+        try:
+            return connection.execute(sql).fetchall()
+        except sqlite3.Error as error:
+            raise self._error("cannot be read", error) from error
+
+    @contextmanager
+    def _connect(self, create: bool) -> Iterator[sqlite3.Connection]:
+        """An open connection to a database at the current schema version."""
+        if create:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise self._error("cannot create its directory", error) from error
+        try:
+            # isolation_level=None: no implicit transactions; they are begun explicitly.
+            connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        except sqlite3.Error as error:
+            raise self._error("cannot be opened", error) from error
+        with closing(connection):
+            self._prepare(connection)
+            yield connection
+
+    def _check(self, connection: sqlite3.Connection) -> int:
+        """The file's schema version; refuses a file that this program must not touch."""
+        try:
+            # One statement, so one consistent snapshot while others may be upgrading.
+            version, application, objects = connection.execute(
+                "SELECT (SELECT user_version FROM pragma_user_version),"
+                " (SELECT application_id FROM pragma_application_id),"
+                " (SELECT count(*) FROM sqlite_master)"
+            ).fetchone()
+        except sqlite3.DatabaseError as error:
+            if getattr(error, "sqlite_errorname", "") in {"SQLITE_NOTADB", "SQLITE_CORRUPT"}:
+                raise self._error("is not an SQLite database or is damaged", error) from error
+            raise self._error("cannot be read", error) from error
+        version, application, objects = int(version), int(application), int(objects)
+        if application not in (0, APPLICATION_ID) or (version == 0 and objects):
+            raise self._error("is not a coloretto statistics database (left untouched)")
+        if version > schema_version():
+            raise self._error(
+                f"was written by a newer version of coloretto (schema version {version}; "
+                f"this version knows up to {schema_version()}): upgrade coloretto"
+            )
+        return version
+
+    def _prepare(self, connection: sqlite3.Connection) -> None:
+        """Check the file, switch it to WAL mode and upgrade its schema if older."""
+        version = self._check(connection)
+        try:
+            self._use_wal(connection)
+            connection.execute("PRAGMA synchronous = NORMAL")
+            connection.execute("PRAGMA foreign_keys = ON")
+        except sqlite3.Error as error:
+            raise self._error("cannot be opened", error) from error
+        if version == schema_version():
+            return
+        with self._transaction(connection):
+            # Another process may have upgraded the file since it was checked.
+            version = self._check(connection)
+            try:
+                for step in MIGRATIONS[version:]:
+                    step(connection)
+            except sqlite3.Error as error:
+                raise self._error(
+                    f"cannot be upgraded from schema version {version} to {schema_version()}",
+                    error,
+                ) from error
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            connection.execute(f"PRAGMA user_version = {schema_version()}")
+
+    @staticmethod
+    def _use_wal(connection: sqlite3.Connection) -> None:
+        """Switch the file to WAL mode (once per file), waiting out other processes.
+
+        Changing the journal mode does not wait for a busy file the way other
+        statements do, so it is retried until ``BUSY_TIMEOUT``.
+        """
+        if connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+            return
+        deadline = time.monotonic() + BUSY_TIMEOUT
+        while True:
+            try:
+                connection.execute("PRAGMA journal_mode = WAL").fetchone()
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorname not in {"SQLITE_BUSY", "SQLITE_LOCKED"}:
+                    raise
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(random.uniform(0.005, 0.03))
+
+    @contextmanager
+    def _transaction(self, connection: sqlite3.Connection) -> Iterator[None]:
+        """``BEGIN IMMEDIATE`` (waiting for other writers) ... ``COMMIT``, or roll back."""
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise self._error("is busy or cannot be written", error) from error
+        try:
+            yield
+            connection.execute("COMMIT")
+        except BaseException as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            if isinstance(error, sqlite3.Error):
+                raise self._error("cannot be written", error) from error
+            raise

@@ -1,0 +1,564 @@
+"""The statistics database (``coloretto.store.stats``) and ``coloretto stats``."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import random
+import sqlite3
+import tempfile
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coloretto.cli.main import main
+from coloretto.engine import GameState, Rules, new_game
+from coloretto.store import stats as stats_module
+from coloretto.store.paths import DataDir
+from coloretto.store.stats import (
+    APPLICATION_ID,
+    PEOPLE_ONLY,
+    GameResult,
+    PlayerResult,
+    Stats,
+    StatsError,
+    opponents_label,
+    schema_version,
+)
+
+WHEN = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
+
+
+def finished(rules: Rules, seed: int) -> GameState:
+    """A game played to the end with random legal actions."""
+    rng = random.Random(seed)
+    state = new_game(rules, seed=seed)
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def seats(rules: Rules) -> list[tuple[str, str | None]]:
+    """A person in seat 0, bots elsewhere."""
+    bots = ["normal", "hard", "easy", "beginner"]
+    return [("Ana", None)] + [(f"Bot {p}", bots[p - 1]) for p in range(1, rules.players)]
+
+
+def game(
+    game_id: str,
+    *results: tuple[str, str | None, int, float],
+    players: int | None = None,
+    scoring: str = "brown",
+) -> GameResult:
+    """A hand-made result."""
+    return GameResult(
+        game_id=game_id,
+        finished_at=WHEN,
+        players=players or len(results),
+        scoring=scoring,
+        edition="classic",
+        variant="standard",
+        results=tuple(PlayerResult(*r) for r in results),
+    )
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Stats:
+    return Stats(tmp_path / "data" / "stats.sqlite3")
+
+
+# ------------------------------------------------------------ GameResult.of
+
+RULES = (
+    Rules(players=2),
+    Rules(players=2, scoring="gray", edition="anniversary"),
+    Rules(players=3, scoring="gray"),
+    Rules(players=4, edition="anniversary"),
+    Rules(players=5),
+    Rules(players=2, variant="four-rows"),
+    Rules(players=2, variant="ghost"),
+    Rules(players=2, variant="ghost", scoring="gray", edition="anniversary"),
+)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p-{r.variant}-{r.scoring}")
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_of_a_finished_game(rules: Rules, seed: int) -> None:
+    state = finished(rules, seed)
+    result = GameResult.of(f"g{seed}", state, seats(rules), finished_at=WHEN)
+    assert (result.players, result.scoring, result.edition, result.variant) == (
+        rules.players,
+        rules.scoring.value,
+        rules.edition.value,
+        rules.variant.value,
+    )
+    assert len(result.results) == rules.players
+    assert [(r.name, r.bot) for r in result.results] == seats(rules)
+    seat_scores = state.final_scores()
+    if rules.variant.value == "ghost":
+        # Each player's score is their own seat plus the ghost seat opposite.
+        assert len(seat_scores) == 4
+        expected = [seat_scores[0] + seat_scores[2], seat_scores[1] + seat_scores[3]]
+    else:
+        expected = list(seat_scores)
+    assert [r.score for r in result.results] == expected
+    best = max(expected)
+    winners = expected.count(best)
+    assert [r.win for r in result.results] == [
+        1 / winners if score == best else 0.0 for score in expected
+    ]
+    assert sum(r.win for r in result.results) == pytest.approx(1.0)
+
+
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5))
+@settings(max_examples=40, deadline=None)
+def test_win_shares_go_to_the_best_totals(seed: int, players: int) -> None:
+    rules = Rules(players=players)
+    result = GameResult.of("g", finished(rules, seed), seats(rules))
+    scores = [r.score for r in result.results]
+    for r in result.results:
+        assert (r.win > 0) == (r.score == max(scores))
+    assert sum(r.win for r in result.results) == pytest.approx(1.0)
+
+
+def test_a_tie_shares_the_win() -> None:
+    rules = Rules(players=3)
+    state = next(
+        s
+        for s in (finished(rules, seed) for seed in range(3000))
+        if len(s.winners()) == 2 and len(set(s.final_scores())) == 2
+    )
+    result = GameResult.of("tie", state, seats(rules))
+    assert sorted(r.win for r in result.results) == [0.0, 0.5, 0.5]
+    assert {r.score for r in result.results if r.win} == {max(state.final_scores())}
+
+
+def test_of_refuses_a_game_in_progress_or_the_wrong_players() -> None:
+    rules = Rules(players=3)
+    with pytest.raises(ValueError, match="not over"):
+        GameResult.of("g", new_game(rules, seed=1), seats(rules))
+    with pytest.raises(ValueError, match="3 players needed, not 2"):
+        GameResult.of("g", finished(rules, 1), seats(rules)[:2])
+
+
+def test_finished_at_is_utc_and_timezone_aware() -> None:
+    state = finished(Rules(players=2), 1)
+    players = seats(Rules(players=2))
+    now = GameResult.of("g", state, players).finished_at
+    assert now.tzinfo is UTC
+    assert abs(datetime.now(UTC) - now) < timedelta(minutes=1)
+    paris = datetime(2026, 11, 21, 9, 0, tzinfo=timezone(timedelta(hours=1)))
+    assert GameResult.of("g", state, players, paris).finished_at == WHEN
+    assert GameResult.of("g", state, players, paris).finished_at.utcoffset() == timedelta(0)
+    with pytest.raises(ValueError, match="timezone-aware"):
+        GameResult.of("g", state, players, datetime(2026, 11, 21))
+
+
+def test_invalid_results_are_refused() -> None:
+    with pytest.raises(ValueError, match="win share"):
+        PlayerResult("Ana", None, 3, 1.5)
+    with pytest.raises(ValueError, match="name"):
+        PlayerResult(" ", None, 3, 1.0)
+    with pytest.raises(ValueError, match="2 player results needed, not 1"):
+        game("g", ("Ana", None, 1, 1.0), players=2)
+    with pytest.raises(ValueError, match="scoring"):
+        game("g", ("Ana", None, 1, 1.0), ("B", "easy", 0, 0.0), scoring="green")
+
+
+# ------------------------------------------------------------ the database
+
+
+def test_add_is_idempotent(db: Stats) -> None:
+    first = game("g1", ("Ana", None, 30, 1.0), ("Bot", "normal", 20, 0.0))
+    assert not db.path.exists()
+    assert db.add(first) is True
+    assert db.add(first) is False
+    # The same id with other figures is still the same game: ignored.
+    other = game("g1", ("Ana", None, 5, 0.0), ("Bot", "normal", 25, 1.0))
+    assert db.add(other) is False
+    summary = db.summary()
+    assert summary.games == 1
+    (ana,) = summary.people
+    assert (ana.player, ana.games, ana.wins, ana.best, ana.average) == ("Ana", 1, 1.0, 30, 30.0)
+    with sqlite3.connect(db.path) as raw:
+        assert raw.execute("SELECT count(*) FROM results").fetchone() == (2,)
+        assert raw.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert raw.execute("PRAGMA user_version").fetchone() == (schema_version(),)
+        assert raw.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
+        stored = raw.execute("SELECT finished_at FROM games").fetchone()[0]
+    assert datetime.fromisoformat(stored) == WHEN
+
+
+def test_summary_groups_by_opponents_players_and_scoring(db: Stats) -> None:
+    db.add(game("a", ("Ana", None, 30, 1.0), ("B1", "normal", 20, 0.0)))
+    db.add(game("b", ("Ana", None, 10, 0.0), ("B1", "normal", 20, 1.0)))
+    db.add(game("c", ("B1", "normal", 25, 0.5), ("Ana", None, 25, 0.5)))
+    db.add(game("d", ("Ana", None, 40, 1.0), ("B1", "normal", 20, 0.0), scoring="gray"))
+    db.add(game("e", ("Ana", None, 12, 0.0), ("B1", "hard", 33, 1.0), ("B2", "normal", 20, 0.0)))
+    db.add(game("f", ("Ana", None, 12, 0.5), ("ben", None, 12, 0.5)))
+    db.add(game("g", ("Ana", None, 9, 0.0), ("Ben", None, 12, 1.0), ("B", "easy", 1, 0.0)))
+    db.add(game("h", ("B1", "easy", 9, 0.0), ("B2", "hard", 12, 1.0)))  # bots only
+    summary = db.summary()
+    assert summary.games == 8
+    people = {p.player: p for p in summary.people}
+    assert sorted(people) == ["Ana", "Ben", "ben"]  # names are kept as typed
+    ana = people["Ana"]
+    assert (ana.games, ana.wins, ana.best) == (7, 3.0, 40)
+    assert ana.average == pytest.approx((30 + 10 + 25 + 40 + 12 + 12 + 9) / 7)
+    assert ana.win_rate == pytest.approx(3 / 7)
+    groups = {(g.player, g.opponents, g.players, g.scoring): g for g in summary.groups}
+    assert set(groups) == {
+        ("Ana", "normal", 2, "brown"),
+        ("Ana", "normal", 2, "gray"),
+        ("Ana", "hard+normal", 3, "brown"),
+        ("Ana", PEOPLE_ONLY, 2, "brown"),
+        ("Ana", "easy+people", 3, "brown"),
+        ("ben", PEOPLE_ONLY, 2, "brown"),
+        ("Ben", "easy+people", 3, "brown"),
+    }
+    normal = groups["Ana", "normal", 2, "brown"]
+    assert (normal.games, normal.wins, normal.best, normal.average) == (3, 1.5, 30, 65 / 3)
+    assert normal.win_rate == pytest.approx(0.5)
+    assert groups["Ana", "normal", 2, "gray"].wins == 1.0
+    assert sum(g.games for g in summary.groups if g.player == "Ana") == ana.games
+
+
+def test_summary_for_one_player(db: Stats) -> None:
+    db.add(game("a", ("Ana", None, 30, 1.0), ("Ben", None, 20, 0.0)))
+    db.add(game("b", ("Ana", None, 10, 0.0), ("B", "easy", 20, 1.0)))
+    db.add(game("c", ("Ben", None, 10, 0.0), ("B", "easy", 20, 1.0)))
+    ben = db.summary(player="BEN")
+    assert ben.games == 2
+    assert [p.player for p in ben.people] == ["Ben"]
+    assert {g.opponents for g in ben.groups} == {"easy", PEOPLE_ONLY}
+    nobody = db.summary(player="Cy")
+    assert (nobody.games, nobody.people, nobody.groups) == (0, (), ())
+
+
+def test_opponents_label() -> None:
+    assert opponents_label(["normal"]) == "normal"
+    assert opponents_label(["normal", "hard", "normal"]) == "hard+normal"
+    assert opponents_label(["search:iterations=200", None]) == "search:iterations=200+people"
+    assert opponents_label([None]) == PEOPLE_ONLY
+
+
+results_strategy = st.lists(
+    st.tuples(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["Ana", "Ben", "Cy"]),
+                st.sampled_from([None, None, "easy", "normal", "hard"]),
+                st.integers(-40, 90),
+            ),
+            min_size=2,
+            max_size=5,
+        ),
+        st.sampled_from(["brown", "gray"]),
+    ),
+    max_size=12,
+)
+
+
+@given(games=results_strategy)
+@settings(max_examples=25, deadline=None)
+def test_summary_matches_a_plain_count(games: list[tuple[list[Any], str]]) -> None:
+    """Whatever is recorded, the figures are those of a naive count over the games."""
+    expected: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Stats(Path(folder) / "stats.sqlite3")
+        for n, (table, scoring) in enumerate(games):
+            best = max(score for _, _, score in table)
+            winners = sum(score == best for _, _, score in table)
+            rows = [
+                (name, bot, score, 1 / winners if score == best else 0.0)
+                for name, bot, score in table
+            ]
+            assert db.add(game(f"g{n}", *rows, scoring=scoring))
+            for name, bot, score, win in rows:
+                if bot is None:
+                    expected[name].append((score, win))
+        summary = db.summary()
+    assert summary.games == len(games)
+    assert {p.player for p in summary.people} == set(expected)
+    for person in summary.people:
+        figures = expected[person.player]
+        assert person.games == len(figures)
+        assert person.wins == pytest.approx(sum(w for _, w in figures))
+        assert person.best == max(s for s, _ in figures)
+        assert person.average == pytest.approx(sum(s for s, _ in figures) / len(figures))
+        mine = [g for g in summary.groups if g.player == person.player]
+        assert sum(g.games for g in mine) == person.games
+        assert sum(g.wins for g in mine) == pytest.approx(person.wins)
+
+
+def test_a_missing_database_reads_as_empty_and_is_not_created(tmp_path: Path) -> None:
+    db = Stats(tmp_path / "nowhere" / "stats.sqlite3")
+    summary = db.summary()
+    assert (summary.games, summary.people, summary.groups) == (0, (), ())
+    assert db.schema_version() == 0
+    assert not (tmp_path / "nowhere").exists()
+
+
+def writer(path: str, worker: int, games: int, barrier: Any, out: Any) -> None:
+    """One process recording its own games and a few that every process records."""
+    db = Stats(Path(path))
+    barrier.wait()
+    added = []
+    for n in range(games):
+        for game_id in (f"w{worker}-g{n}", f"shared-{n % 5}"):
+            result = game(
+                game_id, ("Ana", None, n, 1.0), (f"Bot {worker}", "easy", 0, 0.0), players=2
+            )
+            if db.add(result):
+                added.append(game_id)
+    out.put(added)
+
+
+def test_concurrent_writers_record_every_game_exactly_once(tmp_path: Path) -> None:
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    workers, games = 5, 25
+    path = tmp_path / "new" / "stats.sqlite3"  # nobody has created it yet: all race for it
+    barrier = context.Barrier(workers)
+    out = context.Queue()
+    processes = [
+        context.Process(target=writer, args=(str(path), w, games, barrier, out))
+        for w in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    added = [game_id for _ in processes for game_id in out.get(timeout=60)]
+    for process in processes:
+        process.join(timeout=60)
+        assert process.exitcode == 0
+    own = {f"w{w}-g{n}" for w in range(workers) for n in range(games)}
+    shared = {f"shared-{k}" for k in range(5)}
+    assert sorted(added) == sorted(own | shared)  # each shared game added by one writer only
+    with sqlite3.connect(path) as raw:
+        ids = [row[0] for row in raw.execute("SELECT game_id FROM games")]
+        results = raw.execute("SELECT game_id, count(*) FROM results GROUP BY game_id").fetchall()
+        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert sorted(ids) == sorted(own | shared)
+    assert all(count == 2 for _, count in results)
+    assert len(results) == len(ids)
+    assert Stats(path).summary().games == workers * games + 5
+
+
+# ------------------------------------------------------------ versions and bad files
+
+
+@pytest.mark.parametrize("layout", ["empty file", "empty database"])
+def test_a_version_0_database_is_migrated(tmp_path: Path, layout: str) -> None:
+    path = tmp_path / "stats.sqlite3"
+    if layout == "empty file":
+        path.touch()
+    else:  # a real SQLite file at user_version 0, with no tables left in it
+        with sqlite3.connect(path) as raw:
+            raw.execute("CREATE TABLE scratch (x)")
+            raw.execute("DROP TABLE scratch")
+        assert path.stat().st_size > 0
+    db = Stats(path)
+    assert db.schema_version() == schema_version() == 1
+    assert db.add(game("g", ("Ana", None, 1, 1.0), ("B", "easy", 0, 0.0)))
+    assert db.summary().games == 1
+
+
+def _v1_database(path: Path) -> Stats:
+    db = Stats(path)
+    db.add(game("old-1", ("Ana", None, 30, 1.0), ("B", "hard", 20, 0.0)))
+    db.add(game("old-2", ("Ana", None, 10, 0.0), ("B", "hard", 20, 1.0)))
+    return db
+
+
+def test_an_older_database_is_migrated_keeping_its_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = _v1_database(tmp_path / "stats.sqlite3")
+
+    def add_a_column(connection: sqlite3.Connection) -> None:
+        connection.execute("ALTER TABLE games ADD COLUMN seed INTEGER")
+        connection.execute("UPDATE games SET seed = 7")
+
+    monkeypatch.setattr(stats_module, "MIGRATIONS", [*stats_module.MIGRATIONS, add_a_column])
+    assert schema_version() == 2
+    assert db.summary().games == 2  # reading upgrades the file
+    with sqlite3.connect(db.path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (2,)
+        assert raw.execute("SELECT DISTINCT seed FROM games").fetchall() == [(7,)]
+    assert db.add(game("new", ("Ana", None, 50, 1.0), ("B", "hard", 20, 0.0)))
+    assert [p.wins for p in db.summary().people] == [2.0]
+
+
+def test_a_failing_migration_leaves_the_older_database_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = _v1_database(tmp_path / "stats.sqlite3")
+
+    def half_done(connection: sqlite3.Connection) -> None:
+        connection.execute("CREATE TABLE extra (x)")
+        connection.execute("SELECT * FROM no_such_table")
+
+    monkeypatch.setattr(stats_module, "MIGRATIONS", [*stats_module.MIGRATIONS, half_done])
+    with pytest.raises(
+        StatsError, match=r"stats\.sqlite3: cannot be upgraded from schema version 1 to 2"
+    ):
+        db.summary()
+    with sqlite3.connect(db.path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (1,)
+        tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
+        assert raw.execute("SELECT count(*) FROM games").fetchone() == (2,)
+    assert "extra" not in tables
+    monkeypatch.undo()
+    assert db.summary().games == 2
+
+
+def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
+    db = _v1_database(tmp_path / "stats.sqlite3")
+    with sqlite3.connect(db.path) as raw:
+        raw.execute("PRAGMA user_version = 5")
+    before = db.path.read_bytes()
+    for attempt in (db.summary, lambda: db.add(game("n", ("A", None, 1, 1.0), ("B", "x", 0, 0.0)))):
+        with pytest.raises(StatsError) as error:
+            attempt()
+        assert str(db.path) in str(error.value)
+        assert "newer version" in str(error.value)
+        assert "schema version 5" in str(error.value)
+    assert db.path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"this is not a database, just some text\n" * 100, bytes(range(256)) * 20],
+    ids=["text", "bytes"],
+)
+def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(
+    tmp_path: Path, content: bytes
+) -> None:
+    path = tmp_path / "stats.sqlite3"
+    path.write_bytes(content)
+    db = Stats(path)
+    for attempt in (db.summary, lambda: db.add(game("n", ("A", None, 1, 1.0), ("B", "x", 0, 0.0)))):
+        with pytest.raises(StatsError, match="not an SQLite database") as error:
+            attempt()
+        assert str(path) in str(error.value)
+    assert path.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["stats.sqlite3"]
+
+
+def test_another_programs_database_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "stats.sqlite3"
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE notes (text)")
+    before = path.read_bytes()
+    with pytest.raises(StatsError, match="not a coloretto statistics database"):
+        Stats(path).add(game("n", ("A", None, 1, 1.0), ("B", "x", 0, 0.0)))
+    assert path.read_bytes() == before
+
+
+def test_a_database_that_cannot_be_opened(tmp_path: Path) -> None:
+    (tmp_path / "stats.sqlite3").mkdir()
+    with pytest.raises(StatsError, match=r"stats\.sqlite3"):
+        Stats(tmp_path / "stats.sqlite3").summary()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(StatsError, match="cannot create its directory"):
+        Stats(tmp_path / "file" / "stats.sqlite3").add(
+            game("n", ("A", None, 1, 1.0), ("B", "x", 0, 0.0))
+        )
+
+
+# ------------------------------------------------------------ coloretto stats
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> DataDir:
+    monkeypatch.setenv("COLORETTO_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "160")
+    return DataDir.default()
+
+
+def run_ok(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    status = main(["stats", *argv])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert err == ""
+    return out
+
+
+def test_cli_without_games(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "No finished games yet" in run_ok(capsys)
+    assert not home.stats.exists()
+    data = json.loads(run_ok(capsys, "--json"))
+    assert data == {"database": str(home.stats), "games": 0, "people": [], "groups": []}
+
+
+def test_cli_shows_the_figures(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:
+    db = Stats(home.stats)
+    rules = Rules(players=2, variant="ghost")
+    played = GameResult.of("ghost-1", finished(rules, 4), [("Ana", None), ("Bot", "hard")])
+    db.add(played)
+    db.add(game("a", ("Ana", None, 30, 1.0), ("B1", "normal", 20, 0.0), ("B2", "hard", 2, 0.0)))
+    db.add(game("b", ("Ana", None, 20, 0.5), ("B1", "normal", 20, 0.5), ("B2", "hard", 2, 0.0)))
+    db.add(game("c", ("Ben", None, 20, 0.0), ("Ana", None, 21, 1.0), scoring="gray"))
+    text = run_ok(capsys)
+    assert "4 finished games recorded" in text
+    ana_wins = 2.5 + played.results[0].win
+    assert f"Ana: 4 games, {ana_wins:g} wins" in text
+    assert "Ben: 1 game, 0 wins (0%), best score 20, average 20.0" in text
+    assert "hard+normal" in text
+    assert "people only" in text
+    line = next(line for line in text.splitlines() if "hard+normal" in line)
+    cells = [cell.strip() for cell in line.split("│")[1:-1]]
+    assert cells == ["Ana", "hard+normal", "3p brown", "2", "1.5", "75%", "30", "25.0"]
+
+    data = json.loads(run_ok(capsys, "--json"))
+    assert set(data) == {"database", "games", "people", "groups"}
+    assert data["games"] == 4
+    assert [p["player"] for p in data["people"]] == ["Ana", "Ben"]
+    group = next(g for g in data["groups"] if g["opponents"] == "hard+normal")
+    assert group == {
+        "player": "Ana",
+        "opponents": "hard+normal",
+        "players": 3,
+        "scoring": "brown",
+        "games": 2,
+        "wins": 1.5,
+        "win_rate": 0.75,
+        "best": 30,
+        "average": 25.0,
+    }
+    ghost = next(g for g in data["groups"] if g["opponents"] == "hard")
+    assert ghost["players"] == 2
+    assert ghost["best"] == played.results[0].score
+
+    only_ben = json.loads(run_ok(capsys, "--json", "--player", "ben"))
+    assert only_ben["games"] == 1
+    assert [p["player"] for p in only_ben["people"]] == ["Ben"]
+    assert "Ana" not in run_ok(capsys, "--player", "Ben").split("Ben:")[1].split("\n")[0]
+    assert "No finished games for 'Cy' yet" in run_ok(capsys, "--player", "Cy")
+
+
+def test_cli_with_a_bad_database(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:
+    home.root.mkdir(parents=True)
+    home.stats.write_bytes(b"garbage" * 1000)
+    for argv in (["stats"], ["stats", "--json"]):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert "Traceback" not in err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1
+        assert lines[0].startswith("coloretto stats: error: ")
+        assert str(home.stats) in lines[0]
+    assert home.stats.read_bytes() == b"garbage" * 1000
+
+
+def test_cli_usage_error(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["stats", "--player", " "])
+    assert exit_info.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
