@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
 from coloretto import __version__
-from coloretto.cli import arena_command, bots_command, play_command, score_command
+from coloretto.cli import (
+    arena_command,
+    bots_command,
+    play_command,
+    replay_command,
+    save_command,
+    score_command,
+    stats_command,
+)
 from coloretto.cli.parser import Parser
+from coloretto.store.incidents import incident_log
+from coloretto.store.paths import DataDir
 
 
 def build_parser() -> Parser:
@@ -21,7 +32,10 @@ def build_parser() -> Parser:
     score_command.add_parser(commands)
     arena_command.add_parser(commands)
     bots_command.add_parser(commands)
+    stats_command.add_parser(commands)
     play_command.add_parser(commands, parser)
+    replay_command.add_parser(commands)
+    save_command.add_parser(commands)
     return parser
 
 
@@ -38,6 +52,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. ``coloretto stats --json | head``: the reader has gone
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except Exception as error:  # the last line of defence: a message, never a traceback
+        return _unexpected(error)
+
+
+def _unexpected(error: Exception) -> int:
+    """Log an unexpected error with its details; say so in one line."""
+    data = DataDir.default()
+    where = ""
+    try:
+        data.root.mkdir(parents=True, exist_ok=True)
+        incident_log(data.log).error("unexpected error", exc_info=error)
+        where = f" The details are in {data.log}."
+    except OSError:
+        pass
+    print(
+        f"coloretto: unexpected error ({type(error).__name__}: {error}).{where}",
+        file=sys.stderr,
+    )
+    return 1
 
 
 if __name__ == "__main__":

@@ -8,12 +8,16 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
 from coloretto.cli.parser import bounded_int
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
-from coloretto.engine import Variant
+from coloretto.engine import RecordError, Variant
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import latest_save, load_save, new_id
 from coloretto.tui.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
+from coloretto.tui.session import Session
 
 DESCRIPTION = """\
 Play Coloretto in the terminal. By default you play against bots at the default level
@@ -30,6 +34,8 @@ Keys (as in the Coloretta freeware):
 
 Cards show a letter as well as a colour: B blue, N brown, A gray, G green, O orange,
 P pink, Y yellow, * joker, $ golden joker, +2.
+
+The game is saved after every action: coloretto play --resume continues it.
 """
 
 EPILOG = """\
@@ -40,6 +46,8 @@ examples:
   coloretto play --seat Ana --seat Ben --seat bot:hard
   coloretto play --scoring gray --games 3 --seed 7
   coloretto play --variant ghost             2 players, each with a ghost seat
+  coloretto play --resume                    continue the game in progress
+  coloretto play --load mygame.json          play on from a saved file
 """
 
 SEAT_BOT = "bot"
@@ -113,6 +121,21 @@ def add_parser(
     game.add_argument(
         "--setup", action="store_true", help="open the setup screen with these choices first"
     )
+    saved = parser.add_argument_group(
+        "saved games",
+        "The game is saved after every action; finished games are kept for coloretto replay.",
+    )
+    resume = saved.add_mutually_exclusive_group()
+    resume.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the game in progress, exactly where it stood",
+    )
+    resume.add_argument(
+        "--load",
+        metavar="FILE",
+        help="play on from a saved game or game record (see coloretto save); the file is only read",
+    )
     parser.set_defaults(run=run, parser=parser)
     if top is not None:
         top.set_defaults(run=run_setup, parser=top)
@@ -168,12 +191,63 @@ def config_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) 
         parser.error(str(error))
 
 
+def saved_session(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Session:
+    """The session ``--resume`` or ``--load FILE`` continues; a one-line error if none."""
+    defaults = parser.parse_args([])
+    changed = [
+        f"--{name.replace('_', '-')}"
+        for name, value in vars(args).items()
+        if name not in _SAVED_KEEPS and getattr(defaults, name, value) != value
+    ]
+    option = "--resume" if args.resume else "--load"
+    if changed:
+        parser.error(f"{option} plays the saved game as it was: leave out {', '.join(changed)}")
+    data = DataDir.default()
+    if args.resume:
+        path = latest_save(data)
+        if path is None:
+            parser.error(f"there is no game in progress to resume (in {data.saves})")
+    else:
+        path = Path(args.load)
+    try:
+        saved = load_save(path, default_bot=args.bot)
+    except RecordError as error:
+        if args.load:
+            parser.error(f"cannot load {error}")
+        parser.error(
+            f"cannot resume {error}; the file is left as it is, and coloretto play starts a "
+            "new game"
+        )
+    if saved.match.is_over:
+        parser.error(f"{path}: that game is over; coloretto replay {path} shows it again")
+    if args.load:
+        saved = replace(saved, id=new_id())  # saves go to the data directory, not to FILE
+    try:
+        session = Session.from_saved(saved)
+    except RecordError as error:
+        parser.error(f"{path}: {error}")
+    if session.game.is_over:
+        session.next_game()
+    if args.delay != defaults.delay:
+        session.config = replace(session.config, delay=args.delay)
+    return session
+
+
+_SAVED_KEEPS = {"resume", "load", "delay", "bot", "run", "parser"}
+"""Options that make sense with ``--resume`` and ``--load`` (the rest describe a new game)."""
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Play the game the options describe."""
-    config = config_from_args(args, parser)
+    """Play the game the options describe (or the saved one)."""
+    if args.resume or args.load:
+        session = saved_session(args, parser)
+        config = session.config
+    else:
+        session = None
+        config = config_from_args(args, parser)
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
-    app = ColorettoApp(config, setup=args.setup)
+    app = ColorettoApp(config, setup=args.setup, session=session)
     app.run()
     return app.return_code or 0
 

@@ -1,49 +1,106 @@
-"""The Textual app: a game (or match) of Coloretto against bots and/or people at one keyboard."""
+"""The Textual app: a game (or match) of Coloretto against bots and/or people at one keyboard.
+
+Nothing is lost: the game is saved after every action (see ``Keeper``), a terminal that is
+closed or a ``kill`` leaves that save behind, and an unexpected error is logged, not shown
+as a traceback.
+"""
 
 from __future__ import annotations
 
-from textual.app import App
+import asyncio
+import signal
 
+from textual import events
+from textual.app import App
+from textual.binding import Binding
+from textual.geometry import Size
+
+from coloretto.engine import RecordError
+from coloretto.store.saves import latest_save, load_save
 from coloretto.tui.config import GameConfig
-from coloretto.tui.messages import GameOver, StartGame
-from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen
+from coloretto.tui.keeper import Keeper
+from coloretto.tui.messages import GameOver, ResumeGame, StartGame
+from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen
 from coloretto.tui.screens.end import EndChoice
 from coloretto.tui.session import Session
+
+MIN_WIDTH = 80
+MIN_HEIGHT = 24
+"""The smallest terminal the table fits in; a smaller one shows a notice instead."""
+
+_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 class ColorettoApp(App[None]):
     """Coloretto in the terminal.
 
-    With a ``config`` the game starts at once; without one (or with ``setup=True``) the
-    setup screen comes first, filled in from ``config`` when given.
+    With a ``config`` (or a resumed ``session``) the game starts at once; without one (or
+    with ``setup=True``) the setup screen comes first, filled in from ``config`` when given.
     """
 
     CSS_PATH = "app.tcss"
     TITLE = "Coloretto"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("ctrl+c", "leave", "Quit", show=False, priority=True, id="ctrl-c"),
+    ]
 
-    def __init__(self, config: GameConfig | None = None, *, setup: bool = False) -> None:
+    def __init__(
+        self,
+        config: GameConfig | None = None,
+        *,
+        setup: bool = False,
+        session: Session | None = None,
+        keeper: Keeper | None = None,
+    ) -> None:
         super().__init__()
-        self.config = config
-        self.show_setup = setup or config is None
-        self.session: Session | None = None
+        self.config = config if session is None else session.config
+        self.show_setup = setup or (config is None and session is None)
+        self.session: Session | None = session
         """The session being played."""
+        self.keeper = keeper or Keeper()
+        """Saves the game, keeps the history and the statistics, logs incidents."""
+
+    # ------------------------------------------------------------------ screens
 
     def on_mount(self) -> None:
-        """The setup screen, or straight into the game."""
-        if self.show_setup or self.config is None:
-            self.push_screen(SetupScreen(self.config))
-        else:
+        """The setup screen, or straight into the game; catch the signals that end us."""
+        if not self.is_headless:
+            loop = asyncio.get_running_loop()
+            for number in _SIGNALS:
+                loop.add_signal_handler(number, self._signalled, number)
+        if self.show_setup or (self.config is None and self.session is None):
+            self.push_screen(self._setup_screen(self.config))
+        elif self.session is not None:
+            self.push_screen(self._game_screen(self.session))
+        elif self.config is not None:
             self.push_screen(self._game_screen(Session(self.config)))
+        self.call_after_refresh(self._check_size)
+
+    def _setup_screen(self, config: GameConfig | None) -> SetupScreen:
+        save = latest_save(self.keeper.data)
+        return SetupScreen(config, resumable=save)
 
     def _game_screen(self, session: Session) -> GameScreen:
         self.session = session
         self.config = session.config
-        return GameScreen(session)
+        return GameScreen(session, self.keeper)
 
     def on_start_game(self, message: StartGame) -> None:
         """Start the game chosen on the setup screen."""
         self.switch_screen(self._game_screen(Session(message.config)))
+
+    def on_resume_game(self, message: ResumeGame) -> None:
+        """Resume the game saved in ``message.path`` (from the setup screen)."""
+        try:
+            session = Session.from_saved(load_save(message.path))
+        except RecordError as error:
+            if isinstance(self.screen, SetupScreen):
+                self.screen.show_error(f"cannot resume: {error}")
+            return
+        if session.match.game.is_over and not session.match.is_over:
+            session.next_game()
+        self.switch_screen(self._game_screen(session))
 
     def on_game_over(self, message: GameOver) -> None:
         """The score screen; what comes after depends on the key pressed there."""
@@ -56,8 +113,68 @@ class ColorettoApp(App[None]):
             elif choice == "rematch":
                 self.switch_screen(self._game_screen(session.rematch()))
             elif choice == "setup":
-                self.switch_screen(SetupScreen(session.config))
+                self.switch_screen(self._setup_screen(session.config))
             elif choice == "quit":
-                self.exit()
+                self.leave()
 
+        if isinstance(self.screen, TooSmallScreen):
+            self.pop_screen()  # the notice goes back on top of the score screen
         self.push_screen(EndScreen(session), chosen)
+        self._check_size()
+
+    # ------------------------------------------------------------------ leaving
+
+    def leave(self, *, quietly: bool = False) -> None:
+        """Quit; the game in progress is saved already, and the message says how to resume
+        (unless ``quietly``: the terminal is gone)."""
+        session = self.session
+        message = None
+        if session is not None and not session.match.is_over:
+            problem = self.keeper.save(session)
+            if problem is None:
+                message = "Your game is saved: coloretto play --resume continues it."
+            else:
+                message = f"Sorry, {problem}."
+        self.exit(message=None if quietly else message)
+
+    def action_leave(self) -> None:
+        """Ctrl+C: quit at once (nothing is lost: the game is saved)."""
+        self.leave()
+
+    def _signalled(self, number: int) -> None:
+        self.keeper.log.info("quitting on %s", signal.Signals(number).name)
+        self.leave(quietly=number == signal.SIGHUP)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An unexpected error: save the game, log the details, and say so in one line."""
+        log = self.keeper.log
+        log.error("unexpected error", exc_info=error)
+        saved = ""
+        session = self.session
+        if session is not None and not session.match.is_over and not self.keeper.save(session):
+            saved = " Your game is saved: coloretto play --resume continues it."
+        if self.is_headless:  # under test: let the test see the error
+            super()._handle_exception(error)
+            return
+        self.exit(
+            return_code=1,
+            message=f"Sorry, Coloretto hit an unexpected error ({type(error).__name__}: "
+            f"{error}).{saved} The details are in {self.keeper.data.log}.",
+        )
+
+    # ------------------------------------------------------------------ terminal size
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Show the "please enlarge" notice while the terminal is too small."""
+        self._check_size(event.size)
+
+    def _check_size(self, size: Size | None = None) -> None:
+        size = size or self.size
+        on_top = isinstance(self.screen, TooSmallScreen)
+        if size.width < MIN_WIDTH or size.height < MIN_HEIGHT:
+            if not on_top:
+                self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
+            else:
+                self.screen.show(size)
+        elif on_top:
+            self.pop_screen()

@@ -15,6 +15,10 @@ DEFAULT_DELAY = 0.6
 """Seconds between two bot actions, so that a person can follow them."""
 
 MAX_DELAY = 10.0
+
+BOT_TIME_LIMIT = 5.0
+"""Seconds a bot may think about one move; a slower bot's move is replaced by a fallback.
+(The strongest level answers within 3 seconds.)"""
 MAX_NAME = 16
 """Longest player name accepted."""
 
@@ -62,6 +66,8 @@ class GameConfig:
     """The bot that gives hints."""
     level: str = field(default=DEFAULT_LEVEL, compare=False)
     """The opponents' level, as chosen (kept for the setup screen)."""
+    time_limit: float = field(default=BOT_TIME_LIMIT, compare=False)
+    """Seconds a bot may think about one move before a fallback move is played for it."""
 
     def __post_init__(self) -> None:
         if len(self.players) != self.rules.players:
@@ -78,6 +84,8 @@ class GameConfig:
             if name.casefold() in seen:
                 raise ValueError(f"two players are named {name!r}")
             seen.add(name.casefold())
+        if self.time_limit <= 0:
+            raise ValueError(f"a bot's time limit must be positive, not {self.time_limit}")
         if not 0 <= self.delay <= MAX_DELAY:
             raise ValueError(
                 f"the bots' delay must be 0 to {MAX_DELAY:g} seconds, not {self.delay}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.message import Message
 
 from coloretto.engine import Action
@@ -50,3 +52,11 @@ class StartGame(Message):
     def __init__(self, config: GameConfig) -> None:
         super().__init__()
         self.config = config
+
+
+class ResumeGame(Message):
+    """Resume the game saved in ``path`` (the setup screen's "Resume")."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path

@@ -12,7 +12,9 @@ from dataclasses import replace
 from coloretto.bots.base import Bot
 from coloretto.bots.registry import make_bot
 from coloretto.engine import Action, ActionKind, GameState, Match, Move
-from coloretto.tui.config import GameConfig
+from coloretto.engine.record import RecordError
+from coloretto.store.saves import SavedGame, SavedPlayer, new_id
+from coloretto.tui.config import GameConfig, Player
 
 _SEED_LIMIT = 2**31
 
@@ -27,18 +29,28 @@ class Session:
     (('You', 'Bot 1', 'Bot 2'), False, True)
     """
 
-    def __init__(self, config: GameConfig) -> None:
+    def __init__(
+        self, config: GameConfig, match: Match | None = None, session_id: str | None = None
+    ) -> None:
         self.config = config
-        self.seed: int = config.seed if config.seed is not None else secrets.randbelow(_SEED_LIMIT)
+        self.id = session_id or new_id()
+        """The session's id: its save file's name; the games of a match share it."""
+        if match is not None:
+            seed = int(match.seed)
+        elif config.seed is not None:
+            seed = config.seed
+        else:
+            seed = secrets.randbelow(_SEED_LIMIT)
+        self.seed: int = seed
         """The match's seed (picked at random when the config has none)."""
-        self.match = Match.start(config.rules, self.seed)
+        self.match = match if match is not None else Match.start(config.rules, self.seed)
+        """The match: a new one, or one resumed from a save (``match``)."""
         self.seat_names: tuple[str, ...] = config.seat_names()
         self._specs: dict[int, str] = {}
         for seat in range(config.rules.seats):
             spec = config.controller(seat).bot
             if spec is not None:
                 self._specs[seat] = spec
-        self._bots: dict[int, Bot] = {}
 
     # ------------------------------------------------------------------ who plays
 
@@ -52,16 +64,51 @@ class Session:
         return seat in self._specs
 
     def bot(self, seat: int) -> Bot:
-        """The bot that moves ``seat``, made on first use (in the bot's worker thread,
-        so that loading a bot never delays the screen). Raises ``BotError``."""
-        bot = self._bots.get(seat)
-        if bot is None:
-            bot = self._bots[seat] = make_bot(self._specs[seat], seed=self.bot_seed(seat))
-        return bot
+        """The bot that moves ``seat`` now, made afresh for every move (in the bot's worker
+        thread, so that loading a bot never delays the screen). Raises ``BotError``.
+
+        Its seed depends on the match seed and the moves played so far only, so a game
+        resumed from a save goes on exactly as it would have without the break.
+        """
+        return make_bot(self._specs[seat], seed=self.bot_seed(seat))
 
     def bot_seed(self, seat: int) -> int:
-        """The seed of ``seat``'s bot: fixed by the match seed, so games replay alike."""
-        return (self.seed * 1_000_003 + 7919 * (seat + 1)) % 2**32
+        """The seed for ``seat``'s bot at this point of the match."""
+        ply = len(self.game.history()) + 1000 * self.match.game_number
+        return (self.seed * 1_000_003 + 7919 * (seat + 1) + 104_729 * ply) % 2**32
+
+    # ------------------------------------------------------------------ saving
+
+    def saved(self) -> SavedGame:
+        """The session as it is saved to disk."""
+        config = self.config
+        return SavedGame(
+            self.id,
+            tuple(SavedPlayer(p.name, p.bot) for p in config.players),
+            self.match,
+            self.seat_names,
+            config.delay,
+            config.hint_bot,
+            config.level,
+            config.seed is not None,
+        )
+
+    @classmethod
+    def from_saved(cls, saved: SavedGame) -> Session:
+        """The session a save holds; ``RecordError`` if its settings are not valid."""
+        match = saved.match
+        try:
+            config = GameConfig(
+                match.rules,
+                tuple(Player(p.name, p.bot) for p in saved.players),
+                int(match.seed) if saved.seeded else None,
+                saved.delay,
+                saved.hint_bot,
+                saved.level,
+            )
+        except ValueError as error:
+            raise RecordError(f"meta.session: {error}") from None
+        return cls(config, match, saved.id)
 
     def controller_name(self, seat: int) -> str:
         """The name of the player who moves ``seat``."""

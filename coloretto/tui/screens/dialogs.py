@@ -1,4 +1,4 @@
-"""Dialogs over the table: the keys, the rules, and "really quit?"."""
+"""Dialogs over the table: the keys, the rules, "really quit?" and "please enlarge"."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
@@ -175,7 +176,10 @@ class ConfirmQuit(ModalScreen[bool]):
         """The question and two buttons."""
         with Vertical(id="quit-box", classes="dialog") as box:
             box.border_title = "Quit"
-            yield Static("Quit the game? It is not saved.", id="quit-question")
+            yield Static(
+                "Quit the game? It is saved: coloretto play --resume continues it.",
+                id="quit-question",
+            )
             with Horizontal(id="quit-buttons"):
                 yield Button("Quit (y)", id="yes", variant="error", compact=True)
                 yield Button("Keep playing (n)", id="no", variant="primary", compact=True)
@@ -187,3 +191,31 @@ class ConfirmQuit(ModalScreen[bool]):
     def action_answer(self, quit_now: bool) -> None:
         """``y`` quits, ``n`` goes back."""
         self.dismiss(quit_now)
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Covers everything while the terminal is too small for the table; the game goes on
+    underneath (bots keep playing) and comes back as soon as the terminal is enlarged."""
+
+    CSS_PATH = "dialogs.tcss"
+
+    def __init__(self, width: int, height: int) -> None:
+        super().__init__()
+        self.need = Size(width, height)
+
+    def compose(self) -> ComposeResult:
+        """The notice, centred."""
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        """Say how big the terminal is and how big it must be."""
+        self.show(self.app.size)
+
+    def show(self, size: Size) -> None:
+        """Update the notice for a terminal of ``size``."""
+        need = self.need
+        self.query_one("#too-small", Static).update(
+            f"Please enlarge the terminal to at least {need.width}x{need.height} "
+            f"(it is {size.width}x{size.height} now).\n"
+            "The game waits for you: nothing is lost. Ctrl+C quits (the game is saved)."
+        )

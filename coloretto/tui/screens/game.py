@@ -7,36 +7,33 @@ moves are paced so that a person can follow them.
 
 from __future__ import annotations
 
-import time
 from functools import partial
 
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
 
+from coloretto.bots.guard import guarded_choice
 from coloretto.bots.registry import make_bot
 from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
 from coloretto.tui.config import DEFAULT_DELAY, possessive
 from coloretto.tui.glyphs import card_name
+from coloretto.tui.keeper import Keeper
 from coloretto.tui.messages import BotChose, GameOver, HintReady
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, MovesScreen, RulesScreen
 from coloretto.tui.session import Session
+from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import (
     DrawnCard,
     Legend,
     MoveLog,
     Notice,
-    RowsPanel,
     RowView,
-    SeatsPanel,
-    TopBar,
-    TurnBar,
 )
 from coloretto.tui.words import (
     DASH,
@@ -44,7 +41,6 @@ from coloretto.tui.words import (
     explain_hint,
     row_list,
     starts,
-    turn_prompt,
 )
 
 PACES = (0.0, 0.2, 0.4, 0.6, 1.0, 1.5, 2.5)
@@ -73,9 +69,13 @@ class GameScreen(Screen[None]):
     delay: reactive[float] = reactive(DEFAULT_DELAY, init=False)
     """Seconds between two bot actions, so that a person can follow them (``+``/``-``)."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, keeper: Keeper | None = None) -> None:
         super().__init__()
         self.session = session
+        self.keeper = keeper
+        """Saves the game after every action (``None``: nothing is written to disk)."""
+        self.faults: list[str] = []
+        """The bots' failures reported so far."""
         self.token = 0
         """Counts the moves played; a bot's or a hint's answer about an older one is dropped."""
         self.set_reactive(GameScreen.delay, session.config.delay)
@@ -85,6 +85,7 @@ class GameScreen(Screen[None]):
         self._fresh_row: int | None = None
         self._results_shown = False
         self._hint_token: int | None = None
+        self._disk_problems: set[str] = set()
         self.hints: list[str] = []
         """The hints given so far."""
 
@@ -92,16 +93,7 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Top bar; rows and log on the left, players on the right; turn, notice, legend."""
-        game = self.session.game
-        yield TopBar(id="top")
-        with Horizontal(id="board"):
-            with Vertical(id="left"):
-                yield RowsPanel(len(game.row_capacities), id="rows")
-                yield MoveLog(id="log")
-            yield SeatsPanel(game.rules.seats, id="seats")
-        yield TurnBar(id="turn")
-        yield Notice(id="notice")
-        yield Legend(id="legend")
+        yield from table_widgets(self.session.game)
         yield Footer(compact=True)
 
     @property
@@ -126,7 +118,22 @@ class GameScreen(Screen[None]):
         self._log_start()
         self.refresh_table()
         self.notice.say("Press ? for the keys, r for the rules.", "info")
+        self.keep()
         self.advance()
+
+    def keep(self) -> None:
+        """Save the game (and once it is over, keep it in the history and the statistics).
+
+        Trouble with the disk is said once on screen and logged; play goes on.
+        """
+        if self.keeper is None:
+            return
+        problem = self.keeper.save(self.session)
+        if problem is None and self.session.game.is_over:
+            problem = self.keeper.finish(self.session)
+        if problem is not None and problem not in self._disk_problems:
+            self._disk_problems.add(problem)
+            self.notify(problem, title="Not saved", severity="error", timeout=10)
 
     def _log_start(self) -> None:
         session = self.session
@@ -149,52 +156,36 @@ class GameScreen(Screen[None]):
             Text.assemble(
                 f"{names[seat]} ",
                 Text(" and ").join(
-                    card_name(card, plain=self.plain) for card in game.collection(seat)
+                    card_name(card, plain=self.plain) for card in game.setup.starting[seat]
                 ),
             )
             for seat in range(rules.seats)
         )
         log.add(Text.assemble("Starting cards: ", starting, "."))
-        first = names[game.current_player]
+        first = names[game.setup.first_player]
         log.add(Text(f"{first} {starts(first)}."))
+        self._log_moves_so_far()
+
+    def _log_moves_so_far(self) -> None:
+        """A resumed game's log: every move before the save."""
+        game = self.session.game
+        moves = game.history()
+        if not moves:
+            return
+        log = self.query_one(MoveLog)
+        state = GameState.from_setup(game.rules, game.setup)
+        for move in moves:
+            after = state.apply(move.action)
+            for line in describe_move(
+                move, state, after, self.session.seat_names, plain=self.plain
+            ):
+                log.add(line, round_number=state.round)
+            state = after
+        log.add(Text(f"Resumed after {len(moves)} actions.", style="italic"))
 
     def refresh_table(self) -> None:
         """Redraw everything from the session's current game."""
-        session = self.session
-        game = session.game
-        names = session.seat_names
-        plain = self.plain
-        takers = session.row_takers()
-        self.query_one(TopBar).show(session)
-        self.query_one(RowsPanel).show(
-            game.rows,
-            game.row_capacities,
-            {row: names[seat] for row, seat in takers.items()},
-            game.drawn_card,
-            fresh_row=self._fresh_row,
-            plain=plain,
-        )
-        for view in self.query_one(SeatsPanel).views():
-            seat = view.seat
-            current = not game.is_over and seat == game.current_player
-            taken = sorted(row for row, taker in takers.items() if taker == seat)
-            if taken:
-                status = f"took row{'s' if len(taken) > 1 else ''} {row_list(taken)}"
-                status = status.replace(" or ", " and ")
-            elif current:
-                status = "thinking…" if session.is_bot(seat) else "to move"
-            else:
-                status = ""
-            view.show(
-                names[seat],
-                game.collection(seat),
-                game.score_breakdown(seat),
-                status,
-                current=current,
-                plain=plain,
-            )
-        waiting = not game.is_over and session.is_bot(game.current_player)
-        self.query_one(TurnBar).show(turn_prompt(session, plain=plain), waiting=waiting)
+        show_table(self, self.session, fresh_row=self._fresh_row)
 
     # ------------------------------------------------------------------ the flow
 
@@ -220,27 +211,37 @@ class GameScreen(Screen[None]):
 
     @work(thread=True, group="bot", exit_on_error=False)
     def think(self, state: GameState, seat: int, token: int) -> None:
-        """Let ``seat``'s bot choose (in a worker thread) and post its choice."""
-        legal = state.legal_actions()
-        problem = None
-        start = time.perf_counter()
-        try:
-            action = self.session.bot(seat).choose(state.view(seat), legal)
-            if action not in legal:
-                problem = f"it chose {action}, which is not allowed"
-                action = legal[0]
-        except Exception as error:  # a bot (maybe a plug-in) may fail in any way
-            problem = f"{type(error).__name__}: {error}"
-            action = legal[0]
-        self.post_message(BotChose(token, seat, action, time.perf_counter() - start, problem))
+        """Let ``seat``'s bot choose (in a worker thread) and post its choice.
+
+        A bot that fails (raises, answers nonsense, or takes too long) never stops the game:
+        a fallback move is played for it and the problem is reported.
+        """
+        session = self.session
+        answer = guarded_choice(
+            partial(session.bot, seat),
+            state.view(seat),
+            state.legal_actions(),
+            session.config.time_limit,
+        )
+        self.post_message(BotChose(token, seat, answer.action, answer.seconds, answer.problem))
 
     def on_bot_chose(self, message: BotChose) -> None:
-        """Play the bot's move once the pace allows."""
+        """Play the bot's move once the pace allows; report a bot's failure."""
         if message.token != self.token:
             return
         if message.problem:
-            name = self.session.seat_names[message.seat]
-            self.notice.say(f"{name}'s bot failed ({message.problem}); it plays {message.action}")
+            session = self.session
+            name = session.seat_names[message.seat]
+            spec = session.config.controller(message.seat).bot
+            report = f"{possessive(name)} bot ({spec}) failed: {message.problem}"
+            self.faults.append(report)
+            if self.keeper is not None:
+                self.keeper.log.warning("%s; played %s instead", report, message.action)
+                report += f". It plays {message.action} instead (logged in {self.keeper.data.log})"
+            else:
+                report += f". It plays {message.action} instead"
+            self.query_one(MoveLog).add(Text(report, style="bold"), round_number=session.game.round)
+            self.notify(report, title="A bot failed", severity="warning", timeout=10)
         wait = self.delay - message.seconds
         if wait > 0:
             self._timer = self.set_timer(wait, partial(self._play_bot, message))
@@ -263,6 +264,7 @@ class GameScreen(Screen[None]):
             self.notice.say(f"{reason} {DASH} {self._options()}", "error")
             return False
         self.token += 1
+        self.keep()
         after = session.game
         self._fresh_row = action.row if action.kind is ActionKind.PLACE else None
         lines = describe_move(move, before, after, session.seat_names, plain=self.plain)
@@ -415,7 +417,8 @@ class GameScreen(Screen[None]):
 
         def done(quit_now: bool | None) -> None:
             if quit_now:
-                self.app.exit()
+                leave = getattr(self.app, "leave", self.app.exit)
+                leave()  # the app says how to resume
 
         self.app.push_screen(ConfirmQuit(), done)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,7 +15,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
 from coloretto.tui.config import GameConfig
-from coloretto.tui.messages import StartGame
+from coloretto.tui.messages import ResumeGame, StartGame
 from coloretto.tui.screens.game import PACES
 
 
@@ -26,12 +29,15 @@ class SetupScreen(Screen[None]):
     CSS_PATH = "setup.tcss"
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
         Binding("ctrl+s", "start", "Start", id="start", priority=True),
+        Binding("ctrl+r", "resume", "Resume", id="resume", priority=True),
         Binding("escape", "app.quit", "Quit", id="quit-setup"),
     ]
 
-    def __init__(self, defaults: GameConfig | None = None) -> None:
+    def __init__(self, defaults: GameConfig | None = None, resumable: Path | None = None) -> None:
         super().__init__()
         self.defaults = defaults or GameConfig.build(Rules())
+        self.resumable = resumable
+        """The save of the game in progress, if there is one ("Resume")."""
 
     def compose(self) -> ComposeResult:
         """A two-column form, the start button and a line for mistakes."""
@@ -119,9 +125,13 @@ class SetupScreen(Screen[None]):
                 "Variants four-rows and ghost are for 2 players. Tab moves between fields.",
                 id="setup-help",
             )
+            if self.resumable is not None:
+                yield Static(_saved_when(self.resumable), id="setup-resume")
             yield Static("", id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
+                if self.resumable is not None:
+                    yield Button("Resume (ctrl+r)", id="resume", variant="success")
                 yield Button("Quit (Esc)", id="quit")
         yield Footer(compact=True)
 
@@ -147,6 +157,21 @@ class SetupScreen(Screen[None]):
     @on(Button.Pressed, "#start")
     def _start_pressed(self) -> None:
         self.action_start()
+
+    @on(Button.Pressed, "#resume")
+    def _resume_pressed(self) -> None:
+        self.action_resume()
+
+    def action_resume(self) -> None:
+        """Resume the game in progress (if there is one)."""
+        if self.resumable is None:
+            self.show_error("there is no game in progress to resume")
+        else:
+            self.post_message(ResumeGame(self.resumable))
+
+    def show_error(self, text: str) -> None:
+        """Show what is wrong, in the line under the form."""
+        self.query_one("#setup-error", Static).update(f"! {text}")
 
     @on(Button.Pressed, "#quit")
     def _quit_pressed(self) -> None:
@@ -202,6 +227,15 @@ class SetupScreen(Screen[None]):
         try:
             config = self.config()
         except ValueError as error:
-            self.query_one("#setup-error", Static).update(f"! {error}")
+            self.show_error(str(error))
             return
         self.post_message(StartGame(config))
+
+
+def _saved_when(path: Path) -> str:
+    """ "A game in progress, saved on 21 Nov at 07:45." (the file's time)"""
+    try:
+        when = datetime.fromtimestamp(path.stat().st_mtime)
+    except OSError:
+        return "A game in progress was saved."
+    return f"A game in progress, saved on {when:%d %b at %H:%M}: ctrl+r resumes it."

@@ -1,0 +1,155 @@
+"""``coloretto replay``: step through a recorded game on the table, or list the history.
+
+Every finished game is kept in the history (``DataDir.history``), one record file each;
+``coloretto replay`` opens the latest, ``coloretto replay FILE`` any record (of a finished
+game or not), ``coloretto replay --list`` lists the history. A record is only read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from coloretto.engine import GameRecord, RecordError, read_record
+from coloretto.store import DataDir
+from coloretto.store.saves import finished_games
+
+DESCRIPTION = """\
+Replay a recorded game on the table, one action at a time: the same board as during play.
+Without FILE, the game finished last; every finished game is kept in the history.
+
+Keys:
+  Right / Left        one action forward / back
+  Home / End          the deal / the end of the record
+  ] or PageDown       the start of the next round
+  [ or PageUp         the start of this round (again: of the round before)
+  Enter               the score cards, at the end of a finished game
+  m  all moves so far     r  the rules     ?  the keys     q  quit
+"""
+
+EPILOG = """\
+examples:
+  coloretto replay                       the game finished last
+  coloretto replay --list                the history, newest first
+  coloretto replay game.json             any game record (coloretto-record/1)
+"""
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``replay``."""
+    parser = commands.add_parser(
+        "replay",
+        help="replay a finished game (or any game record) on the table",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE",
+        help="a game record file (default: the game finished last)",
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the finished games in the history (newest first) and stop",
+    )
+    parser.set_defaults(run=run, parser=parser)
+
+
+UNREADABLE = ("cannot read", "not a text file", "not valid JSON")
+"""How ``read_record`` starts the message about a file that is no record at all."""
+
+
+class ReplayProblem(Exception):
+    """A record that cannot be replayed; the message names the file and the problem."""
+
+
+def _fail(parser: argparse.ArgumentParser, message: str) -> int:
+    print(f"{parser.prog}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def history(data: DataDir) -> list[Path]:
+    """The finished games kept, newest first; ``ReplayProblem`` when there are none."""
+    games = finished_games(data)
+    if not games:
+        raise ReplayProblem(
+            f"no finished games in {data.history} yet (finish a game with coloretto play, "
+            "or give a record FILE)"
+        )
+    return games
+
+
+def load(path: Path) -> GameRecord:
+    """The record in ``path``; ``ReplayProblem`` says what is wrong with the file."""
+    if not path.exists():
+        raise ReplayProblem(f"{path}: no such file")
+    if path.is_dir():
+        raise ReplayProblem(f"{path}: is a directory, not a game record")
+    try:
+        return read_record(path)
+    except RecordError as error:
+        problem = str(error).removeprefix(f"{path}: ")
+        if problem.startswith(UNREADABLE):
+            raise ReplayProblem(f"{path}: {problem}") from None
+        raise ReplayProblem(f"{path}: not a valid game record: {problem}") from None
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """List the history, or replay a record in the terminal."""
+    if args.list and args.file:
+        parser.error("give either FILE or --list, not both")
+    try:
+        if args.list:
+            print_history(history(DataDir.default()))
+            return 0
+        path = Path(args.file) if args.file else history(DataDir.default())[0]
+        record = load(path)
+    except ReplayProblem as problem:
+        return _fail(parser, str(problem))
+    from coloretto.tui.replay_app import ReplayApp  # noqa: PLC0415 (Textual only to play)
+    from coloretto.tui.screens.replay import Replay  # noqa: PLC0415
+
+    app = ReplayApp(Replay.from_record(record, path.name))
+    app.run()
+    return app.return_code or 0
+
+
+def print_history(paths: list[Path]) -> None:
+    """The games as a table: file, date, players, winners and scores."""
+    table = Table(title="Finished games, newest first", title_justify="left")
+    table.add_column("File", no_wrap=True, overflow="fold")
+    table.add_column("Date", no_wrap=True)
+    table.add_column("Players")
+    table.add_column("Winner")
+    table.add_column("Scores", no_wrap=True)
+    for path in paths:
+        try:
+            date = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+        except OSError:
+            date = ""
+        try:
+            record = read_record(path)
+        except RecordError as error:
+            problem = str(error).removeprefix(f"{path}: ")
+            table.add_row(path.name, date, Text(f"unreadable: {problem}", "red"), "", "")
+            continue
+        state = record.state
+        scores = state.final_scores() if state.is_over else state.scores()
+        winners = ", ".join(record.seats[s] for s in state.winners())
+        table.add_row(
+            path.name,
+            date,
+            ", ".join(record.seats),
+            winners if state.is_over else f"(unfinished, round {state.round})",
+            " ".join(str(s) for s in scores),
+        )
+    Console(soft_wrap=False).print(table)

@@ -1,0 +1,67 @@
+"""Keeping the game on disk while it is played: a save after every action, the finished
+games in the history, their results in the statistics, incidents in the log.
+
+Disk trouble never stops a game: the keeper says what went wrong (once) and play goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from coloretto.store.incidents import incident_log
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import keep_finished, save, save_path, seat_players
+from coloretto.store.stats import GameResult, Stats, StatsError
+from coloretto.tui.session import Session
+
+
+class Keeper:
+    """The app's link to its data directory (``DataDir.default()`` unless given)."""
+
+    def __init__(self, data: DataDir | None = None) -> None:
+        self.data = data or DataDir.default()
+        self._log: logging.Logger | None = None
+        self._kept: set[tuple[str, int]] = set()
+
+    @property
+    def log(self) -> logging.Logger:
+        """The incident log (``DataDir.log``)."""
+        if self._log is None:
+            with contextlib.suppress(OSError):  # the handler reports it; play goes on
+                self.data.root.mkdir(parents=True, exist_ok=True)
+            self._log = incident_log(self.data.log)
+        return self._log
+
+    def save(self, session: Session) -> str | None:
+        """Save the session; a problem is logged and returned as a message."""
+        try:
+            save(self.data, session.saved())
+        except OSError as error:
+            return self._trouble("save the game", save_path(self.data, session.id), error)
+        return None
+
+    def finish(self, session: Session) -> str | None:
+        """Once a game is over: keep it in the history and count it in the statistics."""
+        game = session.match.game_number
+        if not session.game.is_over or (session.id, game) in self._kept:
+            return None
+        self._kept.add((session.id, game))
+        saved = session.saved()
+        problems = []
+        try:
+            keep_finished(self.data, saved)
+        except OSError as error:
+            problems.append(self._trouble("keep the finished game", self.data.history, error))
+        try:
+            players = seat_players(saved.players)
+            result = GameResult.of(f"{session.id}/{game}", session.game, players)
+            Stats(self.data.stats).add(result)
+        except StatsError as error:
+            self.log.error("statistics: %s", error)
+            problems.append(f"the statistics were not updated ({error})")
+        return "; ".join(problems) or None
+
+    def _trouble(self, what: str, path: object, error: OSError) -> str:
+        self.log.error("could not %s in %s: %s", what, path, error)
+        return f"could not {what} ({error.strerror or error}) in {path}"

@@ -1,0 +1,95 @@
+"""The table as a screen shows it: the game screen during play, the replay screen after.
+
+``table_widgets`` makes the widgets (top bar, rows and move log, players, turn bar, message
+line, legend) and ``show_table`` draws a session's current game on them, so that a replay
+shows exactly the board that was seen during play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rich.text import Text
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widget import Widget
+
+from coloretto.engine import GameState
+from coloretto.tui.session import Session
+from coloretto.tui.widgets import (
+    Legend,
+    MoveLog,
+    Notice,
+    RowsPanel,
+    SeatsPanel,
+    TopBar,
+    TurnBar,
+)
+from coloretto.tui.words import row_list, turn_prompt
+
+
+def table_widgets(game: GameState) -> Iterator[Widget]:
+    """Top bar; rows and log on the left, players on the right; turn, notice, legend."""
+    yield TopBar(id="top")
+    yield Horizontal(
+        Vertical(RowsPanel(len(game.row_capacities), id="rows"), MoveLog(id="log"), id="left"),
+        SeatsPanel(game.rules.seats, id="seats"),
+        id="board",
+    )
+    yield TurnBar(id="turn")
+    yield Notice(id="notice")
+    yield Legend(id="legend")
+
+
+def seat_status(session: Session, seat: int, takers: dict[int, int]) -> str:
+    """What a seat's panel says under its name: the rows it took, or that it is to move."""
+    game = session.game
+    taken = sorted(row for row, taker in takers.items() if taker == seat)
+    if taken:
+        status = f"took row{'s' if len(taken) > 1 else ''} {row_list(taken)}"
+        return status.replace(" or ", " and ")
+    if not game.is_over and seat == game.current_player:
+        return "thinking…" if session.is_bot(seat) else "to move"
+    return ""
+
+
+def show_table(
+    screen: Screen[Any],
+    session: Session,
+    *,
+    fresh_row: int | None = None,
+    prompt: Text | None = None,
+) -> None:
+    """Draw ``session``'s current game on ``screen``'s table widgets.
+
+    ``fresh_row`` is the row a card was just put on (highlighted); ``prompt`` replaces the
+    turn bar's usual words (whose turn it is and which keys play).
+    """
+    game = session.game
+    names = session.seat_names
+    plain = screen.app.no_color
+    takers = session.row_takers()
+    screen.query_one(TopBar).show(session)
+    screen.query_one(RowsPanel).show(
+        game.rows,
+        game.row_capacities,
+        {row: names[seat] for row, seat in takers.items()},
+        game.drawn_card,
+        fresh_row=fresh_row,
+        plain=plain,
+    )
+    for view in screen.query_one(SeatsPanel).views():
+        seat = view.seat
+        view.show(
+            names[seat],
+            game.collection(seat),
+            game.score_breakdown(seat),
+            seat_status(session, seat, takers),
+            current=not game.is_over and seat == game.current_player,
+            plain=plain,
+        )
+    waiting = not game.is_over and session.is_bot(game.current_player)
+    if prompt is None:
+        prompt = turn_prompt(session, plain=plain)
+    screen.query_one(TurnBar).show(prompt, waiting=waiting)

@@ -1,0 +1,167 @@
+"""``coloretto play --resume`` / ``--load FILE`` and ``coloretto save FILE`` from the shell:
+clear one-line errors, files never changed behind the player's back."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from coloretto.cli.main import main
+from coloretto.engine import Match, Rules
+from coloretto.engine.record import write_record
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import SavedGame, SavedPlayer, load_save, save
+from coloretto.tui.app import ColorettoApp
+from tests.conftest import random_play
+
+
+def in_progress(actions: int = 5, rules: Rules | None = None) -> SavedGame:
+    rules = rules or Rules(players=3)
+    match = Match.start(rules, 21)
+    game = random_play(match.game, random.Random(4), actions)
+    players = (SavedPlayer("Ana"), SavedPlayer("Bot 1", "easy"), SavedPlayer("Bot 2", "hard"))
+    return SavedGame(
+        "20261121-101010-abcdef",
+        players[: rules.players],
+        Match(rules, 21, game),
+        tuple(p.name for p in players[: rules.players]),
+    )
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[ColorettoApp]:
+    """Apps that ``coloretto play`` would have run (not run: no terminal in tests)."""
+    apps: list[ColorettoApp] = []
+    monkeypatch.setattr(ColorettoApp, "run", lambda self, **kw: apps.append(self))
+    return apps
+
+
+def error_of(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+def test_resume_continues_the_saved_game(started: list[ColorettoApp]) -> None:
+    saved = in_progress()
+    save(DataDir.default(), saved)
+    assert main(["play", "--resume"]) == 0
+    (app,) = started
+    assert app.session is not None
+    assert app.session.game == saved.game
+    assert app.session.id == saved.id
+    assert [p.bot for p in app.session.config.players] == [None, "easy", "hard"]
+
+
+def test_resume_without_a_save_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "there is no game in progress to resume" in error_of(capsys, ["play", "--resume"])
+
+
+def test_resume_refuses_options_that_describe_another_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    save(DataDir.default(), in_progress())
+    err = error_of(capsys, ["play", "--resume", "--players", "5", "--seed", "3"])
+    assert "leave out --players, --seed" in err
+
+
+def test_resume_refuses_a_damaged_save_and_leaves_it_alone(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = save(DataDir.default(), in_progress())
+    path.write_text(path.read_text()[:100])
+    before = path.read_bytes()
+    err = error_of(capsys, ["play", "--resume"])
+    assert str(path) in err
+    assert "not valid JSON" in err
+    assert "the file is left as it is" in err
+    assert path.read_bytes() == before
+
+
+def test_load_plays_on_from_a_file_without_changing_it(
+    tmp_path: Path, started: list[ColorettoApp]
+) -> None:
+    saved = in_progress(9)
+    path = tmp_path / "mine.json"
+    write_record(path, saved.game, saved.seat_names, saved.meta())
+    before = path.read_bytes()
+    assert main(["play", "--load", str(path)]) == 0
+    (app,) = started
+    assert app.session is not None
+    assert app.session.game == saved.game
+    assert app.session.id != saved.id  # its saves go to the data directory
+    assert path.read_bytes() == before
+
+
+def test_load_refuses_a_finished_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = in_progress(100_000)
+    path = tmp_path / "done.json"
+    write_record(path, saved.game, saved.seat_names, saved.meta())
+    err = error_of(capsys, ["play", "--load", str(path)])
+    assert f"coloretto replay {path}" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ("", "not valid JSON"),
+        ("[1, 2", "not valid JSON"),
+        (json.dumps({"format": "coloretto-record/7"}), "'coloretto-record/7'"),
+        (json.dumps({"format": "coloretto-record/1", "rules": {"players": 1}}), "rules:"),
+    ],
+)
+def test_load_refuses_a_bad_file_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, says: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    err = error_of(capsys, ["play", "--load", str(path)])
+    assert f"cannot load {path}" in err
+    assert says in err
+    assert path.read_text() == content
+
+
+def test_load_and_resume_together_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "not allowed with" in error_of(capsys, ["play", "--resume", "--load", "x.json"])
+
+
+def test_save_copies_the_game_in_progress(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = in_progress()
+    save(DataDir.default(), saved)
+    target = tmp_path / "copy.json"
+    assert main(["save", str(target)]) == 0
+    assert f"coloretto play --load {target}" in capsys.readouterr().out
+    assert load_save(target) == saved
+    err = error_of(capsys, ["save", str(target)])
+    assert "exists already (--force overwrites it)" in err
+    assert main(["save", str(target), "--force"]) == 0
+
+
+def test_save_without_a_game_in_progress_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = error_of(capsys, ["save", str(tmp_path / "x.json")])
+    assert "there is no game in progress to save" in err
+
+
+def test_an_unexpected_error_is_one_line_and_logged(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_home: Path
+) -> None:
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("something broke")
+
+    monkeypatch.setattr(ColorettoApp, "run", boom)
+    assert main(["play", "--players", "3"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "unexpected error (RuntimeError: something broke)" in err
+    assert "Traceback" in (data_home / "coloretto.log").read_text()

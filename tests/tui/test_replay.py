@@ -1,0 +1,436 @@
+"""``coloretto replay``: a recorded game stepped through on the table, and the history list."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from coloretto.cli.main import main
+from coloretto.engine import GameState, Rules, load_record, new_game, to_record, write_record
+from coloretto.store.paths import HOME_VARIABLE
+from coloretto.tui.glyphs import GLYPHS
+from coloretto.tui.replay_app import ReplayApp
+from coloretto.tui.screens.end import EndScreen
+from coloretto.tui.screens.replay import Replay, ReplayEndScreen, ReplayScreen
+from coloretto.tui.widgets import MoveLog, Notice, RowView, SeatView, TopBar, TurnBar
+from coloretto.tui.words import describe_move
+
+from .conftest import SIZE, asynctest, text_of
+
+SnapCompare = Callable[..., bool]
+NAMES = ("Ana", "Ben", "Cy", "Dee")
+
+
+def random_game(
+    seed: int, players: int = 4, actions: int | None = None, **rules: object
+) -> GameState:
+    """A game played with random legal actions (to the end, or ``actions`` long)."""
+    rng = random.Random(seed)
+    game = new_game(Rules(players=players, **rules), seed=seed)  # type: ignore[arg-type]
+    while not game.is_over and (actions is None or len(game.history()) < actions):
+        game = game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def replay_of(game: GameState, seats: Sequence[str] = NAMES, name: str = "game.json") -> Replay:
+    return Replay.from_record(load_record(to_record(game, seats[: game.rules.seats])), name)
+
+
+def screen_of(pilot: Pilot[None]) -> ReplayScreen:
+    for screen in reversed(pilot.app.screen_stack):
+        if isinstance(screen, ReplayScreen):
+            return screen
+    raise AssertionError(f"no replay screen in {pilot.app.screen_stack}")
+
+
+def rows_shown(screen: ReplayScreen) -> list[str]:
+    """Each row as shown without colour: ``"taken by Ana"`` or its card letters."""
+    shown = []
+    for view in screen.query(RowView):
+        text = text_of(view)
+        taken = re.search(r"taken by (\S+)", text)
+        shown.append(f"taken by {taken[1]}" if taken else " ".join(re.findall(r"\[(\S+?)\]", text)))
+    return shown
+
+
+def rows_expected(replay: Replay, step: int) -> list[str]:
+    """The same, from the engine's position after ``step`` actions."""
+    session = replay.session(step)
+    game = session.game
+    takers = session.row_takers()
+    return [
+        f"taken by {replay.seats[takers[r]]}"
+        if r in takers
+        else " ".join(GLYPHS[card].letter for card in cards)
+        for r, cards in enumerate(game.rows)
+    ]
+
+
+def check_board(screen: ReplayScreen, step: int) -> None:
+    """The table shows the engine's position after ``step`` actions."""
+    replay = screen.replay
+    game = replay.states[step]
+    assert screen.step == step
+    assert screen.session.game is game
+    assert rows_shown(screen) == rows_expected(replay, step)
+    drawn = text_of(screen.query_one("#drawn", Static))
+    assert ("none" in drawn) == (game.drawn_card is None)
+    for view in screen.query(SeatView):
+        head = text_of(view).splitlines()[0]
+        assert replay.seats[view.seat] in head
+        assert re.search(rf"\b{game.scores()[view.seat]} pts?\b", head), head
+    assert f"Round {game.round}" in text_of(screen.query_one(TopBar))
+    notice = text_of(screen.query_one(Notice))
+    log = screen.query_one(MoveLog).lines_written
+    if step:
+        move = replay.move(step)
+        assert move is not None
+        before = replay.states[step - 1]
+        assert f"Move {step} of {replay.last} · Round {before.round}" in notice
+        lines = describe_move(move, before, game, replay.seats, plain=True)
+        assert log[-1] == f"R{before.round} {lines[-1].plain}"
+    else:
+        assert "The deal" in notice
+        assert len(log) == 1
+        assert log[0].startswith("Replay of game.json: 4 players, brown side")
+
+
+@asynctest
+async def test_the_arrow_keys_step_through_the_game_as_it_was_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    replay = replay_of(random_game(3))
+    async with ReplayApp(replay).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        check_board(screen, 0)
+        for step in range(1, 40):
+            await pilot.press("right")
+            check_board(screen, step)
+        for step in range(38, 29, -1):
+            await pilot.press("left")
+            check_board(screen, step)
+        assert len(screen.query_one(MoveLog).entries) == screen._shown[30]
+
+
+@asynctest
+async def test_home_end_and_the_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    replay = replay_of(random_game(5))
+    states = replay.states
+    starts = [i for i in range(1, len(states)) if states[i].round != states[i - 1].round]
+    assert len(starts) >= 3
+    async with ReplayApp(replay).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        notice = screen.query_one(Notice)
+        # The edges: a gentle message, nothing moves.
+        await pilot.press("left")
+        assert screen.step == 0
+        assert "This is the deal" in text_of(notice)
+        await pilot.press("left_square_bracket")
+        assert screen.step == 0
+        assert "start of round 1" in text_of(notice)
+        await pilot.press("home")
+        assert "already the deal" in text_of(notice)
+        # Rounds forward: ] and PageDown, each to the first action's position of a round.
+        await pilot.press("right_square_bracket")
+        check_board(screen, starts[0])
+        assert states[starts[0]].round == 2
+        await pilot.press("pagedown")
+        check_board(screen, starts[1])
+        await pilot.press("right", "right")
+        # [ goes back to this round's start, then to the one before.
+        await pilot.press("left_square_bracket")
+        check_board(screen, starts[1])
+        await pilot.press("pageup")
+        check_board(screen, starts[0])
+        await pilot.press("pageup")
+        check_board(screen, 0)
+        # End, and past it.
+        await pilot.press("end")
+        check_board(screen, replay.last)
+        assert states[replay.last].is_over
+        await pilot.press("right")
+        assert screen.step == replay.last
+        assert "That was the last action" in text_of(notice)
+        await pilot.press("end")
+        assert screen.step == replay.last
+        await pilot.press("right_square_bracket")
+        assert screen.step == replay.last
+        assert "is the last round" in text_of(notice)
+        turn = text_of(screen.query_one(TurnBar))
+        scores = states[-1].final_scores()
+        assert "Final scores" in turn
+        for name, score in zip(NAMES, scores, strict=True):
+            assert f"{name} {score}" in turn
+        await pilot.press("home")
+        check_board(screen, 0)
+        await pilot.press("x")
+        assert "x does nothing in a replay" in text_of(notice)
+        await pilot.press("question_mark")
+        assert "Home End" in text_of(notice)
+
+
+@asynctest
+async def test_the_score_cards_at_the_end_and_quitting() -> None:
+    replay = replay_of(random_game(8))
+    app = ReplayApp(replay)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        assert "The scores come at the end" in text_of(screen_of(pilot).query_one(Notice))
+        await pilot.press("end", "enter")
+        await pilot.pause()
+        end = app.screen
+        assert isinstance(end, ReplayEndScreen)
+        assert isinstance(end, EndScreen)
+        headline = text_of(end.query_one("#headline"))
+        best = max(replay.states[-1].final_scores())
+        assert f"with {best} points" in headline
+        await pilot.press("r")  # no rematch in a replay
+        assert app.screen is end
+        assert "b: back to the replay" in text_of(end.query_one(Notice))
+        await pilot.press("b")
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("m")
+        await pilot.pause()
+        assert not isinstance(app.screen, ReplayScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, ReplayScreen)
+        assert app.return_code is None
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+
+@asynctest
+async def test_an_unfinished_game_replays_up_to_where_it_stands() -> None:
+    game = random_game(4, players=3, actions=25)
+    assert not game.is_over
+    replay = replay_of(game)
+    assert replay.last == 25
+    assert replay.states[-1].rows == game.rows
+    async with ReplayApp(replay).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        await pilot.press("end")
+        assert screen.step == 25
+        assert "the record ends here" in text_of(screen.query_one(TurnBar))
+        await pilot.press("right")
+        assert "the game was not finished" in text_of(screen.query_one(Notice))
+        await pilot.press("enter")
+        assert isinstance(pilot.app.screen, ReplayScreen)
+
+
+def test_a_game_of_a_match_or_with_any_names_replays_on_its_own() -> None:
+    game = random_game(2, players=3, games=3)
+    # The arena names seats after bots: too long, or twice the same, for the game's setup.
+    seats = ("search:iterations=200", "greedy", "greedy")
+    replay = replay_of(game, seats)
+    assert replay.seats == seats
+    assert replay.session(0).seat_names == seats
+    assert replay.config.rules == Rules(players=3)
+    assert all(state.rules.games == 1 for state in replay.states)
+    assert replay.states[-1].final_scores() == game.final_scores()
+    ghost = replay_of(
+        random_game(6, players=2, variant="ghost"), ("Ana", "Ben", "Ana's ghost", "Ben's ghost")
+    )
+    assert ghost.session(ghost.last).seat_names[2] == "Ana's ghost"
+    assert [p.name for p in ghost.config.players] == ["Ana", "Ben"]
+
+
+# ---------------------------------------------------------------------- the command line
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty data directory."""
+    monkeypatch.setenv(HOME_VARIABLE, str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[ReplayApp]:
+    """The apps ``coloretto replay`` runs (not run here)."""
+    apps: list[ReplayApp] = []
+
+    def run(app: ReplayApp) -> None:
+        apps.append(app)
+
+    monkeypatch.setattr(ReplayApp, "run", run)
+    return apps
+
+
+def keep(home: Path, name: str, game: GameState, age: int) -> Path:
+    """A finished game in the history, ``age`` minutes old."""
+    history = home / "history"
+    history.mkdir(parents=True, exist_ok=True)
+    path = history / name
+    write_record(path, game, NAMES[: game.rules.seats])
+    when = 1_800_000_000 - 60 * age
+    os.utime(path, (when, when))
+    return path
+
+
+def one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("coloretto replay: error: ")
+    return lines[0]
+
+
+def test_replay_opens_the_game_finished_last(home: Path, started: list[ReplayApp]) -> None:
+    keep(home, "old.json", random_game(1, players=3), age=10)
+    newest = keep(home, "new.json", random_game(2), age=1)
+    keep(home, "older.json", random_game(3), age=20)
+    assert main(["replay"]) == 0
+    (app,) = started
+    assert app.replay.name == "new.json"
+    assert app.replay.seats == NAMES
+    assert app.replay.states[-1].rows == load_record(to_record(random_game(2))).state.rows
+    assert newest.exists()
+
+
+def test_replay_file_opens_that_record_and_leaves_it_alone(
+    tmp_path: Path, home: Path, started: list[ReplayApp]
+) -> None:
+    path = tmp_path / "mine.json"
+    write_record(path, random_game(7, players=5, actions=30), ("A", "B", "C", "D", "E"))
+    before = (path.read_bytes(), path.stat().st_mtime_ns)
+    assert main(["replay", str(path)]) == 0
+    (app,) = started
+    assert app.replay.last == 30
+    assert app.replay.seats == ("A", "B", "C", "D", "E")
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+
+
+BAD_FILES: dict[str, tuple[bytes | None, str]] = {
+    "missing.json": (None, "no such file"),
+    "folder": (b"", "is a directory"),
+    "empty.json": (b"", "not valid JSON"),
+    "binary.json": (b"\xff\xfe\x00garbage", "not a text file"),
+    "list.json": (b"[1, 2]", "the record: expected an object"),
+    "other.json": (b'{"format": "pgn"}', "format: expected 'coloretto-record/1'"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_FILES))
+def test_a_bad_file_is_one_line_and_status_2(
+    tmp_path: Path,
+    home: Path,
+    started: list[ReplayApp],
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+) -> None:
+    content, needle = BAD_FILES[name]
+    path = tmp_path / name
+    if name == "folder":
+        path.mkdir()
+    elif content is not None:
+        path.write_bytes(content)
+    assert main(["replay", str(path)]) == 2
+    line = one_error_line(capsys)
+    assert str(path) in line
+    assert needle in line
+    assert not started
+    if content and name != "folder":
+        assert path.read_bytes() == content
+
+
+def test_an_inconsistent_record_says_where(
+    tmp_path: Path, home: Path, started: list[ReplayApp], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cheat.json"
+    write_record(path, random_game(9, players=3), NAMES[:3])
+    text = path.read_text().replace('"action": "take', '"action": "draw', 1)
+    path.write_text(text)
+    mtime = path.stat().st_mtime_ns
+    assert main(["replay", str(path)]) == 2
+    line = one_error_line(capsys)
+    assert f"{path}: not a valid game record: actions[" in line
+    assert not started
+    assert path.read_text() == text
+    assert path.stat().st_mtime_ns == mtime
+
+
+@pytest.mark.parametrize("argv", [["replay"], ["replay", "--list"]])
+def test_an_empty_history_is_one_line_and_status_2(
+    home: Path, started: list[ReplayApp], capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    assert main(argv) == 2
+    assert "no finished games in" in one_error_line(capsys)
+    (home / "history").mkdir(parents=True)
+    (home / "history" / "notes.txt").write_text("not a record")
+    assert main(argv) == 2
+    assert str(home / "history") in one_error_line(capsys)
+    assert not started
+
+
+def test_file_and_list_together_are_refused(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", "--list", "x.json"])
+    assert exit_info.value.code == 2
+    assert "either FILE or --list" in capsys.readouterr().err
+
+
+def test_help_explains_the_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", "--help"])
+    assert exit_info.value.code in (0, None)
+    out = capsys.readouterr().out
+    for needle in ("FILE", "--list", "Right / Left", "Home / End", "PageDown", "Enter", "quit"):
+        assert needle in out, needle
+
+
+def test_list_shows_the_history_newest_first(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "120")
+    first = random_game(11, players=3)
+    second = random_game(12)
+    keep(home, "first.json", first, age=30)
+    keep(home, "second.json", second, age=5)
+    keep(home, "unfinished.json", random_game(13, players=2, actions=12), age=50)
+    broken = home / "history" / "broken.json"
+    broken.write_text('{"format": "coloretto-record/1"}')
+    os.utime(broken, (1_700_000_000, 1_700_000_000))
+    assert main(["replay", "--list"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    names = ("second.json", "first.json", "unfinished.json", "broken.json")
+    order = [out.index(name) for name in names]
+    assert order == sorted(order)
+    for game in (first, second):
+        assert " ".join(str(s) for s in game.final_scores()) in out
+        winners = ", ".join(NAMES[s] for s in game.winners())
+        assert winners in out
+    assert "Ana, Ben, Cy, Dee" in out
+    assert "unfinished" in out
+    assert "unreadable" in out
+
+
+# ---------------------------------------------------------------------- how it looks
+
+
+async def round_three_drawn(pilot: Pilot[None]) -> None:
+    """Two rounds on, then the first draw of round 3: rows, collections and a drawn card."""
+    await pilot.pause()
+    await pilot.press("right_square_bracket", "right_square_bracket", "right")
+    await pilot.pause()
+
+
+def test_replay_screen_snapshot(snap_compare: SnapCompare) -> None:
+    app = ReplayApp(replay_of(random_game(1), name="20261121-070503-ab12cd.json"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=round_three_drawn)
