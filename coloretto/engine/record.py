@@ -237,6 +237,8 @@ def write_record(
     text = json.dumps(to_record(state, seats, meta), indent=1) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        if hasattr(os, "fchmod"):  # POSIX; elsewhere the defaults are fine
+            os.fchmod(fd, _file_mode(path))
         with os.fdopen(fd, "w", encoding="utf-8") as file:
             file.write(text)
             file.flush()
@@ -245,3 +247,14 @@ def write_record(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _file_mode(path: Path) -> int:
+    """The permissions a new file gets (``mkstemp`` makes it private): the existing file's,
+    else the usual ones for the user's umask."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
