@@ -240,3 +240,33 @@ async def test_a_too_small_terminal_shows_a_notice_and_recovers() -> None:
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
+
+
+# ---------------------------------------------------------------- unexpected errors
+
+
+@asynctest
+async def test_an_unexpected_error_saves_logs_and_exits_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, data_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = make_app(3)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        game = game_screen(pilot).session.game
+        monkeypatch.setattr(ColorettoApp, "is_headless", property(lambda self: False))
+        try:
+            raise RuntimeError("a bug")
+        except RuntimeError as error:
+            app._handle_exception(error)
+        await pilot.pause()
+    assert app.return_code == 1
+    message = " ".join(capsys.readouterr().err.split())  # as printed, rewrapped
+    assert "Traceback" not in message
+    assert "unexpected error (RuntimeError: a bug)" in message
+    assert "coloretto play --resume" in message
+    assert f"The details are in {data_home / 'coloretto.log'}" in message
+    log = (data_home / "coloretto.log").read_text()
+    assert "Traceback" in log
+    assert "RuntimeError: a bug" in log
+    assert saved_now().game == game
