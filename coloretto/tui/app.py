@@ -8,6 +8,7 @@ as a traceback.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 
 from textual import events
@@ -28,7 +29,8 @@ MIN_WIDTH = 80
 MIN_HEIGHT = 24
 """The smallest terminal the table fits in; a smaller one shows a notice instead."""
 
-_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""Signals that end the game tidily (the game is saved already; SIGHUP: the terminal is gone)."""
 
 
 class ColorettoApp(App[None]):
@@ -68,7 +70,8 @@ class ColorettoApp(App[None]):
         if not self.is_headless:
             loop = asyncio.get_running_loop()
             for number in _SIGNALS:
-                loop.add_signal_handler(number, self._signalled, number)
+                with contextlib.suppress(NotImplementedError):  # event loops without signals
+                    loop.add_signal_handler(number, self._signalled, number)
         if self.show_setup or (self.config is None and self.session is None):
             self.push_screen(self._setup_screen(self.config))
         elif self.session is not None:
@@ -143,7 +146,7 @@ class ColorettoApp(App[None]):
 
     def _signalled(self, number: int) -> None:
         self.keeper.log.info("quitting on %s", signal.Signals(number).name)
-        self.leave(quietly=number == signal.SIGHUP)
+        self.leave(quietly=signal.Signals(number).name == "SIGHUP")
 
     def _handle_exception(self, error: Exception) -> None:
         """An unexpected error: save the game, log the details, and say so in one line."""
