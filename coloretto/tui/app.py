@@ -11,13 +11,11 @@ import asyncio
 import contextlib
 import signal
 
-from textual import events
-from textual.app import App
 from textual.binding import Binding
-from textual.geometry import Size
 
 from coloretto.engine import RecordError
 from coloretto.store.saves import latest_save, load_save
+from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.config import GameConfig
 from coloretto.tui.keeper import Keeper
 from coloretto.tui.messages import GameOver, ResumeGame, StartGame
@@ -25,24 +23,18 @@ from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallSc
 from coloretto.tui.screens.end import EndChoice
 from coloretto.tui.session import Session
 
-MIN_WIDTH = 80
-MIN_HEIGHT = 24
-"""The smallest terminal the table fits in; a smaller one shows a notice instead."""
-
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 """Signals that end the game tidily (the game is saved already; SIGHUP: the terminal is gone)."""
 
 
-class ColorettoApp(App[None]):
+class ColorettoApp(GuardedApp):
     """Coloretto in the terminal.
 
     With a ``config`` (or a resumed ``session``) the game starts at once; without one (or
     with ``setup=True``) the setup screen comes first, filled in from ``config`` when given.
     """
 
-    CSS_PATH = "app.tcss"
     TITLE = "Coloretto"
-    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
         Binding("ctrl+c", "leave", "Quit", show=False, priority=True, id="ctrl-c"),
     ]
@@ -55,13 +47,11 @@ class ColorettoApp(App[None]):
         session: Session | None = None,
         keeper: Keeper | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(keeper)
         self.config = config if session is None else session.config
         self.show_setup = setup or (config is None and session is None)
         self.session: Session | None = session
         """The session being played."""
-        self.keeper = keeper or Keeper()
-        """Saves the game, keeps the history and the statistics, logs incidents."""
 
     # ------------------------------------------------------------------ screens
 
@@ -78,7 +68,6 @@ class ColorettoApp(App[None]):
             self.push_screen(self._game_screen(self.session))
         elif self.config is not None:
             self.push_screen(self._game_screen(Session(self.config)))
-        self.call_after_refresh(self._check_size)
 
     def _setup_screen(self, config: GameConfig | None) -> SetupScreen:
         save = latest_save(self.keeper.data)
@@ -123,7 +112,7 @@ class ColorettoApp(App[None]):
         if isinstance(self.screen, TooSmallScreen):
             self.pop_screen()  # the notice goes back on top of the score screen
         self.push_screen(EndScreen(session), chosen)
-        self._check_size()
+        self.check_size()
 
     # ------------------------------------------------------------------ leaving
 
@@ -148,36 +137,9 @@ class ColorettoApp(App[None]):
         self.keeper.log.info("quitting on %s", signal.Signals(number).name)
         self.leave(quietly=signal.Signals(number).name == "SIGHUP")
 
-    def _handle_exception(self, error: Exception) -> None:
-        """An unexpected error: save the game, log the details, and say so in one line."""
-        log = self.keeper.log
-        log.error("unexpected error", exc_info=error)
-        saved = ""
+    def save_now(self) -> str:
+        """After an unexpected error: save the game in progress."""
         session = self.session
         if session is not None and not session.match.is_over and not self.keeper.save(session):
-            saved = " Your game is saved: coloretto play --resume continues it."
-        if self.is_headless:  # under test: let the test see the error
-            super()._handle_exception(error)
-            return
-        self.exit(
-            return_code=1,
-            message=f"Sorry, Coloretto hit an unexpected error ({type(error).__name__}: "
-            f"{error}).{saved} The details are in {self.keeper.data.log}.",
-        )
-
-    # ------------------------------------------------------------------ terminal size
-
-    def on_resize(self, event: events.Resize) -> None:
-        """Show the "please enlarge" notice while the terminal is too small."""
-        self._check_size(event.size)
-
-    def _check_size(self, size: Size | None = None) -> None:
-        size = size or self.size
-        on_top = isinstance(self.screen, TooSmallScreen)
-        if size.width < MIN_WIDTH or size.height < MIN_HEIGHT:
-            if not on_top:
-                self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
-            else:
-                self.screen.show(size)
-        elif on_top:
-            self.pop_screen()
+            return " Your game is saved: coloretto play --resume continues it."
+        return ""

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from textual.app import App
-
+from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.screens.replay import Replay, ReplayScreen
 
 
-class ReplayApp(App[None]):
+class ReplayApp(GuardedApp):
     """A recorded game, stepped through from the keyboard (``q`` quits)."""
 
-    CSS_PATH = "app.tcss"
     TITLE = "Coloretto replay"
-    ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, replay: Replay, step: int = 0) -> None:
         super().__init__()

@@ -28,7 +28,7 @@ from coloretto.engine.record import load_record, to_record
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import history_path, latest_save, load_save, save_path
 from coloretto.tui import ColorettoApp, GameConfig
-from coloretto.tui.app import MIN_HEIGHT, MIN_WIDTH
+from coloretto.tui.base_app import MIN_HEIGHT, MIN_WIDTH
 from coloretto.tui.keeper import Keeper
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen, dialogs
 from coloretto.tui.screens import game as game_module

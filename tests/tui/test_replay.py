@@ -17,6 +17,7 @@ from coloretto.engine import GameState, Rules, load_record, new_game, to_record,
 from coloretto.store.paths import HOME_VARIABLE
 from coloretto.tui.glyphs import GLYPHS
 from coloretto.tui.replay_app import ReplayApp
+from coloretto.tui.screens.dialogs import TooSmallScreen
 from coloretto.tui.screens.end import EndScreen
 from coloretto.tui.screens.replay import Replay, ReplayEndScreen, ReplayScreen
 from coloretto.tui.widgets import MoveLog, Notice, RowView, SeatView, TopBar, TurnBar
@@ -229,6 +230,19 @@ async def test_an_unfinished_game_replays_up_to_where_it_stands() -> None:
         assert "the game was not finished" in text_of(screen.query_one(Notice))
         await pilot.press("enter")
         assert isinstance(pilot.app.screen, ReplayScreen)
+
+
+@asynctest
+async def test_a_too_small_terminal_shows_a_notice_in_the_replay_too() -> None:
+    replay = replay_of(random_game(4, players=3, actions=25))
+    app = ReplayApp(replay)
+    async with app.run_test(size=(70, 20)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.press("right")  # nothing moves under the notice
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert screen_of(pilot).step == 0
 
 
 def test_a_game_of_a_match_or_with_any_names_replays_on_its_own() -> None:

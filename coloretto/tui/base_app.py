@@ -1,0 +1,65 @@
+"""What every app of the game does: a "please enlarge" notice while the terminal is too
+small, and unexpected errors logged to a file, never shown to the player as a traceback."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import App
+from textual.geometry import Size
+
+from coloretto.tui.keeper import Keeper
+from coloretto.tui.screens.dialogs import TooSmallScreen
+
+MIN_WIDTH = 80
+MIN_HEIGHT = 24
+"""The smallest terminal the table fits in; a smaller one shows a notice instead."""
+
+
+class GuardedApp(App[None]):
+    """A Textual app with the game's guards; ``keeper`` knows where the log file is."""
+
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, keeper: Keeper | None = None) -> None:
+        super().__init__()
+        self.keeper = keeper or Keeper()
+        """Saves the game, keeps the history and the statistics, logs incidents."""
+
+    def on_ready(self) -> None:
+        """The first screen is up: check the terminal's size."""
+        self.check_size()
+
+    def save_now(self) -> str:
+        """Save what there is to save after an unexpected error; says so in words (or "")."""
+        return ""
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An unexpected error: save the game, log the details, and say so in one message."""
+        self.keeper.log.error("unexpected error", exc_info=error)
+        saved = self.save_now()
+        if self.is_headless:  # under test: let the test see the error
+            super()._handle_exception(error)
+            return
+        self.exit(
+            return_code=1,
+            message=f"Sorry, Coloretto hit an unexpected error ({type(error).__name__}: "
+            f"{error}).{saved} The details are in {self.keeper.data.log}.",
+        )
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Show the "please enlarge" notice while the terminal is too small."""
+        self.check_size(event.size)
+
+    def check_size(self, size: Size | None = None) -> None:
+        """Put the notice on top while the terminal is smaller than the table; remove it
+        once the terminal is big enough."""
+        size = size or self.size
+        on_top = isinstance(self.screen, TooSmallScreen)
+        if size.width < MIN_WIDTH or size.height < MIN_HEIGHT:
+            if not on_top:
+                self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
+            else:
+                self.screen.show(size)
+        elif on_top:
+            self.pop_screen()
