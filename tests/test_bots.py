@@ -55,9 +55,14 @@ def test_fast_bots_play_thousands_of_legal_games(spec: str) -> None:
         play(rules, [spec, *others], seed=game)
 
 
-def test_search_bot_plays_legal_games_under_every_rules_combination() -> None:
+SEARCH_MODES = ["search:iterations=3", "search:iterations=8:playout=greedy:rounds=0"]
+"""The search bot with the expert's rollouts (its default) and as tree search."""
+
+
+@pytest.mark.parametrize("spec", SEARCH_MODES)
+def test_search_bot_plays_legal_games_under_every_rules_combination(spec: str) -> None:
     for game, rules in enumerate(ALL_RULES):
-        play(rules, ["search:iterations=8", "greedy"], seed=game)
+        play(rules, [spec, "greedy"], seed=game)
 
 
 def test_unknown_bot_lists_the_available_names() -> None:
@@ -68,6 +73,8 @@ def test_unknown_bot_lists_the_available_names() -> None:
 def test_bad_options_are_reported_with_the_spec() -> None:
     with pytest.raises(BotError, match="search:colour=red"):
         make_bot("search:colour=red")
+    with pytest.raises(BotError, match="playout must be greedy or expert"):
+        make_bot("search:playout=random")
     with pytest.raises(BotError, match="key=value"):
         BotSpec.parse("search:fast")
 
@@ -135,7 +142,7 @@ def _mid_game_states() -> list[GameState]:
     return states
 
 
-@pytest.mark.parametrize("spec", [*FAST_SPECS, "search:iterations=30"])
+@pytest.mark.parametrize("spec", [*FAST_SPECS, "search:iterations=8", "search:playout=greedy"])
 def test_bots_never_read_the_hidden_deck_order(spec: str) -> None:
     for i, state in enumerate(_mid_game_states()):
         scrambled = state.shuffled(random.Random(i))
@@ -147,7 +154,7 @@ def test_bots_never_read_the_hidden_deck_order(spec: str) -> None:
         assert real == other, f"{spec} decided differently on a scrambled deck in {state}"
 
 
-@pytest.mark.parametrize("spec", [*FAST_SPECS, "search:iterations=20"])
+@pytest.mark.parametrize("spec", [*FAST_SPECS, *SEARCH_MODES])
 def test_bots_are_deterministic_given_a_seed(spec: str) -> None:
     first = play(Rules(players=3), [spec, spec, spec], seed=11)
     second = play(Rules(players=3), [spec, spec, spec], seed=11)
@@ -156,13 +163,13 @@ def test_bots_are_deterministic_given_a_seed(spec: str) -> None:
 
 def test_search_respects_an_iteration_budget_and_a_time_budget() -> None:
     state = new_game(Rules(players=4), seed=2).apply("draw")
-    bot = make_bot("search:iterations=25", seed=1)
+    bot = make_bot("search:iterations=25:prune=-1", seed=1)
     legal = state.legal_actions()
     bot.choose(state.view(state.current_player), legal)
     assert bot.last_iterations == 25  # type: ignore[attr-defined]
     bot.choose(state.view(state.current_player), legal, Budget(iterations=7))
     assert bot.last_iterations == 7  # type: ignore[attr-defined]
-    timed = make_bot("search:seconds=0.05", seed=1)
+    timed = make_bot("search:seconds=0.05:prune=-1", seed=1)
     timed.choose(state.view(state.current_player), legal)
     assert timed.last_iterations >= 1  # type: ignore[attr-defined]
 

@@ -99,6 +99,22 @@ class ExpertBot:
             return _Table(view, self, self.denial).best_placement(view.drawn_card, legal)
         return _Table(view, self, 0.0).take_or_draw(legal)
 
+    def rate(self, view: PlayerView, legal: Sequence[Action]) -> dict[Action, float]:
+        """Each of ``legal`` valued in points, as the expert sees it one turn ahead.
+
+        Its own choice is (nearly always) the best rated; a search uses the ratings
+        to decide which actions are worth a closer look.
+        """
+        if view.drawn_card is not None:
+            placing = _Table(view, self, self.denial)
+            return {a: placing.place_value(view.drawn_card, a.row or 0) for a in legal}
+        table = _Table(view, self, 0.0)
+        values = {a: table.take_value(a.row or 0) for a in legal if a.kind is ActionKind.TAKE}
+        for action in legal:
+            if action.kind is ActionKind.DRAW:
+                values[action] = table.draw_value() + table.patience
+        return values
+
 
 class _Collector:
     """One seat's collection, scored what-if: exact points, plus prospects if given."""
@@ -116,7 +132,7 @@ class _Collector:
         self.prospects = (
             None
             if expected is None
-            else [_prospect_table(self.table, round(x, 2)) for x in expected]
+            else [prospect_table(self.table, round(x, 2)) for x in expected]
         )
         self.base = self.value(())
 
@@ -144,7 +160,7 @@ class _Collector:
 
 
 @cache
-def _prospect_table(table: tuple[int, ...], expected: float) -> tuple[float, ...]:
+def prospect_table(table: tuple[int, ...], expected: float) -> tuple[float, ...]:
     """For 0..6 cards held, the points ``expected`` more cards (Poisson) should add.
 
     Where more cards can cost points (the gray side), a seat stops collecting

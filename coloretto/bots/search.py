@@ -1,4 +1,4 @@
-"""``search``: information-set Monte Carlo tree search over sampled deals."""
+"""``search``: Monte Carlo search over sampled deals: expert rollouts, or ISMCTS."""
 
 from __future__ import annotations
 
@@ -8,10 +8,14 @@ import time
 from collections.abc import Sequence
 
 from coloretto.bots.base import Budget
-from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, PlayerView
+from coloretto.bots.expert import DEFAULT_FORESIGHT, ExpertBot, prospect_table
+from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, PlayerView, best_total
 
-DEFAULT_ITERATIONS = 400
+DEFAULT_ITERATIONS = 16
 _TAKE = ActionKind.TAKE
+_JOKER = Card.JOKER
+_GOLDEN = Card.GOLDEN_JOKER
+_PLUS2 = Card.PLUS2
 
 
 class _Edge:
@@ -36,28 +40,68 @@ class _Node:
 
 
 class _Policy:
-    """The fast playout policy: a greedy player with a little randomness."""
+    """The fast playout policy: a patient greedy player that places to hurt, a little random.
 
-    def __init__(self, threshold: int, epsilon: float) -> None:
+    It takes the row that raises its score most once that gain reaches
+    ``threshold`` (or when it cannot draw), and places a drawn card where it
+    gains most from it less ``denial`` times what the best other seat in the
+    round would gain. Scores are memoised by collection and cards added.
+    """
+
+    def __init__(self, threshold: int, epsilon: float, denial: float) -> None:
         self.threshold = threshold
         self.epsilon = epsilon
+        self.denial = denial
+        self._scores: dict[tuple[tuple[int, ...], tuple[Card, ...]], int] = {}
 
-    def choose(self, state: GameState, legal: tuple[Action, ...], rng: random.Random) -> Action:
-        """A playout move: greedy, random with probability ``epsilon``."""
+    def score(self, state: GameState, seat: int, cards: tuple[Card, ...]) -> int:
+        """``state.score_with(seat, cards)``, memoised."""
+        key = (state.counts(seat), cards)
+        value = self._scores.get(key)
+        if value is None:
+            if len(self._scores) > 200_000:
+                self._scores.clear()
+            value = self._scores[key] = state.score_with(seat, cards)
+        return value
+
+    def choose(
+        self,
+        state: GameState,
+        legal: tuple[Action, ...],
+        rng: random.Random,
+        *,
+        greedy: bool = False,
+    ) -> Action:
+        """A playout move: greedy, random with probability ``epsilon`` unless ``greedy``."""
         if len(legal) == 1:
             return legal[0]
-        if rng.random() < self.epsilon:
+        if not greedy and rng.random() < self.epsilon:
             return legal[int(rng.random() * len(legal))]
         seat = state.current_player
         rows = state.rows
         card = state.drawn_card
+        score = self.score
         if card is not None:
-            return max(legal, key=lambda a: state.score_with(seat, (*rows[a.row or 0], card)))
-        now = state.score_with(seat)
+            out = state.seats_out
+            others = [s for s in range(len(out)) if s != seat and not out[s]]
+            denial = self.denial
+            best, top = legal[0], -1000.0
+            for action in legal:
+                row = rows[action.row or 0]
+                grown = (*row, card)
+                value: float = score(state, seat, grown) - score(state, seat, row)
+                if others and denial:
+                    value -= denial * max(
+                        score(state, s, grown) - score(state, s, row) for s in others
+                    )
+                if value > top:
+                    best, top = action, value
+            return best
+        now = score(state, seat, ())
         best, gain = legal[0], -1000
         for action in legal:
             if action.kind is _TAKE:
-                value = state.score_with(seat, rows[action.row or 0]) - now
+                value = score(state, seat, rows[action.row or 0]) - now
                 if value > gain:
                     best, gain = action, value
         if best is DRAW or gain >= self.threshold or legal[0] is not DRAW:
@@ -66,19 +110,36 @@ class _Policy:
 
 
 class SearchBot:
-    """Information-set Monte Carlo tree search over deals sampled from what it knows.
+    """Monte Carlo search over deals sampled from what it knows, with the expert's rollouts.
 
-    Each iteration deals the unseen cards at random, consistent with what the
-    seat knows (the Last Round card stays where everyone knows it lies), walks
-    a tree of public histories shared by all deals with UCB1 (each seat
-    maximising its own reward; a draw branches on the card revealed), and
-    finishes the game with a fast greedy playout. The reward is the win
-    (shared on ties) plus a little for the score margin.
+    Every iteration deals the unseen cards at random, consistent with what
+    the seat knows (the Last Round card stays where everyone knows it lies).
+    The expert first rates the legal actions (its one-turn outlooks, in
+    points); those within ``prune`` points of its best are the candidates.
+    By default (``playout=expert``) each deal is played out once after every
+    candidate, the expert moving for every seat to the end of the round,
+    where each seat's score plus the prospects of its colours gives a win
+    chance (or to the end of the game, which gives the result). The
+    candidates share the deals, so their differences have little noise; the
+    expert's choice stays unless another candidate beats it on average by
+    ``confidence`` standard errors. This is a rollout (policy improvement)
+    search over the expert, so it plays at least as well where the rollouts
+    are right, and better where they show the expert's one-turn view is wrong.
 
-    Options: ``iterations`` (default 400) and/or ``seconds`` per move,
-    ``exploration`` (UCB constant), ``threshold`` and ``epsilon`` for playouts.
-    With an iteration budget alone the bot is fully deterministic for a seed;
-    a time limit makes the depth of search depend on the machine.
+    With ``playout=greedy`` it runs information-set Monte Carlo tree search
+    instead: a tree of public histories shared by all deals, walked with UCB1
+    (each seat maximising its own reward; a draw branches on the card
+    revealed), and fast greedy playouts (``threshold``, ``epsilon``,
+    ``denial``) to the horizon. That mode is faster per iteration but weaker.
+
+    Options: ``iterations`` (deals; default 16) and/or ``seconds`` per move,
+    ``prune`` (points; negative searches every legal action), ``confidence``,
+    ``rounds`` (rounds played out before the estimate; 0 plays to the end),
+    ``spread`` (points of estimated margin per unit of log-odds), ``margin``
+    (the weight of the score margin in a finished game's reward), and for the
+    tree mode ``exploration``. With an iteration budget alone the bot is
+    fully deterministic for a seed; a time limit makes the depth of search
+    depend on the machine.
     """
 
     def __init__(
@@ -88,8 +149,16 @@ class SearchBot:
         iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.6,
-        threshold: int = 3,
+        threshold: int = 9,
         epsilon: float = 0.1,
+        denial: float = 0.5,
+        margin: float = 0.2,
+        rounds: int | None = 1,
+        foresight: float | None = None,
+        spread: float = 8.0,
+        prune: float = 3.0,
+        playout: str = "expert",
+        confidence: float = 1.0,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -97,7 +166,21 @@ class SearchBot:
         if exploration < 0 or not 0 <= epsilon <= 1:
             raise ValueError("exploration must be >= 0 and epsilon between 0 and 1")
         self.exploration = exploration
-        self._policy = _Policy(threshold, epsilon)
+        if not 0 <= margin <= 1:
+            raise ValueError("margin must be between 0 and 1")
+        self.margin = margin
+        self.rounds = None if rounds is None or rounds <= 0 else int(rounds)
+        self.foresight = foresight
+        self.spread = spread
+        self._horizon: int | None = None
+        self.prune = prune
+        if playout not in ("greedy", "expert"):
+            raise ValueError(f"playout must be greedy or expert, not {playout!r}")
+        self.playout = playout
+        self.confidence = confidence
+        self._expert = ExpertBot()
+        self._root_actions: tuple[Action, ...] = ()
+        self._policy = _Policy(threshold, epsilon, denial)
         self._rng = random.Random(seed)
         self.last_iterations = 0
         """Iterations run for the latest move (for benchmarks)."""
@@ -105,15 +188,30 @@ class SearchBot:
     def choose(
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
     ) -> Action:
-        """The most visited action at the root after the budget is spent."""
+        """The best candidate on the sampled deals once the budget is spent.
+
+        A move with a single candidate (one legal action, or one the expert
+        rates far ahead of the rest) is played at once, without search.
+        """
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
+        candidates = self._candidates(view, legal)
+        if len(candidates) == 1:
+            self.last_iterations = 0
+            return candidates[0]
+        self._root_actions = candidates
         budget = budget or self.budget
+        if self.playout == "expert":
+            self._horizon = None if self.rounds is None else view.round + self.rounds
+            choice = self._compare(view, candidates, budget)
+            self._horizon = None
+            return choice
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         limit = budget.iterations
         root = _Node()
         rng = self._rng
+        self._horizon = None if self.rounds is None else view.round + self.rounds
         done = 0
         while limit is None or done < limit:
             if deadline is not None and done and time.perf_counter() >= deadline:
@@ -122,12 +220,80 @@ class SearchBot:
             self._iterate(root, state, rng)
             done += 1
         self.last_iterations = done
-        allowed = set(legal)
+        self._horizon = None
+        allowed = set(candidates)
         edges = [(a, e) for a, e in root.edges.items() if a in allowed]
         if not edges:
             return legal[0]
         seat = view.seat
         return max(edges, key=lambda ae: (ae[1].visits, ae[1].rewards[seat]))[0]
+
+    def _compare(self, view: PlayerView, candidates: tuple[Action, ...], budget: Budget) -> Action:
+        """Compare the candidates on the same sampled deals, each played out by the expert.
+
+        Every deal is played out once after each candidate, the expert moving
+        for every seat to the end of the round (then the position is
+        estimated) or of the game. The candidates share the deals, so their
+        differences are measured with little noise. The expert's own choice
+        (the first candidate) is kept unless another beats it by ``confidence``
+        standard errors.
+        """
+        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        limit = budget.iterations
+        rng = self._rng
+        seat = view.seat
+        count = len(candidates)
+        sums = [0.0] * count
+        squares = [0.0] * count
+        done = 0
+        while limit is None or done < limit:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            state = view.sample(rng)
+            first = 0.0
+            for i, action in enumerate(candidates):
+                value = self._rollout(state.apply(action), seat)
+                if i == 0:
+                    first = value
+                diff = value - first
+                sums[i] += value
+                squares[i] += diff * diff
+            done += 1
+        self.last_iterations = done
+        best = 0
+        for i in range(1, count):
+            mean = (sums[i] - sums[0]) / done
+            spread = math.sqrt(max(0.0, squares[i] / done - mean * mean) / done)
+            if mean > self.confidence * spread and sums[i] > sums[best]:
+                best = i
+        return candidates[best]
+
+    def _rollout(self, state: GameState, seat: int) -> float:
+        """The expert plays every seat to the horizon or the end; ``seat``'s reward."""
+        expert = self._expert
+        horizon = self._horizon
+        while not state.is_over and (horizon is None or state.round < horizon):
+            legal = state.legal_actions()
+            player = state.current_player
+            state = state.apply(
+                legal[0] if len(legal) == 1 else expert.choose(state.view(player), legal)
+            )
+        if state.is_over:
+            return _rewards(state.final_scores(), self.margin)[seat]
+        return self._estimate(state)[seat]
+
+    def _candidates(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, ...]:
+        """The actions worth searching: those the expert rates within ``prune`` of its best.
+
+        The expert's values are its one-turn outlooks (in points); a negative
+        ``prune`` keeps every legal action.
+        """
+        if self.prune < 0:
+            return tuple(legal)
+        values = self._expert.rate(view, legal)
+        best = max(values.values())
+        ranked = sorted(legal, key=lambda a: -values[a])
+        return tuple(a for a in ranked if values[a] >= best - self.prune)
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random) -> None:
         """One pass: select and expand in the tree, play out, back up the rewards."""
@@ -135,8 +301,14 @@ class SearchBot:
         node = root
         seats = state.rules.seats
         c = self.exploration
+        policy = self._policy
         while not state.is_over:
-            legal = state.legal_actions()
+            legal = self._root_actions if node is root else state.legal_actions()
+            if node is not root and state.drawn_card is not None:
+                # Below the root a drawn card is placed by the policy: the tree
+                # branches on the card and on the choices to take or draw.
+                state = state.apply(policy.choose(state, legal, rng, greedy=True))
+                continue
             player = state.current_player
             untried = [a for a in legal if a not in node.edges]
             if untried:
@@ -159,27 +331,79 @@ class SearchBot:
                 edge.children[key] = _Node()
                 break
             node = child
-        while not state.is_over:
-            state = state.apply(self._policy.choose(state, state.legal_actions(), rng))
-        rewards = _rewards(state.final_scores())
+        horizon = self._horizon
+        if horizon is None:
+            while not state.is_over:
+                state = state.apply(policy.choose(state, state.legal_actions(), rng))
+        else:
+            while not state.is_over and state.round < horizon:
+                state = state.apply(policy.choose(state, state.legal_actions(), rng))
+        if state.is_over:
+            rewards = _rewards(state.final_scores(), self.margin)
+        else:
+            rewards = self._estimate(state)
         for edge in path:
             edge.visits += 1
             totals = edge.rewards
             for s in range(seats):
                 totals[s] += rewards[s]
 
+    def _estimate(self, state: GameState) -> list[float]:
+        """Per seat, the chance to win estimated at a round's end (the game goes on).
+
+        Each seat's value is its score plus the prospects of the colours it
+        builds (as the expert reckons them: its share of the unseen cards of
+        each colour, shared with the seats that collect it too); the reward is
+        a logistic function of its value's margin over the best other seat.
+        """
+        rules = state.rules
+        seats = rules.seats
+        scoring = rules.scoring
+        table = scoring.table
+        plus = rules.plus_colours
+        colours = state.colours
+        counts = [state.counts(s) for s in range(seats)]
+        before = state.cards_before_last_round or 0
+        foresight = DEFAULT_FORESIGHT[scoring] if self.foresight is None else self.foresight
+        future = foresight * (before + 0.8 * sum(state.row_capacities)) / seats
+        unseen = state.unseen()
+        values = []
+        for s in range(seats):
+            held = counts[s]
+            own = [held[c] for c in colours]
+            points: float = best_total(own, held[_JOKER] + held[_GOLDEN], held[_PLUS2], table, plus)
+            supply = [
+                unseen.get(c, 0) / (1 + sum(1 for o in range(seats) if o != s and counts[o][c]))
+                for c in colours
+            ]
+            total = sum(supply) or 1.0
+            building = sorted(range(len(own)), key=lambda i: -own[i])[:plus]
+            for i in building:
+                points += prospect_table(table, round(future * supply[i] / total, 2))[
+                    min(own[i], 6)
+                ]
+            values.append(points)
+        spread = self.spread
+        rewards = []
+        for s in range(seats):
+            rival = max(v for o, v in enumerate(values) if o != s)
+            x = max(-30.0, min(30.0, (values[s] - rival) / spread))
+            rewards.append(1.0 / (1.0 + math.exp(-x)))
+        return rewards
+
 
 def _ucb(edge: _Edge, player: int, log_n: float, c: float) -> float:
     return edge.rewards[player] / edge.visits + c * math.sqrt(log_n / edge.visits)
 
 
-def _rewards(scores: tuple[int, ...]) -> list[float]:
-    """Per seat: the win (shared on ties) plus a small bonus for the margin over the rest."""
+def _rewards(scores: tuple[int, ...], weight: float) -> list[float]:
+    """Per seat: the win (shared on ties), and with ``weight`` the margin over the rest."""
     best = max(scores)
     winners = scores.count(best)
     rewards = []
+    win = 1.0 - weight
     for seat, own in enumerate(scores):
         rival = max(s for i, s in enumerate(scores) if i != seat)
         margin = max(-1.0, min(1.0, (own - rival) / 40))
-        rewards.append((0.8 / winners if own == best else 0.0) + 0.1 * (1 + margin))
+        rewards.append((win / winners if own == best else 0.0) + weight * 0.5 * (1 + margin))
     return rewards
