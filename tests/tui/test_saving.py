@@ -84,12 +84,17 @@ async def test_a_resumed_game_goes_on_as_if_never_interrupted() -> None:
     whole = straight.session.game
     assert whole.is_over
 
-    cut = make_app(3, humans=0)
+    # Paced bots, so that the game is surely cut before its end on a fast machine.
+    cut = ColorettoApp(replace(make_config(3, humans=0), delay=0.05))
     async with cut.run_test(size=SIZE) as pilot:
         while cut.session is None or len(cut.session.game.history()) < 20:
             await pilot.pause()
         await pilot.press("ctrl+c")
-    resumed = ColorettoApp(session=saved_now())
+    assert cut.session is not None
+    assert not cut.session.game.is_over
+    session = saved_now()
+    session.config = replace(session.config, delay=0)
+    resumed = ColorettoApp(session=session)
     async with resumed.run_test(size=SIZE) as pilot:
         await settle(pilot)
     assert resumed.session is not None
