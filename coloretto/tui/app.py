@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import os
 import signal
+import threading
 
 from textual.binding import Binding
 
@@ -25,6 +28,9 @@ from coloretto.tui.session import Session
 
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 """Signals that end the game tidily (the game is saved already; SIGHUP: the terminal is gone)."""
+
+SHUTDOWN_GRACE = 3.0
+"""Seconds a tidy exit on SIGTERM may take before the process ends regardless."""
 
 
 class ColorettoApp(GuardedApp):
@@ -116,9 +122,8 @@ class ColorettoApp(GuardedApp):
 
     # ------------------------------------------------------------------ leaving
 
-    def leave(self, *, quietly: bool = False) -> None:
-        """Quit; the game in progress is saved already, and the message says how to resume
-        (unless ``quietly``: the terminal is gone)."""
+    def leave(self) -> None:
+        """Quit; the game in progress is saved already, and the message says how to resume."""
         session = self.session
         message = None
         if session is not None and not session.match.is_over:
@@ -127,15 +132,25 @@ class ColorettoApp(GuardedApp):
                 message = "Your game is saved: coloretto play --resume continues it."
             else:
                 message = f"Sorry, {problem}."
-        self.exit(message=None if quietly else message)
+        self.exit(message=message)
 
     def action_leave(self) -> None:
         """Ctrl+C: quit at once (nothing is lost: the game is saved)."""
         self.leave()
 
     def _signalled(self, number: int) -> None:
-        self.keeper.log.info("quitting on %s", signal.Signals(number).name)
-        self.leave(quietly=signal.Signals(number).name == "SIGHUP")
+        """SIGTERM: quit tidily (within a few seconds, whatever happens). SIGHUP: the
+        terminal is gone, and with it anything worth tidying: save and go at once."""
+        name = signal.Signals(number).name
+        self.keeper.log.info("quitting on %s", name)
+        if name == "SIGHUP":
+            self.save_now()
+            logging.shutdown()
+            os._exit(128 + number)
+        watchdog = threading.Timer(SHUTDOWN_GRACE, os._exit, (128 + number,))
+        watchdog.daemon = True
+        watchdog.start()
+        self.leave()
 
     def save_now(self) -> str:
         """After an unexpected error: save the game in progress."""
