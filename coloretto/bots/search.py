@@ -201,17 +201,14 @@ class SearchBot:
             self.last_iterations = 0
             return candidates[0]
         self._root_actions = candidates
+        self._horizon = None if self.rounds is None else view.round + self.rounds
         budget = budget or self.budget
         if self.playout == "expert":
-            self._horizon = None if self.rounds is None else view.round + self.rounds
-            choice = self._compare(view, candidates, budget)
-            self._horizon = None
-            return choice
+            return self._compare(view, candidates, budget)
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         limit = budget.iterations
         root = _Node()
         rng = self._rng
-        self._horizon = None if self.rounds is None else view.round + self.rounds
         done = 0
         while limit is None or done < limit:
             if deadline is not None and done and time.perf_counter() >= deadline:
@@ -220,7 +217,6 @@ class SearchBot:
             self._iterate(root, state, rng)
             done += 1
         self.last_iterations = done
-        self._horizon = None
         allowed = set(candidates)
         edges = [(a, e) for a, e in root.edges.items() if a in allowed]
         if not edges:
@@ -332,12 +328,8 @@ class SearchBot:
                 break
             node = child
         horizon = self._horizon
-        if horizon is None:
-            while not state.is_over:
-                state = state.apply(policy.choose(state, state.legal_actions(), rng))
-        else:
-            while not state.is_over and state.round < horizon:
-                state = state.apply(policy.choose(state, state.legal_actions(), rng))
+        while not state.is_over and (horizon is None or state.round < horizon):
+            state = state.apply(policy.choose(state, state.legal_actions(), rng))
         if state.is_over:
             rewards = _rewards(state.final_scores(), self.margin)
         else:

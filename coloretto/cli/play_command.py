@@ -226,8 +226,6 @@ def saved_session(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         session = Session.from_saved(saved)
     except RecordError as error:
         parser.error(f"{path}: {error}")
-    if session.game.is_over:
-        session.next_game()
     if args.delay != defaults.delay:
         session.config = replace(session.config, delay=args.delay)
     return session

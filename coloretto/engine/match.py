@@ -49,6 +49,14 @@ class Match:
         results = self.results + ((self.game.final_scores(),) if self.game.is_over else ())
         return tuple(sum(game[s] for game in results) for s in range(self.rules.seats))
 
+    def game_seed(self, number: int) -> Seed:
+        """The seed that deals game ``number`` (from 1) of the match.
+
+        >>> Match.start(Rules(players=3, games=2), seed=4).game_seed(2)
+        '4/2'
+        """
+        return self.seed if number == 1 else f"{self.seed}/{number}"
+
     def winners(self) -> tuple[int, ...]:
         """The seats with the highest total (several on a tie)."""
         totals = self.totals()
@@ -66,7 +74,7 @@ class Match:
             raise ValueError("the match is over")
         number = self.game_number + 1
         first = (self.game.setup.first_player + 1) % self.rules.seats
-        setup = deal(self.rules, f"{self.seed}/{number}", first_player=first)
+        setup = deal(self.rules, self.game_seed(number), first_player=first)
         return Match(
             self.rules,
             self.seed,

@@ -115,29 +115,29 @@ def breakdown_to_json(breakdown: ScoreBreakdown[Card]) -> dict[str, Any]:
 
 def load_record(data: object) -> GameRecord:
     """Replay a record through the engine; raise ``RecordError`` if it is not a valid game."""
-    record = _expect(data, Mapping, "the record", "an object")
+    record = expect(data, Mapping, "the record", "an object")
     fmt = record.get("format")
     if fmt != FORMAT:
         raise RecordError(f"format: expected {FORMAT!r}, found {fmt!r}")
-    rules_data = _expect(record.get("rules"), Mapping, "rules", "an object")
+    rules_data = expect(record.get("rules"), Mapping, "rules", "an object")
     try:
         rules = Rules(**rules_data)
     except (TypeError, ValueError) as error:
         raise RecordError(f"rules: {error}") from None
-    seats = _expect(record.get("seats"), list, "seats", "a list of names")
+    seats = expect(record.get("seats"), list, "seats", "a list of names")
     if len(seats) != rules.seats or not all(isinstance(n, str) for n in seats):
         raise RecordError(f"seats: expected {rules.seats} names")
-    setup_data = _expect(record.get("setup"), Mapping, "setup", "an object")
+    setup_data = expect(record.get("setup"), Mapping, "setup", "an object")
     setup = Setup(
         removed=_cards(setup_data.get("removed"), "setup.removed"),
         starting=tuple(
             _cards(hand, f"setup.starting[{i}]")
             for i, hand in enumerate(
-                _expect(setup_data.get("starting"), list, "setup.starting", "a list")
+                expect(setup_data.get("starting"), list, "setup.starting", "a list")
             )
         ),
         deck=_cards(setup_data.get("deck"), "setup.deck"),
-        first_player=_expect(
+        first_player=expect(
             setup_data.get("first_player"), int, "setup.first_player", "a seat number"
         ),
         seed=setup_data.get("seed"),
@@ -146,8 +146,8 @@ def load_record(data: object) -> GameRecord:
         state = GameState.from_setup(rules, setup)
     except ValueError as error:
         raise RecordError(f"setup: {error}") from None
-    meta = _expect(record.get("meta", {}), Mapping, "meta", "an object")
-    actions = _expect(record.get("actions"), list, "actions", "a list")
+    meta = expect(record.get("meta", {}), Mapping, "meta", "an object")
+    actions = expect(record.get("actions"), list, "actions", "a list")
     for i, entry in enumerate(actions):
         state = _replay(state, entry, f"actions[{i}]")
     if "result" in record:
@@ -156,13 +156,13 @@ def load_record(data: object) -> GameRecord:
 
 
 def _replay(state: GameState, entry: object, where: str) -> GameState:
-    move = _expect(entry, Mapping, where, "an object")
+    move = expect(entry, Mapping, where, "an object")
     if state.is_over:
         raise RecordError(f"{where}: the game was already over")
     player = move.get("player")
     if type(player) is not int or player != state.current_player:
         raise RecordError(f"{where}: it was seat {state.current_player}'s turn, not {player!r}'s")
-    text = _expect(move.get("action"), str, f"{where}.action", "text")
+    text = expect(move.get("action"), str, f"{where}.action", "text")
     try:
         after = state.apply(Action.parse(text))
     except (IllegalAction, ValueError) as error:
@@ -180,7 +180,7 @@ def _replay(state: GameState, entry: object, where: str) -> GameState:
 
 
 def _check_result(state: GameState, result: object) -> None:
-    data = _expect(result, Mapping, "result", "an object")
+    data = expect(result, Mapping, "result", "an object")
     if not state.is_over:
         raise RecordError("result: the actions do not finish the game")
     if data.get("scores") != list(state.final_scores()):
@@ -191,18 +191,26 @@ def _check_result(state: GameState, result: object) -> None:
 
 
 def _cards(value: object, where: str) -> tuple[Card, ...]:
-    items = _expect(value, list, where, "a list of cards")
+    items = expect(value, list, where, "a list of cards")
     cards = []
     for i, item in enumerate(items):
         try:
-            cards.append(Card.from_text(_expect(item, str, f"{where}[{i}]", "a card name")))
+            cards.append(Card.from_text(expect(item, str, f"{where}[{i}]", "a card name")))
         except ValueError as error:
             raise RecordError(f"{where}[{i}]: {error}") from None
     return tuple(cards)
 
 
-def _expect(value: Any, kind: type, where: str, what: str) -> Any:
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
+    """``value`` if it is a ``kind`` (``True`` is no number here), else a ``RecordError``
+    saying where, what was expected and what was found.
+
+    >>> expect(True, int, "setup.first_player", "a seat number")
+    Traceback (most recent call last):
+    ...
+    coloretto.engine.record.RecordError: setup.first_player: expected a seat number, found true
+    """
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise RecordError(f"{where}: expected {what}, found {json.dumps(value)[:40]}")
     return value
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from coloretto.engine import GameState, Match
-from coloretto.engine.record import GameRecord, RecordError, read_record, write_record
+from coloretto.engine.record import GameRecord, RecordError, expect, read_record, write_record
 from coloretto.engine.setup import deal
 from coloretto.store.paths import DataDir
 
@@ -102,54 +102,50 @@ class SavedGame:
             seed = record.state.setup.seed
             match = Match(rules, seed if isinstance(seed, int) else 0, record.state)
             return cls(new_id(), players, match, record.seats, level=default_bot)
-        session = _field(data, Mapping, SESSION_KEY, "an object")
+        session = expect(data, Mapping, SESSION_KEY, "an object")
         where = f"meta.{SESSION_KEY}"
-        players = tuple(
-            _player(entry, f"{where}.players[{i}]")
-            for i, entry in enumerate(_field(session.get("players"), list, f"{where}.players"))
-        )
+        entries = expect(session.get("players"), list, f"{where}.players", "a list")
+        players = tuple(_player(entry, f"{where}.players[{i}]") for i, entry in enumerate(entries))
         if len(players) != rules.players:
             raise RecordError(f"{where}.players: expected {rules.players} players")
-        match_data = _field(session.get("match"), Mapping, f"{where}.match", "an object")
-        seed = _field(match_data.get("seed"), int, f"{where}.match.seed", "a number")
+        match_data = expect(session.get("match"), Mapping, f"{where}.match", "an object")
+        seed = expect(match_data.get("seed"), int, f"{where}.match.seed", "a number")
         results = tuple(
-            tuple(_field(scores, list, f"{where}.match.results[{i}]", "a list of scores"))
-            for i, scores in enumerate(_field(match_data.get("results"), list, f"{where}.match"))
+            tuple(expect(scores, list, f"{where}.match.results[{i}]", "a list of scores"))
+            for i, scores in enumerate(
+                expect(match_data.get("results"), list, f"{where}.match.results", "a list")
+            )
         )
         if len(results) >= rules.games or any(
             len(scores) != rules.seats or not all(type(s) is int for s in scores)
             for scores in results
         ):
             raise RecordError(f"{where}.match.results: not the scores of earlier games")
-        number = len(results) + 1
+        match = Match(rules, seed, record.state, results)
         setup = record.state.setup
-        if deal(rules, seed if number == 1 else f"{seed}/{number}", setup.first_player) != setup:
-            raise RecordError(f"{where}.match: the deal is not game {number} of match {seed}")
-        delay = _field(session.get("delay", 0.6), (int, float), f"{where}.delay", "seconds")
+        if deal(rules, match.game_seed(match.game_number), setup.first_player) != setup:
+            raise RecordError(
+                f"{where}.match: the deal is not game {match.game_number} of match {seed}"
+            )
+        delay = expect(session.get("delay", 0.6), (int, float), f"{where}.delay", "seconds")
         return cls(
-            _field(session.get("id"), str, f"{where}.id", "text"),
+            expect(session.get("id"), str, f"{where}.id", "text"),
             players,
-            Match(rules, seed, record.state, results),
+            match,
             record.seats,
             float(delay),
-            _field(session.get("hint_bot", "expert"), str, f"{where}.hint_bot", "a bot"),
-            _field(session.get("level", "normal"), str, f"{where}.level", "a level"),
+            expect(session.get("hint_bot", "expert"), str, f"{where}.hint_bot", "a bot"),
+            expect(session.get("level", "normal"), str, f"{where}.level", "a level"),
             bool(session.get("seeded", False)),
         )
 
 
 def _player(entry: object, where: str) -> SavedPlayer:
-    data = _field(entry, Mapping, where, "an object")
+    data = expect(entry, Mapping, where, "an object")
     bot = data.get("bot")
     if bot is not None and not isinstance(bot, str):
         raise RecordError(f"{where}.bot: expected a bot spec or null")
-    return SavedPlayer(_field(data.get("name"), str, f"{where}.name", "a name"), bot)
-
-
-def _field(value: Any, kind: type | tuple[type, ...], where: str, what: str = "a list") -> Any:
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise RecordError(f"{where}: expected {what}")
-    return value
+    return SavedPlayer(expect(data.get("name"), str, f"{where}.name", "a name"), bot)
 
 
 def new_id(now: datetime | None = None) -> str:
@@ -183,7 +179,8 @@ def save(data: DataDir, saved: SavedGame) -> Path:
 
 
 def keep_finished(data: DataDir, saved: SavedGame) -> Path:
-    """Copy the finished game to the history; remove the save once the match is over.
+    """Copy the finished game to the history; remove the save once the match is over
+    (until then the save, holding the finished game, deals the next one on resuming).
 
     Raises ``OSError`` if the disk refuses.
     """
@@ -192,8 +189,6 @@ def keep_finished(data: DataDir, saved: SavedGame) -> Path:
     write_record(path, saved.game, saved.seat_names, saved.meta())
     if saved.match.is_over:
         save_path(data, saved.id).unlink(missing_ok=True)
-    else:
-        save(data, saved)
     return path
 
 
@@ -242,8 +237,3 @@ def load_save(path: str | os.PathLike[str], default_bot: str = "normal") -> Save
         return SavedGame.from_record(record, default_bot)
     except RecordError as error:
         raise RecordError(f"{path}: {error}") from None
-
-
-def seat_players(players: Sequence[SavedPlayer]) -> tuple[tuple[str, str | None], ...]:
-    """``(name, bot)`` per player, as the statistics want them."""
-    return tuple((p.name, p.bot) for p in players)

@@ -96,8 +96,6 @@ class ColorettoApp(GuardedApp):
             if isinstance(self.screen, SetupScreen):
                 self.screen.show_error(f"cannot resume: {error}")
             return
-        if session.match.game.is_over and not session.match.is_over:
-            session.next_game()
         self.switch_screen(self._game_screen(session))
 
     def on_game_over(self, message: GameOver) -> None:

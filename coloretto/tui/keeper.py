@@ -11,7 +11,7 @@ import logging
 
 from coloretto.store.incidents import incident_log
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import keep_finished, save, save_path, seat_players
+from coloretto.store.saves import keep_finished, save, save_path
 from coloretto.store.stats import GameResult, Stats, StatsError
 from coloretto.tui.session import Session
 
@@ -22,7 +22,6 @@ class Keeper:
     def __init__(self, data: DataDir | None = None) -> None:
         self.data = data or DataDir.default()
         self._log: logging.Logger | None = None
-        self._kept: set[tuple[str, int]] = set()
 
     @property
     def log(self) -> logging.Logger:
@@ -42,11 +41,10 @@ class Keeper:
         return None
 
     def finish(self, session: Session) -> str | None:
-        """Once a game is over: keep it in the history and count it in the statistics."""
-        game = session.match.game_number
-        if not session.game.is_over or (session.id, game) in self._kept:
+        """Once a game is over: keep it in the history and count it in the statistics
+        (both idempotent: the same game is kept and counted once)."""
+        if not session.game.is_over:
             return None
-        self._kept.add((session.id, game))
         saved = session.saved()
         problems = []
         try:
@@ -54,8 +52,9 @@ class Keeper:
         except OSError as error:
             problems.append(self._trouble("keep the finished game", self.data.history, error))
         try:
-            players = seat_players(saved.players)
-            result = GameResult.of(f"{session.id}/{game}", session.game, players)
+            players = [(p.name, p.bot) for p in saved.players]
+            game_id = f"{session.id}/{session.match.game_number}"
+            result = GameResult.of(game_id, session.game, players)
             Stats(self.data.stats).add(result)
         except StatsError as error:
             self.log.error("statistics: %s", error)

@@ -95,7 +95,8 @@ class Session:
 
     @classmethod
     def from_saved(cls, saved: SavedGame) -> Session:
-        """The session a save holds; ``RecordError`` if its settings are not valid."""
+        """The session a save holds, ready to play on (a save made between two games of a
+        match deals the next one); ``RecordError`` if its settings are not valid."""
         match = saved.match
         try:
             config = GameConfig(
@@ -108,7 +109,10 @@ class Session:
             )
         except ValueError as error:
             raise RecordError(f"meta.session: {error}") from None
-        return cls(config, match, saved.id)
+        session = cls(config, match, saved.id)
+        if session.has_next_game:
+            session.next_game()
+        return session
 
     def controller_name(self, seat: int) -> str:
         """The name of the player who moves ``seat``."""

@@ -71,10 +71,19 @@ def help_text(*, plain: bool = False) -> Table:
     return outer
 
 
-class HelpScreen(ModalScreen[None]):
-    """The key bindings and the letters of the cards."""
+class Dialog(ModalScreen[None]):
+    """A box over the table; its ``close`` action goes back to the game."""
 
     CSS_PATH = "dialogs.tcss"
+
+    def action_close(self) -> None:
+        """Back to the game."""
+        self.dismiss(None)
+
+
+class HelpScreen(Dialog):
+    """The key bindings and the letters of the cards."""
+
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
         Binding("escape,question_mark,q", "close", "Close", id="close-help"),
     ]
@@ -85,10 +94,6 @@ class HelpScreen(ModalScreen[None]):
             box.border_title = "Keys"
             yield Static(help_text(plain=self.app.no_color), id="help-text")
             yield Static("Esc closes this help.", classes="dialog-hint")
-
-    def action_close(self) -> None:
-        """Back to the game."""
-        self.dismiss(None)
 
 
 def rules_markdown() -> str:
@@ -106,10 +111,9 @@ def rules_markdown() -> str:
     )
 
 
-class RulesScreen(ModalScreen[None]):
+class RulesScreen(Dialog):
     """The rules of the game (``docs/rules.md``), scrollable."""
 
-    CSS_PATH = "dialogs.tcss"
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
         Binding("escape,q,r", "close", "Close", id="close-rules"),
     ]
@@ -127,15 +131,10 @@ class RulesScreen(ModalScreen[None]):
         """Focus the rules, so that the arrow keys and Page Up/Down scroll them."""
         self.query_one("#rules-box").focus()
 
-    def action_close(self) -> None:
-        """Back to the game."""
-        self.dismiss(None)
 
-
-class MovesScreen(ModalScreen[None]):
+class MovesScreen(Dialog):
     """The whole move log, scrollable (``m``)."""
 
-    CSS_PATH = "dialogs.tcss"
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
         Binding("escape,q,m", "close", "Close", id="close-moves"),
     ]
@@ -157,10 +156,6 @@ class MovesScreen(ModalScreen[None]):
         for entry in self.entries:
             log.write(entry)
         log.focus()
-
-    def action_close(self) -> None:
-        """Back to the game."""
-        self.dismiss(None)
 
 
 class ConfirmQuit(ModalScreen[bool]):
@@ -193,11 +188,9 @@ class ConfirmQuit(ModalScreen[bool]):
         self.dismiss(quit_now)
 
 
-class TooSmallScreen(ModalScreen[None]):
+class TooSmallScreen(Dialog):
     """Covers everything while the terminal is too small for the table; the game goes on
     underneath (bots keep playing) and comes back as soon as the terminal is enlarged."""
-
-    CSS_PATH = "dialogs.tcss"
 
     def __init__(self, width: int, height: int) -> None:
         super().__init__()

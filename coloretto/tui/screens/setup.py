@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -21,6 +22,11 @@ from coloretto.tui.screens.game import PACES
 
 def _options(values: list[str]) -> list[tuple[str, str]]:
     return [(value, value) for value in values]
+
+
+def _choice(options: list[tuple[str, Any]], value: object, widget_id: str) -> Select[Any]:
+    """A compact drop-down list that always holds one of ``options``."""
+    return Select(options, value=value, allow_blank=False, compact=True, id=widget_id)
 
 
 class SetupScreen(Screen[None]):
@@ -44,26 +50,15 @@ class SetupScreen(Screen[None]):
         config = self.defaults
         rules = config.rules
         names = ", ".join(p.name for p in config.players if p.is_human and p.name != "You")
-        pace = min(PACES, key=lambda p: abs(p - config.delay))
+        pace = min(PACES, key=lambda p: abs(p - config.delay)) if config.delay else 0.0
+        level = config.level if config.level in LEVELS else DEFAULT_LEVEL
         with Vertical(id="setup-box") as box:
             box.border_title = "Coloretto: a new game"
             with Grid(id="form"):
                 yield Label("Players")
-                yield Select(
-                    [(str(n), n) for n in range(2, 6)],
-                    value=rules.players,
-                    allow_blank=False,
-                    compact=True,
-                    id="players",
-                )
+                yield _choice([(str(n), n) for n in range(2, 6)], rules.players, "players")
                 yield Label("People")
-                yield Select(
-                    self._people_options(rules.players),
-                    value=config.humans,
-                    allow_blank=False,
-                    compact=True,
-                    id="humans",
-                )
+                yield _choice(self._people_options(rules.players), config.humans, "humans")
                 yield Label("Names")
                 yield Input(
                     names,
@@ -72,45 +67,15 @@ class SetupScreen(Screen[None]):
                     id="names",
                 )
                 yield Label("Bots")
-                yield Select(
-                    _options(list(LEVELS)),
-                    value=config.level if config.level in LEVELS else DEFAULT_LEVEL,
-                    allow_blank=False,
-                    compact=True,
-                    id="level",
-                )
+                yield _choice(_options(list(LEVELS)), level, "level")
                 yield Label("Bot pace")
-                yield Select(
-                    [(f"{p:g} s per move", p) for p in PACES],
-                    value=pace if config.delay else 0.0,
-                    allow_blank=False,
-                    compact=True,
-                    id="delay",
-                )
+                yield _choice([(f"{p:g} s per move", p) for p in PACES], pace, "delay")
                 yield Label("Scoring")
-                yield Select(
-                    _options([s.value for s in Scoring]),
-                    value=rules.scoring.value,
-                    allow_blank=False,
-                    compact=True,
-                    id="scoring",
-                )
+                yield _choice(_options([s.value for s in Scoring]), rules.scoring.value, "scoring")
                 yield Label("Edition")
-                yield Select(
-                    _options([e.value for e in Edition]),
-                    value=rules.edition.value,
-                    allow_blank=False,
-                    compact=True,
-                    id="edition",
-                )
+                yield _choice(_options([e.value for e in Edition]), rules.edition.value, "edition")
                 yield Label("Variant")
-                yield Select(
-                    _options([v.value for v in Variant]),
-                    value=rules.variant.value,
-                    allow_blank=False,
-                    compact=True,
-                    id="variant",
-                )
+                yield _choice(_options([v.value for v in Variant]), rules.variant.value, "variant")
                 yield Label("Games")
                 yield Input(str(rules.games), type="integer", compact=True, id="games")
                 yield Label("Seed")
