@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from coloretto.bots.registry import make_bot
-from coloretto.engine import IllegalAction, Rules, new_game, write_record
+from coloretto.engine import IllegalAction, Outcome, Rules, new_game, write_record
 
 
 class ArenaError(RuntimeError):
@@ -120,16 +120,13 @@ class ArenaResult:
     def add(self, result: GameResult) -> None:
         """Count one game."""
         self.games += 1
-        best = max(result.scores)
-        winners = result.scores.count(best)
+        outcome = Outcome.of(result.scores)
         for entry, spec in enumerate(self.arena.bots):
             stats = self.bots.setdefault(spec, BotStats(spec))
-            own = result.scores[entry]
-            rival = max(s for i, s in enumerate(result.scores) if i != entry)
             stats.games += 1
-            stats.wins += 1 / winners if own == best else 0.0
-            stats.score_total += own
-            stats.margin_total += own - rival
+            stats.wins += outcome.share(entry)
+            stats.score_total += result.scores[entry]
+            stats.margin_total += outcome.margin(entry)
             stats.move_seconds += result.move_seconds[entry]
             stats.moves += result.moves[entry]
             stats.max_move_seconds = max(stats.max_move_seconds, result.max_move_seconds[entry])

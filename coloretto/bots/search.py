@@ -9,7 +9,16 @@ from collections.abc import Sequence
 
 from coloretto.bots.base import Budget
 from coloretto.bots.expert import DEFAULT_FORESIGHT, ExpertBot, prospect_table
-from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, PlayerView, best_total
+from coloretto.engine import (
+    DRAW,
+    Action,
+    ActionKind,
+    Card,
+    GameState,
+    Outcome,
+    PlayerView,
+    best_total,
+)
 
 DEFAULT_ITERATIONS = 16
 _TAKE = ActionKind.TAKE
@@ -390,12 +399,11 @@ def _ucb(edge: _Edge, player: int, log_n: float, c: float) -> float:
 
 def _rewards(scores: tuple[int, ...], weight: float) -> list[float]:
     """Per seat: the win (shared on ties), and with ``weight`` the margin over the rest."""
-    best = max(scores)
-    winners = scores.count(best)
-    rewards = []
+    outcome = Outcome.of(scores)
     win = 1.0 - weight
-    for seat, own in enumerate(scores):
-        rival = max(s for i, s in enumerate(scores) if i != seat)
-        margin = max(-1.0, min(1.0, (own - rival) / 40))
-        rewards.append((win / winners if own == best else 0.0) + weight * 0.5 * (1 + margin))
+    rewards = []
+    for seat in range(len(scores)):
+        margin = max(-1.0, min(1.0, outcome.margin(seat) / 40))
+        won = win / len(outcome.winners) if seat in outcome.winners else 0.0
+        rewards.append(won + weight * 0.5 * (1 + margin))
     return rewards

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from coloretto.engine import GameRecord, RecordError, read_record
+from coloretto.engine import GameRecord, RecordError, UnreadableRecord, read_record
 from coloretto.store import DataDir
 from coloretto.store.saves import finished_games
 
@@ -64,10 +64,6 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(run=run, parser=parser)
 
 
-UNREADABLE = ("cannot read", "not a text file", "not valid JSON")
-"""How ``read_record`` starts the message about a file that is no record at all."""
-
-
 class ReplayProblem(Exception):
     """A record that cannot be replayed; the message names the file and the problem."""
 
@@ -96,11 +92,10 @@ def load(path: Path) -> GameRecord:
         raise ReplayProblem(f"{path}: is a directory, not a game record")
     try:
         return read_record(path)
+    except UnreadableRecord as error:
+        raise ReplayProblem(f"{path}: {error.problem}") from None
     except RecordError as error:
-        problem = str(error).removeprefix(f"{path}: ")
-        if problem.startswith(UNREADABLE):
-            raise ReplayProblem(f"{path}: {problem}") from None
-        raise ReplayProblem(f"{path}: not a valid game record: {problem}") from None
+        raise ReplayProblem(f"{path}: not a valid game record: {error.problem}") from None
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

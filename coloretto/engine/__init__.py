@@ -10,13 +10,15 @@ The TUI, the bots and outside scripts use only the names exported here.
 3
 """
 
-from coloretto.engine.actions import DRAW, Action, ActionKind, IllegalAction
+from coloretto.engine.actions import DRAW, Action, ActionKind, IllegalAction, IllegalReason
 from coloretto.engine.cards import COLOURS, Card
 from coloretto.engine.match import Match
+from coloretto.engine.outcome import Outcome
 from coloretto.engine.record import (
     FORMAT,
     GameRecord,
     RecordError,
+    UnreadableRecord,
     load_record,
     read_record,
     to_record,
@@ -39,8 +41,10 @@ __all__ = [
     "GameRecord",
     "GameState",
     "IllegalAction",
+    "IllegalReason",
     "Match",
     "Move",
+    "Outcome",
     "PlayerView",
     "RecordError",
     "Rules",
@@ -49,6 +53,7 @@ __all__ = [
     "Seed",
     "SetScore",
     "Setup",
+    "UnreadableRecord",
     "Variant",
     "best_total",
     "deal",

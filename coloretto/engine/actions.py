@@ -8,8 +8,37 @@ from enum import StrEnum
 MAX_ROWS = 5
 
 
+class IllegalReason(StrEnum):
+    """Why an action is not allowed: the kind of an ``IllegalAction``, to branch on."""
+
+    GAME_OVER = "game-over"
+    ALREADY_DRAWN = "already-drawn"
+    NOT_DRAWN = "not-drawn"
+    DECK_EMPTY = "deck-empty"
+    NO_ROOM = "no-room"
+    NO_SUCH_ROW = "no-such-row"
+    ROW_TAKEN = "row-taken"
+    ROW_FULL = "row-full"
+    ROW_EMPTY = "row-empty"
+    NOT_AN_ACTION = "not-an-action"
+
+
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message says why, in a player's words."""
+    """An action the rules do not allow now, with its ``reason`` (a code to branch on), the
+    ``problem`` in a player's words and, when there is one, ``advice`` on what to do instead.
+
+    The message is the problem, then the advice after a colon:
+
+    >>> error = IllegalAction(IllegalReason.DECK_EMPTY, "the deck is empty", "take a row")
+    >>> str(error), error.reason, error.problem
+    ('the deck is empty: take a row', <IllegalReason.DECK_EMPTY: 'deck-empty'>, 'the deck is empty')
+    """
+
+    def __init__(self, reason: IllegalReason, problem: str, advice: str | None = None) -> None:
+        super().__init__(f"{problem}: {advice}" if advice else problem)
+        self.reason = reason
+        self.problem = problem
+        self.advice = advice
 
 
 class ActionKind(StrEnum):

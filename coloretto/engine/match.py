@@ -6,6 +6,7 @@ import secrets
 from dataclasses import dataclass, replace
 
 from coloretto.engine.actions import Action
+from coloretto.engine.outcome import Outcome
 from coloretto.engine.rules import Rules
 from coloretto.engine.setup import Seed, deal
 from coloretto.engine.state import GameState
@@ -57,10 +58,19 @@ class Match:
         """
         return self.seed if number == 1 else f"{self.seed}/{number}"
 
+    def team_totals(self) -> tuple[int, ...]:
+        """Each player's match total over the seats they move (the ghost variant's teams)."""
+        totals = self.totals()
+        return tuple(sum(totals[s] for s in team) for team in self.rules.teams)
+
+    def outcome(self) -> Outcome | None:
+        """The match's result once its last game is over (players ranked by
+        ``team_totals``), else ``None``."""
+        return Outcome.of(self.team_totals()) if self.is_over else None
+
     def winners(self) -> tuple[int, ...]:
         """The seats with the highest total (several on a tie)."""
-        totals = self.totals()
-        return tuple(s for s, v in enumerate(totals) if v == max(totals))
+        return Outcome.of(self.totals()).winners
 
     def apply(self, action: Action | str) -> Match:
         """The match after ``action`` in the current game."""

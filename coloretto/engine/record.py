@@ -21,7 +21,28 @@ FORMAT = "coloretto-record/1"
 
 
 class RecordError(ValueError):
-    """A record that cannot be loaded; the message says what is wrong and where."""
+    """A record that cannot be loaded; the message says what is wrong and where.
+
+    ``problem`` is what is wrong (with where in the record, e.g. ``actions[12]: row 3 was
+    taken this round``) and ``path`` the file, when the record came from one; the message
+    is both, ``path: problem``.
+
+    >>> str(RecordError("seats: expected 3 names", path="game.json"))
+    'game.json: seats: expected 3 names'
+    """
+
+    def __init__(self, problem: str, *, path: str | os.PathLike[str] | None = None) -> None:
+        super().__init__(problem if path is None else f"{path}: {problem}")
+        self.problem = problem
+        self.path = None if path is None else Path(path)
+
+    def in_file(self, path: str | os.PathLike[str]) -> RecordError:
+        """The same error, said of the file ``path``."""
+        return type(self)(self.problem, path=path)
+
+
+class UnreadableRecord(RecordError):
+    """A file that holds no record at all: it cannot be read, or is not JSON text."""
 
 
 @dataclass(frozen=True)
@@ -216,22 +237,25 @@ def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> 
 
 
 def read_record(path: str | os.PathLike[str]) -> GameRecord:
-    """Load a record file; ``RecordError`` names the file and the problem."""
+    """Load a record file; ``RecordError`` names the file and the problem
+    (``UnreadableRecord`` when the file holds no JSON text at all)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise RecordError(f"{path}: cannot read the file ({error.strerror})") from None
+        raise UnreadableRecord(f"cannot read the file ({error.strerror})", path=path) from None
     except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a text file") from None
+        raise UnreadableRecord("not a text file", path=path) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise RecordError(f"{path}: not valid JSON ({error.msg} at line {error.lineno})") from None
+        raise UnreadableRecord(
+            f"not valid JSON ({error.msg} at line {error.lineno})", path=path
+        ) from None
     try:
         return load_record(data)
     except RecordError as error:
-        raise RecordError(f"{path}: {error}") from None
+        raise error.in_file(path) from None
 
 
 def write_record(

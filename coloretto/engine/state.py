@@ -9,8 +9,17 @@ from dataclasses import replace
 from functools import cache
 from typing import Final, NamedTuple
 
-from coloretto.engine.actions import _PLACE, _TAKE, DRAW, Action, ActionKind, IllegalAction
+from coloretto.engine.actions import (
+    _PLACE,
+    _TAKE,
+    DRAW,
+    Action,
+    ActionKind,
+    IllegalAction,
+    IllegalReason,
+)
 from coloretto.engine.cards import COLLECTABLE, COLOURS, Card
+from coloretto.engine.outcome import Outcome
 from coloretto.engine.rules import Rules
 from coloretto.engine.scoring import ScoreBreakdown, best_total, score
 from coloretto.engine.setup import Seed, Setup, deal
@@ -247,13 +256,15 @@ class GameState:
             try:
                 action = Action.parse(action)
             except ValueError as error:
-                raise IllegalAction(str(error)) from None
+                raise IllegalAction(IllegalReason.NOT_AN_ACTION, str(error)) from None
         kind = action.kind
         if kind is _DRAW:
             return self._draw(action)
         row = action.row
         if row is None or not 0 <= row < self._t.rows:
-            raise IllegalAction(f"there is no row {'?' if row is None else row + 1}")
+            raise IllegalAction(
+                IllegalReason.NO_SUCH_ROW, f"there is no row {'?' if row is None else row + 1}"
+            )
         if kind is _PLACE_KIND:
             return self._place(action, row)
         return self._take(action, row)
@@ -278,13 +289,15 @@ class GameState:
             round_,
         ) = self._c
         if over:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(IllegalReason.GAME_OVER, "the game is over")
         if hand is not None:
-            raise IllegalAction("you have already drawn a card: place it on a row")
+            raise IllegalAction(
+                IllegalReason.ALREADY_DRAWN, "you have already drawn a card", "place it on a row"
+            )
         if pos >= t.deck_len:
-            raise IllegalAction("the deck is empty: take a row")
+            raise IllegalAction(IllegalReason.DECK_EMPTY, "the deck is empty", "take a row")
         if not t.all_rows & ~taken & ~full:
-            raise IllegalAction("every row is full or taken: take a row")
+            raise IllegalAction(IllegalReason.NO_ROOM, "every row is full or taken", "take a row")
         card = t.deck[pos]
         pos += 1
         revealed_last = card == _LAST_ROUND
@@ -315,14 +328,14 @@ class GameState:
             round_,
         ) = self._c
         if over:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(IllegalReason.GAME_OVER, "the game is over")
         if hand is None:
-            raise IllegalAction("draw a card first, or take a row")
+            raise IllegalAction(IllegalReason.NOT_DRAWN, "draw a card first, or take a row")
         bit = 1 << row
         if taken & bit:
-            raise IllegalAction(f"row {row + 1} was taken this round")
+            raise IllegalAction(IllegalReason.ROW_TAKEN, f"row {row + 1} was taken this round")
         if full & bit:
-            raise IllegalAction(f"row {row + 1} is full")
+            raise IllegalAction(IllegalReason.ROW_FULL, f"row {row + 1} is full")
         t = self._t
         new_rows = list(rows)
         cards = new_rows[row] = rows[row] + (hand,)
@@ -352,14 +365,14 @@ class GameState:
             round_,
         ) = self._c
         if over:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(IllegalReason.GAME_OVER, "the game is over")
         if hand is not None:
-            raise IllegalAction("place the drawn card on a row first")
+            raise IllegalAction(IllegalReason.ALREADY_DRAWN, "place the drawn card on a row first")
         bit = 1 << row
         if taken & bit:
-            raise IllegalAction(f"row {row + 1} was taken this round")
+            raise IllegalAction(IllegalReason.ROW_TAKEN, f"row {row + 1} was taken this round")
         if not filled & bit:
-            raise IllegalAction(f"row {row + 1} is empty")
+            raise IllegalAction(IllegalReason.ROW_EMPTY, f"row {row + 1} is empty")
         t = self._t
         cards = rows[row]
         counts = list(colls[player])
@@ -587,11 +600,18 @@ class GameState:
         seat_scores = self.scores()
         return tuple(sum(seat_scores[s] for s in team) for team in self._t.rules.teams)
 
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over (players ranked by ``team_totals``), else ``None``.
+
+        >>> game = new_game(Rules(players=3), seed=1)
+        >>> game.outcome() is None
+        True
+        """
+        return Outcome.of(self.team_totals()) if self._c[_OVER] else None
+
     def winners(self) -> tuple[int, ...]:
-        """The seats with the highest score (several on a tie)."""
-        seat_scores = self.scores()
-        best = max(seat_scores)
-        return tuple(s for s, v in enumerate(seat_scores) if v == best)
+        """The seats with the highest score now (several on a tie)."""
+        return Outcome.of(self.scores()).winners
 
     # ----------------------------------------------------- hidden information
 

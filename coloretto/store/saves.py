@@ -236,4 +236,4 @@ def load_save(path: str | os.PathLike[str], default_bot: str = "normal") -> Save
     try:
         return SavedGame.from_record(record, default_bot)
     except RecordError as error:
-        raise RecordError(f"{path}: {error}") from None
+        raise error.in_file(path) from None

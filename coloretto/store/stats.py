@@ -183,7 +183,7 @@ class GameResult:
         """The result of the finished game ``state``.
 
         ``players`` gives each player's name and bot (``None`` for a person), in order.
-        A player's score is their team total (``state.team_totals()``), which is their own
+        A player's score is their team total (``state.outcome()``), which is their own
         seat's score except in the ghost variant, where each player also moves a ghost
         seat; the winners are the players with the highest total, sharing the win.
         ``finished_at`` defaults to now. Raises ``ValueError`` if the game is not over
@@ -194,9 +194,8 @@ class GameResult:
             raise ValueError("the game is not over yet")
         if len(players) != rules.players:
             raise ValueError(f"{rules.players} players needed, not {len(players)}")
-        totals = state.team_totals()
-        best = max(totals)
-        winners = totals.count(best)
+        outcome = state.outcome()
+        assert outcome is not None
         return cls(
             game_id=game_id,
             finished_at=datetime.now(UTC) if finished_at is None else finished_at,
@@ -205,8 +204,10 @@ class GameResult:
             edition=rules.edition.value,
             variant=rules.variant.value,
             results=tuple(
-                PlayerResult(name, bot, total, 1.0 / winners if total == best else 0.0)
-                for (name, bot), total in zip(players, totals, strict=True)
+                PlayerResult(name, bot, total, outcome.share(player))
+                for player, ((name, bot), total) in enumerate(
+                    zip(players, outcome.totals, strict=True)
+                )
             ),
         )
 

@@ -59,19 +59,15 @@ def headline(session: Session) -> list[Text]:
     lines: list[Text] = []
     scores = game.final_scores()
     prefix = f"Game {session.match.game_number} of {rules.games}: " if rules.games > 1 else ""
-    if rules.variant is Variant.GHOST:
-        teams = game.team_totals()
-        best = max(teams)
-        players = [p.name for p, t in zip(session.config.players, teams, strict=True) if t == best]
-        lines.append(
-            Text(f"{prefix}{_win(players)} with a team total of {best} points!", style="bold")
-        )
-    else:
-        winners = game.winners()
-        who = [names[s] for s in winners]
-        lines.append(Text(f"{prefix}{_win(who)} with {scores[winners[0]]} points!", style="bold"))
+    ghost = rules.variant is Variant.GHOST
+    outcome = game.outcome()
+    assert outcome is not None
+    # A player's name is their seat's (a ghost's partner is its player).
+    who = [names[p] for p in outcome.winners]
+    total = "a team total of " if ghost else ""
+    lines.append(Text(f"{prefix}{_win(who)} with {total}{outcome.best} points!", style="bold"))
     people = [s for s in range(rules.players) if session.config.players[s].is_human]
-    if len(people) == 1 and rules.variant is not Variant.GHOST:
+    if len(people) == 1 and not ghost:
         (seat,) = people
         place = 1 + sum(score > scores[seat] for score in scores)
         if place > 1:
@@ -81,20 +77,10 @@ def headline(session: Session) -> list[Text]:
                     f"with {scores[seat]} points."
                 )
             )
-    if rules.games > 1 and session.match.is_over:
-        totals = session.match.totals()
-        if rules.variant is Variant.GHOST:
-            team_totals = [sum(totals[s] for s in team) for team in rules.teams]
-            best = max(team_totals)
-            players = [
-                p.name
-                for p, t in zip(session.config.players, team_totals, strict=True)
-                if t == best
-            ]
-        else:
-            best = max(totals)
-            players = [names[s] for s, t in enumerate(totals) if t == best]
-        lines.append(Text(f"{_win(players)} the match with {best} points!", style="bold reverse"))
+    match = session.match.outcome()
+    if rules.games > 1 and match is not None:
+        who = [names[p] for p in match.winners]
+        lines.append(Text(f"{_win(who)} the match with {match.best} points!", style="bold reverse"))
     return lines
 
 

@@ -259,9 +259,8 @@ class GameScreen(Screen[None]):
         try:
             move = session.apply(action)
         except IllegalAction as error:
-            # The engine's advice (after a colon) gives way to the keys to press.
-            reason = str(error).split(":")[0]
-            self.notice.say(f"{reason} {DASH} {self._options()}", "error")
+            # The engine's advice gives way to the keys to press.
+            self.notice.say(f"{error.problem} {DASH} {self._options()}", "error")
             return False
         self.token += 1
         self.keep()
