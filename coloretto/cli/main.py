@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import cast
 
 from coloretto import __version__
 from coloretto.cli import (
@@ -28,7 +30,12 @@ def build_parser() -> Parser:
         description="Coloretto, the card game, in your terminal.",
     )
     parser.add_argument("--version", action="version", version=f"coloretto {__version__}")
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
+    # Every sub-command's parser is a ``Parser``, which the commands take as the
+    # ``ArgumentParser`` it is.
+    commands = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser),
+    )
     score_command.add_parser(commands)
     arena_command.add_parser(commands)
     bots_command.add_parser(commands)

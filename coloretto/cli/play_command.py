@@ -14,10 +14,10 @@ from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
 from coloretto.cli.parser import bounded_int
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
+from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
+from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import latest_save, load_save, new_id
-from coloretto.tui.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
-from coloretto.tui.session import Session
 
 DESCRIPTION = """\
 Play Coloretto in the terminal. By default you play against bots at the default level

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from coloretto.engine import GameRecord, RecordError, UnreadableRecord, read_record
+from coloretto.play.replay import Replay
 from coloretto.store import DataDir
 from coloretto.store.saves import finished_games
 
@@ -111,7 +112,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ReplayProblem as problem:
         return _fail(parser, str(problem))
     from coloretto.tui.replay_app import ReplayApp  # noqa: PLC0415 (Textual only to play)
-    from coloretto.tui.screens.replay import Replay  # noqa: PLC0415
 
     app = ReplayApp(Replay.from_record(record, path.name))
     app.run()

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from coloretto.tui.config import GameConfig, Player
-from coloretto.tui.session import Session
+from coloretto.play.config import GameConfig, Player
+from coloretto.play.session import Session
 
 if TYPE_CHECKING:
     from coloretto.tui.app import ColorettoApp

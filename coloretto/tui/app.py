@@ -17,14 +17,15 @@ import threading
 from textual.binding import Binding
 
 from coloretto.engine import RecordError
+from coloretto.play.config import GameConfig
+from coloretto.play.keeper import Keeper
+from coloretto.play.session import Session
+from coloretto.play.table import LocalTable
 from coloretto.store.saves import latest_save, load_save
 from coloretto.tui.base_app import GuardedApp
-from coloretto.tui.config import GameConfig
-from coloretto.tui.keeper import Keeper
 from coloretto.tui.messages import GameOver, ResumeGame, StartGame
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen
 from coloretto.tui.screens.end import EndChoice
-from coloretto.tui.session import Session
 
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 """Signals that end the game tidily (the game is saved already; SIGHUP: the terminal is gone)."""
@@ -58,6 +59,8 @@ class ColorettoApp(GuardedApp):
         self.show_setup = setup or (config is None and session is None)
         self.session: Session | None = session
         """The session being played."""
+        self.table: LocalTable | None = None
+        """The table the game screen plays at."""
 
     # ------------------------------------------------------------------ screens
 
@@ -82,7 +85,8 @@ class ColorettoApp(GuardedApp):
     def _game_screen(self, session: Session) -> GameScreen:
         self.session = session
         self.config = session.config
-        return GameScreen(session, self.keeper)
+        self.table = LocalTable(session, self.keeper)
+        return GameScreen(self.table)
 
     def on_start_game(self, message: StartGame) -> None:
         """Start the game chosen on the setup screen."""
@@ -122,15 +126,7 @@ class ColorettoApp(GuardedApp):
 
     def leave(self) -> None:
         """Quit; the game in progress is saved already, and the message says how to resume."""
-        session = self.session
-        message = None
-        if session is not None and not session.match.is_over:
-            problem = self.keeper.save(session)
-            if problem is None:
-                message = "Your game is saved: coloretto play --resume continues it."
-            else:
-                message = f"Sorry, {problem}."
-        self.exit(message=message)
+        self.exit(message=None if self.table is None else self.table.suspend())
 
     def action_leave(self) -> None:
         """Ctrl+C: quit at once (nothing is lost: the game is saved)."""

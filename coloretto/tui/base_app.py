@@ -7,7 +7,7 @@ from textual import events
 from textual.app import App
 from textual.geometry import Size
 
-from coloretto.tui.keeper import Keeper
+from coloretto.play.keeper import Keeper
 from coloretto.tui.screens.dialogs import TooSmallScreen
 
 MIN_WIDTH = 80
@@ -55,11 +55,11 @@ class GuardedApp(App[None]):
         """Put the notice on top while the terminal is smaller than the table; remove it
         once the terminal is big enough."""
         size = size or self.size
-        on_top = isinstance(self.screen, TooSmallScreen)
+        screen = self.screen
         if size.width < MIN_WIDTH or size.height < MIN_HEIGHT:
-            if not on_top:
-                self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
+            if isinstance(screen, TooSmallScreen):
+                screen.show(size)
             else:
-                self.screen.show(size)
-        elif on_top:
+                self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
+        elif isinstance(screen, TooSmallScreen):
             self.pop_screen()

@@ -32,6 +32,7 @@ from rich.style import Style
 from rich.text import Text
 
 from coloretto.engine import COLOURS, Card
+from coloretto.play.words import CARD_NAMES, Line
 
 _BLACK = "#000000"
 _WHITE = "#ffffff"
@@ -44,7 +45,7 @@ class Glyph:
     letter: str
     """One letter per colour, a symbol for the special cards (``+2`` has two)."""
     name: str
-    """The card's name in words, as used in the move log."""
+    """The card's name in words, as used in the move log (``CARD_NAMES``)."""
     background: str
     foreground: str
 
@@ -59,19 +60,23 @@ class Glyph:
         return Style(color=self.background, bold=True)
 
 
+def _glyph(card: Card, letter: str, background: str, foreground: str) -> Glyph:
+    return Glyph(letter, CARD_NAMES[card], background, foreground)
+
+
 GLYPHS: Mapping[Card, Glyph] = MappingProxyType(
     {
-        Card.BLUE: Glyph("B", "blue", "#2f6fdb", _WHITE),
-        Card.BROWN: Glyph("N", "brown", "#8b5a2b", _WHITE),
-        Card.GRAY: Glyph("A", "gray", "#8e8e8e", _BLACK),
-        Card.GREEN: Glyph("G", "green", "#3aa655", _BLACK),
-        Card.ORANGE: Glyph("O", "orange", "#f28a1e", _BLACK),
-        Card.PINK: Glyph("P", "pink", "#f4a3c8", _BLACK),
-        Card.YELLOW: Glyph("Y", "yellow", "#f5d742", _BLACK),
-        Card.JOKER: Glyph("*", "joker", "#8e44ad", _WHITE),
-        Card.GOLDEN_JOKER: Glyph("$", "golden joker", "#c9a227", _BLACK),
-        Card.PLUS2: Glyph("+2", '"+2"', "#e6e6e6", _BLACK),
-        Card.LAST_ROUND: Glyph("!", "Last Round card", "#c0392b", _WHITE),
+        Card.BLUE: _glyph(Card.BLUE, "B", "#2f6fdb", _WHITE),
+        Card.BROWN: _glyph(Card.BROWN, "N", "#8b5a2b", _WHITE),
+        Card.GRAY: _glyph(Card.GRAY, "A", "#8e8e8e", _BLACK),
+        Card.GREEN: _glyph(Card.GREEN, "G", "#3aa655", _BLACK),
+        Card.ORANGE: _glyph(Card.ORANGE, "O", "#f28a1e", _BLACK),
+        Card.PINK: _glyph(Card.PINK, "P", "#f4a3c8", _BLACK),
+        Card.YELLOW: _glyph(Card.YELLOW, "Y", "#f5d742", _BLACK),
+        Card.JOKER: _glyph(Card.JOKER, "*", "#8e44ad", _WHITE),
+        Card.GOLDEN_JOKER: _glyph(Card.GOLDEN_JOKER, "$", "#c9a227", _BLACK),
+        Card.PLUS2: _glyph(Card.PLUS2, "+2", "#e6e6e6", _BLACK),
+        Card.LAST_ROUND: _glyph(Card.LAST_ROUND, "!", "#c0392b", _WHITE),
     }
 )
 """Every card's glyph."""
@@ -133,3 +138,20 @@ def scheme_lines() -> list[str]:
         for card, glyph in GLYPHS.items()
         if card is not Card.LAST_ROUND
     ]
+
+
+def render(line: Line, *, plain: bool = False) -> Text:
+    """A narrated line for the terminal: cards by name in their colours (unless ``plain``).
+
+    >>> render(Line(("Ana drew ", Card.BLUE, ".")), plain=True).plain
+    'Ana drew blue.'
+    """
+    parts = []
+    for part in line.parts:
+        if isinstance(part, str):
+            parts.append(Text(part))
+        elif isinstance(part, Card):
+            parts.append(card_name(part, plain=plain))
+        else:
+            parts.append(cards_in_words(part, plain=plain))
+    return Text.assemble(*parts, style="bold" if line.bold else "")

@@ -6,36 +6,28 @@ from pathlib import Path
 
 from textual.message import Message
 
-from coloretto.engine import Action
-from coloretto.tui.config import GameConfig
-from coloretto.tui.session import Session
+from coloretto.play.config import GameConfig
+from coloretto.play.session import Session
+from coloretto.play.table import BotMove, Hint
 
 
 class BotChose(Message):
-    """A bot (in its worker thread) has chosen an action for ``seat``."""
+    """A bot (in its worker thread) has chosen its move."""
 
-    def __init__(
-        self, token: int, seat: int, action: Action, seconds: float, problem: str | None = None
-    ) -> None:
+    def __init__(self, token: int, answer: BotMove) -> None:
         super().__init__()
         self.token = token
         """Which position the bot thought about: a stale answer is ignored."""
-        self.seat = seat
-        self.action = action
-        self.seconds = seconds
-        """How long the bot thought."""
-        self.problem = problem
-        """Set when the bot failed and a fallback action was chosen for it."""
+        self.answer = answer
 
 
 class HintReady(Message):
     """The hint bot has answered: what it would do, and why in a few words."""
 
-    def __init__(self, token: int, action: Action, reason: str) -> None:
+    def __init__(self, token: int, hint: Hint) -> None:
         super().__init__()
         self.token = token
-        self.action = action
-        self.reason = reason
+        self.hint = hint
 
 
 class GameOver(Message):

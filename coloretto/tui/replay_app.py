@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from coloretto.play.replay import Replay
 from coloretto.tui.base_app import GuardedApp
-from coloretto.tui.screens.replay import Replay, ReplayScreen
+from coloretto.tui.screens.replay import ReplayScreen
 
 
 class ReplayApp(GuardedApp):

@@ -16,7 +16,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from coloretto.engine import GameState
-from coloretto.tui.session import Session
+from coloretto.play.session import Session
+from coloretto.play.words import row_list
 from coloretto.tui.widgets import (
     Legend,
     MoveLog,
@@ -26,7 +27,7 @@ from coloretto.tui.widgets import (
     TopBar,
     TurnBar,
 )
-from coloretto.tui.words import row_list, turn_prompt
+from coloretto.tui.words import turn_prompt
 
 
 def table_widgets(game: GameState) -> Iterator[Widget]:

@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 
 from coloretto.engine import DRAW, Action, ActionKind, GameState, Rules
+from coloretto.play.config import GameConfig
+from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import SavedGame, load_save, save
-from coloretto.tui.config import GameConfig
 from coloretto.tui.glyphs import GLYPHS
-from coloretto.tui.session import Session
 
 TMUX = shutil.which("tmux")
 COLORETTO = Path(sys.executable).parent / "coloretto"

@@ -25,15 +25,15 @@ from textual.pilot import Pilot
 
 from coloretto.engine import ActionKind
 from coloretto.engine.record import load_record, to_record
+from coloretto.play.keeper import Keeper
+from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import history_path, latest_save, load_save, save_path
 from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.base_app import MIN_HEIGHT, MIN_WIDTH
-from coloretto.tui.keeper import Keeper
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen, dialogs
 from coloretto.tui.screens import game as game_module
 from coloretto.tui.screens import setup as setup_screen_module
-from coloretto.tui.session import Session
 
 from .conftest import asynctest, key_for, make_config, text_of
 

@@ -14,14 +14,15 @@ from textual.widgets import Static
 
 from coloretto.cli.main import main
 from coloretto.engine import GameState, Rules, load_record, new_game, to_record, write_record
+from coloretto.play.replay import Replay
+from coloretto.play.words import describe_move
 from coloretto.store.paths import HOME_VARIABLE
 from coloretto.tui.glyphs import GLYPHS
 from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.screens.dialogs import TooSmallScreen
 from coloretto.tui.screens.end import EndScreen
-from coloretto.tui.screens.replay import Replay, ReplayEndScreen, ReplayScreen
+from coloretto.tui.screens.replay import ReplayEndScreen, ReplayScreen
 from coloretto.tui.widgets import MoveLog, Notice, RowView, SeatView, TopBar, TurnBar
-from coloretto.tui.words import describe_move
 
 from .conftest import SIZE, asynctest, text_of
 
@@ -95,7 +96,7 @@ def check_board(screen: ReplayScreen, step: int) -> None:
         assert move is not None
         before = replay.states[step - 1]
         assert f"Move {step} of {replay.last} · Round {before.round}" in notice
-        lines = describe_move(move, before, game, replay.seats, plain=True)
+        lines = describe_move(move, before, game, replay.seats)
         assert log[-1] == f"R{before.round} {lines[-1].plain}"
     else:
         assert "The deal" in notice

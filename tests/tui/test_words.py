@@ -8,10 +8,11 @@ import random
 import pytest
 
 from coloretto.engine import COLOURS, DRAW, ActionKind, Card, GameState, Rules, new_game
+from coloretto.play.words import describe_move, explain_hint, row_gain, row_list
 from coloretto.tui import GameConfig, Session
 from coloretto.tui.glyphs import GLYPHS, card_block, legend
 from coloretto.tui.widgets.seats import collection_line
-from coloretto.tui.words import describe_move, explain_hint, row_gain, row_list, turn_prompt
+from coloretto.tui.words import turn_prompt
 
 NAMES = ("Ana", "Ben", "Cy", "Di", "Ed")
 

@@ -15,8 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from coloretto.engine import Card, Variant
-from coloretto.tui.config import YOU
-from coloretto.tui.session import Session
+from coloretto.play.config import YOU
+from coloretto.play.session import Session
 from coloretto.tui.widgets import Notice, ScoreCard
 
 EndChoice = Literal["next", "rematch", "setup", "board", "quit"]

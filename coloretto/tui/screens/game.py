@@ -18,15 +18,14 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
 
-from coloretto.bots.guard import guarded_choice
-from coloretto.bots.registry import make_bot
 from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
-from coloretto.tui.config import DEFAULT_DELAY, possessive
-from coloretto.tui.glyphs import card_name
-from coloretto.tui.keeper import Keeper
+from coloretto.play.config import DEFAULT_DELAY, PACES, possessive
+from coloretto.play.session import Session
+from coloretto.play.table import BotFailed, BotMove, Event, MovePlayed, NotSaved, Table
+from coloretto.play.words import DASH, describe_move, row_list, starts
+from coloretto.tui.glyphs import card_name, render
 from coloretto.tui.messages import BotChose, GameOver, HintReady
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, MovesScreen, RulesScreen
-from coloretto.tui.session import Session
 from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import (
     DrawnCard,
@@ -35,16 +34,6 @@ from coloretto.tui.widgets import (
     Notice,
     RowView,
 )
-from coloretto.tui.words import (
-    DASH,
-    describe_move,
-    explain_hint,
-    row_list,
-    starts,
-)
-
-PACES = (0.0, 0.2, 0.4, 0.6, 1.0, 1.5, 2.5)
-"""The bot paces ``+`` and ``-`` step through (seconds per bot action)."""
 
 
 class GameScreen(Screen[None]):
@@ -69,25 +58,28 @@ class GameScreen(Screen[None]):
     delay: reactive[float] = reactive(DEFAULT_DELAY, init=False)
     """Seconds between two bot actions, so that a person can follow them (``+``/``-``)."""
 
-    def __init__(self, session: Session, keeper: Keeper | None = None) -> None:
+    def __init__(self, table: Table) -> None:
         super().__init__()
-        self.session = session
-        self.keeper = keeper
-        """Saves the game after every action (``None``: nothing is written to disk)."""
+        self.table = table
+        """The game played: this screen shows it and sends it the player's moves."""
         self.faults: list[str] = []
         """The bots' failures reported so far."""
         self.token = 0
         """Counts the moves played; a bot's or a hint's answer about an older one is dropped."""
-        self.set_reactive(GameScreen.delay, session.config.delay)
+        self.set_reactive(GameScreen.delay, table.session.config.delay)
         self.thinking: int | None = None
         """The seat whose bot is thinking (or waiting to show its move)."""
         self._timer: Timer | None = None
         self._fresh_row: int | None = None
         self._results_shown = False
         self._hint_token: int | None = None
-        self._disk_problems: set[str] = set()
         self.hints: list[str] = []
         """The hints given so far."""
+
+    @property
+    def session(self) -> Session:
+        """The match on the table, its players and seat names."""
+        return self.table.session
 
     # ------------------------------------------------------------------ layout
 
@@ -118,22 +110,9 @@ class GameScreen(Screen[None]):
         self._log_start()
         self.refresh_table()
         self.notice.say("Press ? for the keys, r for the rules.", "info")
-        self.keep()
+        self.table.subscribe(self._on_table_event)
+        self.table.keep()
         self.advance()
-
-    def keep(self) -> None:
-        """Save the game (and once it is over, keep it in the history and the statistics).
-
-        Trouble with the disk is said once on screen and logged; play goes on.
-        """
-        if self.keeper is None:
-            return
-        problem = self.keeper.save(self.session)
-        if problem is None and self.session.game.is_over:
-            problem = self.keeper.finish(self.session)
-        if problem is not None and problem not in self._disk_problems:
-            self._disk_problems.add(problem)
-            self.notify(problem, title="Not saved", severity="error", timeout=10)
 
     def _log_start(self) -> None:
         session = self.session
@@ -176,10 +155,8 @@ class GameScreen(Screen[None]):
         state = GameState.from_setup(game.rules, game.setup)
         for move in moves:
             after = state.apply(move.action)
-            for line in describe_move(
-                move, state, after, self.session.seat_names, plain=self.plain
-            ):
-                log.add(line, round_number=state.round)
+            for line in describe_move(move, state, after, self.session.seat_names):
+                log.add(render(line, plain=self.plain), round_number=state.round)
             state = after
         log.add(Text(f"Resumed after {len(moves)} actions.", style="italic"))
 
@@ -203,77 +180,69 @@ class GameScreen(Screen[None]):
                     self.action_results()
             return
         seat = game.current_player
-        if self.session.is_bot(seat):
+        if self.table.bots_move(seat):
             self.thinking = seat
-            self.think(game, seat, self.token)
+            self.think(seat, self.token)
         else:
             self.thinking = None
 
     @work(thread=True, group="bot", exit_on_error=False)
-    def think(self, state: GameState, seat: int, token: int) -> None:
+    def think(self, seat: int, token: int) -> None:
         """Let ``seat``'s bot choose (in a worker thread) and post its choice.
 
         A bot that fails (raises, answers nonsense, or takes too long) never stops the game:
         a fallback move is played for it and the problem is reported.
         """
-        session = self.session
-        answer = guarded_choice(
-            partial(session.bot, seat),
-            state.view(seat),
-            state.legal_actions(),
-            session.config.time_limit,
-        )
-        self.post_message(BotChose(token, seat, answer.action, answer.seconds, answer.problem))
+        self.post_message(BotChose(token, self.table.bot_move(seat)))
 
     def on_bot_chose(self, message: BotChose) -> None:
         """Play the bot's move once the pace allows; report a bot's failure."""
         if message.token != self.token:
             return
-        if message.problem:
-            session = self.session
-            name = session.seat_names[message.seat]
-            spec = session.config.controller(message.seat).bot
-            report = f"{possessive(name)} bot ({spec}) failed: {message.problem}"
-            self.faults.append(report)
-            if self.keeper is not None:
-                self.keeper.log.warning("%s; played %s instead", report, message.action)
-                report += f". It plays {message.action} instead (logged in {self.keeper.data.log})"
-            else:
-                report += f". It plays {message.action} instead"
-            self.query_one(MoveLog).add(Text(report, style="bold"), round_number=session.game.round)
-            self.notify(report, title="A bot failed", severity="warning", timeout=10)
-        wait = self.delay - message.seconds
+        answer = message.answer
+        if answer.problem:
+            self.table.bot_failed(answer)
+        wait = self.delay - answer.seconds
         if wait > 0:
-            self._timer = self.set_timer(wait, partial(self._play_bot, message))
+            self._timer = self.set_timer(wait, partial(self._play_bot, message.token, answer))
         else:
-            self._play_bot(message)
+            self._play_bot(message.token, answer)
 
-    def _play_bot(self, message: BotChose) -> None:
-        if message.token == self.token:
-            self.play(message.action)
+    def _play_bot(self, token: int, answer: BotMove) -> None:
+        if token == self.token:
+            self.play(answer.action)
 
     def play(self, action: Action) -> bool:
         """Play ``action`` for the seat to move; an illegal one is explained, not played."""
-        session = self.session
-        before = session.game
         try:
-            move = session.apply(action)
+            self.table.act(action)
         except IllegalAction as error:
             # The engine's advice gives way to the keys to press.
             self.notice.say(f"{error.problem} {DASH} {self._options()}", "error")
             return False
-        self.token += 1
-        self.keep()
-        after = session.game
-        self._fresh_row = action.row if action.kind is ActionKind.PLACE else None
-        lines = describe_move(move, before, after, session.seat_names, plain=self.plain)
-        log = self.query_one(MoveLog)
-        for line in lines:
-            log.add(line, round_number=before.round)
-        self.notice.say(Text(" ").join(lines), "event")
-        self.refresh_table()
         self.advance()
         return True
+
+    def _on_table_event(self, event: Event) -> None:
+        """Show what happened at the table: a move, a failed bot, trouble with the disk."""
+        if isinstance(event, MovePlayed):
+            self.token += 1
+            action = event.move.action
+            self._fresh_row = action.row if action.kind is ActionKind.PLACE else None
+            lines = [render(line, plain=self.plain) for line in event.lines]
+            log = self.query_one(MoveLog)
+            for line in lines:
+                log.add(line, round_number=event.before.round)
+            self.notice.say(Text(" ").join(lines), "event")
+            self.refresh_table()
+        elif isinstance(event, BotFailed):
+            self.faults.append(event.report)
+            self.query_one(MoveLog).add(
+                Text(event.report, style="bold"), round_number=self.session.game.round
+            )
+            self.notify(event.report, title="A bot failed", severity="warning", timeout=10)
+        elif isinstance(event, NotSaved):
+            self.notify(event.problem, title="Not saved", severity="error", timeout=10)
 
     def _options(self) -> str:
         """What the person to move can do, with the keys."""
@@ -295,7 +264,7 @@ class GameScreen(Screen[None]):
             self.notice.say("The game is over: press Enter for the scores.", "error")
             return False
         seat = game.current_player
-        if self.session.is_bot(seat):
+        if not self.table.plays_here(seat):
             name = self.session.seat_names[seat]
             self.notice.say(f"It is {possessive(name)} turn: wait a moment.", "error")
             return False
@@ -353,34 +322,23 @@ class GameScreen(Screen[None]):
         """``h``: ask the strongest bot what it would do, and why."""
         if not self._person_to_move():
             return
-        game = self.session.game
         if self._hint_token == self.token:
             self.notice.say("still thinking about a hint…", "hint")
             return
         self._hint_token = self.token
         self.notice.say("thinking about it…", "hint")
-        seed = self.session.bot_seed(game.rules.seats) + self.token
-        self.find_hint(game, game.current_player, self.session.config.hint_bot, seed, self.token)
+        self.find_hint(self.token)
 
     @work(thread=True, group="hint", exit_on_error=False)
-    def find_hint(self, state: GameState, seat: int, spec: str, seed: int, token: int) -> None:
-        """Ask the hint bot (in a worker thread) and post its answer with a reason."""
-        legal = state.legal_actions()
-        try:
-            action = make_bot(spec, seed=seed).choose(state.view(seat), legal)
-            if action not in legal:
-                raise ValueError(f"it chose {action}, which is not allowed")
-            reason = explain_hint(state, seat, action)
-        except Exception as error:  # a hint must never bring the game down
-            self.post_message(HintReady(token, legal[0], f"no hint this time ({error})"))
-            return
-        self.post_message(HintReady(token, action, reason))
+    def find_hint(self, token: int) -> None:
+        """Ask the table's hint bot (in a worker thread) and post its answer."""
+        self.post_message(HintReady(token, self.table.hint()))
 
     def on_hint_ready(self, message: HintReady) -> None:
         """Show the hint, unless the game has moved on since it was asked for."""
         if message.token == self.token:
-            self.notice.say(message.reason, "hint")
-            self.hints.append(message.reason)
+            self.notice.say(message.hint.reason, "hint")
+            self.hints.append(message.hint.reason)
 
     def action_toggle_log(self) -> None:
         """``l``: show or hide the move log."""

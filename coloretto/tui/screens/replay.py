@@ -8,8 +8,6 @@ start of the previous/next round, Enter shows the score cards once the game is o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -17,98 +15,22 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from coloretto.engine import ActionKind, Edition, GameRecord, GameState, Match, Move, Variant
-from coloretto.tui.config import GameConfig, Player, possessive
+from coloretto.engine import ActionKind, Edition, Variant
+from coloretto.play.config import possessive
+from coloretto.play.replay import Replay
+from coloretto.play.session import Session
+from coloretto.play.words import DASH, describe_move, starts
+from coloretto.tui.glyphs import render
 from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen
 from coloretto.tui.screens.end import EndChoice, EndScreen
-from coloretto.tui.session import Session
 from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import Legend, MoveLog, Notice
-from coloretto.tui.words import DASH, describe_move
 
 KEYS_TEXT = (
     "→ ←: one action forward / back · Home End: the deal / the end · [ ] or PgUp PgDn: "
     "rounds · Enter: the scores · m: all moves · r: rules · q: quit"
 )
 """What ``?`` says."""
-
-
-@dataclass(frozen=True)
-class Replay:
-    """A recorded game ready to be stepped through: every position, in order.
-
-    ``states[0]`` is the deal, ``states[i]`` the position after ``i`` actions.
-
-    >>> from coloretto.engine import Rules, new_game
-    >>> from coloretto.engine.record import load_record, to_record
-    >>> game = new_game(Rules(players=3), seed=2).apply("draw").apply("place 1")
-    >>> replay = Replay.from_record(load_record(to_record(game, ["Ana", "Ben", "Cy"])))
-    >>> replay.last, replay.states[1].drawn_card == game.rows[0][0], replay.seats[0]
-    (2, True, 'Ana')
-    """
-
-    seats: tuple[str, ...]
-    states: tuple[GameState, ...]
-    config: GameConfig
-    seed: int
-    name: str = ""
-    """What the game is called (its file name), for the log."""
-
-    @classmethod
-    def from_record(cls, record: GameRecord, name: str = "") -> Replay:
-        """Every position of ``record``'s game; a game of a match is replayed on its own."""
-        rules = replace(record.rules, games=1)
-        state = GameState.from_setup(rules, record.state.setup)
-        states = [state]
-        for move in record.state.history():
-            state = state.apply(move.action)
-            states.append(state)
-        seed = record.state.setup.seed
-        seed = seed if isinstance(seed, int) else 0
-        names = record.seats[: rules.players]
-        try:
-            config = GameConfig(rules, tuple(Player(n) for n in names), seed, delay=0)
-        except ValueError:  # names the game itself would refuse (say, a bot spec from the arena)
-            players = tuple(Player(f"Seat {s + 1}") for s in range(rules.players))
-            config = GameConfig(rules, players, seed, delay=0)
-        return cls(record.seats, tuple(states), config, seed, name)
-
-    @property
-    def last(self) -> int:
-        """The number of actions recorded (the last step)."""
-        return len(self.states) - 1
-
-    def session(self, step: int) -> Session:
-        """The game as it stood after ``step`` actions, as a session the table can show."""
-        match = Match(self.config.rules, self.seed, self.states[step])
-        session = Session(self.config, match)
-        session.seat_names = self.seats
-        return session
-
-    def move(self, step: int) -> Move | None:
-        """The action that led to ``step`` (``None`` at the start)."""
-        return self.states[step].last_move if step else None
-
-    def round_start(self, step: int) -> int:
-        """The first step of the round ``step`` is in."""
-        number = self.states[step].round
-        while step > 0 and self.states[step - 1].round == number:
-            step -= 1
-        return step
-
-    def next_round(self, step: int) -> int | None:
-        """The first step of the round after ``step``'s, if there is one."""
-        number = self.states[step].round
-        return next(
-            (i for i in range(step + 1, len(self.states)) if self.states[i].round != number), None
-        )
-
-    def previous_round(self, step: int) -> int | None:
-        """The start of ``step``'s round, or of the round before when ``step`` starts one."""
-        start = self.round_start(step)
-        if start < step:
-            return start
-        return self.round_start(step - 1) if step > 0 else None
 
 
 def final_scores(session: Session) -> Text:
@@ -180,8 +102,8 @@ class ReplayScreen(Screen[None]):
             before, after = replay.states[step - 1], replay.states[step]
             move = replay.move(step)
             assert move is not None
-            for line in describe_move(move, before, after, replay.seats, plain=plain):
-                log.add(line, round_number=before.round)
+            for line in describe_move(move, before, after, replay.seats):
+                log.add(render(line, plain=plain), round_number=before.round)
             self._shown.append(len(log.entries))
         self._entries = list(log.entries)
         self.show_step(self.step)
@@ -210,17 +132,16 @@ class ReplayScreen(Screen[None]):
             first = replay.seats[replay.states[0].current_player]
             return Text.assemble(
                 (f"The deal · {replay.last} actions recorded", "bold"),
-                f": {first} {'start' if first == 'You' else 'starts'}. "
-                "→ steps forward, ? shows the keys.",
+                f": {first} {starts(first)}. → steps forward, ? shows the keys.",
             )
         before, after = replay.states[step - 1], replay.states[step]
         move = replay.move(step)
         assert move is not None
-        lines = describe_move(move, before, after, replay.seats, plain=self.app.no_color)
+        lines = describe_move(move, before, after, replay.seats)
         return Text.assemble(
             (f"Move {step} of {replay.last} · Round {before.round}", "bold"),
             ": ",
-            Text(" ").join(lines),
+            Text(" ").join(render(line, plain=self.app.no_color) for line in lines),
         )
 
     def _prompt(self) -> Text:

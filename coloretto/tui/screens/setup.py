@@ -15,9 +15,8 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
-from coloretto.tui.config import GameConfig
+from coloretto.play.config import PACES, GameConfig
 from coloretto.tui.messages import ResumeGame, StartGame
-from coloretto.tui.screens.game import PACES
 
 
 def _options(values: list[str]) -> list[tuple[str, str]]:

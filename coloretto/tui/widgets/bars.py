@@ -10,8 +10,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from coloretto.engine import Card, Edition
+from coloretto.play.session import Session
 from coloretto.tui.glyphs import legend
-from coloretto.tui.session import Session
 from coloretto.tui.widgets.theme import theme_color
 
 NoticeKind = Literal["info", "error", "hint", "event"]

@@ -13,8 +13,8 @@ from coloretto.bots.base import Bot
 from coloretto.bots.registry import make_bot
 from coloretto.engine import Action, ActionKind, GameState, Match, Move
 from coloretto.engine.record import RecordError
+from coloretto.play.config import GameConfig, Player
 from coloretto.store.saves import SavedGame, SavedPlayer, new_id
-from coloretto.tui.config import GameConfig, Player
 
 _SEED_LIMIT = 2**31
 
@@ -23,7 +23,7 @@ class Session:
     """A match (a single game is a match of one) with its players and their bots.
 
     >>> from coloretto.engine import Rules
-    >>> from coloretto.tui.config import GameConfig
+    >>> from coloretto.play.config import GameConfig
     >>> session = Session(GameConfig.build(Rules(players=3), bot="greedy", seed=3))
     >>> session.seat_names, session.is_bot(0), session.is_bot(1)
     (('You', 'Bot 1', 'Bot 2'), False, True)

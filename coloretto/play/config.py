@@ -15,6 +15,10 @@ DEFAULT_DELAY = 0.6
 """Seconds between two bot actions, so that a person can follow them."""
 
 MAX_DELAY = 10.0
+"""The longest pause between two bot actions that may be chosen."""
+
+PACES = (0.0, 0.2, 0.4, 0.6, 1.0, 1.5, 2.5)
+"""The bot paces a player steps through (seconds per bot action)."""
 
 BOT_TIME_LIMIT = 5.0
 """Seconds a bot may think about one move; a slower bot's move is replaced by a fallback.

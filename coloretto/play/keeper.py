@@ -9,11 +9,11 @@ from __future__ import annotations
 import contextlib
 import logging
 
+from coloretto.play.session import Session
 from coloretto.store.incidents import incident_log
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import keep_finished, save, save_path
 from coloretto.store.stats import GameResult, Stats, StatsError
-from coloretto.tui.session import Session
 
 
 class Keeper:

@@ -1,0 +1,88 @@
+"""A recorded game, ready to be stepped through: every position in order, as a session the
+table can show, and the rounds to jump between."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from coloretto.engine import GameRecord, GameState, Match, Move
+from coloretto.play.config import GameConfig, Player
+from coloretto.play.session import Session
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A recorded game ready to be stepped through: every position, in order.
+
+    ``states[0]`` is the deal, ``states[i]`` the position after ``i`` actions.
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> from coloretto.engine.record import load_record, to_record
+    >>> game = new_game(Rules(players=3), seed=2).apply("draw").apply("place 1")
+    >>> replay = Replay.from_record(load_record(to_record(game, ["Ana", "Ben", "Cy"])))
+    >>> replay.last, replay.states[1].drawn_card == game.rows[0][0], replay.seats[0]
+    (2, True, 'Ana')
+    """
+
+    seats: tuple[str, ...]
+    states: tuple[GameState, ...]
+    config: GameConfig
+    seed: int
+    name: str = ""
+    """What the game is called (its file name), for the log."""
+
+    @classmethod
+    def from_record(cls, record: GameRecord, name: str = "") -> Replay:
+        """Every position of ``record``'s game; a game of a match is replayed on its own."""
+        rules = replace(record.rules, games=1)
+        state = GameState.from_setup(rules, record.state.setup)
+        states = [state]
+        for move in record.state.history():
+            state = state.apply(move.action)
+            states.append(state)
+        seed = record.state.setup.seed
+        seed = seed if isinstance(seed, int) else 0
+        names = record.seats[: rules.players]
+        try:
+            config = GameConfig(rules, tuple(Player(n) for n in names), seed, delay=0)
+        except ValueError:  # names the game itself would refuse (say, a bot spec from the arena)
+            players = tuple(Player(f"Seat {s + 1}") for s in range(rules.players))
+            config = GameConfig(rules, players, seed, delay=0)
+        return cls(record.seats, tuple(states), config, seed, name)
+
+    @property
+    def last(self) -> int:
+        """The number of actions recorded (the last step)."""
+        return len(self.states) - 1
+
+    def session(self, step: int) -> Session:
+        """The game as it stood after ``step`` actions, as a session the table can show."""
+        match = Match(self.config.rules, self.seed, self.states[step])
+        session = Session(self.config, match)
+        session.seat_names = self.seats
+        return session
+
+    def move(self, step: int) -> Move | None:
+        """The action that led to ``step`` (``None`` at the start)."""
+        return self.states[step].last_move if step else None
+
+    def round_start(self, step: int) -> int:
+        """The first step of the round ``step`` is in."""
+        number = self.states[step].round
+        while step > 0 and self.states[step - 1].round == number:
+            step -= 1
+        return step
+
+    def next_round(self, step: int) -> int | None:
+        """The first step of the round after ``step``'s, if there is one."""
+        number = self.states[step].round
+        return next(
+            (i for i in range(step + 1, len(self.states)) if self.states[i].round != number), None
+        )
+
+    def previous_round(self, step: int) -> int | None:
+        """The start of ``step``'s round, or of the round before when ``step`` starts one."""
+        start = self.round_start(step)
+        if start < step:
+            return start
+        return self.round_start(step - 1) if step > 0 else None

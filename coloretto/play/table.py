@@ -1,0 +1,236 @@
+"""The table a front end plays at: whose turn it is, what may be played, what happened.
+
+``Table`` is the interface the game screen talks to; ``LocalTable`` is the game played on
+this machine (the session, its bots asked through the guard, the keeper saving after every
+action). A table seen over the network can implement the same interface.
+
+Everything that happens reaches the front end as an event (``MovePlayed``, ``BotFailed``,
+``NotSaved``), given to the listeners on the thread that caused it.
+
+>>> from coloretto.engine import DRAW, Rules
+>>> from coloretto.play.config import GameConfig
+>>> table = LocalTable(Session(GameConfig.build(Rules(players=3), humans=3, seed=1)))
+>>> seen = []
+>>> table.subscribe(seen.append)
+>>> table.act(DRAW)
+>>> seen[0].lines[0].plain
+'Player 3 drew pink.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Protocol
+
+from coloretto.bots.guard import guarded_choice
+from coloretto.bots.registry import make_bot
+from coloretto.engine import Action, GameState, Move
+from coloretto.play.config import possessive
+from coloretto.play.keeper import Keeper
+from coloretto.play.session import Session
+from coloretto.play.words import Line, describe_move, explain_hint
+
+
+@dataclass(frozen=True)
+class MovePlayed:
+    """An action was played: the move, the position before it, and the move in words."""
+
+    move: Move
+    before: GameState
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class BotFailed:
+    """A bot failed (raised, answered nonsense, took too long): a fallback move was played."""
+
+    seat: int
+    report: str
+    """What happened, in words (the fallback is played next, as a ``MovePlayed``)."""
+
+
+@dataclass(frozen=True)
+class NotSaved:
+    """The disk refused to keep the game; play goes on. Each problem is told once."""
+
+    problem: str
+
+
+Event = MovePlayed | BotFailed | NotSaved
+"""What a table tells its listeners."""
+
+Listener = Callable[[Event], None]
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """A bot's answer: the action, how long it thought, and what went wrong, if anything."""
+
+    seat: int
+    action: Action
+    seconds: float
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The hint bot's advice for the seat to move, and why in a few words."""
+
+    action: Action
+    reason: str
+
+
+class Table(Protocol):
+    """What a front end needs from the game it shows: the model to draw, the moves that
+    may be played, a way to play them, and news of everything that happens."""
+
+    @property
+    def session(self) -> Session:
+        """The match, its players and seat names: what the screen draws."""
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener`` with every event from now on."""
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """What the seat to move may play now (nothing once the game is over)."""
+
+    def plays_here(self, seat: int) -> bool:
+        """True when a person at this front end moves ``seat``."""
+
+    def keep(self) -> None:
+        """Keep the game as it stands (a local table saves it)."""
+
+    def act(self, action: Action) -> None:
+        """Play ``action`` for the seat to move; raises ``IllegalAction`` saying why."""
+
+    def bots_move(self, seat: int) -> bool:
+        """True when the front end should ask ``bot_move`` for ``seat``'s move."""
+
+    def bot_move(self, seat: int) -> BotMove:
+        """Ask ``seat``'s bot (blocking: call it off the UI thread), through the guard."""
+
+    def bot_failed(self, answer: BotMove) -> None:
+        """Report a failed bot's answer (a ``BotFailed`` event); play its fallback next."""
+
+    def hint(self) -> Hint:
+        """Ask the hint bot for the seat to move (blocking), through the guard."""
+
+    def suspend(self) -> str | None:
+        """The player leaves: keep the game, and say how to come back (or what went wrong)."""
+
+
+class LocalTable:
+    """The game played on this machine: its session, bots and keeper (``None``: nothing is
+    written to disk)."""
+
+    def __init__(self, session: Session, keeper: Keeper | None = None) -> None:
+        self._session = session
+        self.keeper = keeper
+        self._listeners: list[Listener] = []
+        self._problems: set[str] = set()
+
+    @property
+    def session(self) -> Session:
+        """The match, its players and seat names."""
+        return self._session
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener`` with every event from now on."""
+        self._listeners.append(listener)
+
+    def _tell(self, event: Event) -> None:
+        for listener in self._listeners:
+            listener(event)
+
+    # ------------------------------------------------------------------ playing
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """What the seat to move may play now."""
+        return self._session.game.legal_actions()
+
+    def act(self, action: Action) -> None:
+        """Play ``action``, keep the game on disk, and tell the listeners."""
+        session = self._session
+        before = session.game
+        move = session.apply(action)
+        self.keep()
+        lines = describe_move(move, before, session.game, session.seat_names)
+        self._tell(MovePlayed(move, before, tuple(lines)))
+
+    def keep(self) -> None:
+        """Save the game (and once it is over, keep it in the history and the statistics).
+
+        Trouble with the disk is told once (``NotSaved``) and logged; play goes on.
+        """
+        if self.keeper is None:
+            return
+        problem = self.keeper.save(self._session)
+        if problem is None and self._session.game.is_over:
+            problem = self.keeper.finish(self._session)
+        if problem is not None and problem not in self._problems:
+            self._problems.add(problem)
+            self._tell(NotSaved(problem))
+
+    def suspend(self) -> str | None:
+        """Save the game in progress; the message says how to resume it (or why it could not
+        be saved). ``None`` when there is nothing to resume."""
+        session = self._session
+        if session.match.is_over:
+            return None
+        problem = None if self.keeper is None else self.keeper.save(session)
+        if problem is not None:
+            return f"Sorry, {problem}."
+        return "Your game is saved: coloretto play --resume continues it."
+
+    # ------------------------------------------------------------------ bots and hints
+
+    def plays_here(self, seat: int) -> bool:
+        """True when a person at this keyboard moves ``seat`` (every seat but the bots')."""
+        return not self._session.is_bot(seat)
+
+    def bots_move(self, seat: int) -> bool:
+        """True when a bot moves ``seat`` (here, on this machine)."""
+        return self._session.is_bot(seat)
+
+    def bot_move(self, seat: int) -> BotMove:
+        """Ask ``seat``'s bot for its move, in the calling thread, through the guard."""
+        session = self._session
+        state = session.game
+        answer = guarded_choice(
+            partial(session.bot, seat),
+            state.view(seat),
+            state.legal_actions(),
+            session.config.time_limit,
+        )
+        return BotMove(seat, answer.action, answer.seconds, answer.problem)
+
+    def bot_failed(self, answer: BotMove) -> None:
+        """Log a bot's failure and tell the listeners, saying which move replaces it."""
+        session = self._session
+        name = session.seat_names[answer.seat]
+        spec = session.config.controller(answer.seat).bot
+        report = f"{possessive(name)} bot ({spec}) failed: {answer.problem}"
+        if self.keeper is not None:
+            self.keeper.log.warning("%s; played %s instead", report, answer.action)
+            report += f". It plays {answer.action} instead (logged in {self.keeper.data.log})"
+        else:
+            report += f". It plays {answer.action} instead"
+        self._tell(BotFailed(answer.seat, report))
+
+    def hint(self) -> Hint:
+        """Ask the hint bot what the seat to move should play, through the guard."""
+        session = self._session
+        state = session.game
+        seat = state.current_player
+        seed = session.bot_seed(state.rules.seats)
+        answer = guarded_choice(
+            partial(make_bot, session.config.hint_bot, seed=seed),
+            state.view(seat),
+            state.legal_actions(),
+            session.config.time_limit,
+        )
+        if answer.problem is not None:
+            return Hint(answer.action, f"no hint this time (the hint bot failed: {answer.problem})")
+        return Hint(answer.action, explain_hint(state, seat, answer.action))

@@ -1,0 +1,208 @@
+"""The game in words, for any front end: moves as they happen, and short reasons for hints.
+
+A narrated line is made of words and cards (``Line``), so that each front end shows the
+cards its own way: the terminal as coloured names, plain text (``Line.plain``) by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from coloretto.engine import Action, ActionKind, Card, GameState, Move
+
+DASH = "\N{EN DASH}"
+"""The dash between row numbers (1-5) and before advice in messages: an en dash."""
+
+CARD_NAMES: Mapping[Card, str] = MappingProxyType(
+    {
+        Card.BLUE: "blue",
+        Card.BROWN: "brown",
+        Card.GRAY: "gray",
+        Card.GREEN: "green",
+        Card.ORANGE: "orange",
+        Card.PINK: "pink",
+        Card.YELLOW: "yellow",
+        Card.JOKER: "joker",
+        Card.GOLDEN_JOKER: "golden joker",
+        Card.PLUS2: '"+2"',
+        Card.LAST_ROUND: "Last Round card",
+    }
+)
+"""Every card's name in words, as the move log says it."""
+
+Part = str | Card | tuple[Card, ...]
+"""A piece of a narrated line: words, a card, or a list of cards."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One narrated line: words and cards, and whether it is news worth stressing.
+
+    >>> line = Line(("Ana took row 2: ", (Card.ORANGE, Card.PLUS2), "."))
+    >>> line.plain
+    'Ana took row 2: orange, "+2".'
+    """
+
+    parts: tuple[Part, ...]
+    bold: bool = False
+
+    @property
+    def plain(self) -> str:
+        """The line as plain text, cards by name."""
+        return "".join(_plain(part) for part in self.parts)
+
+
+def _plain(part: Part) -> str:
+    if isinstance(part, str):
+        return part
+    if isinstance(part, Card):
+        return CARD_NAMES[part]
+    return ", ".join(CARD_NAMES[card] for card in part)
+
+
+def row_list(rows: Iterable[int]) -> str:
+    """Row numbers (0-based in) as players read them: ``"1, 2 or 4"``.
+
+    >>> row_list([0, 1, 3]), row_list([2]), row_list([0, 1, 2, 3, 4])
+    ('1, 2 or 4', '3', '1\N{EN DASH}5')
+    """
+    numbers = [r + 1 for r in rows]
+    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"{numbers[0]}{DASH}{numbers[-1]}"
+    if len(numbers) <= 1:
+        return "".join(map(str, numbers))
+    return ", ".join(map(str, numbers[:-1])) + f" or {numbers[-1]}"
+
+
+LAST_ROUND_NEWS = Line(("The Last Round card came up: this round is the last!",), bold=True)
+
+
+def describe_move(
+    move: Move, before: GameState, after: GameState, names: Sequence[str]
+) -> list[Line]:
+    """The move in words, then what followed from it (Last Round, end of round, discards).
+
+    ``before`` and ``after`` are the states around the move.
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> game = new_game(Rules(players=3), seed=2)
+    >>> after = game.apply("draw")
+    >>> [line.plain for line in describe_move(after.last_move, game, after, ["Ana", "Ben", "Cy"])]
+    ['Ben drew gray.']
+    """
+    who = names[move.player]
+    lines: list[Line] = []
+    kind = move.action.kind
+    row = move.action.row
+    if kind is ActionKind.DRAW:
+        assert move.card is not None
+        lines.append(Line((f"{who} drew ", move.card, ".")))
+        if move.last_round:
+            lines.append(LAST_ROUND_NEWS)
+    elif kind is ActionKind.PLACE:
+        assert row is not None
+        assert before.drawn_card is not None
+        lines.append(Line((f"{who} put ", before.drawn_card, f" on row {row + 1}.")))
+    else:
+        assert row is not None
+        parts: list[Part] = [f"{who} took row {row + 1}: ", before.rows[row]]
+        if move.card is not None:
+            parts += ["; the golden joker brought in ", move.card]
+        lines.append(Line((*parts, ".")))
+        if move.last_round:
+            lines.append(LAST_ROUND_NEWS)
+        discarded = after.discards[len(before.discards) :]
+        if discarded:
+            lines.append(Line(("Left on the rows and discarded: ", discarded, ".")))
+        if after.is_over:
+            lines.append(Line(("The game is over.",), bold=True))
+        elif after.round != before.round:
+            first = names[after.current_player]
+            lines.append(
+                Line(
+                    (f"Round {before.round} is over; {first} {starts(first)} round {after.round}.",)
+                )
+            )
+    return lines
+
+
+def starts(name: str) -> str:
+    """The verb for ``name``: "You start", "Ana starts".
+
+    >>> starts("You"), starts("Ana")
+    ('start', 'starts')
+    """
+    return "start" if name == "You" else "starts"
+
+
+def row_gain(state: GameState, seat: int, cards: Iterable[Card]) -> int:
+    """How much ``seat``'s score (best joker assignment) would change on collecting ``cards``.
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> game = new_game(Rules(players=3), seed=1)
+    >>> row_gain(game, 0, [])
+    0
+    """
+    return state.score_with(seat, cards) - state.score_with(seat)
+
+
+def describe_action(action: Action, state: GameState) -> str:
+    """An action as a player would say it: "draw", "take row 2", "put it on row 3"."""
+    if action.kind is ActionKind.DRAW:
+        return "draw a card"
+    assert action.row is not None
+    if action.kind is ActionKind.TAKE:
+        return f"take row {action.row + 1}"
+    card = state.drawn_card
+    what = CARD_NAMES[card] if card is not None else "it"
+    return f"put the {what} card on row {action.row + 1}"
+
+
+def explain_hint(state: GameState, seat: int, action: Action) -> str:
+    """The hint in a few words: what to do, and what it does to the scores now.
+
+    >>> from coloretto.engine import DRAW, Rules, new_game
+    >>> explain_hint(new_game(Rules(players=3), seed=1), 0, DRAW)
+    'draw a card: no row holds cards yet'
+    """
+    what = describe_action(action, state)
+    takes = [
+        r
+        for r, cards in enumerate(state.rows)
+        if cards and not state.rows_taken[r] and state.drawn_card is None
+    ]
+    if action.kind is ActionKind.TAKE:
+        assert action.row is not None
+        gain = row_gain(state, seat, state.rows[action.row])
+        now = state.scores()[seat]
+        best = max(row_gain(state, seat, state.rows[r]) for r in takes)
+        why = f"{gain:+d} for you now ({now} → {now + gain})"
+        if len(takes) == 1:
+            return f"{what}: the only row you can take; {why}"
+        if gain >= best:
+            return f"{what}: the best row for you, {why}"
+        return f"{what}: {why}, and it keeps the other rows from growing"
+    if action.kind is ActionKind.DRAW:
+        if not takes:
+            return f"{what}: no row holds cards yet"
+        gains = {r: row_gain(state, seat, state.rows[r]) for r in takes}
+        best_row = max(gains, key=lambda r: (gains[r], -r))
+        return (
+            f"{what}: the best row now (row {best_row + 1}) is worth only "
+            f"{gains[best_row]:+d} to you; wait for better"
+        )
+    assert action.row is not None
+    after = state.apply(action)
+    cards = after.rows[action.row]
+    mine = row_gain(after, seat, cards)
+    others = [
+        row_gain(after, s, cards)
+        for s in range(state.rules.seats)
+        if not after.seats_out[s] and state.rules.controller(s) != state.rules.controller(seat)
+    ]
+    why = f"row {action.row + 1} is then worth {mine:+d} to you"
+    if others:
+        why += f" and at most {max(others):+d} to the others"
+    return f"{what}: {why}"
