@@ -12,23 +12,30 @@ import pytest
 from coloretto.cli.main import main
 from coloretto.engine import Match, Rules
 from coloretto.engine.record import write_record
+from coloretto.play.config import GameConfig, Player
+from coloretto.play.saving import read_session, session_record
+from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import SavedGame, SavedPlayer, load_save, save
+from coloretto.store.saves import save as save_record
 from coloretto.tui.app import ColorettoApp
 from tests.conftest import random_play
 
 
-def in_progress(actions: int = 5, rules: Rules | None = None) -> SavedGame:
+def in_progress(actions: int = 5, rules: Rules | None = None) -> Session:
     rules = rules or Rules(players=3)
-    match = Match.start(rules, 21)
-    game = random_play(match.game, random.Random(4), actions)
-    players = (SavedPlayer("Ana"), SavedPlayer("Bot 1", "easy"), SavedPlayer("Bot 2", "hard"))
-    return SavedGame(
-        "20261121-101010-abcdef",
-        players[: rules.players],
-        Match(rules, 21, game),
-        tuple(p.name for p in players[: rules.players]),
-    )
+    game = random_play(Match.start(rules, 21).game, random.Random(4), actions)
+    players = (Player("Ana"), Player("Bot 1", "easy"), Player("Bot 2", "hard"))
+    config = GameConfig(rules, players[: rules.players])
+    return Session(config, Match(rules, 21, game), "20261121-101010-abcdef")
+
+
+def save(data: DataDir, session: Session) -> Path:
+    return save_record(data, session.id, session_record(session))
+
+
+def write(path: Path, session: Session) -> None:
+    record = session_record(session)
+    write_record(path, record.state, record.seats, record.meta)
 
 
 @pytest.fixture
@@ -90,7 +97,7 @@ def test_load_plays_on_from_a_file_without_changing_it(
 ) -> None:
     saved = in_progress(9)
     path = tmp_path / "mine.json"
-    write_record(path, saved.game, saved.seat_names, saved.meta())
+    write(path, saved)
     before = path.read_bytes()
     assert main(["play", "--load", str(path)]) == 0
     (app,) = started
@@ -103,7 +110,7 @@ def test_load_plays_on_from_a_file_without_changing_it(
 def test_load_refuses_a_finished_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     saved = in_progress(100_000)
     path = tmp_path / "done.json"
-    write_record(path, saved.game, saved.seat_names, saved.meta())
+    write(path, saved)
     err = error_of(capsys, ["play", "--load", str(path)])
     assert f"coloretto replay {path}" in err
 
@@ -140,7 +147,7 @@ def test_save_copies_the_game_in_progress(
     target = tmp_path / "copy.json"
     assert main(["save", str(target)]) == 0
     assert f"coloretto play --load {target}" in capsys.readouterr().out
-    assert load_save(target) == saved
+    assert session_record(read_session(target)) == session_record(saved)
     err = error_of(capsys, ["save", str(target)])
     assert "exists already (--force overwrites it)" in err
     assert main(["save", str(target), "--force"]) == 0

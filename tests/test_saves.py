@@ -10,42 +10,50 @@ from pathlib import Path
 
 import pytest
 
-from coloretto.engine import Match, RecordError, Rules
+from coloretto.engine import DRAW, Match, RecordError, Rules
 from coloretto.engine.record import write_record
+from coloretto.play.config import GameConfig, Player
+from coloretto.play.saving import read_session, session_record
+from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import (
-    SavedGame,
-    SavedPlayer,
     history_path,
     keep_finished,
     latest_save,
-    load_save,
     save,
     save_path,
 )
 from tests.conftest import random_play
 
 
-def saved_game(rules: Rules | None = None, *, actions: int = 7, seed: int = 11) -> SavedGame:
-    match = Match.start(rules or Rules(players=3), seed)
-    game = random_play(match.game, random.Random(seed), actions)
-    players = (SavedPlayer("Ana"), *(SavedPlayer(f"Bot {i}", "easy") for i in range(1, 3)))
-    names = tuple(p.name for p in players)
-    return SavedGame("s-1", players, replace(match, game=game), names, 0.2, "greedy", "easy", True)
+def saved_game(
+    rules: Rules | None = None, *, actions: int = 7, seed: int = 11, match: Match | None = None
+) -> Session:
+    rules = rules or Rules(players=3)
+    if match is None:
+        match = Match.start(rules, seed)
+        match = replace(match, game=random_play(match.game, random.Random(seed), actions))
+    players = (Player("Ana"), *(Player(f"Bot {i}", "easy") for i in range(1, 3)))
+    config = GameConfig(rules, players, match.seed, 0.2, "greedy", "easy")
+    return Session(config, match, "s-1")
+
+
+def store(data: DataDir, session: Session) -> Path:
+    return save(data, session.id, session_record(session))
 
 
 def test_a_save_restores_the_session_exactly(tmp_path: Path) -> None:
     saved = saved_game()
-    path = save(DataDir(tmp_path), saved)
+    path = store(DataDir(tmp_path), saved)
     assert path == save_path(DataDir(tmp_path), "s-1")
-    assert load_save(path) == saved
+    assert session_record(read_session(path)) == session_record(saved)
 
 
 def test_a_card_drawn_but_not_placed_is_still_in_hand_after_loading(tmp_path: Path) -> None:
     saved = saved_game(actions=0)
-    saved = replace(saved, match=saved.match.apply("draw"))
+    saved.apply(DRAW)
     assert saved.game.drawn_card is not None
-    loaded = load_save(save(DataDir(tmp_path), saved))
+    loaded = read_session(store(DataDir(tmp_path), saved))
     assert loaded.game.drawn_card == saved.game.drawn_card
     assert loaded.game.legal_actions() == saved.game.legal_actions()
 
@@ -55,8 +63,8 @@ def test_match_totals_survive_a_save(tmp_path: Path) -> None:
     match = Match.start(rules, 5)
     for _ in range(2):
         match = replace(match, game=random_play(match.game, random.Random(1))).next_game()
-    saved = replace(saved_game(rules), match=match)
-    loaded = load_save(save(DataDir(tmp_path), saved))
+    saved = saved_game(rules, match=match)
+    loaded = read_session(store(DataDir(tmp_path), saved))
     assert loaded.match.results == match.results
     assert loaded.match.totals() == match.totals()
     assert loaded.match.game_number == 3
@@ -66,17 +74,19 @@ def test_a_finished_match_moves_to_the_history(tmp_path: Path) -> None:
     data = DataDir(tmp_path)
     saved = saved_game(actions=100_000)
     assert saved.game.is_over
-    save(data, saved)
-    kept = keep_finished(data, saved)
-    assert kept == history_path(data, saved)
+    store(data, saved)
+    kept = keep_finished(data, saved.id, session_record(saved), 1, match_over=True)
+    assert kept == history_path(data, saved.id)
     assert latest_save(data) is None
-    assert load_save(kept).game == saved.game
+    assert read_session(kept).game == saved.game
 
 
 def test_the_newest_save_is_resumed(tmp_path: Path) -> None:
     data = DataDir(tmp_path)
-    old = save(data, saved_game())
-    new = save(data, replace(saved_game(seed=3), id="s-2"))
+    old = store(data, saved_game())
+    newer = saved_game(seed=3)
+    newer.id = "s-2"
+    new = store(data, newer)
     os.utime(old, (1, 1))
     assert latest_save(data) == new
 
@@ -85,8 +95,8 @@ def test_a_record_without_a_session_is_a_new_game_for_one_person(tmp_path: Path)
     game = random_play(Match.start(Rules(players=4), 3).game, random.Random(2), 9)
     path = tmp_path / "arena.json"
     write_record(path, game)
-    saved = load_save(path, default_bot="hard")
-    assert [p.bot for p in saved.players] == [None, "hard", "hard", "hard"]
+    saved = read_session(path, default_bot="hard")
+    assert [p.bot for p in saved.config.players] == [None, "hard", "hard", "hard"]
     assert saved.game == game
 
 
@@ -95,7 +105,7 @@ def test_a_record_without_a_session_is_a_new_game_for_one_person(tmp_path: Path)
 
 def damaged(tmp_path: Path, change: str) -> Path:
     """A good save, then damaged in one way."""
-    path = save(DataDir(tmp_path), saved_game())
+    path = store(DataDir(tmp_path), saved_game())
     text = path.read_text()
     data = json.loads(text)
     if change == "truncated":
@@ -150,7 +160,7 @@ def test_a_damaged_save_is_refused_naming_the_file_and_left_untouched(
     path = damaged(tmp_path, change)
     before = path.read_bytes()
     with pytest.raises(RecordError) as error:
-        load_save(path)
+        read_session(path)
     assert str(path) in str(error.value)
     assert says in str(error.value)
     assert path.read_bytes() == before
@@ -161,7 +171,7 @@ def test_a_failed_write_leaves_the_previous_save_intact(
 ) -> None:
     data = DataDir(tmp_path)
     first = saved_game(actions=3)
-    path = save(data, first)
+    path = store(data, first)
     good = path.read_bytes()
 
     def power_cut(*args: object) -> None:
@@ -169,6 +179,6 @@ def test_a_failed_write_leaves_the_previous_save_intact(
 
     monkeypatch.setattr(os, "replace", power_cut)
     with pytest.raises(OSError, match="No space"):
-        save(data, saved_game(actions=9))
+        store(data, saved_game(actions=9))
     assert path.read_bytes() == good
     assert [p.name for p in data.saves.iterdir()] == [path.name]  # no temporary file left

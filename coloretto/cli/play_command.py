@@ -15,9 +15,10 @@ from coloretto.cli.parser import bounded_int
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
 from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
+from coloretto.play.saving import load_session
 from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import latest_save, load_save, new_id
+from coloretto.store.saves import latest_save, new_id
 
 DESCRIPTION = """\
 Play Coloretto in the terminal. By default you play against bots at the default level
@@ -210,7 +211,7 @@ def saved_session(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     else:
         path = Path(args.load)
     try:
-        saved = load_save(path, default_bot=args.bot)
+        session = load_session(path, default_bot=args.bot)
     except RecordError as error:
         if args.load:
             parser.error(f"cannot load {error}")
@@ -218,14 +219,10 @@ def saved_session(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
             f"cannot resume {error}; the file is left as it is, and coloretto play starts a "
             "new game"
         )
-    if saved.match.is_over:
+    if session.match.is_over:
         parser.error(f"{path}: that game is over; coloretto replay {path} shows it again")
     if args.load:
-        saved = replace(saved, id=new_id())  # saves go to the data directory, not to FILE
-    try:
-        session = Session.from_saved(saved)
-    except RecordError as error:
-        parser.error(f"{path}: {error}")
+        session.id = new_id()  # saves go to the data directory, not to FILE
     if args.delay != defaults.delay:
         session.config = replace(session.config, delay=args.delay)
     return session

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from coloretto.engine import RecordError
 from coloretto.engine.record import write_record
+from coloretto.play.saving import read_session, session_record
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import latest_save, load_save
+from coloretto.store.saves import latest_save
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,11 +42,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if target.exists() and not args.force:
         parser.error(f"{target} exists already (--force overwrites it)")
     try:
-        saved = load_save(source)
+        session = read_session(source)
     except RecordError as error:
         parser.error(f"cannot copy the game in progress: {error}")
+    record = session_record(session)
     try:
-        write_record(target, saved.game, saved.seat_names, saved.meta())
+        write_record(target, record.state, record.seats, record.meta)
     except OSError as error:
         parser.error(f"cannot write {target}: {error.strerror or error}")
     print(f"Saved to {target}: coloretto play --load {target} plays on from there.")

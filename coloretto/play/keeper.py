@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 
+from coloretto.play.saving import session_record
 from coloretto.play.session import Session
 from coloretto.store.incidents import incident_log
 from coloretto.store.paths import DataDir
@@ -35,7 +36,7 @@ class Keeper:
     def save(self, session: Session) -> str | None:
         """Save the session; a problem is logged and returned as a message."""
         try:
-            save(self.data, session.saved())
+            save(self.data, session.id, session_record(session))
         except OSError as error:
             return self._trouble("save the game", save_path(self.data, session.id), error)
         return None
@@ -45,15 +46,18 @@ class Keeper:
         (both idempotent: the same game is kept and counted once)."""
         if not session.game.is_over:
             return None
-        saved = session.saved()
+        record = session_record(session)
+        match = session.match
         problems = []
         try:
-            keep_finished(self.data, saved)
+            keep_finished(
+                self.data, session.id, record, match.game_number, match_over=match.is_over
+            )
         except OSError as error:
             problems.append(self._trouble("keep the finished game", self.data.history, error))
         try:
-            players = [(p.name, p.bot) for p in saved.players]
-            game_id = f"{session.id}/{session.match.game_number}"
+            players = [(p.name, p.bot) for p in session.config.players]
+            game_id = f"{session.id}/{match.game_number}"
             result = GameResult.of(game_id, session.game, players)
             Stats(self.data.stats).add(result)
         except StatsError as error:

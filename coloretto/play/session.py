@@ -12,9 +12,8 @@ from dataclasses import replace
 from coloretto.bots.base import Bot
 from coloretto.bots.registry import make_bot
 from coloretto.engine import Action, ActionKind, GameState, Match, Move
-from coloretto.engine.record import RecordError
-from coloretto.play.config import GameConfig, Player
-from coloretto.store.saves import SavedGame, SavedPlayer, new_id
+from coloretto.play.config import GameConfig
+from coloretto.store.saves import new_id
 
 _SEED_LIMIT = 2**31
 
@@ -77,43 +76,6 @@ class Session:
         ply = len(self.game.history()) + 1000 * self.match.game_number
         return (self.seed * 1_000_003 + 7919 * (seat + 1) + 104_729 * ply) % 2**32
 
-    # ------------------------------------------------------------------ saving
-
-    def saved(self) -> SavedGame:
-        """The session as it is saved to disk."""
-        config = self.config
-        return SavedGame(
-            self.id,
-            tuple(SavedPlayer(p.name, p.bot) for p in config.players),
-            self.match,
-            self.seat_names,
-            config.delay,
-            config.hint_bot,
-            config.level,
-            config.seed is not None,
-        )
-
-    @classmethod
-    def from_saved(cls, saved: SavedGame) -> Session:
-        """The session a save holds, ready to play on (a save made between two games of a
-        match deals the next one); ``RecordError`` if its settings are not valid."""
-        match = saved.match
-        try:
-            config = GameConfig(
-                match.rules,
-                tuple(Player(p.name, p.bot) for p in saved.players),
-                int(match.seed) if saved.seeded else None,
-                saved.delay,
-                saved.hint_bot,
-                saved.level,
-            )
-        except ValueError as error:
-            raise RecordError(f"meta.session: {error}") from None
-        session = cls(config, match, saved.id)
-        if session.has_next_game:
-            session.next_game()
-        return session
-
     def controller_name(self, seat: int) -> str:
         """The name of the player who moves ``seat``."""
         return self.config.controller(seat).name
@@ -161,7 +123,3 @@ class Session:
                 if len(takers) == pending:
                     break
         return takers
-
-    def rows_taken_by(self, seat: int) -> list[int]:
-        """The rows ``seat`` took this round (0-based), in order."""
-        return sorted(row for row, taker in self.row_takers().items() if taker == seat)

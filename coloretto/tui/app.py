@@ -19,9 +19,10 @@ from textual.binding import Binding
 from coloretto.engine import RecordError
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
+from coloretto.play.saving import load_session
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
-from coloretto.store.saves import latest_save, load_save
+from coloretto.store.saves import latest_save
 from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.messages import GameOver, ResumeGame, StartGame
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen
@@ -95,7 +96,7 @@ class ColorettoApp(GuardedApp):
     def on_resume_game(self, message: ResumeGame) -> None:
         """Resume the game saved in ``message.path`` (from the setup screen)."""
         try:
-            session = Session.from_saved(load_save(message.path))
+            session = load_session(message.path)
         except RecordError as error:
             if isinstance(self.screen, SetupScreen):
                 self.screen.show_error(f"cannot resume: {error}")

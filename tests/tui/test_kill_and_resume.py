@@ -24,9 +24,10 @@ import pytest
 
 from coloretto.engine import DRAW, Action, ActionKind, GameState, Rules
 from coloretto.play.config import GameConfig
+from coloretto.play.saving import read_session, session_record
 from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import SavedGame, load_save, save
+from coloretto.store.saves import save
 from coloretto.tui.glyphs import GLYPHS
 
 TMUX = shutil.which("tmux")
@@ -207,11 +208,11 @@ def shows_position(game: GameState, names: tuple[str, ...]) -> Callable[[str], b
     return test
 
 
-def the_save(home: Path) -> SavedGame:
+def the_save(home: Path) -> Session:
     """The one save in the data directory."""
     saves = [p for p in DataDir(home).saves.glob("*.json") if not p.name.startswith(".")]
     assert len(saves) == 1, saves
-    return load_save(saves[0])
+    return read_session(saves[0])
 
 
 # ---------------------------------------------------------------------- the ways to end it
@@ -279,10 +280,10 @@ def end_and_resume(terminal: Terminal, pid: int, ending: str, session: Session) 
     assert saved.match.game_number == session.match.game_number
     assert saved.match.seed == session.seed
     assert saved.seat_names == names
-    assert [(p.name, p.bot) for p in saved.players] == [
+    assert [(p.name, p.bot) for p in saved.config.players] == [
         (p.name, p.bot) for p in session.config.players
     ]
-    assert (saved.id, saved.delay) == (session.id, 0)
+    assert (saved.id, saved.config.delay) == (session.id, 0)
 
     # Resume in a new terminal: the same table, the drawn card still in hand.
     resumed = terminal.start(f"resume-{ending}", "--resume")
@@ -356,7 +357,7 @@ def test_the_match_totals_survive(terminal: Terminal, ending: str) -> None:
     bots_play(session)
     assert session.match.results
     assert session.match.game_number == 2
-    save(DataDir(terminal.home), session.saved())
+    save(DataDir(terminal.home), session.id, session_record(session))
 
     pid = terminal.start("game", "--resume")
     names = session.seat_names

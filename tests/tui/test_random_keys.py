@@ -26,9 +26,10 @@ from textual.pilot import Pilot
 from coloretto.engine import ActionKind
 from coloretto.engine.record import load_record, to_record
 from coloretto.play.keeper import Keeper
+from coloretto.play.saving import read_session
 from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import history_path, latest_save, load_save, save_path
+from coloretto.store.saves import history_path, latest_save, save_path
 from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.base_app import MIN_HEIGHT, MIN_WIDTH
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen, dialogs
@@ -179,9 +180,10 @@ def check(app: ColorettoApp, data: DataDir) -> None:
     path = save_path(data, session.id)
     if match.is_over:
         assert not path.exists()
-        assert history_path(data, session.saved()).exists()
+        number = match.game_number if match.rules.games > 1 else None
+        assert history_path(data, session.id, number).exists()
     else:
-        saved = load_save(path)
+        saved = read_session(path)
         assert saved.game == game
         assert saved.match.results == match.results
         assert saved.seat_names == session.seat_names
@@ -284,7 +286,7 @@ async def test_random_keys_never_crash_the_app(
             assert session is not None
             if app._exit and not session.match.is_over:
                 # Quitting leaves the save from which the game resumes where it stood.
-                assert load_save(save_path(data, session.id)).game == session.game
+                assert read_session(save_path(data, session.id)).game == session.game
         assert app._exception is None
         assert app.return_code in (None, 0)
 
@@ -316,4 +318,4 @@ async def test_a_tiny_terminal_shows_the_notice_and_recovers(quick: None) -> Non
             await pilot.press("ctrl+c")
             await pilot.pause()
             assert app._exit
-        assert load_save(save_path(data, app.session.id)).game == app.session.game
+        assert read_session(save_path(data, app.session.id)).game == app.session.game

@@ -14,8 +14,9 @@ from textual.widgets import Button
 
 from coloretto.bots.base import Budget
 from coloretto.engine import Action, PlayerView
+from coloretto.play.saving import load_session, read_session
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import latest_finished, latest_save, load_save
+from coloretto.store.saves import latest_finished, latest_save
 from coloretto.store.stats import Stats
 from coloretto.tui import ColorettoApp, Session
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen
@@ -37,7 +38,7 @@ from tests.tui.conftest import (
 def saved_now() -> Session:
     path = latest_save(DataDir.default())
     assert path is not None
-    return Session.from_saved(load_save(path))
+    return load_session(path)
 
 
 @asynctest
@@ -112,7 +113,7 @@ async def test_a_finished_game_goes_to_the_history_not_to_resume() -> None:
     finished = latest_finished(data)
     assert finished is not None
     assert app.session is not None
-    assert load_save(finished).game == app.session.game
+    assert read_session(finished).game == app.session.game
     summary = Stats(data.stats).summary()
     assert summary.games == 1
     (you,) = summary.people
