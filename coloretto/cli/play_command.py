@@ -25,13 +25,7 @@ Play Coloretto in the terminal. By default you play against bots at the default 
 (%(level)s); --humans or --seat put several people at this keyboard (hotseat).
 
 Keys (as in the Coloretta freeware):
-  d        draw the top card of the deck
-  1-5      after drawing: put the drawn card on that row;
-           without a drawn card: take that row
-  h        hint from the strongest bot     l   show/hide the move log
-  m        every move so far               + / -  bots play faster / slower
-  r        the rules                       ?   all keys and the card letters
-  q        quit (asks first)
+%(keys)s
 
 Cards show a letter as well as a colour: B blue, N brown, A gray, G green, O orange,
 P pink, Y yellow, * joker, $ golden joker, +2.
@@ -71,10 +65,12 @@ def add_parser(
     top: argparse.ArgumentParser | None = None,
 ) -> None:
     """Register ``play``; with ``top``, plain ``coloretto`` opens the setup screen."""
+    from coloretto.tui.keys import GAME_KEYS, keys_text  # noqa: PLC0415 (no Textual import)
+
     parser = commands.add_parser(
         "play",
         help="play a game in the terminal, against bots or friends at one keyboard",
-        description=DESCRIPTION % {"level": DEFAULT_LEVEL},
+        description=DESCRIPTION % {"level": DEFAULT_LEVEL, "keys": keys_text(GAME_KEYS)},
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, RichLog, Static
 
 from coloretto.engine import COLOURS, Card
 from coloretto.tui.glyphs import GLYPHS, card_block
+from coloretto.tui.keys import GAME_KEYS, MOUSE_HELP
 
 RULES_FILES = (
     Path(__file__).resolve().parents[2] / "rules.md",  # installed: copied into the wheel
@@ -23,29 +24,15 @@ RULES_FILES = (
 )
 """Where the rules as this program plays them (``docs/rules.md``) may be found."""
 
-KEYS: tuple[tuple[str, str], ...] = (
-    ("d", "draw the top card of the deck"),
-    ("1-5", "after drawing: put the drawn card on that row"),
-    ("1-5", "without a drawn card: take that row"),
-    ("h", "hint: what the strongest bot would do, and why"),
-    ("l", "show or hide the move log"),
-    ("m", "all the moves so far, scrollable"),
-    ("+ / -", "bots play faster / slower"),
-    ("r", "the rules of the game"),
-    ("?", "this help"),
-    ("q", "quit (asks first)"),
-    ("Enter", "the score screen, once the game is over"),
-    ("mouse", "clicking a row acts like its number; clicking 'Drawn' draws"),
-)
-
 
 def help_text(*, plain: bool = False) -> Table:
     """The key bindings and the card letters, as a table."""
     keys = Table.grid(padding=(0, 2))
     keys.add_column(style="bold", no_wrap=True)
     keys.add_column()
-    for key, what in KEYS:
-        keys.add_row(key, what)
+    for key in GAME_KEYS:
+        keys.add_row(key.shown, " ".join(key.explains))
+    keys.add_row(*MOUSE_HELP)
     cards = Table.grid(padding=(0, 1))
     for _ in range(2):
         cards.add_column(no_wrap=True)

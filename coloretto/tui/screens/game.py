@@ -12,7 +12,6 @@ from functools import partial
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
@@ -24,6 +23,7 @@ from coloretto.play.session import Session
 from coloretto.play.table import BotFailed, BotMove, Event, MovePlayed, NotSaved, Table
 from coloretto.play.words import DASH, describe_move, row_list, starts
 from coloretto.tui.glyphs import card_name, render
+from coloretto.tui.keys import GAME_KEYS, bindings
 from coloretto.tui.messages import BotChose, GameOver, HintReady
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, MovesScreen, RulesScreen
 from coloretto.tui.table import show_table, table_widgets
@@ -40,20 +40,7 @@ class GameScreen(Screen[None]):
     """One game of the session on the table, played from the keyboard."""
 
     CSS_PATH = "game.tcss"
-    BINDINGS = [  # noqa: RUF012 (Textual's convention)
-        Binding("d", "draw", "Draw", id="draw"),
-        Binding("1", "row(1)", "Row", key_display=f"1{DASH}5", id="row-1"),
-        *(Binding(str(n), f"row({n})", f"Row {n}", show=False, id=f"row-{n}") for n in range(2, 6)),
-        Binding("h", "hint", "Hint", id="hint"),
-        Binding("l", "toggle_log", "Log", id="toggle-log"),
-        Binding("m", "moves", "All moves", show=False, id="all-moves"),
-        Binding("question_mark", "help", "Keys", id="help"),
-        Binding("r", "rules", "Rules", id="rules"),
-        Binding("q", "quit", "Quit", id="quit"),
-        Binding("plus,equals_sign", "pace(-1)", "Faster bots", show=False, id="faster"),
-        Binding("minus", "pace(1)", "Slower bots", show=False, id="slower"),
-        Binding("enter", "results", "Scores", show=False, id="results"),
-    ]
+    BINDINGS = bindings(GAME_KEYS)  # type: ignore[assignment]
 
     delay: reactive[float] = reactive(DEFAULT_DELAY, init=False)
     """Seconds between two bot actions, so that a person can follow them (``+``/``-``)."""

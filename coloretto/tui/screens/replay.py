@@ -11,7 +11,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -21,16 +20,11 @@ from coloretto.play.replay import Replay
 from coloretto.play.session import Session
 from coloretto.play.words import DASH, describe_move, starts
 from coloretto.tui.glyphs import render
+from coloretto.tui.keys import REPLAY_KEYS, bindings, keys_line
 from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen
 from coloretto.tui.screens.end import EndChoice, EndScreen
 from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import Legend, MoveLog, Notice
-
-KEYS_TEXT = (
-    "→ ←: one action forward / back · Home End: the deal / the end · [ ] or PgUp PgDn: "
-    "rounds · Enter: the scores · m: all moves · r: rules · q: quit"
-)
-"""What ``?`` says."""
 
 
 def final_scores(session: Session) -> Text:
@@ -48,19 +42,7 @@ class ReplayScreen(Screen[None]):
     """A recorded game on the table, stepped through with the arrow keys."""
 
     CSS_PATH = "game.tcss"
-    BINDINGS = [  # noqa: RUF012 (Textual's convention)
-        Binding("right", "step(1)", "Step", key_display="←/→", id="replay-next"),
-        Binding("left", "step(-1)", "Back", show=False, id="replay-back"),
-        Binding("home", "jump('start')", "Deal", key_display="Home", id="replay-start"),
-        Binding("end", "jump('end')", "Last", key_display="End", id="replay-end"),
-        Binding("right_square_bracket,pagedown", "round(1)", "Round", key_display="[ ]"),
-        Binding("left_square_bracket,pageup", "round(-1)", "Previous round", show=False),
-        Binding("enter", "results", "Scores", show=False, id="replay-results"),
-        Binding("m", "moves", "All moves", show=False, id="replay-moves"),
-        Binding("question_mark", "help", "Keys", id="replay-help"),
-        Binding("r", "rules", "Rules", show=False, id="replay-rules"),
-        Binding("q", "quit", "Quit", id="replay-quit"),
-    ]
+    BINDINGS = bindings(REPLAY_KEYS)  # type: ignore[assignment]
 
     def __init__(self, replay: Replay, step: int = 0) -> None:
         super().__init__()
@@ -222,7 +204,7 @@ class ReplayScreen(Screen[None]):
 
     def action_help(self) -> None:
         """``?``: the keys."""
-        self.notice.say(KEYS_TEXT)
+        self.notice.say(keys_line(REPLAY_KEYS))
 
     def action_rules(self) -> None:
         """``r``: the rules, over the replay."""

@@ -1,0 +1,157 @@
+"""The keys, written once: each screen's bindings, its help and ``coloretto play --help``
+are all made from these tables (which are read without importing Textual).
+
+>>> print(keys_text(GAME_KEYS[:1] + REPLAY_KEYS[:1]))
+  d        draw the top card of the deck
+  ←/→      one action back / forward
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key (or a family of keys, such as the rows 1-5) and what it does.
+
+    ``presses`` pairs each Textual key name (several names with commas: ``"plus,equals"``)
+    with its action; the first pair is the one the footer shows (when ``footer``).
+    """
+
+    shown: str
+    """How the help writes the key(s): ``"1-5"``, ``"+ / -"``."""
+    label: str
+    """The footer's short label."""
+    explains: tuple[str, ...]
+    """What it does, in the help's words (one line each)."""
+    presses: tuple[tuple[str, str], ...]
+    id: str
+    """The binding's id (``row-1``... for a family), so that keys can be remapped."""
+    footer: bool = True
+
+    def bindings(self) -> list[Binding]:
+        """The Textual bindings for this key."""
+        from textual.binding import Binding  # noqa: PLC0415 (the tables are read without Textual)
+
+        family = len(self.presses) > 1
+        return [
+            Binding(
+                press,
+                action,
+                self.label if i == 0 else f"{self.label} {i + 1}",
+                show=self.footer and i == 0,
+                key_display=self.shown if i == 0 else None,
+                id=f"{self.id}-{i + 1}" if family else self.id,
+            )
+            for i, (press, action) in enumerate(self.presses)
+        ]
+
+
+def bindings(keys: Iterable[Key]) -> list[Binding]:
+    """Every binding of ``keys``, in order."""
+    return [binding for key in keys for binding in key.bindings()]
+
+
+def keys_text(keys: Sequence[Key], indent: int = 2, width: int = 9) -> str:
+    """The keys as plain lines: the key, then what it does."""
+    lines = []
+    for key in keys:
+        for i, line in enumerate(key.explains):
+            head = key.shown if i == 0 else ""
+            lines.append(f"{' ' * indent}{head:<{width}}{line}")
+    return "\n".join(lines)
+
+
+def _row(n: int) -> tuple[str, str]:
+    return (str(n), f"row({n})")
+
+
+GAME_KEYS: tuple[Key, ...] = (
+    Key("d", "Draw", ("draw the top card of the deck",), (("d,D", "draw"),), "draw"),
+    Key(
+        "1\N{EN DASH}5",
+        "Row",
+        ("after drawing: put the drawn card on that row;", "without a drawn card: take that row"),
+        tuple(_row(n) for n in range(1, 6)),
+        "row",
+    ),
+    Key(
+        "h", "Hint", ("hint: what the strongest bot would do, and why",), (("h,H", "hint"),), "hint"
+    ),
+    Key("l", "Log", ("show or hide the move log",), (("l,L", "toggle_log"),), "toggle-log"),
+    Key(
+        "m",
+        "All moves",
+        ("all the moves so far, scrollable",),
+        (("m,M", "moves"),),
+        "all-moves",
+        False,
+    ),
+    Key("?", "Keys", ("all keys and the card letters",), (("question_mark", "help"),), "help"),
+    Key("r", "Rules", ("the rules of the game",), (("r,R", "rules"),), "rules"),
+    Key("q", "Quit", ("quit (asks first)",), (("q,Q", "quit"),), "quit"),
+    Key(
+        "+ / -",
+        "Faster bots",
+        ("bots play faster / slower",),
+        (("plus,equals_sign", "pace(-1)"), ("minus", "pace(1)")),
+        "pace",
+        footer=False,
+    ),
+    Key(
+        "Enter",
+        "Scores",
+        ("the score screen, once the game is over",),
+        (("enter", "results"),),
+        "results",
+        footer=False,
+    ),
+)
+"""The game screen's keys (Coloretta's: ``d`` draws, ``1``-``5`` place or take)."""
+
+MOUSE_HELP = ("mouse", "clicking a row acts like its number; clicking 'Drawn' draws")
+"""What the mouse does on the game screen, for the help."""
+
+REPLAY_KEYS: tuple[Key, ...] = (
+    Key(
+        "←/→",
+        "Step",
+        ("one action back / forward",),
+        (("right", "step(1)"), ("left", "step(-1)")),
+        "replay-step",
+    ),
+    Key(
+        "Home End",
+        "Deal / end",
+        ("the deal / the end",),
+        (("home", "jump('start')"), ("end", "jump('end')")),
+        "replay-jump",
+    ),
+    Key(
+        "[ ]",
+        "Round",
+        ("rounds (also PgUp PgDn)",),
+        (
+            ("right_square_bracket,pagedown", "round(1)"),
+            ("left_square_bracket,pageup", "round(-1)"),
+        ),
+        "replay-round",
+    ),
+    Key("Enter", "Scores", ("the scores",), (("enter", "results"),), "replay-results", False),
+    Key("m", "All moves", ("all moves",), (("m,M", "moves"),), "replay-moves", footer=False),
+    Key("?", "Keys", ("these keys",), (("question_mark", "help"),), "replay-help"),
+    Key("r", "Rules", ("rules",), (("r,R", "rules"),), "replay-rules", footer=False),
+    Key("q", "Quit", ("quit",), (("q,Q", "quit"),), "replay-quit"),
+)
+"""The replay screen's keys."""
+
+
+def keys_line(keys: Iterable[Key]) -> str:
+    """The keys on one line, e.g. for a message: ``→ ←: one action forward / back · …``."""
+    return " · ".join(f"{key.shown}: {key.explains[0]}" for key in keys)
