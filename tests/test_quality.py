@@ -5,6 +5,7 @@ mypy's configuration (strict, on the whole package) is in pyproject.toml.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import subprocess
 import sys
@@ -46,3 +47,60 @@ def test_ruff_format() -> None:
 
 def test_mypy_strict() -> None:
     check([*tool("mypy")])
+
+
+# ---------------------------------------------------------------- layers
+
+LAYERS = {
+    "engine": set(),
+    "bots": {"engine"},
+    "store": {"engine"},
+    "play": {"engine", "bots", "store"},
+    "tui": {"engine", "bots", "store", "play"},
+    "cli": {"engine", "bots", "store", "play", "tui"},
+}
+"""Which of the package's layers each one may import: ``cli → tui → play → {bots, store} →
+engine``, never the other way."""
+
+
+def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
+    """The modules ``path`` imports (only those at the module's top level if asked)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else ast.walk(tree)
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+def layer_of(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] == "textual":
+        return "textual"
+    if parts[0] == "coloretto" and len(parts) > 1 and parts[1] in LAYERS:
+        return parts[1]
+    return None
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+def test_imports_flow_one_way(layer: str) -> None:
+    allowed = LAYERS[layer] | {layer} | ({"textual"} if layer in {"tui", "cli"} else set())
+    wrong = []
+    for path in sorted((ROOT / "coloretto" / layer).rglob("*.py")):
+        for module in imports_of(path):
+            if layer_of(module) not in allowed | {None}:
+                wrong.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_command_line_loads_textual_only_to_play() -> None:
+    eager = [
+        f"{path.name} imports {module}"
+        for path in sorted((ROOT / "coloretto" / "cli").rglob("*.py"))
+        for module in imports_of(path, top_level_only=True)
+        if layer_of(module) in {"tui", "textual"}
+    ]
+    assert not eager, "\n".join(eager)

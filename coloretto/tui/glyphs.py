@@ -131,15 +131,6 @@ def legend(cards: Iterable[Card] = COLOURS, *, plain: bool = False) -> Text:
     return Text(" ").join(parts)
 
 
-def scheme_lines() -> list[str]:
-    """The letter scheme as plain lines, for the help screen and the docs."""
-    return [
-        f"{glyph.letter:>2}  {glyph.name}"
-        for card, glyph in GLYPHS.items()
-        if card is not Card.LAST_ROUND
-    ]
-
-
 def render(line: Line, *, plain: bool = False) -> Text:
     """A narrated line for the terminal: cards by name in their colours (unless ``plain``).
 
