@@ -70,11 +70,6 @@ def latest_save(data: DataDir) -> Path | None:
     return _newest(data.saves)
 
 
-def latest_finished(data: DataDir) -> Path | None:
-    """The finished game kept last, if any."""
-    return _newest(data.history)
-
-
 def finished_games(data: DataDir) -> list[Path]:
     """The history, newest first."""
     return _by_age(data.history)

@@ -23,7 +23,7 @@ from .conftest import (
 
 
 def log_lines(screen: GameScreen) -> list[str]:
-    return screen.query_one(MoveLog).lines_written
+    return [entry.plain for entry in screen.query_one(MoveLog).entries]
 
 
 def assert_every_move_logged(screen: GameScreen) -> None:

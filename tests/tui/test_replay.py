@@ -90,7 +90,7 @@ def check_board(screen: ReplayScreen, step: int) -> None:
         assert re.search(rf"\b{game.scores()[view.seat]} pts?\b", head), head
     assert f"Round {game.round}" in text_of(screen.query_one(TopBar))
     notice = text_of(screen.query_one(Notice))
-    log = screen.query_one(MoveLog).lines_written
+    log = [entry.plain for entry in screen.query_one(MoveLog).entries]
     if step:
         move = replay.move(step)
         assert move is not None

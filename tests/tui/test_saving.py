@@ -16,7 +16,7 @@ from coloretto.bots.base import Budget
 from coloretto.engine import Action, PlayerView
 from coloretto.play.saving import load_session, read_session
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import latest_finished, latest_save
+from coloretto.store.saves import finished_games, latest_save
 from coloretto.store.stats import Stats
 from coloretto.tui import ColorettoApp, Session
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen
@@ -110,7 +110,7 @@ async def test_a_finished_game_goes_to_the_history_not_to_resume() -> None:
         assert isinstance(app.screen, EndScreen)
     data = DataDir.default()
     assert latest_save(data) is None
-    finished = latest_finished(data)
+    finished = finished_games(data)[0]
     assert finished is not None
     assert app.session is not None
     assert read_session(finished).game == app.session.game

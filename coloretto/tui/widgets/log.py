@@ -22,11 +22,6 @@ class MoveLog(Static):
         self.entries: list[Text] = []
         """Every line written, oldest first."""
 
-    @property
-    def lines_written(self) -> list[str]:
-        """Every line written so far, as plain text."""
-        return [entry.plain for entry in self.entries]
-
     def add(self, line: Text, *, round_number: int | None = None) -> None:
         """Write one line, optionally tagged with the round (``R3``)."""
         if round_number is not None:
