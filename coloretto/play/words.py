@@ -10,7 +10,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from coloretto.engine import Action, ActionKind, Card, GameState, Move
+from coloretto.engine import (
+    Action,
+    ActionKind,
+    Card,
+    Edition,
+    GameState,
+    Move,
+    Rules,
+    Seed,
+    Variant,
+)
 
 DASH = "\N{EN DASH}"
 """The dash between row numbers (1-5) and before advice in messages: an en dash."""
@@ -74,6 +84,43 @@ def row_list(rows: Iterable[int]) -> str:
     if len(numbers) <= 1:
         return "".join(map(str, numbers))
     return ", ".join(map(str, numbers[:-1])) + f" or {numbers[-1]}"
+
+
+def rules_in_words(rules: Rules) -> str:
+    """The rules in a few words.
+
+    >>> rules_in_words(Rules(players=4, edition="anniversary"))
+    '4 players, brown side, anniversary edition'
+    """
+    what = [f"{rules.players} players", f"{rules.scoring.value} side"]
+    if rules.edition is not Edition.CLASSIC:
+        what.append(f"{rules.edition.value} edition")
+    if rules.variant is not Variant.STANDARD:
+        what.append(f"{rules.variant.value} variant")
+    return ", ".join(what)
+
+
+def describe_deal(game: GameState, names: Sequence[str], seed: Seed, number: int = 1) -> list[Line]:
+    """The deal in words: the rules and seed (``number`` of the match's games), the colours
+    removed, everyone's starting cards and who starts."""
+    rules = game.rules
+    what = rules_in_words(rules)
+    if rules.games > 1:
+        what = f"Game {number} of {rules.games}: {what}"
+    lines = [Line((f"{what}; seed {seed}.",))]
+    if game.removed_colours:
+        lines.append(Line(("Removed from the game: ", game.removed_colours, ".")))
+    starting: list[Part] = ["Starting cards: "]
+    for seat in range(rules.seats):
+        if seat:
+            starting.append("; ")
+        starting.append(f"{names[seat]} ")
+        for i, card in enumerate(game.setup.starting[seat]):
+            starting += [" and ", card] if i else [card]
+    lines.append(Line((*starting, ".")))
+    first = names[game.setup.first_player]
+    lines.append(Line((f"{first} {starts(first)}.",)))
+    return lines
 
 
 LAST_ROUND_NEWS = Line(("The Last Round card came up: this round is the last!",), bold=True)

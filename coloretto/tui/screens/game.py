@@ -21,8 +21,8 @@ from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
 from coloretto.play.config import DEFAULT_DELAY, PACES, possessive
 from coloretto.play.session import Session
 from coloretto.play.table import BotFailed, BotMove, Event, MovePlayed, NotSaved, Table
-from coloretto.play.words import DASH, describe_move, row_list, starts
-from coloretto.tui.glyphs import card_name, render
+from coloretto.play.words import DASH, describe_deal, describe_move, row_list
+from coloretto.tui.glyphs import render
 from coloretto.tui.keys import GAME_KEYS, bindings
 from coloretto.tui.messages import BotChose, GameOver, HintReady
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, MovesScreen, RulesScreen
@@ -103,33 +103,11 @@ class GameScreen(Screen[None]):
 
     def _log_start(self) -> None:
         session = self.session
-        game = session.game
-        rules = game.rules
         log = self.query_one(MoveLog)
-        names = session.seat_names
-        what = f"{rules.players} players, {rules.scoring.value} side"
-        if rules.edition.value != "classic":
-            what += f", {rules.edition.value} edition"
-        if rules.variant.value != "standard":
-            what += f", {rules.variant.value} variant"
-        if rules.games > 1:
-            what = f"Game {session.match.game_number} of {rules.games}: {what}"
-        log.add(Text(f"{what}; seed {session.seed}."))
-        if game.removed_colours:
-            removed = Text(", ").join(card_name(c, plain=self.plain) for c in game.removed_colours)
-            log.add(Text.assemble("Removed from the game: ", removed, "."))
-        starting = Text("; ").join(
-            Text.assemble(
-                f"{names[seat]} ",
-                Text(" and ").join(
-                    card_name(card, plain=self.plain) for card in game.setup.starting[seat]
-                ),
-            )
-            for seat in range(rules.seats)
-        )
-        log.add(Text.assemble("Starting cards: ", starting, "."))
-        first = names[game.setup.first_player]
-        log.add(Text(f"{first} {starts(first)}."))
+        for line in describe_deal(
+            session.game, session.seat_names, session.seed, session.match.game_number
+        ):
+            log.add(render(line, plain=self.plain))
         self._log_moves_so_far()
 
     def _log_moves_so_far(self) -> None:

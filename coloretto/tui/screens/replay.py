@@ -14,11 +14,11 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from coloretto.engine import ActionKind, Edition, Variant
+from coloretto.engine import ActionKind
 from coloretto.play.config import possessive
 from coloretto.play.replay import Replay
 from coloretto.play.session import Session
-from coloretto.play.words import DASH, describe_move, starts
+from coloretto.play.words import DASH, describe_move, rules_in_words, starts
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import REPLAY_KEYS, bindings, keys_line
 from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen
@@ -71,14 +71,8 @@ class ReplayScreen(Screen[None]):
         plain = self.app.no_color
         self.query_one(Legend).show(start.colours, start.rules.edition, plain=plain)
         log = self.query_one(MoveLog)
-        rules = start.rules
-        what = [f"{rules.players} players", f"{rules.scoring.value} side"]
-        if rules.edition is not Edition.CLASSIC:
-            what.append(f"{rules.edition.value} edition")
-        if rules.variant is not Variant.STANDARD:
-            what.append(f"{rules.variant.value} variant")
         title = f"Replay of {replay.name}" if replay.name else "Replay"
-        log.add(Text(f"{title}: {', '.join(what)}; seed {replay.seed}."))
+        log.add(Text(f"{title}: {rules_in_words(start.rules)}; seed {replay.seed}."))
         self._shown = [len(log.entries)]
         for step in range(1, replay.last + 1):
             before, after = replay.states[step - 1], replay.states[step]
