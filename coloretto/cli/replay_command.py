@@ -64,7 +64,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(run=run, parser=parser)
 
 
-UNREADABLE = ("cannot read", "not a text file", "not valid JSON")
+UNREADABLE = ("cannot read", "not a text file", "not valid JSON", "not a game record")
 """How ``read_record`` starts the message about a file that is no record at all."""
 
 

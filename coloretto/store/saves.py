@@ -9,6 +9,7 @@ when it ends the match, its save is removed.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +26,10 @@ SESSION_KEY = "session"
 """The key of the session in a record's metadata."""
 
 SUFFIX = ".json"
+
+SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+"""What a session id may be: it names files, so no dots, slashes or other surprises
+(``new_id`` makes ids like ``20261121-070503-a1b2c3``)."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +133,11 @@ class SavedGame:
                 f"{where}.match: the deal is not game {match.game_number} of match {seed}"
             )
         delay = expect(session.get("delay", 0.6), (int, float), f"{where}.delay", "seconds")
+        session_id = expect(session.get("id"), str, f"{where}.id", "text")
+        if not SESSION_ID.fullmatch(session_id):
+            raise RecordError(f"{where}.id: not a session id: {session_id[:40]!r}")
         return cls(
-            expect(session.get("id"), str, f"{where}.id", "text"),
+            session_id,
             players,
             match,
             record.seats,
@@ -159,15 +167,28 @@ def new_id(now: datetime | None = None) -> str:
 
 
 def save_path(data: DataDir, session_id: str) -> Path:
-    """Where the session ``session_id`` is saved while it is played."""
-    return data.saves / f"{session_id}{SUFFIX}"
+    """Where the session ``session_id`` is saved while it is played; ``ValueError`` if the
+    id is no session id (it must never choose a place outside ``data.saves``).
+
+    >>> save_path(DataDir(Path("/c")), "../../outside")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a session id: '../../outside'
+    """
+    return data.saves / f"{_checked(session_id)}{SUFFIX}"
+
+
+def _checked(session_id: str) -> str:
+    if not SESSION_ID.fullmatch(session_id):
+        raise ValueError(f"not a session id: {session_id[:40]!r}")
+    return session_id
 
 
 def history_path(data: DataDir, saved: SavedGame) -> Path:
     """Where the current game of ``saved`` is kept once finished."""
     match = saved.match
     suffix = f"-game{match.game_number}" if match.rules.games > 1 else ""
-    return data.history / f"{saved.id}{suffix}{SUFFIX}"
+    return data.history / f"{_checked(saved.id)}{suffix}{SUFFIX}"
 
 
 def save(data: DataDir, saved: SavedGame) -> Path:
