@@ -24,6 +24,12 @@ def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     return home
 
 
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The full-screen commands believe they run in a terminal (their app is not run)."""
+    monkeypatch.setattr("coloretto.cli.parser.on_terminal", lambda: True)
+
+
 def make_setup(
     rules: Rules,
     *,

@@ -6,12 +6,11 @@ Plain ``coloretto`` (no sub-command) opens the setup screen with the same choice
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
-from coloretto.cli.parser import bounded_int
+from coloretto.cli.parser import bounded_int, need_terminal, on_terminal
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
 from coloretto.store.paths import DataDir
@@ -243,6 +242,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     else:
         session = None
         config = config_from_args(args, parser)
+    need_terminal(parser)
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
     app = ColorettoApp(config, setup=args.setup, session=session)
@@ -252,7 +252,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def run_setup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Plain ``coloretto``: the setup screen in a terminal, else the usage text."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not on_terminal():
         parser.print_help()
         return 0
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)

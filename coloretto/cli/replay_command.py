@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from coloretto.cli.parser import need_terminal
 from coloretto.engine import GameRecord, RecordError, read_record
 from coloretto.store import DataDir
 from coloretto.store.saves import finished_games
@@ -115,6 +116,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         record = load(path)
     except ReplayProblem as problem:
         return _fail(parser, str(problem))
+    need_terminal(parser, "; coloretto replay --list prints the history")
     from coloretto.tui.replay_app import ReplayApp  # noqa: PLC0415 (Textual only to play)
     from coloretto.tui.screens.replay import Replay  # noqa: PLC0415
 
