@@ -6,6 +6,7 @@ Plain ``coloretto`` (no sub-command) opens the setup screen with the same choice
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,8 +14,9 @@ from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
 from coloretto.cli.parser import bounded_int, need_terminal, on_terminal
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
-from coloretto.store.paths import DataDir
+from coloretto.store.paths import HOME_VARIABLE, DataDir
 from coloretto.store.saves import latest_save, load_save, new_id
+from coloretto.store.text import printable
 from coloretto.tui.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
 from coloretto.tui.session import Session
 
@@ -243,6 +245,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         session = None
         config = config_from_args(args, parser)
     need_terminal(parser)
+    if (problem := _unusable(DataDir.default())) is not None:
+        return _fail(parser, problem)
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
     app = ColorettoApp(config, setup=args.setup, session=session)
@@ -255,8 +259,27 @@ def run_setup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not on_terminal():
         parser.print_help()
         return 0
+    if (problem := _unusable(DataDir.default())) is not None:
+        return _fail(parser, problem)
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
     app = ColorettoApp()
     app.run()
     return app.return_code or 0
+
+
+def _unusable(data: DataDir) -> str | None:
+    """Why the game could not keep its saves in ``data`` (``None`` if it can)."""
+    try:
+        data.check()
+    except OSError as error:
+        return (
+            f"cannot keep the game in {data.root} ({error.strerror or error}); "
+            f"set {HOME_VARIABLE} to a directory you can write to"
+        )
+    return None
+
+
+def _fail(parser: argparse.ArgumentParser, message: str) -> int:
+    print(printable(f"{parser.prog}: error: {message}"), file=sys.stderr)
+    return 2
