@@ -69,7 +69,7 @@ class DataDir:
         >>> DataDir(file).check()
         Traceback (most recent call last):
         ...
-        FileExistsError: [Errno 17] File exists: ...
+        NotADirectoryError: [Errno 20] Not a directory: ...saves'
         """
         for folder in (self.ensure().saves, self.history):
             with tempfile.TemporaryFile(dir=folder):
