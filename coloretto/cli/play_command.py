@@ -18,6 +18,7 @@ from coloretto.store.paths import HOME_VARIABLE, DataDir
 from coloretto.store.saves import latest_save, load_save, new_id
 from coloretto.store.text import printable
 from coloretto.tui.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
+from coloretto.tui.keeper import Keeper
 from coloretto.tui.session import Session
 
 DESCRIPTION = """\
@@ -247,9 +248,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     need_terminal(parser)
     if (problem := _unusable(DataDir.default())) is not None:
         return _fail(parser, problem)
+    keeper = Keeper()
+    if session is not None and (problem := keeper.claim(session)) is not None:
+        return _fail(parser, f"cannot resume: {problem}; coloretto play starts a new game")
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
-    app = ColorettoApp(config, setup=args.setup, session=session)
+    app = ColorettoApp(config, setup=args.setup, session=session, keeper=keeper)
     app.run()
     return app.return_code or 0
 

@@ -178,6 +178,11 @@ def save_path(data: DataDir, session_id: str) -> Path:
     return data.saves / f"{_checked(session_id)}{SUFFIX}"
 
 
+def lock_path(data: DataDir, session_id: str) -> Path:
+    """The lock file held by the process that plays the session (see ``store.lock``)."""
+    return data.saves / f"{_checked(session_id)}.lock"
+
+
 def _checked(session_id: str) -> str:
     if not SESSION_ID.fullmatch(session_id):
         raise ValueError(f"not a session id: {session_id[:40]!r}")

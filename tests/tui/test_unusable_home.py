@@ -32,8 +32,10 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 
 
 def last_words(terminal: Terminal, pid: int) -> str:
+    """What the process said before it exited, its lines wrapped at 80 columns joined."""
     wait(lambda: exited(pid), "the game to exit", 15)
-    return terminal.wait_for(lambda s: "exit status" in s, "the exit status", 10)
+    screen = terminal.wait_for(lambda s: "exit status" in s, "the exit status", 10)
+    return "".join(screen.splitlines())
 
 
 def file_home(terminal: Terminal) -> None:
