@@ -187,7 +187,7 @@ def config_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) 
                 spec = _check_bot(spec, parser, "--seat") if spec else bot
                 players.append(Player(f"Bot {bots}", spec))
             else:
-                players.append(Player(text))
+                players.append(Player(printable(text)))
         return GameConfig(rules, tuple(players), args.seed, args.delay, level=bot)
     except ValueError as error:
         parser.error(str(error))

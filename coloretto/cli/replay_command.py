@@ -20,6 +20,7 @@ from coloretto.cli.parser import need_terminal
 from coloretto.engine import GameRecord, RecordError, read_record
 from coloretto.store import DataDir
 from coloretto.store.saves import finished_games
+from coloretto.store.text import LONGEST_NAME, printable
 
 DESCRIPTION = """\
 Replay a recorded game on the table, one action at a time: the same board as during play.
@@ -74,7 +75,7 @@ class ReplayProblem(Exception):
 
 
 def _fail(parser: argparse.ArgumentParser, message: str) -> int:
-    print(f"{parser.prog}: error: {message}", file=sys.stderr)
+    print(printable(f"{parser.prog}: error: {message}"), file=sys.stderr)
     return 2
 
 
@@ -126,7 +127,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def print_history(paths: list[Path]) -> None:
-    """The games as a table: file, date, players, winners and scores."""
+    """The games as a table: file, date, players, winners and scores; the text that comes
+    from the files is shown ``printable``, never as markup."""
     table = Table(title="Finished games, newest first", title_justify="left")
     table.add_column("File", no_wrap=True, overflow="fold")
     table.add_column("Date", no_wrap=True)
@@ -142,16 +144,21 @@ def print_history(paths: list[Path]) -> None:
             record = read_record(path)
         except RecordError as error:
             problem = str(error).removeprefix(f"{path}: ")
-            table.add_row(path.name, date, Text(f"unreadable: {problem}", "red"), "", "")
+            table.add_row(_shown(path.name), date, _shown(f"unreadable: {problem}", "red"), "", "")
             continue
         state = record.state
         scores = state.final_scores() if state.is_over else state.scores()
-        winners = ", ".join(record.seats[s] for s in state.winners())
+        seats = [printable(name, LONGEST_NAME) for name in record.seats]
+        winners = ", ".join(seats[s] for s in state.winners())
         table.add_row(
-            path.name,
+            _shown(path.name),
             date,
-            ", ".join(record.seats),
-            winners if state.is_over else f"(unfinished, round {state.round})",
+            _shown(", ".join(seats)),
+            _shown(winners) if state.is_over else f"(unfinished, round {state.round})",
             " ".join(str(s) for s in scores),
         )
     Console(soft_wrap=False).print(table)
+
+
+def _shown(text: str, style: str = "") -> Text:
+    return Text(printable(text), style)

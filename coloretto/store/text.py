@@ -18,7 +18,7 @@ _SEQUENCE = re.compile(
 )
 """Terminal control sequences, removed whole (an unterminated string runs to the end)."""
 
-_SPACES = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")
+_SPACES = frozenset("\t\n\v\f\r\u2028\u2029")
 """Line and paragraph breaks and tabs: shown as one space, so a text stays on its line."""
 
 _INVISIBLE = frozenset(("Cc", "Cf", "Cs"))
@@ -26,6 +26,10 @@ _INVISIBLE = frozenset(("Cc", "Cf", "Cs"))
 isolates, zero-width characters, the byte order mark) and lone surrogates."""
 
 ELLIPSIS = "\N{HORIZONTAL ELLIPSIS}"
+
+LONGEST_NAME = 32
+"""Names from a record are shown cut to this length (a bot spec from the arena is long;
+the game itself accepts names of at most 16 characters)."""
 
 
 def printable(text: str, limit: int | None = None) -> str:

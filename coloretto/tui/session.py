@@ -14,7 +14,8 @@ from coloretto.bots.registry import make_bot
 from coloretto.engine import Action, ActionKind, GameState, Match, Move
 from coloretto.engine.record import RecordError
 from coloretto.store.saves import SavedGame, SavedPlayer, new_id
-from coloretto.tui.config import GameConfig, Player
+from coloretto.store.text import printable
+from coloretto.tui.config import MAX_NAME, GameConfig, Player
 
 _SEED_LIMIT = 2**31
 
@@ -96,12 +97,16 @@ class Session:
     @classmethod
     def from_saved(cls, saved: SavedGame) -> Session:
         """The session a save holds, ready to play on (a save made between two games of a
-        match deals the next one); ``RecordError`` if its settings are not valid."""
+        match deals the next one); ``RecordError`` if its settings are not valid. Names
+        are cleaned as typed ones are (``printable``, at most ``MAX_NAME`` characters)."""
         match = saved.match
         try:
             config = GameConfig(
                 match.rules,
-                tuple(Player(p.name, p.bot) for p in saved.players),
+                tuple(
+                    Player(printable(p.name, MAX_NAME) or f"Player {i + 1}", p.bot)
+                    for i, p in enumerate(saved.players)
+                ),
                 int(match.seed) if saved.seeded else None,
                 saved.delay,
                 saved.hint_bot,

@@ -21,6 +21,7 @@ from textual.widgets import Footer
 from coloretto.bots.guard import guarded_choice
 from coloretto.bots.registry import make_bot
 from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
+from coloretto.store.text import printable
 from coloretto.tui.config import DEFAULT_DELAY, possessive
 from coloretto.tui.glyphs import card_name
 from coloretto.tui.keeper import Keeper
@@ -133,7 +134,7 @@ class GameScreen(Screen[None]):
             problem = self.keeper.finish(self.session)
         if problem is not None and problem not in self._disk_problems:
             self._disk_problems.add(problem)
-            self.notify(problem, title="Not saved", severity="error", timeout=10)
+            self.notify(problem, title="Not saved", severity="error", timeout=10, markup=False)
 
     def _log_start(self) -> None:
         session = self.session
@@ -233,7 +234,7 @@ class GameScreen(Screen[None]):
             session = self.session
             name = session.seat_names[message.seat]
             spec = session.config.controller(message.seat).bot
-            report = f"{possessive(name)} bot ({spec}) failed: {message.problem}"
+            report = printable(f"{possessive(name)} bot ({spec}) failed: {message.problem}")
             self.faults.append(report)
             if self.keeper is not None:
                 self.keeper.log.warning("%s; played %s instead", report, message.action)
@@ -241,7 +242,7 @@ class GameScreen(Screen[None]):
             else:
                 report += f". It plays {message.action} instead"
             self.query_one(MoveLog).add(Text(report, style="bold"), round_number=session.game.round)
-            self.notify(report, title="A bot failed", severity="warning", timeout=10)
+            self.notify(report, title="A bot failed", severity="warning", timeout=10, markup=False)
         wait = self.delay - message.seconds
         if wait > 0:
             self._timer = self.set_timer(wait, partial(self._play_bot, message))
