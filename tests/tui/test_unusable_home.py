@@ -5,8 +5,10 @@ the game never stops SIGTERM or SIGHUP. Real processes in a real terminal (tmux)
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import signal
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +16,7 @@ import pytest
 
 from coloretto.store.incidents import incident_log
 from coloretto.store.paths import DataDir
-from tests.tui.test_kill_and_resume import ARGS, Terminal, exited, pytestmark, wait
+from tests.tui.test_kill_and_resume import ARGS, COLORETTO, Terminal, exited, pytestmark, wait
 
 __all__ = ["pytestmark"]
 
@@ -74,6 +76,38 @@ def test_an_unusable_data_directory_is_said_at_once(
     assert "COLORETTO_HOME" in words
     assert "exit status 2" in words
     assert "Traceback" not in words
+
+
+def can_mount() -> bool:
+    """True when a private mount namespace can be made (as root, usually)."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        return False
+    done = subprocess.run(
+        [unshare, "-m", "sh", "-c", "mount -t tmpfs -o ro tmpfs /mnt"],
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode == 0
+
+
+@pytest.mark.skipif(not can_mount(), reason="needs unshare -m and mount (root)")
+def test_a_read_only_file_system_is_said_at_once(terminal: Terminal) -> None:
+    """The data directory on a read-only file system (mounted in a private namespace, so
+    nothing outside the test sees it)."""
+    home = terminal.home
+    home.mkdir()
+    pid_file = terminal.folder / "game.pid"
+    game = shlex.join(["exec", "env", f"COLORETTO_HOME={home}", str(COLORETTO), "play", *ARGS])
+    inner = f"mount -t tmpfs -o ro tmpfs {shlex.quote(str(home))} && echo $$ >{pid_file} && {game}"
+    command = f"unshare -m sh -c {shlex.quote(inner)}; echo exit status $?; sleep 120"
+    terminal.session = "game"
+    terminal.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "game", command)
+    wait(lambda: pid_file.exists() and pid_file.read_text().strip(), "the game's pid")
+    words = last_words(terminal, int(pid_file.read_text()))
+    assert "coloretto play: error: cannot keep the game in" in words
+    assert "Read-only file system" in words
+    assert "exit status 2" in words
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
