@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,12 @@ def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     home = tmp_path_factory.mktemp("coloretto-home")
     monkeypatch.setenv("COLORETTO_HOME", str(home))
     return home
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The full-screen commands believe they run in a terminal (their app is not run)."""
+    monkeypatch.setattr("coloretto.cli.parser.on_terminal", lambda: True)
 
 
 def make_setup(
@@ -219,3 +226,25 @@ __all__ = [
     "spread_place",
     "start",
 ]
+
+
+def raw_save(
+    game: GameState,
+    seats: Sequence[str],
+    players: Sequence[tuple[str, str | None]],
+    *,
+    session_id: str = "20261121-101010-abcdef",
+    seed: int = 0,
+    **settings: object,
+) -> dict[str, Any]:
+    """A save as JSON data, written field by field as ``meta.session`` holds it, so that a
+    test can put in it what the game itself would never write."""
+    from coloretto.engine import to_record  # noqa: PLC0415 (only some tests need it)
+
+    session = {
+        "id": session_id,
+        "players": [{"name": name, "bot": bot} for name, bot in players],
+        "match": {"seed": seed, "game": 1, "results": []},
+        **settings,
+    }
+    return to_record(game, list(seats), {"session": session})

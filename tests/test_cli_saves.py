@@ -39,7 +39,7 @@ def write(path: Path, session: Session) -> None:
 
 
 @pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[ColorettoApp]:
+def started(monkeypatch: pytest.MonkeyPatch, terminal: None) -> list[ColorettoApp]:
     """Apps that ``coloretto play`` would have run (not run: no terminal in tests)."""
     apps: list[ColorettoApp] = []
     monkeypatch.setattr(ColorettoApp, "run", lambda self, **kw: apps.append(self))
@@ -161,7 +161,10 @@ def test_save_without_a_game_in_progress_says_so(
 
 
 def test_an_unexpected_error_is_one_line_and_logged(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_home: Path
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    data_home: Path,
+    terminal: None,
 ) -> None:
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("something broke")

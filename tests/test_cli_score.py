@@ -91,7 +91,8 @@ def test_gray_side_example_from_the_rules(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_no_cards_scores_zero(capsys: pytest.CaptureFixture[str]) -> None:
-    assert json.loads(run_ok(capsys, "score", "--json"))["total"] == 0
+    assert json.loads(run_ok(capsys, "score", "0", "--json"))["total"] == 0
+    assert json.loads(run_ok(capsys, "score", "--jokers", "1", "--json"))["total"] == 1
 
 
 def test_four_plus_colours(capsys: pytest.CaptureFixture[str]) -> None:
@@ -124,6 +125,9 @@ def test_four_plus_colours(capsys: pytest.CaptureFixture[str]) -> None:
         (["score", "6", "--colours", "8"], "--colours"),
         (["score", "6", "--plus", "5"], "--plus"),
         (["frobnicate"], "frobnicate"),
+        (["score"], "coloretto score: error: give the number of cards"),
+        (["score", "--json"], "coloretto score: error: give the number of cards"),
+        (["score", "6", "--frobnicate"], "coloretto score: error: unrecognized arguments"),
     ],
     ids=lambda value: " ".join(value) if isinstance(value, list) else None,
 )

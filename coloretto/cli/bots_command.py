@@ -7,9 +7,11 @@ import json
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from coloretto.bots.registry import LEVELS, BotError, available, describe
 from coloretto.bots.strength import MEASURED
+from coloretto.store.text import printable
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,12 +50,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     table.add_column("What it does", ratio=3)
     table.add_column("Measured strength", ratio=2)
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(printable(cell)) for cell in row))  # plug-ins' text: no markup
     levels = Table(title="Difficulty levels (coloretto play --bot LEVEL)")
     levels.add_column("Level")
     levels.add_column("Bot spec")
     for level, spec in LEVELS.items():
-        levels.add_row(level, spec)
+        levels.add_row(Text(level), Text(spec))
     console = Console()
     console.print(table)
     console.print(levels)

@@ -21,6 +21,7 @@ from coloretto.cli import (
 from coloretto.cli.parser import Parser
 from coloretto.store.incidents import incident_log
 from coloretto.store.paths import DataDir
+from coloretto.store.text import printable
 
 
 def build_parser() -> Parser:
@@ -49,7 +50,9 @@ def build_parser() -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # named by the sub-command they were given to
+        getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     run = getattr(args, "run", None)
     if run is None:
         parser.print_help()
@@ -77,7 +80,7 @@ def _unexpected(error: Exception) -> int:
     except OSError:
         pass
     print(
-        f"coloretto: unexpected error ({type(error).__name__}: {error}).{where}",
+        printable(f"coloretto: unexpected error ({type(error).__name__}: {error}).{where}"),
         file=sys.stderr,
     )
     return 1

@@ -6,13 +6,28 @@ import argparse
 import sys
 from typing import NoReturn
 
+from coloretto.store.text import printable
+
 
 class Parser(argparse.ArgumentParser):
-    """``argparse`` with a one-line error message that points to ``--help``."""
+    """``argparse`` with a one-line error message that points to ``--help``; text quoted
+    from files or the command line is shown without control characters."""
 
     def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        print(printable(f"{self.prog}: error: {message} (see {self.prog} --help)"), file=sys.stderr)
         raise SystemExit(2)
+
+
+def on_terminal() -> bool:
+    """True when both the keyboard and the screen are a terminal (not a pipe or a file)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def need_terminal(parser: argparse.ArgumentParser, hint: str = "") -> None:
+    """A usage error unless ``on_terminal()``: a full-screen command must not write its
+    escape codes into a pipe or a file. ``hint`` says what to do instead."""
+    if not on_terminal():
+        parser.error(f"{parser.prog} is full-screen and needs a terminal, not a pipe or file{hint}")
 
 
 def bounded_int(low: int, high: int, what: str) -> type[int]:

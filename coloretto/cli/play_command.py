@@ -11,14 +11,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
-from coloretto.cli.parser import bounded_int
+from coloretto.cli.parser import bounded_int, need_terminal, on_terminal
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
 from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
+from coloretto.play.keeper import Keeper
 from coloretto.play.saving import load_session
 from coloretto.play.session import Session
-from coloretto.store.paths import DataDir
+from coloretto.store.paths import HOME_VARIABLE, DataDir
 from coloretto.store.saves import latest_save, new_id
+from coloretto.store.text import printable
 
 DESCRIPTION = """\
 Play Coloretto in the terminal. By default you play against bots at the default level
@@ -182,7 +184,7 @@ def config_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) 
                 spec = _check_bot(spec, parser, "--seat") if spec else bot
                 players.append(Player(f"Bot {bots}", spec))
             else:
-                players.append(Player(text))
+                players.append(Player(printable(text)))
         return GameConfig(rules, tuple(players), args.seed, args.delay, level=bot)
     except ValueError as error:
         parser.error(str(error))
@@ -236,20 +238,45 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     else:
         session = None
         config = config_from_args(args, parser)
+    need_terminal(parser)
+    if (problem := _unusable(DataDir.default())) is not None:
+        return _fail(parser, problem)
+    keeper = Keeper()
+    if session is not None and (problem := keeper.claim(session)) is not None:
+        return _fail(parser, f"cannot resume: {problem}; coloretto play starts a new game")
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
-    app = ColorettoApp(config, setup=args.setup, session=session)
+    app = ColorettoApp(config, setup=args.setup, session=session, keeper=keeper)
     app.run()
     return app.return_code or 0
 
 
 def run_setup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Plain ``coloretto``: the setup screen in a terminal, else the usage text."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not on_terminal():
         parser.print_help()
         return 0
+    if (problem := _unusable(DataDir.default())) is not None:
+        return _fail(parser, problem)
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
     app = ColorettoApp()
     app.run()
     return app.return_code or 0
+
+
+def _unusable(data: DataDir) -> str | None:
+    """Why the game could not keep its saves in ``data`` (``None`` if it can)."""
+    try:
+        data.check()
+    except OSError as error:
+        return (
+            f"cannot keep the game in {data.root} ({error.strerror or error}); "
+            f"set {HOME_VARIABLE} to a directory you can write to"
+        )
+    return None
+
+
+def _fail(parser: argparse.ArgumentParser, message: str) -> int:
+    print(printable(f"{parser.prog}: error: {message}"), file=sys.stderr)
+    return 2

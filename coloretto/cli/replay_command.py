@@ -16,10 +16,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from coloretto.cli.parser import need_terminal
 from coloretto.engine import GameRecord, RecordError, UnreadableRecord, read_record
 from coloretto.play.replay import Replay
 from coloretto.store import DataDir
 from coloretto.store.saves import finished_games
+from coloretto.store.text import LONGEST_NAME, printable
 
 DESCRIPTION = """\
 Replay a recorded game on the table, one action at a time: the same board as during play.
@@ -70,7 +72,7 @@ class ReplayProblem(Exception):
 
 
 def _fail(parser: argparse.ArgumentParser, message: str) -> int:
-    print(f"{parser.prog}: error: {message}", file=sys.stderr)
+    print(printable(f"{parser.prog}: error: {message}"), file=sys.stderr)
     return 2
 
 
@@ -111,6 +113,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         record = load(path)
     except ReplayProblem as problem:
         return _fail(parser, str(problem))
+    need_terminal(parser, "; coloretto replay --list prints the history")
     from coloretto.tui.replay_app import ReplayApp  # noqa: PLC0415 (Textual only to play)
 
     app = ReplayApp(Replay.from_record(record, path.name))
@@ -119,7 +122,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def print_history(paths: list[Path]) -> None:
-    """The games as a table: file, date, players, winners and scores."""
+    """The games as a table: file, date, players, winners and scores; the text that comes
+    from the files is shown ``printable``, never as markup."""
     table = Table(title="Finished games, newest first", title_justify="left")
     table.add_column("File", no_wrap=True, overflow="fold")
     table.add_column("Date", no_wrap=True)
@@ -135,16 +139,21 @@ def print_history(paths: list[Path]) -> None:
             record = read_record(path)
         except RecordError as error:
             problem = str(error).removeprefix(f"{path}: ")
-            table.add_row(path.name, date, Text(f"unreadable: {problem}", "red"), "", "")
+            table.add_row(_shown(path.name), date, _shown(f"unreadable: {problem}", "red"), "", "")
             continue
         state = record.state
         scores = state.final_scores() if state.is_over else state.scores()
-        winners = ", ".join(record.seats[s] for s in state.winners())
+        seats = [printable(name, LONGEST_NAME) for name in record.seats]
+        winners = ", ".join(seats[s] for s in state.winners())
         table.add_row(
-            path.name,
+            _shown(path.name),
             date,
-            ", ".join(record.seats),
-            winners if state.is_over else f"(unfinished, round {state.round})",
+            _shown(", ".join(seats)),
+            _shown(winners) if state.is_over else f"(unfinished, round {state.round})",
             " ".join(str(s) for s in scores),
         )
     Console(soft_wrap=False).print(table)
+
+
+def _shown(text: str, style: str = "") -> Text:
+    return Text(printable(text), style)

@@ -64,6 +64,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Score the collection described by ``args`` and print the breakdown."""
     counts: list[int] = args.counts
+    if not (counts or args.jokers or args.plus2):
+        parser.error(f"give the number of cards you hold of each colour, e.g. {EXAMPLE}")
     if len(counts) > args.colours:
         parser.error(f"{len(counts)} colour counts given, but only {args.colours} colours in play")
     if not counts and args.jokers:

@@ -12,9 +12,11 @@ import sys
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import GroupStats, PersonStats, Stats, StatsError, StatsSummary
+from coloretto.store.text import printable
 
 NO_GAMES = "No finished games yet — play one with `coloretto play`."
 
@@ -55,14 +57,14 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Read the statistics database and print the figures."""
     stats = Stats(DataDir.default().stats)
-    player: str | None = args.player.strip() if args.player is not None else None
+    player: str | None = printable(args.player).strip() if args.player is not None else None
     if player == "":
         parser.error("--player needs a name")
     try:
         summary = stats.summary(player=player)
         anyone = bool(summary.people) or bool(player and stats.summary().people)
     except StatsError as error:
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        print(printable(f"{parser.prog}: error: {error}"), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({"database": str(stats.path), **summary.to_json()}))
@@ -93,15 +95,15 @@ def render(summary: StatsSummary) -> Table:
     table = Table(title="By opponents and game", caption="game: players (p) and scoring side")
     if several:
         table.add_column("Player", overflow="fold")
-    widest = max((len(group.opponents) for group in summary.groups), default=0)
+    widest = max((len(printable(group.opponents)) for group in summary.groups), default=0)
     table.add_column("Opponents", min_width=min(widest, 10), overflow="fold")
     table.add_column("Game", no_wrap=True)
     for column in ("Games", "Wins", "Win %", "Best", "Average"):
         table.add_column(column, justify="right", no_wrap=True)
     for group in summary.groups:
         table.add_row(
-            *([group.player] if several else []),
-            group.opponents,
+            *([Text(printable(group.player))] if several else []),
+            Text(printable(group.opponents)),
             f"{group.players}p {group.scoring}",
             *_figures(group),
         )
@@ -121,7 +123,7 @@ def _figures(stats: GroupStats | PersonStats) -> tuple[str, str, str, str, str]:
 def _overall(person: PersonStats) -> str:
     _, wins, rate, best, average = _figures(person)
     return (
-        f"{person.player}: {_count(person.games, 'game')}, {wins} "
+        f"{printable(person.player)}: {_count(person.games, 'game')}, {wins} "
         f"{'win' if wins == '1' else 'wins'} ({rate}), best score {best}, "
         f"average {average}"
     )

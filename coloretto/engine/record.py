@@ -236,26 +236,56 @@ def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> 
     return value
 
 
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+"""The largest record file read (a finished five-player game takes about 20 KiB)."""
+
+MAX_DIGITS = 30
+"""The longest whole number a record may hold (a seed is at most 20 digits)."""
+
+
+def _whole_number(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise RecordError(f"a number of {len(text)} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
 def read_record(path: str | os.PathLike[str]) -> GameRecord:
     """Load a record file; ``RecordError`` names the file and the problem
-    (``UnreadableRecord`` when the file holds no JSON text at all)."""
+    (``UnreadableRecord`` when the file holds no JSON text at all).
+
+    The file is untrusted: at most ``MAX_RECORD_BYTES`` are read, and nesting too deep
+    for the reader or numbers too long are refused like any other malformed record.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            raw = file.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
-        raise UnreadableRecord(f"cannot read the file ({error.strerror})", path=path) from None
+        raise UnreadableRecord(
+            f"cannot read the file ({error.strerror or error})", path=path
+        ) from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise UnreadableRecord(
+            f"not a game record (larger than {MAX_RECORD_BYTES // 2**20} MiB)", path=path
+        )
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_int=_whole_number)
     except UnicodeDecodeError:
         raise UnreadableRecord("not a text file", path=path) from None
-    try:
-        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise UnreadableRecord(
             f"not valid JSON ({error.msg} at line {error.lineno})", path=path
         ) from None
+    except RecordError as error:
+        raise UnreadableRecord(f"not a game record ({error})", path=path) from None
+    except RecursionError:
+        raise UnreadableRecord("not a game record (nested too deeply)", path=path) from None
     try:
         return load_record(data)
     except RecordError as error:
         raise error.in_file(path) from None
+    except RecursionError:
+        raise RecordError("not a game record (nested too deeply)", path=path) from None
 
 
 def write_record(

@@ -12,8 +12,9 @@ import logging
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
 from coloretto.store.incidents import incident_log
+from coloretto.store.lock import Lock, Locked, hold
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import keep_finished, save, save_path
+from coloretto.store.saves import keep_finished, lock_path, save, save_path
 from coloretto.store.stats import GameResult, Stats, StatsError
 
 
@@ -23,6 +24,7 @@ class Keeper:
     def __init__(self, data: DataDir | None = None) -> None:
         self.data = data or DataDir.default()
         self._log: logging.Logger | None = None
+        self._lock: Lock | None = None
 
     @property
     def log(self) -> logging.Logger:
@@ -33,8 +35,36 @@ class Keeper:
             self._log = incident_log(self.data.log)
         return self._log
 
+    def claim(self, session: Session) -> str | None:
+        """Hold the session's game for this process (one game, one writer) until
+        ``release``, another claim, or the process's end; says who holds it if another
+        process does. A lock that cannot be made is no reason not to play."""
+        path = lock_path(self.data, session.id)
+        if self._lock is not None and self._lock.path == path:
+            return None
+        try:
+            self.data.ensure()
+            lock = hold(path)
+        except Locked as locked:
+            who = locked.holder or "another process"
+            return f"the game is being played in another window ({who})"
+        except OSError:
+            return None
+        self.release()
+        self._lock = lock
+        return None
+
+    def release(self) -> None:
+        """Let the game claimed last go."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
     def save(self, session: Session) -> str | None:
-        """Save the session; a problem is logged and returned as a message."""
+        """Save the session (if this process holds it); a problem is logged and returned
+        as a message."""
+        if (problem := self.claim(session)) is not None:
+            return f"could not save the game: {problem}"
         try:
             save(self.data, session.id, session_record(session))
         except OSError as error:
@@ -46,6 +76,8 @@ class Keeper:
         (both idempotent: the same game is kept and counted once)."""
         if not session.game.is_over:
             return None
+        if (problem := self.claim(session)) is not None:
+            return f"the game was not kept: {problem}"
         record = session_record(session)
         match = session.match
         problems = []

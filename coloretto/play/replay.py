@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from coloretto.engine import GameRecord, GameState, Match, Move
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.session import Session
+from coloretto.store.text import LONGEST_NAME, printable
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,8 @@ class Replay:
 
     @classmethod
     def from_record(cls, record: GameRecord, name: str = "") -> Replay:
-        """Every position of ``record``'s game; a game of a match is replayed on its own."""
+        """Every position of ``record``'s game; a game of a match is replayed on its own.
+        The names are shown ``printable`` (a record is a file from anywhere)."""
         rules = replace(record.rules, games=1)
         state = GameState.from_setup(rules, record.state.setup)
         states = [state]
@@ -42,13 +44,14 @@ class Replay:
             states.append(state)
         seed = record.state.setup.seed
         seed = seed if isinstance(seed, int) else 0
-        names = record.seats[: rules.players]
+        seats = tuple(printable(n, LONGEST_NAME) for n in record.seats)
+        names = seats[: rules.players]
         try:
             config = GameConfig(rules, tuple(Player(n) for n in names), seed, delay=0)
         except ValueError:  # names the game itself would refuse (say, a bot spec from the arena)
             players = tuple(Player(f"Seat {s + 1}") for s in range(rules.players))
             config = GameConfig(rules, players, seed, delay=0)
-        return cls(record.seats, tuple(states), config, seed, name)
+        return cls(seats, tuple(states), config, seed, printable(name))
 
     @property
     def last(self) -> int:

@@ -23,8 +23,10 @@ from typing import Any
 from coloretto.bots.registry import DEFAULT_LEVEL
 from coloretto.engine import GameRecord, Match, RecordError, Rules, deal, read_record
 from coloretto.engine.record import expect
-from coloretto.play.config import DEFAULT_DELAY, HINT_BOT, GameConfig, Player
+from coloretto.play.config import DEFAULT_DELAY, HINT_BOT, MAX_NAME, GameConfig, Player
 from coloretto.play.session import Session
+from coloretto.store.saves import SESSION_ID
+from coloretto.store.text import printable
 
 SESSION_KEY = "session"
 """The key of the session in a record's metadata."""
@@ -69,7 +71,7 @@ def session_from_record(record: GameRecord, default_bot: str | None = None) -> S
     if data is None:
         level = default_bot or DEFAULT_LEVEL
         players = tuple(
-            Player(name, None if seat == 0 else level)
+            Player(_clean(name, seat), None if seat == 0 else level)
             for seat, name in enumerate(record.seats[: rules.players])
         )
         seed = record.state.setup.seed
@@ -77,7 +79,7 @@ def session_from_record(record: GameRecord, default_bot: str | None = None) -> S
         return Session(_config(rules, players, None, level=level), match)
     fields = expect(data, Mapping, SESSION_KEY, "an object")
     entries = expect(fields.get("players"), list, f"{_WHERE}.players", "a list")
-    players = tuple(_player(entry, f"{_WHERE}.players[{i}]") for i, entry in enumerate(entries))
+    players = tuple(_player(entry, i) for i, entry in enumerate(entries))
     if len(players) != rules.players:
         raise RecordError(f"{_WHERE}.players: expected {rules.players} players")
     match = _match(record, expect(fields.get("match"), Mapping, f"{_WHERE}.match", "an object"))
@@ -91,6 +93,8 @@ def session_from_record(record: GameRecord, default_bot: str | None = None) -> S
         level=expect(fields.get("level", DEFAULT_LEVEL), str, f"{_WHERE}.level", "a level"),
     )
     session_id = expect(fields.get("id"), str, f"{_WHERE}.id", "text")
+    if not SESSION_ID.fullmatch(session_id):  # it names files: it may not choose where
+        raise RecordError(f"{_WHERE}.id: not a session id: {session_id[:40]!r}")
     return Session(config, match, session_id)
 
 
@@ -122,12 +126,20 @@ def _config(
         raise RecordError(f"{_WHERE}: {error}") from None
 
 
-def _player(entry: object, where: str) -> Player:
+def _player(entry: object, number: int) -> Player:
+    """A player as saved; the name is cleaned as a typed one is (``printable``, at most
+    ``MAX_NAME`` characters)."""
+    where = f"{_WHERE}.players[{number}]"
     data = expect(entry, Mapping, where, "an object")
     bot = data.get("bot")
     if bot is not None and not isinstance(bot, str):
         raise RecordError(f"{where}.bot: expected a bot spec or null")
-    return Player(expect(data.get("name"), str, f"{where}.name", "a name"), bot)
+    name = expect(data.get("name"), str, f"{where}.name", "a name")
+    return Player(_clean(name, number), bot)
+
+
+def _clean(name: str, number: int) -> str:
+    return printable(name, MAX_NAME) or f"Player {number + 1}"
 
 
 def _match(record: GameRecord, data: Mapping[str, Any]) -> Match:

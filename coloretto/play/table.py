@@ -31,6 +31,7 @@ from coloretto.play.config import possessive
 from coloretto.play.keeper import Keeper
 from coloretto.play.session import Session
 from coloretto.play.words import Line, describe_move, explain_hint
+from coloretto.store.text import printable
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,7 @@ class LocalTable:
         session = self._session
         name = session.seat_names[answer.seat]
         spec = session.config.controller(answer.seat).bot
-        report = f"{possessive(name)} bot ({spec}) failed: {answer.problem}"
+        report = printable(f"{possessive(name)} bot ({spec}) failed: {answer.problem}")
         if self.keeper is not None:
             self.keeper.log.warning("%s; played %s instead", report, answer.action)
             report += f". It plays {answer.action} instead (logged in {self.keeper.data.log})"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,4 +58,20 @@ class DataDir:
         """Create the directories (if missing); returns ``self``. Raises ``OSError``."""
         for path in (self.saves, self.history):
             path.mkdir(parents=True, exist_ok=True)
+        return self
+
+    def check(self) -> DataDir:
+        """``ensure`` the directories and write (and remove) a file in each; returns
+        ``self``, or raises ``OSError`` if the game could not keep its files here.
+
+        >>> import tempfile
+        >>> file = Path(tempfile.mkstemp()[1])
+        >>> DataDir(file).check()
+        Traceback (most recent call last):
+        ...
+        NotADirectoryError: [Errno 20] Not a directory: ...saves'
+        """
+        for folder in (self.ensure().saves, self.history):
+            with tempfile.TemporaryFile(dir=folder):
+                pass
         return self

@@ -9,6 +9,7 @@ when it ends the match, its save is removed.
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +18,10 @@ from coloretto.engine.record import GameRecord, write_record
 from coloretto.store.paths import DataDir
 
 SUFFIX = ".json"
+
+SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+"""What a session id may be: it names files, so no dots, slashes or other surprises
+(``new_id`` makes ids like ``20261121-070503-a1b2c3``)."""
 
 
 def new_id(now: datetime | None = None) -> str:
@@ -30,15 +35,33 @@ def new_id(now: datetime | None = None) -> str:
 
 
 def save_path(data: DataDir, session_id: str) -> Path:
-    """Where the session ``session_id`` is saved while it is played."""
-    return data.saves / f"{session_id}{SUFFIX}"
+    """Where the session ``session_id`` is saved while it is played; ``ValueError`` if the
+    id is no session id (it must never choose a place outside ``data.saves``).
+
+    >>> save_path(DataDir(Path("/c")), "../../outside")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a session id: '../../outside'
+    """
+    return data.saves / f"{_checked(session_id)}{SUFFIX}"
+
+
+def lock_path(data: DataDir, session_id: str) -> Path:
+    """The lock file held by the process that plays the session (see ``store.lock``)."""
+    return data.saves / f"{_checked(session_id)}.lock"
+
+
+def _checked(session_id: str) -> str:
+    if not SESSION_ID.fullmatch(session_id):
+        raise ValueError(f"not a session id: {session_id[:40]!r}")
+    return session_id
 
 
 def history_path(data: DataDir, session_id: str, game_number: int | None = None) -> Path:
     """Where a finished game of the session ``session_id`` is kept (``game_number`` for a
-    game of a match of several games)."""
+    game of a match of several games); ``ValueError`` if the id is no session id."""
     suffix = f"-game{game_number}" if game_number is not None else ""
-    return data.history / f"{session_id}{suffix}{SUFFIX}"
+    return data.history / f"{_checked(session_id)}{suffix}{SUFFIX}"
 
 
 def save(data: DataDir, session_id: str, record: GameRecord) -> Path:

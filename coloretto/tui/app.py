@@ -97,9 +97,12 @@ class ColorettoApp(GuardedApp):
         """Resume the game saved in ``message.path`` (from the setup screen)."""
         try:
             session = load_session(message.path)
+            problem = self.keeper.claim(session)
         except RecordError as error:
+            problem = str(error)
+        if problem is not None:
             if isinstance(self.screen, SetupScreen):
-                self.screen.show_error(f"cannot resume: {error}")
+                self.screen.show_error(f"cannot resume: {problem}")
             return
         self.switch_screen(self._game_screen(session))
 

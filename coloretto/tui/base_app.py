@@ -26,6 +26,10 @@ class GuardedApp(App[None]):
         self.keeper = keeper or Keeper()
         """Saves the game, keeps the history and the statistics, logs incidents."""
 
+    def on_unmount(self) -> None:
+        """The app is closing: let go of the game it held (see ``Keeper.claim``)."""
+        self.keeper.release()
+
     def on_ready(self) -> None:
         """The first screen is up: check the terminal's size."""
         self.check_size()

@@ -114,7 +114,9 @@ def test_help_explains_everything(capsys: pytest.CaptureFixture[str]) -> None:
         assert needle in out, needle
 
 
-def test_play_runs_the_app_with_the_chosen_game(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_play_runs_the_app_with_the_chosen_game(
+    monkeypatch: pytest.MonkeyPatch, terminal: None
+) -> None:
     started: list[ColorettoApp] = []
 
     def run(app: ColorettoApp) -> None:

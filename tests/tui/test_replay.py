@@ -274,7 +274,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[ReplayApp]:
+def started(monkeypatch: pytest.MonkeyPatch, terminal: None) -> list[ReplayApp]:
     """The apps ``coloretto replay`` runs (not run here)."""
     apps: list[ReplayApp] = []
 

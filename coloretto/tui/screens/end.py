@@ -93,7 +93,7 @@ def standings(session: Session) -> Table | None:
     table = Table(expand=False, box=None, padding=(0, 1), pad_edge=False)
     table.add_column("Match" if rules.games > 1 else "Teams", no_wrap=True, style="bold")
     for name in names:
-        table.add_column(name, justify="right", no_wrap=True)
+        table.add_column(Text(name), justify="right", no_wrap=True)
     match = session.match
     results = [*match.results, session.game.final_scores()]
     if rules.games > 1:

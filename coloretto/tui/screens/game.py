@@ -205,9 +205,13 @@ class GameScreen(Screen[None]):
             self.query_one(MoveLog).add(
                 Text(event.report, style="bold"), round_number=self.session.game.round
             )
-            self.notify(event.report, title="A bot failed", severity="warning", timeout=10)
+            self.notify(
+                event.report, title="A bot failed", severity="warning", timeout=10, markup=False
+            )
         elif isinstance(event, NotSaved):
-            self.notify(event.problem, title="Not saved", severity="error", timeout=10)
+            self.notify(
+                event.problem, title="Not saved", severity="error", timeout=10, markup=False
+            )
 
     def _options(self) -> str:
         """What the person to move can do, with the keys."""

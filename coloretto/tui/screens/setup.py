@@ -6,6 +6,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,6 +17,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
 from coloretto.play.config import PACES, GameConfig
+from coloretto.store.text import printable
 from coloretto.tui.messages import ResumeGame, StartGame
 
 
@@ -135,7 +137,7 @@ class SetupScreen(Screen[None]):
 
     def show_error(self, text: str) -> None:
         """Show what is wrong, in the line under the form."""
-        self.query_one("#setup-error", Static).update(f"! {text}")
+        self.query_one("#setup-error", Static).update(Text(f"! {printable(text)}"))
 
     @on(Button.Pressed, "#quit")
     def _quit_pressed(self) -> None:

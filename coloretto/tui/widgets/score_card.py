@@ -69,7 +69,7 @@ class ScoreCard(Static):
     ) -> None:
         """Show the breakdown of ``name``'s score."""
         self.set_class(winner, "-winner")
-        self.border_title = f"{'★ ' if winner else ''}{name}"
+        self.border_title = Text(f"{'★ ' if winner else ''}{name}")  # a name is no markup
         self.border_subtitle = f"{breakdown.total} pts"
         total = Text.assemble(("Total ", "bold"), (f"{breakdown.total}", "bold"))
         if winner:
