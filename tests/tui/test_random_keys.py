@@ -137,7 +137,7 @@ async def quiesce(app: ColorettoApp, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     settled = 0
     while settled < 3:  # three rounds of messages in a row with no bot thinking
-        if app._exit:
+        if app.return_code is not None:
             return
         await drain(app)
         screen = top_game_screen(app)
@@ -268,7 +268,9 @@ async def test_random_keys_never_crash_the_app(
                 note(f"step {number}: {step}")
                 await act(pilot, step)
                 await quiesce(app)
-                if app._exit:  # quit (q y, q on the score screen, Esc on the setup screen)
+                if (
+                    app.return_code is not None
+                ):  # quit (q y, q on the score screen, Esc on the setup screen)
                     event("quit")
                     break
                 check(app, data)
@@ -281,10 +283,10 @@ async def test_random_keys_never_crash_the_app(
                 if ctrl_c:
                     await pilot.press("ctrl+c")
                     await pilot.pause()
-                    assert app._exit
+                    assert app.return_code is not None
             session = app.session
             assert session is not None
-            if app._exit and not session.match.is_over:
+            if app.return_code is not None and not session.match.is_over:
                 # Quitting leaves the save from which the game resumes where it stood.
                 assert read_session(save_path(data, session.id)).game == session.game
         assert app._exception is None
@@ -317,5 +319,5 @@ async def test_a_tiny_terminal_shows_the_notice_and_recovers(quick: None) -> Non
             assert app.session.game.drawn_card is not None
             await pilot.press("ctrl+c")
             await pilot.pause()
-            assert app._exit
+            assert app.return_code is not None
         assert read_session(save_path(data, app.session.id)).game == app.session.game
