@@ -268,9 +268,7 @@ async def test_random_keys_never_crash_the_app(
                 note(f"step {number}: {step}")
                 await act(pilot, step)
                 await quiesce(app)
-                if (
-                    app.return_code is not None
-                ):  # quit (q y, q on the score screen, Esc on the setup screen)
+                if app.return_code is not None:  # quit: q y, q on the end screen, Esc on setup
                     event("quit")
                     break
                 check(app, data)
