@@ -120,5 +120,5 @@ def test_a_save_cannot_choose_where_the_game_writes(tmp_path: Path) -> None:
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     line = refused(coloretto(home, "save", str(tmp_path / "copy.json")), "meta.session.id")
     assert "../../outside" in line
-    line = refused(coloretto(home, "play", "--resume"), "meta.session.id")
+    refused(coloretto(home, "play", "--resume"), "meta.session.id")
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before

@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 LOGGER = "coloretto"
@@ -43,7 +44,7 @@ def incident_log(path: Path) -> logging.Logger:
     logger = logging.getLogger(LOGGER)
     logger.setLevel(logging.INFO)
     logger.propagate = False
-    target = str(path.resolve())
+    target = os.path.abspath(path)  # as FileHandler keeps it (resolve may raise on a loop)
     for handler in list(logger.handlers):
         if isinstance(handler, logging.FileHandler) and handler.baseFilename == target:
             return logger

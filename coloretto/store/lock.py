@@ -3,7 +3,8 @@
 The lock is ``flock`` on a lock file beside the save (the save itself is replaced by every
 atomic write, so a lock on it would not last). The system lets it go when the process
 ends, however it ends (``kill -9`` too); the file then says who held it last, which is
-harmless. A process that finds the lock taken learns who holds it.
+harmless. A process that finds the lock taken learns who holds it. (Windows has no
+``flock``: there a game is not locked.)
 
 >>> import tempfile
 >>> path = Path(tempfile.mkdtemp()) / "game.lock"
@@ -19,13 +20,29 @@ False
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import socket
+import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
+
+if sys.platform == "win32":  # no flock: a game is not locked there
+
+    def _try_lock(fd: int) -> bool:
+        return True
+
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        """Lock the open file ``fd`` without waiting; False if another holds it."""
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
 
 
 @dataclass(frozen=True)
@@ -107,13 +124,11 @@ def hold(path: Path) -> Lock:
     counts as two holders), ``OSError`` if the file cannot be made.
     """
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)  # not inherited by children
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            found = Holder.parse(os.pread(fd, 200, 0).decode("utf-8", "replace"))
-            os.close(fd)
-            raise Locked(path, found) from None
+            if not _try_lock(fd):
+                found = Holder.parse(os.read(fd, 200).decode("utf-8", "replace"))
+                raise Locked(path, found)
         except BaseException:
             os.close(fd)
             raise
@@ -123,7 +138,7 @@ def hold(path: Path) -> Lock:
     me = Holder(os.getpid(), socket.gethostname(), f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     with contextlib.suppress(OSError):  # held all the same; only the holder's name is missing
         os.ftruncate(fd, 0)
-        os.pwrite(fd, me.line().encode(), 0)
+        os.write(fd, me.line().encode())
     return Lock(path, fd)
 
 

@@ -89,3 +89,18 @@ async def test_the_setup_screen_starts_from_given_choices() -> None:
         assert screen.query_one("#variant", Select).value == "ghost"
         assert screen.query_one("#names", Input).value == "Ana"
         assert screen.query_one("#seed", Input).value == "7"
+
+
+@asynctest
+async def test_typed_names_are_cleaned_as_names_from_files_are() -> None:
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        screen.query_one("#humans", Select).value = 2
+        screen.query_one("#names", Input).value = "Zoe\u0308\u200b, \x1b[31mBen\u202e"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        game = pilot.app.screen
+        assert isinstance(game, GameScreen)
+        assert [p.name for p in game.session.config.players][:2] == ["Zo\u00eb", "Ben"]

@@ -128,6 +128,9 @@ def test_signals_still_end_a_game_whose_directory_broke(terminal: Terminal, numb
 def test_logging_never_raises(tmp_path: Path) -> None:
     file = tmp_path / "file"
     file.write_text("")
-    log = incident_log(DataDir(file).log)
-    log.error("lost, and no error")
-    log.info("nor here")
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    for home in (file, loop, file / "below"):
+        log = incident_log(DataDir(home).log)
+        log.error("lost, and no error")
+        log.info("nor here")

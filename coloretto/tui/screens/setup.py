@@ -175,7 +175,7 @@ class SetupScreen(Screen[None]):
             games=games,
         )
         names_text = self.query_one("#names", Input).value
-        names = [n.strip() for n in names_text.split(",") if n.strip()]
+        names = [n.strip() for n in printable(names_text).split(",") if n.strip()]
         delay = value("delay")
         assert isinstance(delay, float | int)
         return GameConfig.build(

@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from coloretto.engine import Card, Edition
 from coloretto.play.session import Session
+from coloretto.store.text import printable
 from coloretto.tui.glyphs import legend
 from coloretto.tui.widgets.theme import theme_color
 
@@ -67,14 +68,15 @@ class Notice(Static):
     kind: NoticeKind = "info"
 
     def say(self, text: Text | str, kind: NoticeKind = "info") -> None:
-        """Show ``text``; errors are marked with "!" as well as in colour."""
+        """Show ``text`` (a ``str`` as ``printable``: it may quote a file or a plug-in);
+        errors are marked with "!" as well as in colour."""
         if kind != self.kind:
             colour = {"error": "text-error", "hint": "text-success"}.get(kind)
             self.styles.color = theme_color(self.app, colour) if colour else None
             self.styles.text_style = "bold" if kind == "error" else "none"
             self.kind = kind
         prefix = {"error": "! ", "hint": "Hint: ", "info": "", "event": ""}[kind]
-        body = text if isinstance(text, Text) else Text(text)
+        body = text if isinstance(text, Text) else Text(printable(text))
         self.update(Text.assemble((prefix, "bold"), body), layout=False)
 
 
