@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from coloretto.bots.base import Budget
+from coloretto.bots.options import number
 from coloretto.engine import Action, ActionKind, Card, PlayerView, Scoring, best_total
 
 Row = tuple[Card, ...]
@@ -76,18 +77,16 @@ class ExpertBot:
         softness: float = DEFAULT_SOFTNESS,
         patience: float | None = None,
     ) -> None:
-        if not 0.0 <= denial <= _MAX_DENIAL:
-            raise ValueError(f"denial must be between 0 and {_MAX_DENIAL:g}, not {denial}")
-        if foresight is not None and not 0.0 <= foresight <= _MAX_FORESIGHT:
-            raise ValueError(f"foresight must be between 0 and {_MAX_FORESIGHT:g}, not {foresight}")
-        if softness <= 0.0:
-            raise ValueError(f"softness must be positive, not {softness}")
         self.seed = seed
-        self.denial = float(denial)
-        self.foresight = None if foresight is None else float(foresight)
-        self.threshold = float(threshold)
-        self.softness = float(softness)
-        self.patience = None if patience is None else float(patience)
+        self.denial = number("denial", denial, low=0, high=_MAX_DENIAL)
+        self.foresight = (
+            None
+            if foresight is None
+            else number("foresight", foresight, low=0, high=_MAX_FORESIGHT)
+        )
+        self.threshold = number("threshold", threshold)
+        self.softness = number("softness", softness, above=0)
+        self.patience = None if patience is None else number("patience", patience)
 
     def choose(
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None

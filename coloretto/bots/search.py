@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from coloretto.bots.base import Budget
 from coloretto.bots.expert import DEFAULT_FORESIGHT, ExpertBot, prospect_table
+from coloretto.bots.options import choice, number, whole
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, PlayerView, best_total
 
 DEFAULT_ITERATIONS = 16
@@ -163,24 +164,22 @@ class SearchBot:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.budget = Budget(seconds=seconds, iterations=iterations)
-        if exploration < 0 or not 0 <= epsilon <= 1:
-            raise ValueError("exploration must be >= 0 and epsilon between 0 and 1")
-        self.exploration = exploration
-        if not 0 <= margin <= 1:
-            raise ValueError("margin must be between 0 and 1")
-        self.margin = margin
-        self.rounds = None if rounds is None or rounds <= 0 else int(rounds)
-        self.foresight = foresight
-        self.spread = spread
+        self.exploration = number("exploration", exploration, low=0)
+        self.margin = number("margin", margin, low=0, high=1)
+        self.rounds = None if rounds is None else whole("rounds", rounds, low=0) or None
+        self.foresight = None if foresight is None else number("foresight", foresight, low=0)
+        self.spread = number("spread", spread, above=0)
         self._horizon: int | None = None
-        self.prune = prune
-        if playout not in ("greedy", "expert"):
-            raise ValueError(f"playout must be greedy or expert, not {playout!r}")
-        self.playout = playout
-        self.confidence = confidence
+        self.prune = number("prune", prune)
+        self.playout = choice("playout", playout, ("greedy", "expert"))
+        self.confidence = number("confidence", confidence)
         self._expert = ExpertBot()
         self._root_actions: tuple[Action, ...] = ()
-        self._policy = _Policy(threshold, epsilon, denial)
+        self._policy = _Policy(
+            whole("threshold", threshold),
+            number("epsilon", epsilon, low=0, high=1),
+            number("denial", denial),
+        )
         self._rng = random.Random(seed)
         self.last_iterations = 0
         """Iterations run for the latest move (for benchmarks)."""
@@ -202,7 +201,7 @@ class SearchBot:
             return candidates[0]
         self._root_actions = candidates
         self._horizon = None if self.rounds is None else view.round + self.rounds
-        budget = budget or self.budget
+        budget = self.budget.within(budget)
         if self.playout == "expert":
             return self._compare(view, candidates, budget)
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
