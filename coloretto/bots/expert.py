@@ -22,9 +22,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import cache
 
 from coloretto.bots.base import Budget
+from coloretto.bots.evaluation import (
+    DEFAULT_FORESIGHT,
+    MAX_COUNT,
+    PROSPECT_DECIMALS,
+    building,
+    expected_cards,
+    future_cards,
+    prospect_table,
+)
 from coloretto.bots.options import number
 from coloretto.engine import Action, ActionKind, Card, PlayerView, Scoring, best_total
 
@@ -33,19 +41,11 @@ Row = tuple[Card, ...]
 DEFAULT_DENIAL = 0.5
 DEFAULT_THRESHOLD = 3.0
 DEFAULT_SOFTNESS = 1.0
-DEFAULT_FORESIGHT = {Scoring.BROWN: 0.5, Scoring.GRAY: 6.0}
-"""On the gray side three cards of a colour are easy to reach: what counts is
-which colours, and keeping clear of everything else."""
 DEFAULT_PATIENCE = {Scoring.BROWN: 2.0, Scoring.GRAY: 0.0}
 """Waiting pays on the brown side, where full rows of one's colours score big."""
 
 _MAX_DENIAL = 2.0
 _MAX_FORESIGHT = 20.0
-_MAX_COUNT = 6
-"""6 or more cards of a colour score alike."""
-_POISSON_TERMS = 8
-_LAST_ROUND_FILL = 0.8
-"""Share of the rows' room expected to be filled in the last round."""
 
 
 class ExpertBot:
@@ -131,7 +131,7 @@ class _Collector:
         self.prospects = (
             None
             if expected is None
-            else [prospect_table(self.table, round(x, 2)) for x in expected]
+            else [prospect_table(self.table, round(x, PROSPECT_DECIMALS)) for x in expected]
         )
         self.base = self.value(())
 
@@ -150,33 +150,12 @@ class _Collector:
         prospects = self.prospects
         if prospects is None:
             return points
-        building = sorted(range(len(counts)), key=lambda i: -counts[i])[: self.plus]
-        return points + sum(prospects[i][min(counts[i], _MAX_COUNT)] for i in building)
+        built = building(counts, self.plus)
+        return points + sum(prospects[i][min(counts[i], MAX_COUNT)] for i in built)
 
     def gain(self, cards: Row) -> float:
         """How much taking ``cards`` changes the value."""
         return self.value(cards) - self.base
-
-
-@cache
-def prospect_table(table: tuple[int, ...], expected: float) -> tuple[float, ...]:
-    """For 0..6 cards held, the points ``expected`` more cards (Poisson) should add.
-
-    Where more cards can cost points (the gray side), a seat stops collecting
-    a colour at its best count.
-    """
-    peak = max(range(len(table)), key=lambda n: table[n])
-    gray = peak < len(table) - 1
-    pmf = [math.exp(-expected)]
-    for k in range(1, _POISSON_TERMS):
-        pmf.append(pmf[-1] * expected / k)
-    total = sum(pmf)
-    prospects = []
-    for n in range(_MAX_COUNT + 1):
-        stop = max(n, peak) if gray else _MAX_COUNT
-        mean = sum(p * table[min(n + k, stop)] for k, p in enumerate(pmf))
-        prospects.append(mean / total - table[n])
-    return tuple(prospects)
 
 
 class _Table:
@@ -240,15 +219,12 @@ class _Table:
         before = view.cards_before_last_round
         if before is None or foresight == 0.0:
             return None
-        seats = view.rules.seats
-        future = foresight * (before + _LAST_ROUND_FILL * sum(self.caps)) / seats
-        supply = [
-            unseen.get(colour, 0)
-            / (1 + sum(1 for s, held in enumerate(collections) if s != self.me and colour in held))
+        future = future_cards(before, sum(self.caps), view.rules.seats, foresight)
+        rivals = [
+            sum(1 for s, held in enumerate(collections) if s != self.me and colour in held)
             for colour in view.colours
         ]
-        total = sum(supply) or 1.0
-        return [future * share / total for share in supply]
+        return expected_cards(future, [unseen.get(c, 0) for c in view.colours], rivals)
 
     def _mean_gain(self, seat: int) -> float:
         """What one random unseen card is worth to ``seat``."""

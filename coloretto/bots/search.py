@@ -8,7 +8,16 @@ import time
 from collections.abc import Sequence
 
 from coloretto.bots.base import Budget
-from coloretto.bots.expert import DEFAULT_FORESIGHT, ExpertBot, prospect_table
+from coloretto.bots.evaluation import (
+    DEFAULT_FORESIGHT,
+    MAX_COUNT,
+    PROSPECT_DECIMALS,
+    building,
+    expected_cards,
+    future_cards,
+    prospect_table,
+)
+from coloretto.bots.expert import ExpertBot
 from coloretto.bots.options import choice, number, whole
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, PlayerView, best_total
 
@@ -354,25 +363,22 @@ class SearchBot:
         plus = rules.plus_colours
         colours = state.colours
         counts = [state.counts(s) for s in range(seats)]
+        # At a round's end the game goes on: in the last round, only its rows are to come.
         before = state.cards_before_last_round or 0
         foresight = DEFAULT_FORESIGHT[scoring] if self.foresight is None else self.foresight
-        future = foresight * (before + 0.8 * sum(state.row_capacities)) / seats
+        future = future_cards(before, sum(state.row_capacities), seats, foresight)
         unseen = state.unseen()
+        left = [unseen.get(c, 0) for c in colours]
         values = []
         for s in range(seats):
             held = counts[s]
             own = [held[c] for c in colours]
             points: float = best_total(own, held[_JOKER] + held[_GOLDEN], held[_PLUS2], table, plus)
-            supply = [
-                unseen.get(c, 0) / (1 + sum(1 for o in range(seats) if o != s and counts[o][c]))
-                for c in colours
-            ]
-            total = sum(supply) or 1.0
-            building = sorted(range(len(own)), key=lambda i: -own[i])[:plus]
-            for i in building:
-                points += prospect_table(table, round(future * supply[i] / total, 2))[
-                    min(own[i], 6)
-                ]
+            rivals = [sum(1 for o in range(seats) if o != s and counts[o][c]) for c in colours]
+            expected = expected_cards(future, left, rivals)
+            for i in building(own, plus):
+                prospects = prospect_table(table, round(expected[i], PROSPECT_DECIMALS))
+                points += prospects[min(own[i], MAX_COUNT)]
             values.append(points)
         spread = self.spread
         rewards = []
