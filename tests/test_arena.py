@@ -182,12 +182,14 @@ def test_arena_records_give_every_seat_its_own_name(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("value", ["nan", "inf", "0", "-1"])
 def test_a_search_budget_must_be_a_positive_finite_number(tmp_path: Path, value: str) -> None:
-    done = coloretto(tmp_path, "--players", "2", "--bots", f"search:seconds={value},greedy")
+    argv = ["--players", "2", "--games", "1", "--jobs", "1"]  # no workers left behind on a hang
+    done = coloretto(tmp_path, *argv, "--bots", f"search:seconds={value},greedy")
     one_line_error(done, "seconds must be")
 
 
 def test_a_bad_option_names_the_option_and_the_bot(tmp_path: Path) -> None:
-    done = coloretto(tmp_path, "--players", "2", "--bots", "greedy:threshold=abc,random")
+    argv = ["--players", "2", "--games", "1", "--jobs", "1"]
+    done = coloretto(tmp_path, *argv, "--bots", "greedy:threshold=abc,random")
     one_line_error(done, "greedy:threshold=abc", "threshold must be a number, not 'abc'")
 
 

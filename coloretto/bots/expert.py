@@ -33,6 +33,7 @@ from coloretto.bots.evaluation import (
     future_cards,
     prospect_table,
 )
+from coloretto.bots.model import decisions, take_thresholds
 from coloretto.bots.options import number
 from coloretto.engine import Action, ActionKind, Card, PlayerView, Scoring, best_total
 
@@ -63,6 +64,8 @@ class ExpertBot:
     - ``patience``: points by which taking must beat drawing before it takes (the
       outlook sees only one turn ahead, so it undervalues waiting); by default 2
       on the brown side and 0 on the gray side.
+    - ``observe`` (default true): fit each seat's threshold to what it has done this
+      game (``coloretto.bots.model``) instead of expecting ``threshold`` of everyone.
 
     Deterministic: it uses no randomness, so the seed only completes the interface.
     """
@@ -76,8 +79,12 @@ class ExpertBot:
         threshold: float = DEFAULT_THRESHOLD,
         softness: float = DEFAULT_SOFTNESS,
         patience: float | None = None,
+        observe: bool = True,
     ) -> None:
         self.seed = seed
+        self.observe = observe
+        self.thresholds: Sequence[float] | None = None
+        """Per seat, the take threshold to expect; fixed by a search for its rollouts."""
         self.denial = number("denial", denial, low=0, high=_MAX_DENIAL)
         self.foresight = (
             None
@@ -95,8 +102,18 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         if view.drawn_card is not None:
-            return _Table(view, self, self.denial).best_placement(view.drawn_card, legal)
-        return _Table(view, self, 0.0).take_or_draw(legal)
+            placing = _Table(view, self, self.denial, self.expected_thresholds(view))
+            return placing.best_placement(view.drawn_card, legal)
+        return _Table(view, self, 0.0, self.expected_thresholds(view)).take_or_draw(legal)
+
+    def expected_thresholds(self, view: PlayerView) -> Sequence[float]:
+        """Per seat, the worth of a row at which it is expected to take it: fixed, observed
+        from this game's decisions (``observe``), or the ``threshold`` option for all."""
+        if self.thresholds is not None:
+            return self.thresholds
+        if self.observe:
+            return take_thresholds(view, self.threshold, decisions(view))
+        return [self.threshold] * view.seats
 
     def rate(self, view: PlayerView, legal: Sequence[Action]) -> dict[Action, float]:
         """Each of ``legal`` valued in points, as the expert sees it one turn ahead.
@@ -105,9 +122,9 @@ class ExpertBot:
         to decide which actions are worth a closer look.
         """
         if view.drawn_card is not None:
-            placing = _Table(view, self, self.denial)
+            placing = _Table(view, self, self.denial, self.expected_thresholds(view))
             return {a: placing.place_value(view.drawn_card, a.row or 0) for a in legal}
-        table = _Table(view, self, 0.0)
+        table = _Table(view, self, 0.0, self.expected_thresholds(view))
         values = {a: table.take_value(a.row or 0) for a in legal if a.kind is ActionKind.TAKE}
         for action in legal:
             if action.kind is ActionKind.DRAW:
@@ -161,9 +178,12 @@ class _Collector:
 class _Table:
     """One decision's analysis of the table, from the point of view of the seat to move."""
 
-    def __init__(self, view: PlayerView, bot: ExpertBot, against: float) -> None:
+    def __init__(
+        self, view: PlayerView, bot: ExpertBot, against: float, thresholds: Sequence[float]
+    ) -> None:
         self.view = view
         self.bot = bot
+        self.thresholds = thresholds
         self.me = view.seat
         self.rows = view.rows
         self.caps = view.row_capacities
@@ -264,7 +284,7 @@ class _Table:
             elif not room or not self.can_draw:
                 p = 1.0
             else:
-                p = _sigmoid((ranked[0][0] - bot.threshold) / bot.softness)
+                p = _sigmoid((ranked[0][0] - self.thresholds[seat]) / bot.softness)
             left = p
             for value, r in ranked:
                 taken = left * survive[r]

@@ -7,7 +7,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from coloretto.bots.base import Budget
+from coloretto.bots.base import Bot, Budget
 from coloretto.bots.evaluation import (
     DEFAULT_FORESIGHT,
     MAX_COUNT,
@@ -18,6 +18,7 @@ from coloretto.bots.evaluation import (
     prospect_table,
 )
 from coloretto.bots.expert import ExpertBot
+from coloretto.bots.model import decisions, policies, take_thresholds
 from coloretto.bots.options import choice, number, whole
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, PlayerView, best_total
 
@@ -169,6 +170,7 @@ class SearchBot:
         prune: float = 3.0,
         playout: str = "expert",
         confidence: float = 1.0,
+        observe: bool = True,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -182,7 +184,10 @@ class SearchBot:
         self.prune = number("prune", prune)
         self.playout = choice("playout", playout, ("greedy", "expert"))
         self.confidence = number("confidence", confidence)
+        self.observe = observe
         self._expert = ExpertBot()
+        self._players: list[Bot] = []
+        """Who plays each seat in the rollouts (the expert, or a fitted policy)."""
         self._root_actions: tuple[Action, ...] = ()
         self._policy = _Policy(
             whole("threshold", threshold),
@@ -204,6 +209,8 @@ class SearchBot:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
+        start = time.perf_counter()
+        self._observe(view)
         candidates = self._candidates(view, legal)
         if len(candidates) == 1:
             self.last_iterations = 0
@@ -211,9 +218,9 @@ class SearchBot:
         self._root_actions = candidates
         self._horizon = None if self.rounds is None else view.round + self.rounds
         budget = self.budget.within(budget)
+        deadline = None if budget.seconds is None else start + budget.seconds
         if self.playout == "expert":
-            return self._compare(view, candidates, budget)
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+            return self._compare(view, candidates, budget.iterations, deadline)
         limit = budget.iterations
         root = _Node()
         rng = self._rng
@@ -232,7 +239,28 @@ class SearchBot:
         seat = view.seat
         return max(edges, key=lambda ae: (ae[1].visits, ae[1].rewards[seat]))[0]
 
-    def _compare(self, view: PlayerView, candidates: tuple[Action, ...], budget: Budget) -> Action:
+    def _observe(self, view: PlayerView) -> None:
+        """Fit the other seats to what they have done this game (``observe``): the expert
+        expects each seat's own take threshold, and the rollouts play each seat by the
+        simple policy that explains it clearly better than the expert, if any."""
+        expert = self._expert
+        self._players = [expert] * view.seats
+        if not self.observe:
+            expert.thresholds = [expert.threshold] * view.seats
+            return
+        past = decisions(view)
+        expert.thresholds = take_thresholds(view, expert.threshold, past)
+        for seat, (_, bot) in enumerate(policies(view, expert, past)):
+            if bot is not None:
+                self._players[seat] = bot
+
+    def _compare(
+        self,
+        view: PlayerView,
+        candidates: tuple[Action, ...],
+        limit: int | None,
+        deadline: float | None,
+    ) -> Action:
         """Compare the candidates on the same sampled deals, each played out by the expert.
 
         Every deal is played out once after each candidate, the expert moving
@@ -240,10 +268,8 @@ class SearchBot:
         estimated) or of the game. The candidates share the deals, so their
         differences are measured with little noise. The expert's own choice
         (the first candidate) is kept unless another beats it by ``confidence``
-        standard errors.
+        standard errors. A deal cut short by the deadline does not count.
         """
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-        limit = budget.iterations
         rng = self._rng
         seat = view.seat
         count = len(candidates)
@@ -251,20 +277,24 @@ class SearchBot:
         squares = [0.0] * count
         done = 0
         while limit is None or done < limit:
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
             state = view.sample(rng)
-            first = 0.0
-            for i, action in enumerate(candidates):
-                value = self._rollout(state.apply(action), seat)
-                if i == 0:
-                    first = value
-                diff = value - first
+            values = []
+            for action in candidates:
+                value = self._rollout(state.apply(action), seat, deadline)
+                if value is None:
+                    break
+                values.append(value)
+            if len(values) < count:
+                break
+            for i, value in enumerate(values):
+                diff = value - values[0]
                 sums[i] += value
                 squares[i] += diff * diff
             done += 1
         self.last_iterations = done
         best = 0
+        if not done:
+            return candidates[best]
         for i in range(1, count):
             mean = (sums[i] - sums[0]) / done
             spread = math.sqrt(max(0.0, squares[i] / done - mean * mean) / done)
@@ -272,15 +302,19 @@ class SearchBot:
                 best = i
         return candidates[best]
 
-    def _rollout(self, state: GameState, seat: int) -> float:
-        """The expert plays every seat to the horizon or the end; ``seat``'s reward."""
-        expert = self._expert
+    def _rollout(self, state: GameState, seat: int, deadline: float | None) -> float | None:
+        """Every seat played by its policy to the horizon or the end: ``seat``'s reward,
+        or ``None`` if the deadline passes first."""
+        players = self._players
         horizon = self._horizon
+        clock = time.perf_counter
         while not state.is_over and (horizon is None or state.round < horizon):
+            if deadline is not None and clock() >= deadline:
+                return None
             legal = state.legal_actions()
             player = state.current_player
             state = state.apply(
-                legal[0] if len(legal) == 1 else expert.choose(state.view(player), legal)
+                legal[0] if len(legal) == 1 else players[player].choose(state.view(player), legal)
             )
         if state.is_over:
             return _rewards(state.final_scores(), self.margin)[seat]
