@@ -1,7 +1,9 @@
 """The arena: bots play many games against each other, and their strength is measured.
 
 Each deal is played once per rotation of the seats, so every bot sits in every
-seat equally often and nobody keeps the first-player advantage.
+seat equally often and nobody keeps the first-player advantage. Bots are asked
+through the game's guard: a move that raises, is illegal or is late is replaced
+and counted (or, with ``strict``, stops the run naming the bot).
 """
 
 from __future__ import annotations
@@ -14,23 +16,39 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coloretto.bots.base import Bot, Budget
+from coloretto.bots.guard import guarded_choice, is_legal
+from coloretto.bots.options import number
 from coloretto.bots.registry import make_bot
-from coloretto.engine import IllegalAction, Outcome, Rules, new_game, write_record
+from coloretto.engine import Action, Outcome, PlayerView, Rules, new_game, write_record
+
+DEFAULT_TIME_LIMIT = 5.0
+"""Seconds a bot may take for one move before it is replaced (as in the game)."""
 
 
 class ArenaError(RuntimeError):
-    """A bot broke the rules of the arena (e.g. returned an illegal action)."""
+    """A bot broke the rules of a strict arena (it raised or returned an illegal action)."""
+
+
+class RecordDirError(RuntimeError):
+    """The games' records could not be written."""
 
 
 @dataclass(frozen=True)
 class Arena:
-    """What to play: the rules, one bot spec per player, how many games, the seed."""
+    """What to play: the rules, one bot spec per player, how many games, the seed.
+
+    Each move may take ``time_limit`` seconds; the bot is given half of that as its
+    ``Budget``, so one that keeps to its budget is never cut short.
+    """
 
     rules: Rules
     bots: tuple[str, ...]
     games: int
     seed: int = 0
     record_dir: Path | None = None
+    time_limit: float = DEFAULT_TIME_LIMIT
+    strict: bool = False
 
     def __post_init__(self) -> None:
         if len(self.bots) != self.rules.players:
@@ -40,8 +58,29 @@ class Arena:
             )
         if self.games < 1:
             raise ValueError("games must be at least 1")
+        number("the time limit", self.time_limit, above=0)
         for spec in self.bots:
             make_bot(spec, seed=0)  # fail early on unknown bots or bad options
+
+    @property
+    def budget(self) -> Budget:
+        """What each bot is told it may spend on one move."""
+        return Budget(seconds=self.time_limit / 2)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """A distinct name per entry for the records: the spec, numbered when repeated.
+
+        >>> Arena(Rules(players=3), ("expert", "greedy", "greedy"), 1).names
+        ('expert', 'greedy #1', 'greedy #2')
+        """
+        names = []
+        for entry, spec in enumerate(self.bots):
+            if self.bots.count(spec) == 1:
+                names.append(spec)
+            else:
+                names.append(f"{spec} #{self.bots[: entry + 1].count(spec)}")
+        return tuple(names)
 
 
 @dataclass(frozen=True)
@@ -53,6 +92,10 @@ class GameResult:
     """Total thinking time per entry."""
     moves: tuple[int, ...]
     max_move_seconds: tuple[float, ...]
+    faults: tuple[int, ...]
+    """Moves replaced because the bot raised or answered with an illegal action."""
+    timeouts: tuple[int, ...]
+    """Moves replaced because the bot did not answer within the time limit."""
 
 
 @dataclass
@@ -67,6 +110,8 @@ class BotStats:
     move_seconds: float = 0.0
     moves: int = 0
     max_move_seconds: float = 0.0
+    faults: int = 0
+    timeouts: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -106,6 +151,8 @@ class BotStats:
             "mean_margin": round(self.mean_margin, 2),
             "mean_move_seconds": round(self.mean_move_seconds, 4),
             "max_move_seconds": round(self.max_move_seconds, 4),
+            "faults": self.faults,
+            "timeouts": self.timeouts,
         }
 
 
@@ -130,6 +177,8 @@ class ArenaResult:
             stats.move_seconds += result.move_seconds[entry]
             stats.moves += result.moves[entry]
             stats.max_move_seconds = max(stats.max_move_seconds, result.max_move_seconds[entry])
+            stats.faults += result.faults[entry]
+            stats.timeouts += result.timeouts[entry]
 
     def to_json(self) -> dict[str, object]:
         """The result as one JSON object."""
@@ -172,23 +221,35 @@ def play_game(arena: Arena, number: int) -> GameResult:
     seconds = [0.0] * players
     worst = [0.0] * players
     moves = [0] * players
+    faults = [0] * players
+    timeouts = [0] * players
     while not state.is_over:
         player = rules.controller(state.current_player)
+        view = state.view(state.current_player)
         legal = state.legal_actions()
-        start = time.perf_counter()
-        action = bots[player].choose(state.view(state.current_player), legal)
-        spent = time.perf_counter() - start
+        if arena.strict:
+            action, spent = _strict_choice(bots[player], view, legal, arena, entry_of[player])
+        else:
+            answer = guarded_choice(
+                _given(bots[player]), view, legal, arena.time_limit, arena.budget
+            )
+            action, spent = answer.action, answer.seconds
+            if answer.timed_out:
+                timeouts[player] += 1
+            elif answer.problem is not None:
+                faults[player] += 1
         seconds[player] += spent
         worst[player] = max(worst[player], spent)
         moves[player] += 1
-        try:
-            state = state.apply(action)
-        except (IllegalAction, TypeError, AttributeError) as error:
-            spec = arena.bots[entry_of[player]]
-            raise ArenaError(f"bot {spec!r} played an illegal action {action!r}: {error}") from None
+        state = state.apply(action)
     if arena.record_dir is not None:
-        names = [arena.bots[entry_of[rules.controller(s)]] for s in range(rules.seats)]
-        write_record(arena.record_dir / f"game-{number + 1:05d}.json", state, names)
+        names = [arena.names[entry_of[rules.controller(s)]] for s in range(rules.seats)]
+        names = [n if rules.controller(s) == s else f"{n}'s ghost" for s, n in enumerate(names)]
+        path = arena.record_dir / f"game-{number + 1:05d}.json"
+        try:
+            write_record(path, state, names)
+        except OSError as error:
+            raise RecordDirError(f"cannot write the record {path}: {_reason(error)}") from None
     per_player = state.team_totals()
     by_entry = [0] * players
     for p in range(players):
@@ -198,7 +259,35 @@ def play_game(arena: Arena, number: int) -> GameResult:
         move_seconds=tuple(seconds[by_entry[e]] for e in range(players)),
         moves=tuple(moves[by_entry[e]] for e in range(players)),
         max_move_seconds=tuple(worst[by_entry[e]] for e in range(players)),
+        faults=tuple(faults[by_entry[e]] for e in range(players)),
+        timeouts=tuple(timeouts[by_entry[e]] for e in range(players)),
     )
+
+
+def _given(bot: Bot) -> Callable[[], Bot]:
+    """The guard makes its bot; the arena's is made once per game."""
+    return lambda: bot
+
+
+def _strict_choice(
+    bot: Bot, view: PlayerView, legal: Sequence[Action], arena: Arena, entry: int
+) -> tuple[Action, float]:
+    """Ask the bot directly; anything but a legal action stops the run, naming the bot."""
+    spec = arena.bots[entry]
+    start = time.perf_counter()
+    try:
+        action = bot.choose(view, legal, arena.budget)
+    except Exception as error:
+        raise ArenaError(f"bot {spec!r} raised {type(error).__name__}: {error}") from None
+    spent = time.perf_counter() - start
+    if not is_legal(action, legal):
+        raise ArenaError(f"bot {spec!r} played an illegal action {action!r}")
+    return action, spent
+
+
+def _reason(error: OSError) -> str:
+    """An OS error in a few words: "Permission denied", "No space left on device"."""
+    return error.strerror or str(error)
 
 
 def _play_numbered(job: tuple[Arena, int]) -> GameResult:
@@ -212,7 +301,12 @@ def run_arena(
 ) -> ArenaResult:
     """Play every game (over ``jobs`` processes; default: all cores) and pool the results."""
     if arena.record_dir is not None:
-        arena.record_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            arena.record_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise RecordDirError(
+                f"cannot make the record directory {arena.record_dir}: {_reason(error)}"
+            ) from None
     result = ArenaResult(arena)
     for game in _results(arena, jobs or os.cpu_count() or 1):
         result.add(game)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from coloretto.bots.options import number, whole
 from coloretto.engine import Action, PlayerView
 
 
@@ -15,16 +16,29 @@ class Budget:
 
     >>> Budget(seconds=0.5)
     Budget(seconds=0.5, iterations=None)
+    >>> Budget(seconds=0.5, iterations=16).within(Budget(seconds=2.0))
+    Budget(seconds=0.5, iterations=16)
+    >>> Budget(seconds=float("inf"))
+    Traceback (most recent call last):
+    ValueError: seconds must be a finite number, not inf
     """
 
     seconds: float | None = None
     iterations: int | None = None
 
     def __post_init__(self) -> None:
-        if self.seconds is not None and self.seconds <= 0:
-            raise ValueError("seconds must be positive")
-        if self.iterations is not None and self.iterations < 1:
-            raise ValueError("iterations must be at least 1")
+        if self.seconds is not None:
+            object.__setattr__(self, "seconds", number("seconds", self.seconds, above=0))
+        if self.iterations is not None:
+            whole("iterations", self.iterations, low=1)
+
+    def within(self, limit: Budget | None) -> Budget:
+        """This budget, tightened to ``limit`` (e.g. the one the arena or the game gives)."""
+        if limit is None:
+            return self
+        seconds = [s for s in (self.seconds, limit.seconds) if s is not None]
+        iterations = [n for n in (self.iterations, limit.iterations) if n is not None]
+        return Budget(min(seconds, default=None), min(iterations, default=None))
 
 
 @runtime_checkable

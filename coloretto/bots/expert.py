@@ -22,9 +22,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import cache
 
 from coloretto.bots.base import Budget
+from coloretto.bots.evaluation import (
+    DEFAULT_FORESIGHT,
+    MAX_COUNT,
+    PROSPECT_DECIMALS,
+    building,
+    expected_cards,
+    future_cards,
+    prospect_table,
+)
+from coloretto.bots.model import decisions, take_thresholds
+from coloretto.bots.options import number
 from coloretto.engine import Action, ActionKind, Card, PlayerView, Scoring, best_total
 
 Row = tuple[Card, ...]
@@ -32,19 +42,11 @@ Row = tuple[Card, ...]
 DEFAULT_DENIAL = 0.5
 DEFAULT_THRESHOLD = 3.0
 DEFAULT_SOFTNESS = 1.0
-DEFAULT_FORESIGHT = {Scoring.BROWN: 0.5, Scoring.GRAY: 6.0}
-"""On the gray side three cards of a colour are easy to reach: what counts is
-which colours, and keeping clear of everything else."""
 DEFAULT_PATIENCE = {Scoring.BROWN: 2.0, Scoring.GRAY: 0.0}
 """Waiting pays on the brown side, where full rows of one's colours score big."""
 
 _MAX_DENIAL = 2.0
 _MAX_FORESIGHT = 20.0
-_MAX_COUNT = 6
-"""6 or more cards of a colour score alike."""
-_POISSON_TERMS = 8
-_LAST_ROUND_FILL = 0.8
-"""Share of the rows' room expected to be filled in the last round."""
 
 
 class ExpertBot:
@@ -62,6 +64,8 @@ class ExpertBot:
     - ``patience``: points by which taking must beat drawing before it takes (the
       outlook sees only one turn ahead, so it undervalues waiting); by default 2
       on the brown side and 0 on the gray side.
+    - ``observe`` (default true): fit each seat's threshold to what it has done this
+      game (``coloretto.bots.model``) instead of expecting ``threshold`` of everyone.
 
     Deterministic: it uses no randomness, so the seed only completes the interface.
     """
@@ -75,19 +79,21 @@ class ExpertBot:
         threshold: float = DEFAULT_THRESHOLD,
         softness: float = DEFAULT_SOFTNESS,
         patience: float | None = None,
+        observe: bool = True,
     ) -> None:
-        if not 0.0 <= denial <= _MAX_DENIAL:
-            raise ValueError(f"denial must be between 0 and {_MAX_DENIAL:g}, not {denial}")
-        if foresight is not None and not 0.0 <= foresight <= _MAX_FORESIGHT:
-            raise ValueError(f"foresight must be between 0 and {_MAX_FORESIGHT:g}, not {foresight}")
-        if softness <= 0.0:
-            raise ValueError(f"softness must be positive, not {softness}")
         self.seed = seed
-        self.denial = float(denial)
-        self.foresight = None if foresight is None else float(foresight)
-        self.threshold = float(threshold)
-        self.softness = float(softness)
-        self.patience = None if patience is None else float(patience)
+        self.observe = observe
+        self.thresholds: Sequence[float] | None = None
+        """Per seat, the take threshold to expect; fixed by a search for its rollouts."""
+        self.denial = number("denial", denial, low=0, high=_MAX_DENIAL)
+        self.foresight = (
+            None
+            if foresight is None
+            else number("foresight", foresight, low=0, high=_MAX_FORESIGHT)
+        )
+        self.threshold = number("threshold", threshold)
+        self.softness = number("softness", softness, above=0)
+        self.patience = None if patience is None else number("patience", patience)
 
     def choose(
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
@@ -96,8 +102,18 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         if view.drawn_card is not None:
-            return _Table(view, self, self.denial).best_placement(view.drawn_card, legal)
-        return _Table(view, self, 0.0).take_or_draw(legal)
+            placing = _Table(view, self, self.denial, self.expected_thresholds(view))
+            return placing.best_placement(view.drawn_card, legal)
+        return _Table(view, self, 0.0, self.expected_thresholds(view)).take_or_draw(legal)
+
+    def expected_thresholds(self, view: PlayerView) -> Sequence[float]:
+        """Per seat, the worth of a row at which it is expected to take it: fixed, observed
+        from this game's decisions (``observe``), or the ``threshold`` option for all."""
+        if self.thresholds is not None:
+            return self.thresholds
+        if self.observe:
+            return take_thresholds(view, self.threshold, decisions(view))
+        return [self.threshold] * view.seats
 
     def rate(self, view: PlayerView, legal: Sequence[Action]) -> dict[Action, float]:
         """Each of ``legal`` valued in points, as the expert sees it one turn ahead.
@@ -106,9 +122,9 @@ class ExpertBot:
         to decide which actions are worth a closer look.
         """
         if view.drawn_card is not None:
-            placing = _Table(view, self, self.denial)
+            placing = _Table(view, self, self.denial, self.expected_thresholds(view))
             return {a: placing.place_value(view.drawn_card, a.row or 0) for a in legal}
-        table = _Table(view, self, 0.0)
+        table = _Table(view, self, 0.0, self.expected_thresholds(view))
         values = {a: table.take_value(a.row or 0) for a in legal if a.kind is ActionKind.TAKE}
         for action in legal:
             if action.kind is ActionKind.DRAW:
@@ -132,7 +148,7 @@ class _Collector:
         self.prospects = (
             None
             if expected is None
-            else [prospect_table(self.table, round(x, 2)) for x in expected]
+            else [prospect_table(self.table, round(x, PROSPECT_DECIMALS)) for x in expected]
         )
         self.base = self.value(())
 
@@ -151,41 +167,23 @@ class _Collector:
         prospects = self.prospects
         if prospects is None:
             return points
-        building = sorted(range(len(counts)), key=lambda i: -counts[i])[: self.plus]
-        return points + sum(prospects[i][min(counts[i], _MAX_COUNT)] for i in building)
+        built = building(counts, self.plus)
+        return points + sum(prospects[i][min(counts[i], MAX_COUNT)] for i in built)
 
     def gain(self, cards: Row) -> float:
         """How much taking ``cards`` changes the value."""
         return self.value(cards) - self.base
 
 
-@cache
-def prospect_table(table: tuple[int, ...], expected: float) -> tuple[float, ...]:
-    """For 0..6 cards held, the points ``expected`` more cards (Poisson) should add.
-
-    Where more cards can cost points (the gray side), a seat stops collecting
-    a colour at its best count.
-    """
-    peak = max(range(len(table)), key=lambda n: table[n])
-    gray = peak < len(table) - 1
-    pmf = [math.exp(-expected)]
-    for k in range(1, _POISSON_TERMS):
-        pmf.append(pmf[-1] * expected / k)
-    total = sum(pmf)
-    prospects = []
-    for n in range(_MAX_COUNT + 1):
-        stop = max(n, peak) if gray else _MAX_COUNT
-        mean = sum(p * table[min(n + k, stop)] for k, p in enumerate(pmf))
-        prospects.append(mean / total - table[n])
-    return tuple(prospects)
-
-
 class _Table:
     """One decision's analysis of the table, from the point of view of the seat to move."""
 
-    def __init__(self, view: PlayerView, bot: ExpertBot, against: float) -> None:
+    def __init__(
+        self, view: PlayerView, bot: ExpertBot, against: float, thresholds: Sequence[float]
+    ) -> None:
         self.view = view
         self.bot = bot
+        self.thresholds = thresholds
         self.me = view.seat
         self.rows = view.rows
         self.caps = view.row_capacities
@@ -241,15 +239,12 @@ class _Table:
         before = view.cards_before_last_round
         if before is None or foresight == 0.0:
             return None
-        seats = view.rules.seats
-        future = foresight * (before + _LAST_ROUND_FILL * sum(self.caps)) / seats
-        supply = [
-            unseen.get(colour, 0)
-            / (1 + sum(1 for s, held in enumerate(collections) if s != self.me and colour in held))
+        future = future_cards(before, sum(self.caps), view.rules.seats, foresight)
+        rivals = [
+            sum(1 for s, held in enumerate(collections) if s != self.me and colour in held)
             for colour in view.colours
         ]
-        total = sum(supply) or 1.0
-        return [future * share / total for share in supply]
+        return expected_cards(future, [unseen.get(c, 0) for c in view.colours], rivals)
 
     def _mean_gain(self, seat: int) -> float:
         """What one random unseen card is worth to ``seat``."""
@@ -289,7 +284,7 @@ class _Table:
             elif not room or not self.can_draw:
                 p = 1.0
             else:
-                p = _sigmoid((ranked[0][0] - bot.threshold) / bot.softness)
+                p = _sigmoid((ranked[0][0] - self.thresholds[seat]) / bot.softness)
             left = p
             for value, r in ranked:
                 taken = left * survive[r]

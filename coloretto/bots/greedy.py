@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from coloretto.bots.base import Budget
+from coloretto.bots.options import number
 from coloretto.engine import Action, ActionKind, PlayerView
 
 DEFAULT_THRESHOLD = 3
@@ -20,9 +21,7 @@ class GreedyBot:
     """
 
     def __init__(self, seed: int | None = None, threshold: int = DEFAULT_THRESHOLD) -> None:
-        if threshold < 1:
-            raise ValueError("threshold must be at least 1 point")
-        self.threshold = threshold
+        self.threshold = number("threshold", threshold, low=1)
 
     def choose(
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None

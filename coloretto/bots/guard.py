@@ -19,18 +19,22 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from coloretto.bots.base import Bot
+from coloretto.bots.base import Bot, Budget
 from coloretto.bots.greedy import GreedyBot
 from coloretto.engine import Action, PlayerView
 
 
 @dataclass(frozen=True)
 class Answer:
-    """The action to play, how long the bot took, and what went wrong (``None`` if nothing)."""
+    """The action to play, how long the bot took, and what went wrong (``None`` if nothing).
+
+    ``timed_out`` tells a bot that did not answer in time from one that failed otherwise.
+    """
 
     action: Action
     seconds: float
     problem: str | None = None
+    timed_out: bool = False
 
 
 def guarded_choice(
@@ -38,31 +42,40 @@ def guarded_choice(
     view: PlayerView,
     legal: Sequence[Action],
     time_limit: float,
+    budget: Budget | None = None,
 ) -> Answer:
     """Make the bot and ask it for a move, within ``time_limit`` seconds.
 
     The bot runs in a daemon thread: one that never answers is abandoned (it cannot
-    keep the program from exiting) and the fallback is played.
+    keep the program from exiting) and the fallback is played. ``budget``, if given,
+    is passed on to the bot. The seconds reported are the bot's own (making it and
+    choosing), not the thread's start.
     """
     outcome: list[object] = []
+    spent: list[float] = []
 
     def ask() -> None:
+        start = time.perf_counter()
         try:
-            outcome.append(make_bot().choose(view, legal))
+            bot = make_bot()
+            outcome.append(
+                bot.choose(view, legal) if budget is None else bot.choose(view, legal, budget)
+            )
         except BaseException as error:
             outcome.append(error)
+        spent.append(time.perf_counter() - start)
 
-    start = time.perf_counter()
     thread = threading.Thread(target=ask, name="coloretto-bot", daemon=True)
     thread.start()
     thread.join(time_limit)
-    seconds = time.perf_counter() - start
     if not outcome:
         problem = f"it did not answer within {time_limit:g} s"
-    elif isinstance(outcome[0], BaseException):
+        return Answer(fallback(view, legal), time_limit, problem, timed_out=True)
+    seconds = spent[0] if spent else time_limit
+    if isinstance(outcome[0], BaseException):
         error = outcome[0]
         problem = f"it raised {type(error).__name__}: {error}"
-    elif _is_legal(outcome[0], legal):
+    elif is_legal(outcome[0], legal):
         assert isinstance(outcome[0], Action)
         return Answer(outcome[0], seconds)
     else:
@@ -78,7 +91,7 @@ def fallback(view: PlayerView, legal: Sequence[Action]) -> Action:
         return legal[0]
 
 
-def _is_legal(answer: object, legal: Sequence[Action]) -> bool:
+def is_legal(answer: object, legal: Sequence[Action]) -> bool:
     try:
         return isinstance(answer, Action) and answer in legal
     except Exception:

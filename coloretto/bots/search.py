@@ -7,8 +7,19 @@ import random
 import time
 from collections.abc import Sequence
 
-from coloretto.bots.base import Budget
-from coloretto.bots.expert import DEFAULT_FORESIGHT, ExpertBot, prospect_table
+from coloretto.bots.base import Bot, Budget
+from coloretto.bots.evaluation import (
+    DEFAULT_FORESIGHT,
+    MAX_COUNT,
+    PROSPECT_DECIMALS,
+    building,
+    expected_cards,
+    future_cards,
+    prospect_table,
+)
+from coloretto.bots.expert import ExpertBot
+from coloretto.bots.model import decisions, policies, take_thresholds
+from coloretto.bots.options import choice, number, whole
 from coloretto.engine import (
     DRAW,
     Action,
@@ -168,28 +179,30 @@ class SearchBot:
         prune: float = 3.0,
         playout: str = "expert",
         confidence: float = 1.0,
+        observe: bool = True,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.budget = Budget(seconds=seconds, iterations=iterations)
-        if exploration < 0 or not 0 <= epsilon <= 1:
-            raise ValueError("exploration must be >= 0 and epsilon between 0 and 1")
-        self.exploration = exploration
-        if not 0 <= margin <= 1:
-            raise ValueError("margin must be between 0 and 1")
-        self.margin = margin
-        self.rounds = None if rounds is None or rounds <= 0 else int(rounds)
-        self.foresight = foresight
-        self.spread = spread
+        self.exploration = number("exploration", exploration, low=0)
+        self.margin = number("margin", margin, low=0, high=1)
+        self.rounds = None if rounds is None else whole("rounds", rounds, low=0) or None
+        self.foresight = None if foresight is None else number("foresight", foresight, low=0)
+        self.spread = number("spread", spread, above=0)
         self._horizon: int | None = None
-        self.prune = prune
-        if playout not in ("greedy", "expert"):
-            raise ValueError(f"playout must be greedy or expert, not {playout!r}")
-        self.playout = playout
-        self.confidence = confidence
+        self.prune = number("prune", prune)
+        self.playout = choice("playout", playout, ("greedy", "expert"))
+        self.confidence = number("confidence", confidence)
+        self.observe = observe
         self._expert = ExpertBot()
+        self._players: list[Bot] = []
+        """Who plays each seat in the rollouts (the expert, or a fitted policy)."""
         self._root_actions: tuple[Action, ...] = ()
-        self._policy = _Policy(threshold, epsilon, denial)
+        self._policy = _Policy(
+            whole("threshold", threshold),
+            number("epsilon", epsilon, low=0, high=1),
+            number("denial", denial),
+        )
         self._rng = random.Random(seed)
         self.last_iterations = 0
         """Iterations run for the latest move (for benchmarks)."""
@@ -205,16 +218,18 @@ class SearchBot:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
+        start = time.perf_counter()
+        self._observe(view)
         candidates = self._candidates(view, legal)
         if len(candidates) == 1:
             self.last_iterations = 0
             return candidates[0]
         self._root_actions = candidates
         self._horizon = None if self.rounds is None else view.round + self.rounds
-        budget = budget or self.budget
+        budget = self.budget.within(budget)
+        deadline = None if budget.seconds is None else start + budget.seconds
         if self.playout == "expert":
-            return self._compare(view, candidates, budget)
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+            return self._compare(view, candidates, budget.iterations, deadline)
         limit = budget.iterations
         root = _Node()
         rng = self._rng
@@ -233,7 +248,28 @@ class SearchBot:
         seat = view.seat
         return max(edges, key=lambda ae: (ae[1].visits, ae[1].rewards[seat]))[0]
 
-    def _compare(self, view: PlayerView, candidates: tuple[Action, ...], budget: Budget) -> Action:
+    def _observe(self, view: PlayerView) -> None:
+        """Fit the other seats to what they have done this game (``observe``): the expert
+        expects each seat's own take threshold, and the rollouts play each seat by the
+        simple policy that explains it clearly better than the expert, if any."""
+        expert = self._expert
+        self._players = [expert] * view.seats
+        if not self.observe:
+            expert.thresholds = [expert.threshold] * view.seats
+            return
+        past = decisions(view)
+        expert.thresholds = take_thresholds(view, expert.threshold, past)
+        for seat, (_, bot) in enumerate(policies(view, expert, past)):
+            if bot is not None:
+                self._players[seat] = bot
+
+    def _compare(
+        self,
+        view: PlayerView,
+        candidates: tuple[Action, ...],
+        limit: int | None,
+        deadline: float | None,
+    ) -> Action:
         """Compare the candidates on the same sampled deals, each played out by the expert.
 
         Every deal is played out once after each candidate, the expert moving
@@ -241,10 +277,8 @@ class SearchBot:
         estimated) or of the game. The candidates share the deals, so their
         differences are measured with little noise. The expert's own choice
         (the first candidate) is kept unless another beats it by ``confidence``
-        standard errors.
+        standard errors. A deal cut short by the deadline does not count.
         """
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-        limit = budget.iterations
         rng = self._rng
         seat = view.seat
         count = len(candidates)
@@ -252,20 +286,24 @@ class SearchBot:
         squares = [0.0] * count
         done = 0
         while limit is None or done < limit:
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
             state = view.sample(rng)
-            first = 0.0
-            for i, action in enumerate(candidates):
-                value = self._rollout(state.apply(action), seat)
-                if i == 0:
-                    first = value
-                diff = value - first
+            values = []
+            for action in candidates:
+                value = self._rollout(state.apply(action), seat, deadline)
+                if value is None:
+                    break
+                values.append(value)
+            if len(values) < count:
+                break
+            for i, value in enumerate(values):
+                diff = value - values[0]
                 sums[i] += value
                 squares[i] += diff * diff
             done += 1
         self.last_iterations = done
         best = 0
+        if not done:
+            return candidates[best]
         for i in range(1, count):
             mean = (sums[i] - sums[0]) / done
             spread = math.sqrt(max(0.0, squares[i] / done - mean * mean) / done)
@@ -273,15 +311,19 @@ class SearchBot:
                 best = i
         return candidates[best]
 
-    def _rollout(self, state: GameState, seat: int) -> float:
-        """The expert plays every seat to the horizon or the end; ``seat``'s reward."""
-        expert = self._expert
+    def _rollout(self, state: GameState, seat: int, deadline: float | None) -> float | None:
+        """Every seat played by its policy to the horizon or the end: ``seat``'s reward,
+        or ``None`` if the deadline passes first."""
+        players = self._players
         horizon = self._horizon
+        clock = time.perf_counter
         while not state.is_over and (horizon is None or state.round < horizon):
+            if deadline is not None and clock() >= deadline:
+                return None
             legal = state.legal_actions()
             player = state.current_player
             state = state.apply(
-                legal[0] if len(legal) == 1 else expert.choose(state.view(player), legal)
+                legal[0] if len(legal) == 1 else players[player].choose(state.view(player), legal)
             )
         if state.is_over:
             return _rewards(state.final_scores(), self.margin)[seat]
@@ -364,25 +406,22 @@ class SearchBot:
         plus = rules.plus_colours
         colours = state.colours
         counts = [state.counts(s) for s in range(seats)]
+        # At a round's end the game goes on: in the last round, only its rows are to come.
         before = state.cards_before_last_round or 0
         foresight = DEFAULT_FORESIGHT[scoring] if self.foresight is None else self.foresight
-        future = foresight * (before + 0.8 * sum(state.row_capacities)) / seats
+        future = future_cards(before, sum(state.row_capacities), seats, foresight)
         unseen = state.unseen()
+        left = [unseen.get(c, 0) for c in colours]
         values = []
         for s in range(seats):
             held = counts[s]
             own = [held[c] for c in colours]
             points: float = best_total(own, held[_JOKER] + held[_GOLDEN], held[_PLUS2], table, plus)
-            supply = [
-                unseen.get(c, 0) / (1 + sum(1 for o in range(seats) if o != s and counts[o][c]))
-                for c in colours
-            ]
-            total = sum(supply) or 1.0
-            building = sorted(range(len(own)), key=lambda i: -own[i])[:plus]
-            for i in building:
-                points += prospect_table(table, round(future * supply[i] / total, 2))[
-                    min(own[i], 6)
-                ]
+            rivals = [sum(1 for o in range(seats) if o != s and counts[o][c]) for c in colours]
+            expected = expected_cards(future, left, rivals)
+            for i in building(own, plus):
+                prospects = prospect_table(table, round(expected[i], PROSPECT_DECIMALS))
+                points += prospects[min(own[i], MAX_COUNT)]
             values.append(points)
         spread = self.spread
         rewards = []

@@ -5,14 +5,26 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TimeRemainingColumn
 from rich.table import Table
 
-from coloretto.bots.arena import Arena, ArenaError, ArenaResult, run_arena
+from coloretto.bots.arena import (
+    DEFAULT_TIME_LIMIT,
+    Arena,
+    ArenaError,
+    ArenaResult,
+    BotStats,
+    RecordDirError,
+    run_arena,
+)
+from coloretto.bots.options import number
 from coloretto.bots.registry import BotError
 from coloretto.cli.parser import bounded_int
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
@@ -26,16 +38,26 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Play many games between bots, seats rotated so that no bot keeps the "
             "first-player advantage, and print each bot's games, wins (ties split), win "
-            "rate with a 95%% confidence interval, mean score and mean margin."
+            "rate with a 95% confidence interval, mean score, mean margin, time per move, "
+            "and the moves replaced because the bot failed (faults) or was too slow "
+            "(timeouts). With --against, one bot plays a table of each opponent in turn."
         ),
-        epilog="example: coloretto arena --players 4 --bots search,greedy,greedy,greedy "
-        "--games 1000 --seed 1",
+        epilog="examples: coloretto arena --players 4 --bots search,greedy,greedy,greedy "
+        "--games 1000 --seed 1; coloretto arena --players 4 --bots hard "
+        "--against builder,netgain,taker,collector,denial --games 200",
     )
     add_rules_arguments(parser)
     parser.add_argument(
         "--bots",
         required=True,
-        help="one bot spec per player, comma-separated, e.g. search:seconds=0.2,greedy",
+        help="one bot spec per player, comma-separated, e.g. search:seconds=0.2,greedy; "
+        "with --against, the one bot to measure",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="SPECS",
+        help="comma-separated opponents: the bot of --bots plays a table of players-1 "
+        "copies of each in turn (the same deals and seed), one line per table",
     )
     parser.add_argument(
         "--games", type=bounded_int(1, 10_000_000, "--games"), default=100, help="games to play"
@@ -47,22 +69,65 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=os.cpu_count() or 1,
         help="processes to play in (default: all cores)",
     )
-    parser.add_argument("--record-dir", type=Path, help="write every game's record here")
+    parser.add_argument(
+        "--time-limit",
+        type=positive_seconds,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help="a move taking longer is replaced by a fallback and counted as a timeout "
+        f"(default {DEFAULT_TIME_LIMIT:g}; bots are given half of it as their budget)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="stop at a bot's first fault, naming it, instead of replacing the move "
+        "(for bot authors; no time limit)",
+    )
+    parser.add_argument(
+        "--record-dir",
+        type=Path,
+        help="write every game's record here (with --against, one folder per table)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run, parser=parser)
 
 
+def positive_seconds(text: str) -> float:
+    """An argparse ``type``: a finite number of seconds above 0."""
+    try:
+        return number("--time-limit", float(text), above=0)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Run the arena and print the table (or JSON)."""
+    """Run the arena (or one table per opponent) and print the table (or JSON)."""
     rules = rules_from_args(args, parser)
     bots = tuple(spec.strip() for spec in args.bots.split(","))
     if args.record_dir is not None and args.record_dir.exists() and not args.record_dir.is_dir():
         parser.error(f"--record-dir {args.record_dir} exists and is not a directory")
+    if args.against is not None and len(bots) != 1:
+        parser.error(f"with --against, --bots names the one bot to measure, not {len(bots)}")
+    opponents = (
+        [None] if args.against is None else [spec.strip() for spec in args.against.split(",")]
+    )
     try:
-        arena = Arena(rules, bots, args.games, args.seed, args.record_dir)
+        arenas = [
+            Arena(
+                rules,
+                bots if opponent is None else (bots[0], *[opponent] * (rules.players - 1)),
+                args.games,
+                args.seed,
+                _record_dir(args.record_dir, opponent, table),
+                args.time_limit,
+                args.strict,
+            )
+            for table, opponent in enumerate(opponents)
+        ]
     except (BotError, ValueError) as error:
         parser.error(str(error))
     err = Console(stderr=True)
+    results: list[ArenaResult] = []
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -72,19 +137,47 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         transient=True,
         disable=not sys.stderr.isatty(),
     ) as progress:
-        task = progress.add_task("playing", total=args.games)
+        task = progress.add_task("playing", total=args.games * len(arenas))
         try:
-            result = run_arena(
-                arena, args.jobs, on_game=lambda r: progress.update(task, completed=r.games)
-            )
+            for arena in arenas:
+                done = len(results) * args.games
+                results.append(
+                    run_arena(
+                        arena,
+                        args.jobs,
+                        on_game=_advance(progress, task, done),
+                    )
+                )
         except ArenaError as error:
-            err.print(f"coloretto arena: error: {error}")
+            err.print(f"coloretto arena: error: {error}", soft_wrap=True, markup=False)
             return 1
-    if args.json:
-        print(json.dumps(result.to_json()))
+        except RecordDirError as error:
+            err.print(f"coloretto arena: error: {error}", soft_wrap=True, markup=False)
+            return 2
+    if args.against is not None:
+        table = AgainstTables(bots[0], results)
+        if args.json:
+            print(json.dumps(table.to_json()))
+        else:
+            Console().print(table.render())
+            Console().print(table.worst_line(), soft_wrap=True, markup=False)
+    elif args.json:
+        print(json.dumps(results[0].to_json()))
     else:
-        Console().print(render(result))
+        Console().print(render(results[0]))
     return 0
+
+
+def _advance(progress: Progress, task: TaskID, before: int) -> Callable[[ArenaResult], None]:
+    """Moves the progress bar as a table's games finish, after ``before`` earlier games."""
+    return lambda result: progress.update(task, completed=before + result.games)
+
+
+def _record_dir(root: Path | None, opponent: str | None, table: int) -> Path | None:
+    """Where a table's records go: ``root``, or with --against a folder per opponent."""
+    if root is None or opponent is None:
+        return root
+    return root / f"{table + 1}-{re.sub(r'[^A-Za-z0-9.=-]+', '-', opponent)}"
 
 
 def render(result: ArenaResult) -> Table:
@@ -95,19 +188,80 @@ def render(result: ArenaResult) -> Table:
         + (f", {rules.variant.value}" if rules.variant.value != "standard" else "")
         + (f", {rules.edition.value}" if rules.edition.value != "classic" else ""),
     )
-    table.add_column("Bot", no_wrap=True)
-    for column in ("Games", "Wins", "Win rate", "95% CI", "Score", "Margin", "ms/move"):
+    table.add_column("Bot", no_wrap=True, min_width=max(map(len, result.bots)))
+    for column in ("Games", "Wins", *COLUMNS):
         table.add_column(column, justify="right", no_wrap=True)
     for stats in result.bots.values():
-        low, high = stats.ci95
-        table.add_row(
-            stats.name,
-            str(stats.games),
-            f"{stats.wins:.1f}",
-            f"{stats.win_rate:.1%}",
-            f"{100 * low:.1f}-{100 * high:.1f}%",
-            f"{stats.mean_score:.1f}",
-            f"{stats.mean_margin:+.1f}",
-            f"{1000 * stats.mean_move_seconds:.1f}",
-        )
+        table.add_row(stats.name, str(stats.games), f"{stats.wins:.1f}", *_figures(stats))
     return table
+
+
+COLUMNS = ("Win rate", "95% CI", "Score", "Margin", "ms/move", "worst ms", "Faults", "Timeouts")
+
+
+def _figures(stats: BotStats) -> tuple[str, ...]:
+    """One bot's figures, in the order of ``COLUMNS``."""
+    low, high = stats.ci95
+    return (
+        f"{stats.win_rate:.1%}",
+        f"{100 * low:.1f}-{100 * high:.1f}%",
+        f"{stats.mean_score:.1f}",
+        f"{stats.mean_margin:+.1f}",
+        f"{1000 * stats.mean_move_seconds:.1f}",
+        f"{1000 * stats.max_move_seconds:.0f}",
+        str(stats.faults),
+        str(stats.timeouts),
+    )
+
+
+@dataclass(frozen=True)
+class AgainstTables:
+    """One bot's results against a table of each opponent; the worst is its lowest win rate."""
+
+    bot: str
+    results: list[ArenaResult]
+
+    def rows(self) -> list[tuple[str, BotStats]]:
+        """Per table: the opponent, and the measured bot's statistics."""
+        return [(r.arena.bots[-1], r.bots[self.bot]) for r in self.results]
+
+    def worst(self) -> tuple[str, BotStats]:
+        """The table where the bot won least."""
+        return min(self.rows(), key=lambda row: (row[1].win_rate, row[1].mean_margin))
+
+    def render(self) -> Table:
+        """A table with one line per opponent table."""
+        rules = self.results[0].arena.rules
+        table = Table(
+            title=f"{self.bot} against {rules.players - 1} of each, {self.results[0].games} "
+            f"games per table, {rules.players} players, {rules.scoring.value} scoring"
+        )
+        rows = self.rows()
+        table.add_column("Against", no_wrap=True, min_width=max(len(o) for o, _ in rows))
+        for column in ("Games", *COLUMNS):
+            table.add_column(column, justify="right", no_wrap=True)
+        for opponent, stats in rows:
+            table.add_row(opponent, str(stats.games), *_figures(stats))
+        return table
+
+    def worst_line(self) -> str:
+        """The worst case in one line."""
+        opponent, stats = self.worst()
+        low, high = stats.ci95
+        return (
+            f"worst: against {opponent}, {stats.win_rate:.1%} "
+            f"({100 * low:.1f}-{100 * high:.1f}%), margin {stats.mean_margin:+.1f}"
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """The tables as one JSON object."""
+        first = self.results[0].arena
+        opponent, _ = self.worst()
+        return {
+            "bot": self.bot,
+            "rules": first.rules.to_dict(),
+            "seed": first.seed,
+            "games": self.results[0].games,
+            "tables": [{"against": o, **stats.to_json()} for o, stats in self.rows()],
+            "worst": opponent,
+        }

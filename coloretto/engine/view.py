@@ -45,6 +45,11 @@ class PlayerView:
         return self._seat
 
     @property
+    def seats(self) -> int:
+        """How many seats the table has: the players, and the ghosts in the ghost variant."""
+        return self._state.rules.seats
+
+    @property
     def rules(self) -> Rules:
         """The rules of the game."""
         return self._state.rules
@@ -132,6 +137,17 @@ class PlayerView:
     def collection(self, seat: int) -> dict[Card, int]:
         """The cards ``seat`` has collected, by kind."""
         return self._state.collection(seat)
+
+    @property
+    def collections(self) -> tuple[dict[Card, int], ...]:
+        """Every seat's collection, by kind, in seat order (``collection`` for each seat).
+
+        >>> from coloretto.engine import Rules, new_game
+        >>> view = new_game(Rules(players=3), seed=5).view(0)
+        >>> len(view.collections) == view.seats == 3, sum(view.collections[0].values())
+        (True, 1)
+        """
+        return tuple(self._state.collection(s) for s in range(self.seats))
 
     def counts(self, seat: int) -> tuple[int, ...]:
         """``seat``'s collection as counts indexed by card value (fast, for search)."""

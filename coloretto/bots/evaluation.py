@@ -1,0 +1,76 @@
+"""What a collection should still bring: the card expectations and colour prospects that
+the expert and the search bot's estimates share.
+
+A seat expects a share of the cards still to come: those before the Last Round card and
+most of the last round's (``LAST_ROUND_FILL``), spread over the seats and scaled by
+``foresight``. Within that share each colour weighs by its unseen cards, divided among the
+seats that collect it too. The colours a seat builds (its biggest ``plus`` colours) are
+worth their *prospects*: the points those expected cards should add (``prospect_table``).
+
+>>> round(future_cards(before=30, capacity=12, seats=4, foresight=0.5), 2)
+4.95
+>>> [round(x, 2) for x in expected_cards(6.0, unseen=[9, 3, 0], rivals=[0, 2, 1])]
+[5.4, 0.6, 0.0]
+>>> building([3, 0, 5, 1], plus=3)
+[2, 0, 3]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import cache
+
+from coloretto.engine import Scoring
+
+DEFAULT_FORESIGHT = {Scoring.BROWN: 0.5, Scoring.GRAY: 6.0}
+"""How far the prospects are trusted. On the gray side three cards of a colour are easy
+to reach: what counts is which colours, and keeping clear of everything else."""
+LAST_ROUND_FILL = 0.8
+"""Share of the rows' room expected to be filled in the last round."""
+MAX_COUNT = 6
+"""6 or more cards of a colour score alike."""
+POISSON_TERMS = 8
+"""Terms of the Poisson distribution of the cards to come that are summed."""
+PROSPECT_DECIMALS = 2
+"""Expectations are rounded to this many decimals, so prospect tables are shared."""
+
+
+def future_cards(before: int, capacity: int, seats: int, foresight: float) -> float:
+    """How many more cards one seat may collect: its share of the ``before`` cards left
+    before the Last Round card and of the last round's rows (``capacity`` cards in all)."""
+    return foresight * (before + LAST_ROUND_FILL * capacity) / seats
+
+
+def expected_cards(future: float, unseen: Sequence[int], rivals: Sequence[int]) -> list[float]:
+    """``future`` cards spread over the colours: per colour, its ``unseen`` cards divided
+    among the seat and the ``rivals`` (other seats) that collect it too."""
+    supply = [n / (1 + r) for n, r in zip(unseen, rivals, strict=True)]
+    total = sum(supply) or 1.0
+    return [future * share / total for share in supply]
+
+
+def building(counts: Sequence[int], plus: int) -> list[int]:
+    """The indices of the ``plus`` colours a seat builds: its biggest (ties to the first)."""
+    return sorted(range(len(counts)), key=lambda i: -counts[i])[:plus]
+
+
+@cache
+def prospect_table(table: tuple[int, ...], expected: float) -> tuple[float, ...]:
+    """For 0..6 cards held, the points ``expected`` more cards (Poisson) should add.
+
+    Where more cards can cost points (the gray side), a seat stops collecting
+    a colour at its best count.
+    """
+    peak = max(range(len(table)), key=lambda n: table[n])
+    gray = peak < len(table) - 1
+    pmf = [math.exp(-expected)]
+    for k in range(1, POISSON_TERMS):
+        pmf.append(pmf[-1] * expected / k)
+    total = sum(pmf)
+    prospects = []
+    for n in range(MAX_COUNT + 1):
+        stop = max(n, peak) if gray else MAX_COUNT
+        mean = sum(p * table[min(n + k, stop)] for k, p in enumerate(pmf))
+        prospects.append(mean / total - table[n])
+    return tuple(prospects)
