@@ -60,6 +60,16 @@ class Sleeper:
         return legal[-1]
 
 
+class Shouter:
+    """Raises with terminal escapes and Rich markup in its message."""
+
+    def __init__(self, seed=None):
+        pass
+
+    def choose(self, view, legal, budget=None):
+        raise RuntimeError("\x1b]0;pwned\x07\x1b[2J[bold red]boom[/]")
+
+
 class Budgeted:
     """Insists on being given a Budget."""
 
@@ -83,7 +93,11 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: faulty-bots\nVersion: 1.0\n")
     names = ("raiser = faulty_bots:Raiser", "cheat = faulty_bots:Cheat")
-    more = ("sleeper = faulty_bots:Sleeper", "budgeted = faulty_bots:Budgeted")
+    more = (
+        "sleeper = faulty_bots:Sleeper",
+        "budgeted = faulty_bots:Budgeted",
+        "shouter = faulty_bots:Shouter",
+    )
     (dist / "entry_points.txt").write_text("\n".join(["[coloretto.bots]", *names, *more, ""]))
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.delitem(sys.modules, "faulty_bots", raising=False)
@@ -230,6 +244,15 @@ def test_strict_stops_at_the_first_fault_naming_the_bot(tmp_path: Path, plugins:
     done = coloretto(tmp_path, *argv, "--bots", "cheat,greedy", site=plugins)
     assert done.returncode == 1
     assert "bot 'cheat' played an illegal action 'take 9'" in done.stderr
+
+
+def test_a_plugins_message_reaches_the_terminal_printable(tmp_path: Path, plugins: Path) -> None:
+    argv = ["--players", "2", "--games", "1", "--jobs", "1", "--strict"]
+    done = coloretto(tmp_path, *argv, "--bots", "greedy,shouter", site=plugins)
+    assert done.returncode == 1
+    assert "\x1b" not in done.stderr
+    assert "\x07" not in done.stderr
+    assert "[bold red]boom[/]" in done.stderr  # shown as it is, not read as markup
 
 
 # ---------------------------------------------------------------------- --record-dir

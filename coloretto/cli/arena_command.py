@@ -14,6 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from coloretto.bots.arena import (
     DEFAULT_TIME_LIMIT,
@@ -28,6 +29,7 @@ from coloretto.bots.options import number
 from coloretto.bots.registry import BotError
 from coloretto.cli.parser import bounded_int
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
+from coloretto.store.text import printable
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -149,23 +151,33 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                     )
                 )
         except ArenaError as error:
-            err.print(f"coloretto arena: error: {error}", soft_wrap=True, markup=False)
+            err.print(printable(f"coloretto arena: error: {error}"), soft_wrap=True, markup=False)
             return 1
         except RecordDirError as error:
-            err.print(f"coloretto arena: error: {error}", soft_wrap=True, markup=False)
+            err.print(printable(f"coloretto arena: error: {error}"), soft_wrap=True, markup=False)
             return 2
     if args.against is not None:
         table = AgainstTables(bots[0], results)
         if args.json:
             print(json.dumps(table.to_json()))
         else:
-            Console().print(table.render())
-            Console().print(table.worst_line(), soft_wrap=True, markup=False)
+            _show(table.render())
+            Console().print(printable(table.worst_line()), soft_wrap=True, markup=False)
     elif args.json:
         print(json.dumps(results[0].to_json()))
     else:
-        Console().print(render(results[0]))
+        _show(render(results[0]))
     return 0
+
+
+def _show(table: Table) -> None:
+    """Print ``table`` whole: a terminal's width is the user's, but output to a file or a
+    pipe gets the width the table needs rather than 80 columns."""
+    console = Console()
+    if not console.is_terminal:
+        wide = console.options.update_width(1000)
+        console = Console(width=max(console.width, console.measure(table, options=wide).maximum))
+    console.print(table)
 
 
 def _advance(progress: Progress, task: TaskID, before: int) -> Callable[[ArenaResult], None]:
@@ -192,7 +204,9 @@ def render(result: ArenaResult) -> Table:
     for column in ("Games", "Wins", *COLUMNS):
         table.add_column(column, justify="right", no_wrap=True)
     for stats in result.bots.values():
-        table.add_row(stats.name, str(stats.games), f"{stats.wins:.1f}", *_figures(stats))
+        table.add_row(
+            Text(printable(stats.name)), str(stats.games), f"{stats.wins:.1f}", *_figures(stats)
+        )
     return table
 
 
@@ -233,15 +247,19 @@ class AgainstTables:
         """A table with one line per opponent table."""
         rules = self.results[0].arena.rules
         table = Table(
-            title=f"{self.bot} against {rules.players - 1} of each, {self.results[0].games} "
-            f"games per table, {rules.players} players, {rules.scoring.value} scoring"
+            title=Text(
+                printable(
+                    f"{self.bot} against {rules.players - 1} of each, {self.results[0].games} "
+                    f"games per table, {rules.players} players, {rules.scoring.value} scoring"
+                )
+            )
         )
         rows = self.rows()
         table.add_column("Against", no_wrap=True, min_width=max(len(o) for o, _ in rows))
         for column in ("Games", *COLUMNS):
             table.add_column(column, justify="right", no_wrap=True)
         for opponent, stats in rows:
-            table.add_row(opponent, str(stats.games), *_figures(stats))
+            table.add_row(Text(printable(opponent)), str(stats.games), *_figures(stats))
         return table
 
     def worst_line(self) -> str:
