@@ -83,7 +83,7 @@ def check_board(screen: ReplayScreen, step: int) -> None:
     assert screen.session.game is game
     assert rows_shown(screen) == rows_expected(replay, step)
     drawn = text_of(screen.query_one("#drawn", Static))
-    assert ("none" in drawn) == (game.drawn_card is None)
+    assert drawn.startswith("Deck") == (game.drawn_card is None)
     for view in screen.query(SeatView):
         head = text_of(view).splitlines()[0]
         assert replay.seats[view.seat] in head

@@ -33,6 +33,8 @@ from coloretto.tui.widgets import (
     MoveLog,
     Notice,
     RowView,
+    SeatsPanel,
+    SidePanel,
 )
 
 
@@ -313,6 +315,9 @@ class GameScreen(Screen[None]):
         """``l``: show or hide the move log."""
         log = self.query_one(MoveLog)
         log.display = not log.display
+        side = self.query_one(SidePanel)
+        side.set_class(not log.display, "-no-log")
+        self.call_after_refresh(self.query_one(SeatsPanel).redraw)
         self.notice.say(
             f"Move log {'shown' if log.display else 'hidden'} (l toggles it; m shows all moves)."
         )

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
@@ -109,6 +109,14 @@ class SetupScreen(Screen[None]):
     def on_mount(self) -> None:
         """Start in the first field."""
         self.query_one("#players", Select).focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The label of the field with the focus is marked too (not by colour alone)."""
+        fields = list(self.query_one("#form", Grid).children)
+        for i, widget in enumerate(fields):
+            if isinstance(widget, Label):
+                following = fields[i + 1] if i + 1 < len(fields) else None
+                widget.set_class(following is event.widget, "-active")
 
     @on(Select.Changed, "#players")
     def _players_changed(self, event: Select.Changed) -> None:
