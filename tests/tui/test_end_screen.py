@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.widgets import Input
+
 from coloretto.engine import Card, score
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen
 from coloretto.tui.screens.end import names_and
@@ -100,7 +102,8 @@ async def test_a_new_setup_from_the_score_screen() -> None:
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(pilot.app.screen, SetupScreen)
-        assert pilot.app.screen.defaults.seed == 5
+        assert pilot.app.screen.defaults.seed is None  # a new deal, not the same again
+        assert pilot.app.screen.query_one("#seed", Input).value == ""
         await pilot.press("escape")
         await pilot.pause()
         assert not pilot.app.is_running

@@ -7,6 +7,7 @@ moves are paced so that a person can follow them.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 from rich.text import Text
@@ -64,6 +65,15 @@ class GameScreen(Screen[None]):
         self._hint_token: int | None = None
         self.hints: list[str] = []
         """The hints given so far."""
+        self._show_row_keys(len(table.session.game.row_capacities))
+
+    def _show_row_keys(self, rows: int) -> None:
+        """The footer names the row keys there are: ``1-3`` with three rows."""
+        shown = f"1{DASH}{rows}"
+        self._bindings.key_to_bindings = {
+            key: [replace(b, key_display=shown) if b.id == "row-1" else b for b in found]
+            for key, found in self._bindings.key_to_bindings.items()
+        }
 
     @property
     def session(self) -> Session:
@@ -351,7 +361,7 @@ class GameScreen(Screen[None]):
                 leave = getattr(self.app, "leave", self.app.exit)
                 leave()  # the app says how to resume
 
-        self.app.push_screen(ConfirmQuit(), done)
+        self.app.push_screen(ConfirmQuit(saved=not self.session.match.is_over), done)
 
     def action_results(self) -> None:
         """Enter, once the game is over: the score screen."""

@@ -51,8 +51,10 @@ class SetupScreen(Screen[None]):
         config = self.defaults
         rules = config.rules
         names = ", ".join(p.name for p in config.players if p.is_human and p.name != "You")
-        pace = min(PACES, key=lambda p: abs(p - config.delay)) if config.delay else 0.0
-        level = config.level if config.level in LEVELS else DEFAULT_LEVEL
+        paces = sorted({*PACES, config.delay})
+        bots = [p.bot for p in config.players if p.bot is not None]
+        level = next((b for b in bots if b in LEVELS), config.level)
+        level = level if level in LEVELS else DEFAULT_LEVEL
         with Vertical(id="setup-box") as box:
             box.border_title = "Coloretto: a new game"
             with Grid(id="form"):
@@ -70,7 +72,7 @@ class SetupScreen(Screen[None]):
                 yield Label("Bots")
                 yield _choice(_options(list(LEVELS)), level, "level")
                 yield Label("Bot pace")
-                yield _choice([(f"{p:g} s per move", p) for p in PACES], pace, "delay")
+                yield _choice([(f"{p:g} s per move", p) for p in paces], config.delay, "delay")
                 yield Label("Scoring")
                 yield _choice(_options([s.value for s in Scoring]), rules.scoring.value, "scoring")
                 yield Label("Edition")
