@@ -3,6 +3,8 @@ the log leaves, and each seat says its bot's level and (in a match) the running 
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from coloretto.tui.widgets import MoveLog, RowView, SeatsPanel, SeatView
 
 from .conftest import SIZE, asynctest, game_screen, make_app, settle, text_of
@@ -53,3 +55,16 @@ async def test_a_seat_shows_the_bot_level_and_the_match_total() -> None:
         assert "match" in bot
         you = text_of(screen.query_one("#seat-1", SeatView)).splitlines()[0]
         assert "(" not in you
+
+
+@asynctest
+async def test_wide_names_keep_the_points_in_line() -> None:
+    app = make_app(3, humans=1, seed=1, names=["李小龍"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        ends = set()
+        for seat in screen.query(SeatView):
+            head = text_of(seat).splitlines()[0]
+            ends.add(cell_len(head[: head.index("pt") + 3].rstrip()))
+        assert len(ends) == 1, ends
