@@ -158,7 +158,8 @@ class DrawnCard(Static):
             face = card_face(card, size.width, size.height, plain=plain)
             foot = Text(GLYPHS[card].name, style="bold" if plain else GLYPHS[card].ink)
         foot.truncate(across, overflow="ellipsis")
-        self.styles.width = across
+        if resized:
+            self.styles.width = across
         self.update(Text("\n").join([head, *face, foot]), layout=resized)
 
 

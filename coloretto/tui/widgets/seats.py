@@ -104,9 +104,9 @@ def collection_columns(
     *,
     plain: bool = False,
 ) -> list[Text]:
-    """The collection as colour columns up to ``stack`` lines tall (one line per card),
-    each with its count underneath: ``+3`` plus, ``\N{MINUS SIGN}1`` minus, ``3*`` with a
-    joker.
+    """The collection as colour columns up to ``stack`` lines tall (a line per card, no
+    taller than the largest colour needs), each with its count underneath: ``+3`` plus,
+    ``\N{MINUS SIGN}1`` minus, ``3*`` with a joker.
 
     >>> from coloretto.engine import score
     >>> held = {Card.GREEN: 2, Card.BLUE: 1, Card.JOKER: 1}
@@ -125,6 +125,7 @@ def collection_columns(
             columns.append((card, collection[card], Text(f"{TIMES}{collection[card]}")))
     if not columns:
         return [Text("no cards", style="dim")]
+    stack = min(stack, max(count for _, count, _ in columns))  # no empty lines on top
     lines = [Text() for _ in range(stack + 1)]
     for card, count, label in columns:
         width = card_block(card, plain=plain).cell_len
