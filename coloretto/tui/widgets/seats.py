@@ -27,7 +27,7 @@ LOG_ROOM = 6
 """Lines kept for the move log under the players (when it is shown)."""
 MAX_STACK = 4
 """The tallest colour column, in lines."""
-KEY = f"+ plus now · {MINUS} minus · * joker"
+KEY = f"+ plus · {MINUS} minus · 2*: 2 + joker"
 """What the marks in a collection mean (the players' panel's subtitle): ``3*`` is three
 cards and a joker counted with them."""
 
@@ -56,45 +56,59 @@ def stack_height(room: int, seats: int) -> int:
     return max(0, min(MAX_STACK, room // max(1, seats) - 3))
 
 
-def collection_line(
+def collection_items(
     collection: Mapping[Card, int], breakdown: ScoreBreakdown[Card], *, plain: bool = False
-) -> Text:
-    """A collection grouped by colour: plus colours after ``+``, minus colours after ``-``,
-    then jokers and "+2" cards. A ``*`` after a count marks where a joker counts best.
+) -> list[tuple[str, Text]]:
+    """A collection's pieces, each with the space before it: the plus colours (the first
+    after ``+``), the minus colours (after the minus sign), then jokers and "+2" cards."""
+    items: list[tuple[str, Text]] = []
+    plus = [s for s in breakdown.sets if s.plus]
+    minus = [s for s in breakdown.sets if not s.plus]
+    for sign, sets in (("+", plus), (MINUS, minus)):
+        for i, entry in enumerate(sets):
+            item = Text(f"{sign} ", style="bold") if i == 0 else Text()
+            item.append_text(card_block(entry.colour, plain=plain))
+            item.append(str(entry.cards), style="bold" if entry.plus else "")
+            item.append("*" * entry.jokers)
+            items.append(("  " if i == 0 else " ", item))
+    for i, card in enumerate(c for c in SPECIALS if collection.get(c)):
+        # "+2" followed by a count would read as "+21": the count of "+2" cards gets a times sign.
+        times = TIMES if card is Card.PLUS2 else ""
+        item = Text.assemble(card_block(card, plain=plain), f"{times}{collection[card]}")
+        items.append(("  " if i == 0 else " ", item))
+    return items
+
+
+def collection_lines(
+    collection: Mapping[Card, int],
+    breakdown: ScoreBreakdown[Card],
+    *,
+    plain: bool = False,
+    width: int | None = None,
+) -> list[Text]:
+    """A collection grouped by colour (see ``collection_items``) in lines of at most
+    ``width`` cells, broken between colours. A ``*`` after a count marks where a joker
+    counts best.
 
     >>> from coloretto.engine import score
     >>> held = {Card.GREEN: 3, Card.BLUE: 1, Card.JOKER: 1, Card.PLUS2: 2}
     >>> b = score({Card.GREEN: 3, Card.BLUE: 1, Card.PINK: 0, Card.GRAY: 0}, jokers=1, plus2=2)
-    >>> collection_line(held, b, plain=True).plain
-    '+ [G]3* [B]1  [*]1 [+2]\N{MULTIPLICATION SIGN}2'
+    >>> [line.plain for line in collection_lines(held, b, plain=True)]
+    ['+ [G]3* [B]1  [*]1 [+2]\N{MULTIPLICATION SIGN}2']
+    >>> [line.plain for line in collection_lines(held, b, plain=True, width=12)]
+    ['+ [G]3* [B]1', '[*]1 [+2]\N{MULTIPLICATION SIGN}2']
     """
-    line = Text()
-    plus = [s for s in breakdown.sets if s.plus]
-    minus = [s for s in breakdown.sets if not s.plus]
-    for sign, sets in (("+", plus), (MINUS, minus)):
-        if not sets:
-            continue
+    lines = [Text()]
+    for gap, item in collection_items(collection, breakdown, plain=plain):
+        line = lines[-1]
+        if line and width is not None and line.cell_len + len(gap) + item.cell_len > width:
+            lines.append(line := Text())
         if line:
-            line.append("  ")
-        line.append(f"{sign} ", style="bold")
-        for i, entry in enumerate(sets):
-            if i:
-                line.append(" ")
-            line.append_text(card_block(entry.colour, plain=plain))
-            line.append(str(entry.cards), style="bold" if entry.plus else "")
-            line.append("*" * entry.jokers)
-    extras = [c for c in SPECIALS if collection.get(c)]
-    if extras and line:
-        line.append(" ")
-    for card in extras:
-        line.append(" ")
-        line.append_text(card_block(card, plain=plain))
-        # "+2" followed by a count would read as "+21": the count of "+2" cards gets a times sign.
-        times = TIMES if card is Card.PLUS2 else ""
-        line.append(f"{times}{collection[card]}")
-    if not line:
-        line.append("no cards", style="dim")
-    return line
+            line.append(gap)
+        line.append_text(item)
+    if not lines[0]:
+        lines[0].append("no cards", style="dim")
+    return lines
 
 
 def collection_columns(
@@ -194,7 +208,7 @@ class SeatView(Static):
         if stack:
             body = collection_columns(info.collection, info.breakdown, stack, plain=plain)
         else:
-            body = [collection_line(info.collection, info.breakdown, plain=plain)]
+            body = collection_lines(info.collection, info.breakdown, plain=plain, width=width - 2)
         body = [Text.assemble("  ", line) for line in body]
         lines = 1 + sum(max(1, -(-line.cell_len // max(1, width))) for line in body)
         if self.styles.margin.bottom != gap:
