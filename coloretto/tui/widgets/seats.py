@@ -195,15 +195,17 @@ class SeatView(Static):
         self.set_class(info.status.startswith("took"), "-out")
         left = Text("▶ " if current else "  ", style="bold")
         left.append(info.name, style="bold" if current else "")
-        if info.level:
-            left.append(f" ({info.level})", style="dim")
         points = "pt" if abs(info.breakdown.total) == 1 else "pts"
-        right = Text()
-        if info.status:
-            right.append(f"{info.status}  ", style="italic")
-        right.append(f"{info.breakdown.total} {points}", style="bold")
+        right = Text(f"{info.breakdown.total} {points}", style="bold")
         if info.match_total is not None:
             right.append(f" · match {info.match_total}")
+        # The name and score come first; the status and the level where there is room.
+        status = f"{info.status}  " if info.status else ""
+        if left.cell_len + 1 + len(status) + right.cell_len <= width:
+            right = Text.assemble((status, "italic"), right)
+        level = f" ({info.level})" if info.level else ""
+        if left.cell_len + len(level) + 1 + right.cell_len <= width:
+            left.append(level, style="dim")
         head = fit_line(left, right, width)
         if stack:
             body = collection_columns(info.collection, info.breakdown, stack, plain=plain)
