@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from coloretto.cli.main import build_parser
 from coloretto.engine import Rules, new_game, to_record
 from tests.conftest import play_out
 
@@ -93,3 +94,8 @@ def test_plain_coloretto_in_a_pipe_prints_the_usage(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert done.stdout.startswith("usage: coloretto")
     assert "\x1b" not in done.stdout
+
+
+def test_play_comes_first_in_the_help() -> None:
+    commands = build_parser().format_help().split("commands:")[1].split()
+    assert commands[1] == "play", commands[:4]

@@ -37,13 +37,13 @@ def build_parser() -> Parser:
         "argparse._SubParsersAction[argparse.ArgumentParser]",
         parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser),
     )
+    play_command.add_parser(commands, parser)  # first: what most people come for
+    replay_command.add_parser(commands)
+    save_command.add_parser(commands)
+    stats_command.add_parser(commands)
     score_command.add_parser(commands)
     arena_command.add_parser(commands)
     bots_command.add_parser(commands)
-    stats_command.add_parser(commands)
-    play_command.add_parser(commands, parser)
-    replay_command.add_parser(commands)
-    save_command.add_parser(commands)
     return parser
 
 

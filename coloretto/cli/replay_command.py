@@ -40,6 +40,7 @@ EPILOG = """\
 examples:
   coloretto replay                       the game finished last
   coloretto replay --list                the history, newest first
+  coloretto replay NAME.json             a game of the history, by the name --list shows
   coloretto replay game.json             any game record (coloretto-record/1)
 """
 
@@ -87,6 +88,16 @@ def history(data: DataDir) -> list[Path]:
     return games
 
 
+def find(name: str, data: DataDir) -> Path:
+    """The record file ``name``: a path, or the name of a game in the history (as
+    ``--list`` prints it)."""
+    path = Path(name)
+    kept = data.history / path.name
+    if not path.exists() and path.name == name and kept.is_file():
+        return kept
+    return path
+
+
 def load(path: Path) -> GameRecord:
     """The record in ``path``; ``ReplayProblem`` says what is wrong with the file."""
     if not path.exists():
@@ -109,7 +120,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.list:
             print_history(history(DataDir.default()))
             return 0
-        path = Path(args.file) if args.file else history(DataDir.default())[0]
+        data = DataDir.default()
+        path = find(args.file, data) if args.file else history(data)[0]
         record = load(path)
     except ReplayProblem as problem:
         return _fail(parser, str(problem))

@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import threading
+from dataclasses import replace
 
 from textual.binding import Binding
 
@@ -116,8 +117,8 @@ class ColorettoApp(GuardedApp):
                 self.switch_screen(self._game_screen(session))
             elif choice == "rematch":
                 self.switch_screen(self._game_screen(session.rematch()))
-            elif choice == "setup":
-                self.switch_screen(self._setup_screen(session.config))
+            elif choice == "setup":  # a new deal: the seed is not carried over
+                self.switch_screen(self._setup_screen(replace(session.config, seed=None)))
             elif choice == "quit":
                 self.leave()
 

@@ -98,6 +98,63 @@ def empty_slot(*, plain: bool = False) -> Text:
     return Text("[ ]" if plain else " · ", style="dim")
 
 
+def _framed(middle: str, width: int, height: int, style: str) -> list[Text]:
+    """A box ``width`` x ``height`` with ``middle`` centred on its letter line (the first
+    line inside, or the top line of a box two lines tall)."""
+    inner = width - 2
+    if height == 1:
+        return [Text(f"{middle:^{width}}", style=style)]
+    heavy = style != "dim"
+    h, v = ("━", "┃") if heavy else ("╌", "╎")
+    top = ("┏", "┓") if heavy else ("┌", "┐")
+    bottom = ("┗", "┛") if heavy else ("└", "┘")
+    lines = [f"{top[0]}{h * inner}{top[1]}"]
+    lines += [f"{v}{' ' * inner}{v}" for _ in range(height - 2)]
+    lines.append(f"{bottom[0]}{h * inner}{bottom[1]}")
+    at = 0 if height == 2 else 1
+    fill = h if height == 2 else " "
+    lines[at] = f"{lines[at][0]}{middle:{fill}^{inner}}{lines[at][-1]}"
+    return [Text(line, style=style) for line in lines]
+
+
+def card_face(card: Card, width: int, height: int, *, plain: bool = False) -> list[Text]:
+    """A card as a block ``width`` cells wide and ``height`` lines tall, its letter on the
+    first line inside; without colour a box with the letter in brackets.
+
+    >>> [t.plain for t in card_face(Card.BLUE, 5, 3, plain=True)]
+    ['┏━━━┓', '┃[B]┃', '┗━━━┛']
+    >>> [t.plain for t in card_face(Card.BLUE, 5, 2)]
+    ['  B  ', '     ']
+    """
+    glyph = GLYPHS[card]
+    if plain:
+        return _framed(f"[{glyph.letter}]", width, height, "bold")
+    at = 0 if height <= 2 else 1
+    return [
+        Text(f"{glyph.letter if i == at else '':^{width}}", style=glyph.style)
+        for i in range(height)
+    ]
+
+
+def empty_face(width: int, height: int, *, plain: bool = False) -> list[Text]:
+    """Room for a card on a row, the size of a card: a dim dashed outline.
+
+    >>> [t.plain for t in empty_face(5, 3, plain=True)]
+    ['┌╌╌╌┐', '╎[ ]╎', '└╌╌╌┘']
+    """
+    return _framed("[ ]" if plain else "·", width, height, "dim")
+
+
+def card_back(width: int, height: int, *, plain: bool = False) -> list[Text]:
+    """The back of a card (the deck), hatched.
+
+    >>> [t.plain for t in card_back(3, 2, plain=True)]
+    ['░░░', '░░░']
+    """
+    style = "dim" if plain else Style(color="#6c7a89", bgcolor="#2c3e50")
+    return [Text("░" * width, style=style) for _ in range(height)]
+
+
 def card_name(card: Card, *, plain: bool = False) -> Text:
     """The card's name in words, in the card's colour unless ``plain``."""
     glyph = GLYPHS[card]

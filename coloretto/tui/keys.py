@@ -115,7 +115,7 @@ GAME_KEYS: tuple[Key, ...] = (
 )
 """The game screen's keys (Coloretta's: ``d`` draws, ``1``-``5`` place or take)."""
 
-MOUSE_HELP = ("mouse", "clicking a row acts like its number; clicking 'Drawn' draws")
+MOUSE_HELP = ("mouse", "clicking a row acts like its number; clicking the deck draws")
 """What the mouse does on the game screen, for the help."""
 
 REPLAY_KEYS: tuple[Key, ...] = (

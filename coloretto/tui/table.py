@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rich.text import Text
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -23,7 +23,9 @@ from coloretto.tui.widgets import (
     MoveLog,
     Notice,
     RowsPanel,
+    SeatInfo,
     SeatsPanel,
+    SidePanel,
     TopBar,
     TurnBar,
 )
@@ -31,11 +33,11 @@ from coloretto.tui.words import turn_prompt
 
 
 def table_widgets(game: GameState) -> Iterator[Widget]:
-    """Top bar; rows and log on the left, players on the right; turn, notice, legend."""
+    """Top bar; the table in the middle, players and log beside it; turn, notice, legend."""
     yield TopBar(id="top")
     yield Horizontal(
-        Vertical(RowsPanel(len(game.row_capacities), id="rows"), MoveLog(id="log"), id="left"),
-        SeatsPanel(game.rules.seats, id="seats"),
+        RowsPanel(len(game.row_capacities), id="rows"),
+        SidePanel(SeatsPanel(game.rules.seats, id="seats"), MoveLog(id="log"), id="side"),
         id="board",
     )
     yield TurnBar(id="turn")
@@ -53,6 +55,23 @@ def seat_status(session: Session, seat: int, takers: dict[int, int]) -> str:
     if not game.is_over and seat == game.current_player:
         return "thinking…" if session.is_bot(seat) else "to move"
     return ""
+
+
+def seat_info(session: Session, seat: int, takers: dict[int, int]) -> SeatInfo:
+    """What ``seat``'s panel shows now."""
+    game = session.game
+    breakdown = game.score_breakdown(seat)
+    match = session.match
+    earlier = sum(scores[seat] for scores in match.results)
+    return SeatInfo(
+        session.seat_names[seat],
+        session.config.controller(seat).bot,
+        game.collection(seat),
+        breakdown,
+        seat_status(session, seat, takers),
+        not game.is_over and seat == game.current_player,
+        earlier + breakdown.total if game.rules.games > 1 else None,
+    )
 
 
 def show_table(
@@ -77,19 +96,13 @@ def show_table(
         game.row_capacities,
         {row: names[seat] for row, seat in takers.items()},
         game.drawn_card,
+        game.deck_size,
         fresh_row=fresh_row,
         plain=plain,
     )
-    for view in screen.query_one(SeatsPanel).views():
-        seat = view.seat
-        view.show(
-            names[seat],
-            game.collection(seat),
-            game.score_breakdown(seat),
-            seat_status(session, seat, takers),
-            current=not game.is_over and seat == game.current_player,
-            plain=plain,
-        )
+    screen.query_one(SeatsPanel).show(
+        [seat_info(session, seat, takers) for seat in range(game.rules.seats)], plain=plain
+    )
     waiting = not game.is_over and session.is_bot(game.current_player)
     if prompt is None:
         prompt = turn_prompt(session, plain=plain)

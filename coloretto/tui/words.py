@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from coloretto.engine import ActionKind
-from coloretto.play.config import possessive
+from coloretto.play.config import YOU, possessive
 from coloretto.play.session import Session
 from coloretto.play.words import row_list
 from coloretto.tui.glyphs import card_name
@@ -22,7 +22,8 @@ def turn_prompt(session: Session, *, plain: bool = False) -> Text:
         return Text(f"{name} is thinking…")
     head = Text(f"{possessive(name)} turn", "bold")
     if seat >= game.rules.players:
-        head.append(f" ({session.controller_name(seat)} plays it)")
+        player = session.controller_name(seat)
+        head.append(" (you play it)" if player == YOU else f" ({player} plays it)")
     legal = game.legal_actions()
     rows = [a.row for a in legal if a.row is not None]
     if game.drawn_card is not None:

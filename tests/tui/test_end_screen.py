@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from textual.widgets import Input
+
 from coloretto.engine import Card, score
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen
 from coloretto.tui.screens.end import names_and
 from coloretto.tui.widgets import Notice, ScoreCard
 from coloretto.tui.widgets.score_card import breakdown_table
+from coloretto.tui.words import turn_prompt
 
 from .conftest import (
     SIZE,
     asynctest,
     game_screen,
+    key_for,
     make_app,
     play_to_end,
     render_text,
@@ -62,6 +66,7 @@ async def test_the_score_screen_and_its_keys() -> None:
         for card in cards:
             assert card.border_subtitle == f"{scores[card.seat]} pts"
             assert card.has_class("-winner") == (scores[card.seat] == max(scores))
+            assert card.border_title == ("★ winner" if card.has_class("-winner") else "")
             body = text_of(card)
             assert f"Total {scores[card.seat]}" in body
             for entry in game.score_breakdown(card.seat).sets:
@@ -100,7 +105,34 @@ async def test_a_new_setup_from_the_score_screen() -> None:
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(pilot.app.screen, SetupScreen)
-        assert pilot.app.screen.defaults.seed == 5
+        assert pilot.app.screen.defaults.seed is None  # a new deal, not the same again
+        assert pilot.app.screen.query_one("#seed", Input).value == ""
         await pilot.press("escape")
         await pilot.pause()
         assert not pilot.app.is_running
+
+
+@asynctest
+async def test_the_ghost_variant_crowns_the_winning_team() -> None:
+    app = make_app(2, humans=1, seed=4, variant="ghost")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        prompts = set()
+        while not isinstance(pilot.app.screen, EndScreen):
+            prompts.add(turn_prompt(screen.session).plain)
+            await pilot.press(key_for(screen.session.game))
+            await settle(pilot)
+        assert any(p.startswith("Your ghost's turn (you play it)") for p in prompts), prompts
+        end = pilot.app.screen
+        game = end.session.game
+        outcome = game.outcome()
+        assert outcome is not None
+        crowned = {card.seat for card in end.query(ScoreCard) if card.has_class("-winner")}
+        assert crowned == {s for s in range(4) if game.rules.controller(s) in outcome.winners}
+        teams = text_of(end.query_one("#standings"))
+        assert "Your team" in teams
+        assert "You's" not in teams
+        assert "You + Your ghost" in teams
+        for card in end.query(ScoreCard):
+            assert end.session.seat_names[card.seat] in text_of(card)

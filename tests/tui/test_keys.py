@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
-from textual.widgets import Markdown
+from textual.pilot import Pilot
+from textual.widgets import Footer, Markdown
+from textual.widgets._footer import FooterKey
 
 from coloretto.engine import GameState
+from coloretto.play.words import DASH
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import ConfirmQuit, GameScreen, HelpScreen, RulesScreen
 from coloretto.tui.widgets import MoveLog, Notice
 
-from .conftest import SIZE, asynctest, game_screen, make_app, make_config, settle, text_of
+from .conftest import (
+    SIZE,
+    asynctest,
+    game_screen,
+    make_app,
+    make_config,
+    play_to_end,
+    settle,
+    text_of,
+)
 
 
 def notice(screen: GameScreen) -> str:
@@ -164,3 +176,55 @@ async def test_clicking_a_row_plays_like_its_number() -> None:
         assert len(screen.session.game.rows[1]) == 1
         await pilot.click("#row-2")  # no card drawn: take it
         assert screen.session.game.rows_taken[1]
+
+
+async def footer_keys(pilot: Pilot[None]) -> list[str]:
+    """The keys the footer on top shows (the topmost screen's footer)."""
+    await pilot.pause()
+    footers = list(pilot.app.screen.query(Footer))
+    assert footers, f"{pilot.app.screen} has no footer of its own"
+    return [item.key_display for item in footers[0].query(FooterKey)]
+
+
+@asynctest
+async def test_the_footer_names_the_rows_there_are_and_a_dialogs_own_keys() -> None:
+    app = make_app(3, humans=1, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        keys = await footer_keys(pilot)
+        assert f"1{DASH}3" in keys
+        assert f"1{DASH}5" not in keys
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert "d" not in await footer_keys(pilot)
+        await pilot.press("escape", "q")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmQuit)
+        assert "d" not in await footer_keys(pilot)
+
+
+@asynctest
+async def test_the_help_fits_at_80x24_with_its_way_out_in_sight() -> None:
+    app = make_app(4, humans=1, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        box = pilot.app.screen.query_one("#help-box")
+        assert pilot.app.screen.region.contains_region(box.region)
+        assert "Esc closes" in str(box.border_subtitle)
+
+
+@asynctest
+async def test_quitting_after_the_game_promises_no_resume() -> None:
+    app = make_app(2, humans=1, seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(pilot)
+        await pilot.press("b")
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmQuit)
+        question = text_of(pilot.app.screen.query_one("#quit-question"))
+        assert "--resume" not in question
+        assert "over" in question

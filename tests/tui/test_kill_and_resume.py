@@ -163,20 +163,30 @@ def terminal(tmp_path: Path, data_home: Path) -> Iterator[Terminal]:
 # ---------------------------------------------------------------------- reading the screen
 
 
+FRAME = "│╎┃━╌┏┓┗┛┌┐└┘░\N{BOX DRAWINGS LIGHT DIAGONAL UPPER RIGHT TO LOWER LEFT}"
+"""The characters of frames, empty places, the deck and taken rows."""
+
+
 def squeeze(line: str) -> str:
-    """A line of a panel without its frame, single-spaced."""
-    return " ".join(line.replace("│", " ").split())
+    """A line of a panel without frames, single-spaced."""
+    return " ".join(line.translate({ord(c): " " for c in FRAME}).split())
+
+
+def table_panel(screen: str) -> list[str]:
+    """The lines of the table (the left panel, up to its bottom edge), squeezed."""
+    lines = []
+    top, *rest = [*screen.splitlines()[1:], ""]
+    width = top.find("╮")
+    for line in rest:
+        if line.startswith("╰"):
+            break
+        lines.append(squeeze(line[:width]))
+    return lines
 
 
 def rows_panel(screen: str) -> list[str]:
-    """The lines of the rows panel (the left column of the table, up to its bottom edge)."""
-    lines = []
-    for line in screen.splitlines()[2:]:
-        if line.startswith("╰"):
-            break
-        left, _, _ = line.partition("││")
-        lines.append(squeeze(left))
-    return lines
+    """Each row's line with its number: ``1 B O ·`` or ``1 taken by Ana``."""
+    return [line for line in table_panel(screen) if line[:1].isdigit()]
 
 
 def shows_position(game: GameState, names: tuple[str, ...]) -> Callable[[str], bool]:
@@ -190,18 +200,13 @@ def shows_position(game: GameState, names: tuple[str, ...]) -> Callable[[str], b
             slots = [GLYPHS[card].letter for card in row] + ["·"] * (capacity - len(row))
             expected.append(f"{r + 1} {' '.join(slots)}")
     card = game.drawn_card
-    drawn = "Drawn none" if card is None else f"Drawn {GLYPHS[card].letter} {GLYPHS[card].name}"
+    drawn = "d draws" if card is None else GLYPHS[card].name
 
     def test(screen: str) -> bool:
-        panel = rows_panel(screen)
-        rows = panel[: len(expected)]
+        rows = rows_panel(screen)
         return (
-            len(rows) == len(expected)
-            and all(
-                shown == want or shown.startswith((f"{want} full", f"{want} ◂ new"))
-                for shown, want in zip(rows, expected, strict=True)
-            )
-            and drawn in panel
+            rows == expected
+            and any(line.endswith(drawn) for line in table_panel(screen))
             and "Your turn" in screen
         )
 

@@ -83,7 +83,7 @@ def check_board(screen: ReplayScreen, step: int) -> None:
     assert screen.session.game is game
     assert rows_shown(screen) == rows_expected(replay, step)
     drawn = text_of(screen.query_one("#drawn", Static))
-    assert ("none" in drawn) == (game.drawn_card is None)
+    assert drawn.startswith("Deck") == (game.drawn_card is None)
     for view in screen.query(SeatView):
         head = text_of(view).splitlines()[0]
         assert replay.seats[view.seat] in head
@@ -449,3 +449,21 @@ async def round_three_drawn(pilot: Pilot[None]) -> None:
 def test_replay_screen_snapshot(snap_compare: SnapCompare) -> None:
     app = ReplayApp(replay_of(random_game(1), name="20261121-070503-ab12cd.json"))
     assert snap_compare(app, terminal_size=SIZE, run_before=round_three_drawn)
+
+
+def test_a_name_from_the_list_replays_that_game(
+    home: Path,
+    started: list[ReplayApp],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    keep(home, "older.json", random_game(11, players=3), age=30)
+    keep(home, "newer.json", random_game(12), age=5)
+    assert main(["replay", "--list"]) == 0
+    assert "older.json" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)  # anywhere but the history
+    assert main(["replay", "older.json"]) == 0
+    (app,) = started
+    assert app.replay.states[0].rules.players == 3

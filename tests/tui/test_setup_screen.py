@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.widgets import Input, Select, Static
 
 from coloretto.engine import Rules
@@ -9,6 +11,7 @@ from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.screens import GameScreen, SetupScreen
 
 from .conftest import SIZE, asynctest, text_of
+from .test_cli_play import config_of
 
 
 @asynctest
@@ -104,3 +107,23 @@ async def test_typed_names_are_cleaned_as_names_from_files_are() -> None:
         game = pilot.app.screen
         assert isinstance(game, GameScreen)
         assert [p.name for p in game.session.config.players][:2] == ["Zo\u00eb", "Ben"]
+
+
+@asynctest
+async def test_named_seats_keep_their_bot_level_and_an_odd_pace_is_kept() -> None:
+    config = config_of("--setup", "--seat", "Ana", "--seat", "Ben", "--seat", "bot:hard")
+    config = replace(config, delay=0.05)
+    app = ColorettoApp(config, setup=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        assert screen.query_one("#level", Select).value == "hard"
+        delay = screen.query_one("#delay", Select)
+        assert delay.value == 0.05
+        assert "0.05 s per move" in text_of(delay.query_one("#label", Static))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        game = pilot.app.screen
+        assert isinstance(game, GameScreen)
+        assert [p.bot for p in game.session.config.players] == [None, None, "hard"]
+        assert game.session.config.delay == 0.05

@@ -1,4 +1,4 @@
-"""Snapshots of the main screen and the score screen at 80x24 with a fixed seed.
+"""Snapshots of the main, score and setup screens at 80x24 and 120x40 with a fixed seed.
 
 Update them (after looking at the change) with ``pytest tests/tui --snapshot-update``.
 """
@@ -10,9 +10,12 @@ from collections.abc import Callable
 import pytest
 from textual.pilot import Pilot
 
+from coloretto.tui import ColorettoApp
+
 from .conftest import SIZE, game_screen, key_for, make_app, play_to_end, settle
 
 SnapCompare = Callable[..., bool]
+LARGE = (120, 40)
 
 
 async def a_few_rounds_in(pilot: Pilot[None]) -> None:
@@ -25,9 +28,18 @@ async def a_few_rounds_in(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
-def test_main_screen(snap_compare: SnapCompare) -> None:
+@pytest.mark.parametrize("size", [SIZE, LARGE], ids=["80x24", "120x40"])
+def test_main_screen(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
     assert snap_compare(
-        make_app(4, humans=1, seed=1), terminal_size=SIZE, run_before=a_few_rounds_in
+        make_app(4, humans=1, seed=1), terminal_size=size, run_before=a_few_rounds_in
+    )
+
+
+@pytest.mark.parametrize("size", [SIZE, LARGE], ids=["80x24", "120x40"])
+def test_main_screen_five_players(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+    names = ["Alexandra"]
+    assert snap_compare(
+        make_app(5, humans=1, seed=1, names=names), terminal_size=size, run_before=a_few_rounds_in
     )
 
 
@@ -45,5 +57,18 @@ async def the_end(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
-def test_end_screen(snap_compare: SnapCompare) -> None:
-    assert snap_compare(make_app(4, humans=1, seed=1), terminal_size=SIZE, run_before=the_end)
+@pytest.mark.parametrize("size", [SIZE, LARGE], ids=["80x24", "120x40"])
+def test_end_screen(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+    assert snap_compare(make_app(4, humans=1, seed=1), terminal_size=size, run_before=the_end)
+
+
+@pytest.mark.parametrize("size", [SIZE, LARGE], ids=["80x24", "120x40"])
+def test_end_screen_five_players(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+    app = make_app(5, humans=1, seed=1, names=["Alexandra"])
+    assert snap_compare(app, terminal_size=size, run_before=the_end)
+
+
+@pytest.mark.parametrize("size", [SIZE, LARGE], ids=["80x24", "120x40"])
+def test_setup_screen(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
+    """The first field has the focus: its label and value stand out."""
+    assert snap_compare(ColorettoApp(), terminal_size=size)

@@ -91,7 +91,7 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 
 def test_a_game_in_a_real_terminal(terminal: Terminal) -> None:
     terminal.start(["play", "--players", "4", "--seed", "1", "--bot", "greedy", "--delay", "0"])
-    screen = terminal.wait_for("Rows", "Players", "Your turn", "Deck")
+    screen = terminal.wait_for("Table", "Players", "Your turn", "Deck")
     assert len(screen.splitlines()) <= 24
     assert all(len(line) <= 80 for line in screen.splitlines())
     for name in ("You", "Bot 1", "Bot 2", "Bot 3"):
@@ -125,7 +125,7 @@ def test_no_color_in_a_real_terminal(terminal: Terminal) -> None:
     screen = terminal.wait_for("Your turn", "B=blue")
     assert "[ ]" in screen or "taken by" in screen
     terminal.keys("d")
-    screen = terminal.wait_for("Drawn [")
+    screen = terminal.wait_for("Drawn", "┃[")
     terminal.keys("q")
     terminal.wait_for("Quit the game?")
     terminal.keys("y")
@@ -136,7 +136,7 @@ def test_plain_coloretto_opens_the_setup_screen(terminal: Terminal) -> None:
     terminal.start([])
     terminal.wait_for("a new game", "Players", "Bots", "Scoring", "Start")
     terminal.keys("C-s")
-    terminal.wait_for("Rows", "Players", "Deck")
+    terminal.wait_for("Table", "Players", "Deck")
     terminal.keys("q")
     terminal.wait_for("Quit the game?")
     terminal.keys("y")

@@ -11,7 +11,7 @@ from coloretto.engine import COLOURS, DRAW, ActionKind, Card, GameState, Rules, 
 from coloretto.play.words import describe_move, explain_hint, row_gain, row_list
 from coloretto.tui import GameConfig, Session
 from coloretto.tui.glyphs import GLYPHS, card_block, legend
-from coloretto.tui.widgets.seats import collection_line
+from coloretto.tui.widgets.seats import collection_lines
 from coloretto.tui.words import turn_prompt
 
 NAMES = ("Ana", "Ben", "Cy", "Di", "Ed")
@@ -132,6 +132,7 @@ def test_a_rows_gain_is_the_change_in_score() -> None:
 
 def test_collections_show_plus_and_minus_colours_jokers_and_plus2() -> None:
     game = new_game(Rules(players=4), seed=3)
-    line = collection_line(game.collection(0), game.score_breakdown(0), plain=True).plain
+    (shown,) = collection_lines(game.collection(0), game.score_breakdown(0), plain=True)
+    line = shown.plain
     assert line.startswith("+ [")
     assert line.endswith("]1")

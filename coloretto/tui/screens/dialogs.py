@@ -76,11 +76,17 @@ class HelpScreen(Dialog):
     ]
 
     def compose(self) -> ComposeResult:
-        """The help text in a box."""
-        with Vertical(id="help-box", classes="dialog") as box:
+        """The help text in a box that scrolls when the terminal is short; the way out is on
+        its frame, always in sight."""
+        with VerticalScroll(id="help-box", classes="dialog") as box:
             box.border_title = "Keys"
+            box.border_subtitle = "Esc closes this help"
             yield Static(help_text(plain=self.app.no_color), id="help-text")
-            yield Static("Esc closes this help.", classes="dialog-hint")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the help, so that the arrow keys scroll it."""
+        self.query_one("#help-box").focus()
 
 
 def rules_markdown() -> str:
@@ -154,17 +160,26 @@ class ConfirmQuit(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Keep playing", id="quit-no"),
     ]
 
+    def __init__(self, *, saved: bool = True) -> None:
+        super().__init__()
+        self.saved = saved
+        """True when there is a game to resume later (not after the match is over)."""
+
     def compose(self) -> ComposeResult:
         """The question and two buttons."""
         with Vertical(id="quit-box", classes="dialog") as box:
             box.border_title = "Quit"
             yield Static(
-                "Quit the game? It is saved: coloretto play --resume continues it.",
+                "Quit the game? It is saved: coloretto play --resume continues it."
+                if self.saved
+                else "Quit? The game is over and kept in the history (coloretto replay).",
                 id="quit-question",
             )
             with Horizontal(id="quit-buttons"):
                 yield Button("Quit (y)", id="yes", variant="error", compact=True)
-                yield Button("Keep playing (n)", id="no", variant="primary", compact=True)
+                stay = "Keep playing (n)" if self.saved else "Back (n)"
+                yield Button(stay, id="no", variant="primary", compact=True)
+        yield Footer(compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The buttons answer like the keys."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -15,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from coloretto.engine import Card, Variant
-from coloretto.play.config import YOU
+from coloretto.play.config import YOU, possessive
 from coloretto.play.session import Session
 from coloretto.tui.widgets import Notice, ScoreCard
 
@@ -84,19 +85,19 @@ def headline(session: Session) -> list[Text]:
     return lines
 
 
-def standings(session: Session) -> Table | None:
-    """Each game's scores and the totals (for a match), and team totals (ghost variant)."""
+def standings(session: Session) -> Group | None:
+    """Each game's scores and the totals (for a match), and the teams' totals (ghost
+    variant), one line per team."""
     rules = session.game.rules
     names = session.seat_names
-    if rules.games == 1 and rules.variant is not Variant.GHOST:
-        return None
-    table = Table(expand=False, box=None, padding=(0, 1), pad_edge=False)
-    table.add_column("Match" if rules.games > 1 else "Teams", no_wrap=True, style="bold")
-    for name in names:
-        table.add_column(Text(name), justify="right", no_wrap=True)
     match = session.match
-    results = [*match.results, session.game.final_scores()]
+    parts: list[Table] = []
     if rules.games > 1:
+        table = Table(expand=False, box=None, padding=(0, 1), pad_edge=False)
+        table.add_column("Match", no_wrap=True, style="bold")
+        for name in names:
+            table.add_column(Text(name), justify="right", no_wrap=True)
+        results = [*match.results, session.game.final_scores()]
         for number, scores in enumerate(results, start=1):
             table.add_row(f"Game {number}", *(str(v) for v in scores))
         played = f"after {len(results)} of {rules.games}" if not match.is_over else "final"
@@ -104,13 +105,21 @@ def standings(session: Session) -> Table | None:
             Text(f"Total ({played})", style="bold"),
             *(Text(str(v), style="bold") for v in match.totals()),
         )
+        parts.append(table)
     if rules.variant is Variant.GHOST:
         totals = match.totals()
+        teams = Table(expand=False, box=None, padding=(0, 1), pad_edge=False)
+        teams.add_column("Teams", no_wrap=True, style="bold")
+        teams.add_column("Seats")
+        teams.add_column("Points", justify="right", no_wrap=True)
         for player, team in zip(session.config.players, rules.teams, strict=True):
-            cells = ["" for _ in names]
-            cells[team[0]] = str(sum(totals[s] for s in team))
-            table.add_row(Text(f"{player.name}'s team", style="bold"), *cells)
-    return table
+            teams.add_row(
+                Text(f"{possessive(player.name)} team"),
+                Text(" + ".join(names[s] for s in team)),
+                Text(str(sum(totals[s] for s in team)), style="bold"),
+            )
+        parts.append(teams)
+    return Group(*parts) if parts else None
 
 
 class EndScreen(Screen[EndChoice]):
@@ -149,15 +158,15 @@ class EndScreen(Screen[EndChoice]):
         session = self.session
         game = session.game
         plain = self.app.no_color
-        scores = game.final_scores()
-        best = max(scores)
+        outcome = game.outcome()
+        assert outcome is not None
         for card in self.query(ScoreCard):
             seat = card.seat
             card.show(
                 session.seat_names[seat],
                 game.score_breakdown(seat),
                 golden=game.collection(seat).get(Card.GOLDEN_JOKER, 0),
-                winner=scores[seat] == best,
+                winner=game.rules.controller(seat) in outcome.winners,  # a ghost's team wins
                 plain=plain,
             )
         self.query_one("#headline", Static).update(Text("\n").join(headline(session)))

@@ -7,6 +7,7 @@ moves are paced so that a person can follow them.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 from rich.text import Text
@@ -33,6 +34,8 @@ from coloretto.tui.widgets import (
     MoveLog,
     Notice,
     RowView,
+    SeatsPanel,
+    SidePanel,
 )
 
 
@@ -62,6 +65,15 @@ class GameScreen(Screen[None]):
         self._hint_token: int | None = None
         self.hints: list[str] = []
         """The hints given so far."""
+        self._show_row_keys(len(table.session.game.row_capacities))
+
+    def _show_row_keys(self, rows: int) -> None:
+        """The footer names the row keys there are: ``1-3`` with three rows."""
+        shown = f"1{DASH}{rows}"
+        self._bindings.key_to_bindings = {
+            key: [replace(b, key_display=shown) if b.id == "row-1" else b for b in found]
+            for key, found in self._bindings.key_to_bindings.items()
+        }
 
     @property
     def session(self) -> Session:
@@ -313,6 +325,9 @@ class GameScreen(Screen[None]):
         """``l``: show or hide the move log."""
         log = self.query_one(MoveLog)
         log.display = not log.display
+        side = self.query_one(SidePanel)
+        side.set_class(not log.display, "-no-log")
+        self.call_after_refresh(self.query_one(SeatsPanel).redraw)
         self.notice.say(
             f"Move log {'shown' if log.display else 'hidden'} (l toggles it; m shows all moves)."
         )
@@ -346,7 +361,7 @@ class GameScreen(Screen[None]):
                 leave = getattr(self.app, "leave", self.app.exit)
                 leave()  # the app says how to resume
 
-        self.app.push_screen(ConfirmQuit(), done)
+        self.app.push_screen(ConfirmQuit(saved=not self.session.match.is_over), done)
 
     def action_results(self) -> None:
         """Enter, once the game is over: the score screen."""

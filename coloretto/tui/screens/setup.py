@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
@@ -51,8 +51,10 @@ class SetupScreen(Screen[None]):
         config = self.defaults
         rules = config.rules
         names = ", ".join(p.name for p in config.players if p.is_human and p.name != "You")
-        pace = min(PACES, key=lambda p: abs(p - config.delay)) if config.delay else 0.0
-        level = config.level if config.level in LEVELS else DEFAULT_LEVEL
+        paces = sorted({*PACES, config.delay})
+        bots = [p.bot for p in config.players if p.bot is not None]
+        level = next((b for b in bots if b in LEVELS), config.level)
+        level = level if level in LEVELS else DEFAULT_LEVEL
         with Vertical(id="setup-box") as box:
             box.border_title = "Coloretto: a new game"
             with Grid(id="form"):
@@ -70,7 +72,7 @@ class SetupScreen(Screen[None]):
                 yield Label("Bots")
                 yield _choice(_options(list(LEVELS)), level, "level")
                 yield Label("Bot pace")
-                yield _choice([(f"{p:g} s per move", p) for p in PACES], pace, "delay")
+                yield _choice([(f"{p:g} s per move", p) for p in paces], config.delay, "delay")
                 yield Label("Scoring")
                 yield _choice(_options([s.value for s in Scoring]), rules.scoring.value, "scoring")
                 yield Label("Edition")
@@ -109,6 +111,14 @@ class SetupScreen(Screen[None]):
     def on_mount(self) -> None:
         """Start in the first field."""
         self.query_one("#players", Select).focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The label of the field with the focus is marked too (not by colour alone)."""
+        fields = list(self.query_one("#form", Grid).children)
+        for i, widget in enumerate(fields):
+            if isinstance(widget, Label):
+                following = fields[i + 1] if i + 1 < len(fields) else None
+                widget.set_class(following is event.widget, "-active")
 
     @on(Select.Changed, "#players")
     def _players_changed(self, event: Select.Changed) -> None:

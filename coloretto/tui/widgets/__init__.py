@@ -4,7 +4,7 @@ from coloretto.tui.widgets.bars import Legend, Notice, TopBar, TurnBar
 from coloretto.tui.widgets.log import MoveLog
 from coloretto.tui.widgets.rows import DrawnCard, RowsPanel, RowView
 from coloretto.tui.widgets.score_card import ScoreCard
-from coloretto.tui.widgets.seats import SeatsPanel, SeatView
+from coloretto.tui.widgets.seats import SeatInfo, SeatsPanel, SeatView, SidePanel
 
 __all__ = [
     "DrawnCard",
@@ -14,8 +14,10 @@ __all__ = [
     "RowView",
     "RowsPanel",
     "ScoreCard",
+    "SeatInfo",
     "SeatView",
     "SeatsPanel",
+    "SidePanel",
     "TopBar",
     "TurnBar",
 ]

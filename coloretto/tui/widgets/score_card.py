@@ -69,9 +69,8 @@ class ScoreCard(Static):
     ) -> None:
         """Show the breakdown of ``name``'s score."""
         self.set_class(winner, "-winner")
-        self.border_title = Text(f"{'★ ' if winner else ''}{name}")  # a name is no markup
+        self.border_title = "★ winner" if winner else ""
         self.border_subtitle = f"{breakdown.total} pts"
+        head = Text(name, style="bold")  # a name is no markup; a long one wraps, never cut
         total = Text.assemble(("Total ", "bold"), (f"{breakdown.total}", "bold"))
-        if winner:
-            total.append("  winner", style="bold reverse")
-        self.update(Group(breakdown_table(breakdown, golden, plain=plain), total))
+        self.update(Group(head, breakdown_table(breakdown, golden, plain=plain), total))

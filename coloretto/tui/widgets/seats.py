@@ -1,65 +1,181 @@
-"""The players: each one's collection by colour, current score and plus colours, and status."""
+"""The players: each one's collection as colour columns with counts, which colours score
+plus now, the score (and the match total), the bot's level and what the seat is doing.
+
+With room to spare (a large terminal, or the move log hidden) a collection is drawn as
+stacked colour columns whose height follows the count; at 80x24 as a line of blocks.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from coloretto.engine import Card, ScoreBreakdown
-from coloretto.tui.glyphs import card_block
+from coloretto.tui.glyphs import GLYPHS, card_block
 from coloretto.tui.widgets.theme import theme_color
 
-NAME_WIDTH = 16
 TIMES = "\N{MULTIPLICATION SIGN}"
+MINUS = "\N{MINUS SIGN}"
+SPECIALS = (Card.JOKER, Card.GOLDEN_JOKER, Card.PLUS2)
+LOG_ROOM = 6
+"""Lines kept for the move log under the players (when it is shown)."""
+MAX_STACK = 4
+"""The tallest colour column, in lines."""
+KEY = f"+ plus · {MINUS} minus · 2*: 2 + joker"
+"""What the marks in a collection mean (the players' panel's subtitle): ``3*`` is three
+cards and a joker counted with them."""
 
 
-def collection_line(
+class SeatInfo(NamedTuple):
+    """What one seat's panel shows."""
+
+    name: str
+    level: str | None
+    """The bot's level or spec (``None`` for a person)."""
+    collection: Mapping[Card, int]
+    breakdown: ScoreBreakdown[Card]
+    status: str
+    current: bool
+    match_total: int | None
+    """The running match total (``None`` outside a match)."""
+
+
+def stack_height(room: int, seats: int) -> int:
+    """How tall colour columns are drawn when ``seats`` seats share ``room`` lines (0: one
+    line of blocks and counts per seat).
+
+    >>> stack_height(11, 4), stack_height(17, 4), stack_height(27, 4), stack_height(27, 5)
+    (0, 1, 3, 2)
+    """
+    return max(0, min(MAX_STACK, room // max(1, seats) - 3))
+
+
+def collection_items(
     collection: Mapping[Card, int], breakdown: ScoreBreakdown[Card], *, plain: bool = False
-) -> Text:
-    """A collection grouped by colour: plus colours after ``+``, minus colours after ``-``,
-    then jokers and "+2" cards. A ``*`` after a count marks where a joker counts best.
+) -> list[tuple[str, Text]]:
+    """A collection's pieces, each with the space before it: the plus colours (the first
+    after ``+``), the minus colours (after the minus sign), then jokers and "+2" cards."""
+    items: list[tuple[str, Text]] = []
+    plus = [s for s in breakdown.sets if s.plus]
+    minus = [s for s in breakdown.sets if not s.plus]
+    for sign, sets in (("+", plus), (MINUS, minus)):
+        for i, entry in enumerate(sets):
+            item = Text(f"{sign} ", style="bold") if i == 0 else Text()
+            item.append_text(card_block(entry.colour, plain=plain))
+            item.append(str(entry.cards), style="bold" if entry.plus else "")
+            item.append("*" * entry.jokers)
+            items.append(("  " if i == 0 else " ", item))
+    for i, card in enumerate(c for c in SPECIALS if collection.get(c)):
+        # "+2" followed by a count would read as "+21": the count of "+2" cards gets a times sign.
+        times = TIMES if card is Card.PLUS2 else ""
+        item = Text.assemble(card_block(card, plain=plain), f"{times}{collection[card]}")
+        items.append(("  " if i == 0 else " ", item))
+    return items
+
+
+def collection_lines(
+    collection: Mapping[Card, int],
+    breakdown: ScoreBreakdown[Card],
+    *,
+    plain: bool = False,
+    width: int | None = None,
+) -> list[Text]:
+    """A collection grouped by colour (see ``collection_items``) in lines of at most
+    ``width`` cells, broken between colours. A ``*`` after a count marks where a joker
+    counts best.
 
     >>> from coloretto.engine import score
     >>> held = {Card.GREEN: 3, Card.BLUE: 1, Card.JOKER: 1, Card.PLUS2: 2}
     >>> b = score({Card.GREEN: 3, Card.BLUE: 1, Card.PINK: 0, Card.GRAY: 0}, jokers=1, plus2=2)
-    >>> collection_line(held, b, plain=True).plain
-    '+ [G]3* [B]1  [*]1 [+2]\N{MULTIPLICATION SIGN}2'
+    >>> [line.plain for line in collection_lines(held, b, plain=True)]
+    ['+ [G]3* [B]1  [*]1 [+2]\N{MULTIPLICATION SIGN}2']
+    >>> [line.plain for line in collection_lines(held, b, plain=True, width=12)]
+    ['+ [G]3* [B]1', '[*]1 [+2]\N{MULTIPLICATION SIGN}2']
     """
-    line = Text()
-    plus = [s for s in breakdown.sets if s.plus]
-    minus = [s for s in breakdown.sets if not s.plus]
-    for sign, sets in (("+", plus), ("-", minus)):
-        if not sets:
-            continue
+    lines = [Text()]
+    for gap, item in collection_items(collection, breakdown, plain=plain):
+        line = lines[-1]
+        if line and width is not None and line.cell_len + len(gap) + item.cell_len > width:
+            lines.append(line := Text())
         if line:
-            line.append("  ")
-        line.append(f"{sign} ", style="bold")
-        for i, entry in enumerate(sets):
-            if i:
-                line.append(" ")
-            line.append_text(card_block(entry.colour, plain=plain))
-            line.append(str(entry.cards), style="bold" if entry.plus else "")
-            line.append("*" * entry.jokers)
-    extras = [c for c in (Card.JOKER, Card.GOLDEN_JOKER, Card.PLUS2) if collection.get(c)]
-    if extras and line:
-        line.append(" ")
-    for card in extras:
-        line.append(" ")
-        line.append_text(card_block(card, plain=plain))
-        # "+2" followed by a count would read as "+21": the count of "+2" cards gets a times sign.
-        times = TIMES if card is Card.PLUS2 else ""
-        line.append(f"{times}{collection[card]}")
-    if not line:
-        line.append("no cards", style="dim")
-    return line
+            line.append(gap)
+        line.append_text(item)
+    if not lines[0]:
+        lines[0].append("no cards", style="dim")
+    return lines
+
+
+def collection_columns(
+    collection: Mapping[Card, int],
+    breakdown: ScoreBreakdown[Card],
+    stack: int,
+    *,
+    plain: bool = False,
+) -> list[Text]:
+    """The collection as colour columns up to ``stack`` lines tall (a line per card, no
+    taller than the largest colour needs), each with its count underneath: ``+3`` plus,
+    ``\N{MINUS SIGN}1`` minus, ``3*`` with a joker.
+
+    >>> from coloretto.engine import score
+    >>> held = {Card.GREEN: 2, Card.BLUE: 1, Card.JOKER: 1}
+    >>> b = score({Card.GREEN: 2, Card.BLUE: 1, Card.PINK: 0, Card.GRAY: 0}, jokers=1)
+    >>> [line.plain for line in collection_columns(held, b, 2, plain=True)]
+    ['[G]         ', '[G] [B] [*] ', '+2* +1  \N{MULTIPLICATION SIGN}1  ']
+    """
+    columns: list[tuple[Card, int, Text]] = []
+    for entry in breakdown.sets:
+        sign = "+" if entry.plus else MINUS
+        label = Text(f"{sign}{entry.cards}{'*' * entry.jokers}")
+        label.stylize("bold" if entry.plus else "dim")
+        columns.append((entry.colour, entry.cards, label))
+    for card in SPECIALS:
+        if collection.get(card):
+            columns.append((card, collection[card], Text(f"{TIMES}{collection[card]}")))
+    if not columns:
+        return [Text("no cards", style="dim")]
+    stack = min(stack, max(count for _, count, _ in columns))  # no empty lines on top
+    lines = [Text() for _ in range(stack + 1)]
+    for card, count, label in columns:
+        width = card_block(card, plain=plain).cell_len
+        filled = min(count, stack)
+        for i in range(stack):
+            if i < stack - filled:
+                lines[i].append(" " * width)
+            elif plain or i == stack - filled:
+                lines[i].append_text(card_block(card, plain=plain))
+            else:
+                lines[i].append(" " * width, style=GLYPHS[card].style)
+            lines[i].append(" ")
+        label.truncate(width + 1, pad=True)
+        lines[stack].append_text(label)
+    return lines
+
+
+def fit_line(left: Text, right: Text, width: int) -> Text:
+    """``left`` and ``right`` on one line ``width`` cells wide (measured in cells, so wide
+    characters keep ``right`` in its column); ``left`` is cut when both do not fit.
+
+    >>> fit_line(Text("李小龍"), Text("5 pts"), 14).plain
+    '李小龍   5 pts'
+    >>> fit_line(Text("Alexandra"), Text("5 pts"), 12).plain
+    'Alexa… 5 pts'
+    """
+    room = width - right.cell_len - 1
+    if left.cell_len > room:
+        left = left.copy()
+        left.truncate(max(1, room), overflow="ellipsis")
+    pad = max(1, width - left.cell_len - right.cell_len)
+    return Text.assemble(left, " " * pad, right)
 
 
 class SeatView(Static):
-    """One seat: marker, name, score and status on the first line, its cards on the second."""
+    """One seat: marker, name, level, status and score on the first line, its cards below."""
 
     def __init__(self, seat: int) -> None:
         super().__init__(id=f"seat-{seat + 1}", classes="seat")
@@ -67,54 +183,80 @@ class SeatView(Static):
         self._shown: object = None
         self._lines = 0
 
-    def show(
-        self,
-        name: str,
-        collection: Mapping[Card, int],
-        breakdown: ScoreBreakdown[Card],
-        status: str,
-        *,
-        current: bool,
-        plain: bool = False,
-    ) -> None:
-        """Show the seat; ``current`` marks whose turn it is."""
-        key = (name, tuple(collection.items()), breakdown, status, current, plain)
+    def show(self, info: SeatInfo, stack: int, gap: int, *, plain: bool = False) -> None:
+        """Show the seat with colour columns ``stack`` lines tall (0: one line of blocks)."""
+        width = self.content_size.width or 34
+        key = (info, stack, gap, width, plain)
         if key == self._shown:
             return
         self._shown = key
+        current = info.current
         self.styles.background = theme_color(self.app, "accent", 0.2) if current else None
-        self.set_class(bool(status) and status.startswith("took"), "-out")
-        head = Text()
-        head.append("▶ " if current else "  ", style="bold")
-        head.append(f"{name:<{NAME_WIDTH}}", style="bold" if current else "")
-        points = "pt " if abs(breakdown.total) == 1 else "pts"
-        head.append(f"{breakdown.total:>4} {points}", style="bold")
-        if status:
-            head.append(f"  {status}", style="italic")
-        body = Text("  ")
-        body.append_text(collection_line(collection, breakdown, plain=plain))
-        # A new layout only when the seat needs more or fewer lines (a long collection wraps).
-        width = max(1, self.content_size.width or NAME_WIDTH)
-        lines = sum(max(1, -(-line.cell_len // width)) for line in (head, body))
-        self.update(Text("\n").join([head, body]), layout=lines != self._lines)
+        self.set_class(info.status.startswith("took"), "-out")
+        left = Text("▶ " if current else "  ", style="bold")
+        left.append(info.name, style="bold" if current else "")
+        points = "pt" if abs(info.breakdown.total) == 1 else "pts"
+        right = Text(f"{info.breakdown.total} {points}", style="bold")
+        if info.match_total is not None:
+            right.append(f" · match {info.match_total}")
+        # The name and score come first; the status and the level where there is room.
+        status = f"{info.status}  " if info.status else ""
+        if left.cell_len + 1 + len(status) + right.cell_len <= width:
+            right = Text.assemble((status, "italic"), right)
+        level = f" ({info.level})" if info.level else ""
+        if left.cell_len + len(level) + 1 + right.cell_len <= width:
+            left.append(level, style="dim")
+        head = fit_line(left, right, width)
+        if stack:
+            body = collection_columns(info.collection, info.breakdown, stack, plain=plain)
+        else:
+            body = collection_lines(info.collection, info.breakdown, plain=plain, width=width - 2)
+        body = [Text.assemble("  ", line) for line in body]
+        lines = 1 + sum(max(1, -(-line.cell_len // max(1, width))) for line in body)
+        if self.styles.margin.bottom != gap:
+            self.styles.margin = (0, 0, gap, 0)
+        self.update(Text("\n").join([head, *body]), layout=lines != self._lines)
         self._lines = lines
 
 
 class SeatsPanel(VerticalScroll):
-    """Every seat at the table, in seat order."""
+    """Every seat at the table, in seat order; the colour columns fit the room there is."""
 
     can_focus = False
 
     def __init__(self, seats: int, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Players"
+        self.border_subtitle = KEY
         self.count = seats
+        self._last: tuple[Sequence[SeatInfo], bool] | None = None
 
     def compose(self) -> ComposeResult:
         """One ``SeatView`` per seat."""
         for seat in range(self.count):
             yield SeatView(seat)
 
-    def views(self) -> Sequence[SeatView]:
-        """The seat views, in seat order."""
-        return list(self.query(SeatView))
+    def show(self, seats: Sequence[SeatInfo], *, plain: bool = False) -> None:
+        """Show every seat, as big as the room beside the table allows."""
+        self._last = (seats, plain)
+        parent = self.parent
+        height = parent.content_size.height if isinstance(parent, Vertical) else 0
+        log_shown = any(child.display for child in self.siblings)
+        room = height - 2 - (LOG_ROOM if log_shown else 0)
+        stack = stack_height(room, len(seats))
+        gap = 1 if stack or room >= 3 * len(seats) else 0
+        for view, info in zip(self.query(SeatView), seats, strict=True):
+            view.show(info, stack, gap, plain=plain)
+
+    def redraw(self) -> None:
+        """Show the seats again, sized anew (the room beside the table changed)."""
+        if self._last is not None:
+            self.show(self._last[0], plain=self._last[1])
+
+
+class SidePanel(Vertical):
+    """The column beside the table: the players and the move log."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The players' columns grow and shrink with the room."""
+        self.query_one(SeatsPanel).redraw()
