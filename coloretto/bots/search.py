@@ -121,7 +121,8 @@ class _Policy:
 
 
 class SearchBot:
-    """Monte Carlo search over deals sampled from what it knows, with the expert's rollouts.
+    """Monte Carlo search over deals sampled from what it knows; in its rollouts the expert
+    plays, and each opponent plays as it has been seen to play.
 
     Every iteration deals the unseen cards at random, consistent with what
     the seat knows (the Last Round card stays where everyone knows it lies).
