@@ -50,7 +50,8 @@ _MAX_FORESIGHT = 20.0
 
 
 class ExpertBot:
-    """Counts cards, weighs each row for itself and for its opponents, and poisons rows.
+    """Counts cards, reads how soon each seat takes, weighs each row for itself and for its
+    opponents, and poisons rows.
 
     Options (all with sane defaults):
 

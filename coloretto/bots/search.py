@@ -130,7 +130,8 @@ class _Policy:
 
 
 class SearchBot:
-    """Monte Carlo search over deals sampled from what it knows, with the expert's rollouts.
+    """Monte Carlo search over deals sampled from what it knows; in its rollouts the expert
+    plays, and each opponent plays as it has been seen to play.
 
     Every iteration deals the unseen cards at random, consistent with what
     the seat knows (the Last Round card stays where everyone knows it lies).
@@ -157,9 +158,14 @@ class SearchBot:
     ``rounds`` (rounds played out before the estimate; 0 plays to the end),
     ``spread`` (points of estimated margin per unit of log-odds), ``margin``
     (the weight of the score margin in a finished game's reward), and for the
-    tree mode ``exploration``. With an iteration budget alone the bot is
-    fully deterministic for a seed; a time limit makes the depth of search
-    depend on the machine.
+    tree mode ``exploration``. ``observe`` (default true) fits the table
+    first (``coloretto.bots.model``): the expert expects each seat's own take
+    threshold, and in the rollouts each opponent is played by the simple
+    policy (a style, or the greedy bot) that explains its decisions this game
+    clearly better than the expert does. The ``seconds`` cap covers all of it,
+    rollouts included: a deal cut short is dropped. With an iteration budget
+    alone the bot is fully deterministic for a seed; a time limit makes the
+    depth of search depend on the machine.
     """
 
     def __init__(

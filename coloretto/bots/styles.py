@@ -84,8 +84,8 @@ class BuilderBot(_Style):
 
 
 class TakerBot(_Style):
-    """Takes any row that raises its score (the best such row); else draws and places
-    the card for its own gain."""
+    """Takes any row that raises its score (the best such row); else draws and places the
+    card for its own gain."""
 
     def wants(self, value: float) -> bool:
         """Any positive gain."""
@@ -93,10 +93,10 @@ class TakerBot(_Style):
 
 
 class NetGainBot(_Style):
-    """Takes the row whose gain to it, less the best gain any other seat still in the round
-    would have from it, is at least 2 points; places a card where that net gain grows most.
+    """Takes a row when its gain less the best other seat's gain is 2 points or more.
 
-    Works on both scoring sides (gains are exact scores).
+    The other seats counted are those still in the round; a drawn card goes where that
+    net gain grows most. Works on both scoring sides (gains are exact scores).
     """
 
     def take_value(self, view: PlayerView, row: Row) -> float:
@@ -110,9 +110,11 @@ class NetGainBot(_Style):
 
 
 class CollectorBot(_Style):
-    """Sticks to its first three colours: the colours it started with, then those of the
-    rows it took, in order. A card of those colours, a joker or a "+2" is worth one, any
-    other colour minus one; it takes a row worth 2 or more and builds rows of its colours.
+    """Sticks to its first three colours, takes rows of them and builds them.
+
+    Its colours are those it started with, then those of the rows it took, in order. A
+    card of those colours, a joker or a "+2" is worth one, any other colour minus one; it
+    takes a row worth 2 or more, and places cards as it values them.
     """
 
     def take_value(self, view: PlayerView, row: Row) -> float:
@@ -131,9 +133,10 @@ class CollectorBot(_Style):
 
 
 class DenialBot(_Style):
-    """Takes like the greedy bot (a gain of 3 or more); places a drawn card to hurt the
-    likely taker: the other seat in the round with most to gain from a row now. The card
-    goes where its own gain less the rise in that seat's best take is highest.
+    """Takes like the greedy bot (a gain of 3 or more); places cards to hurt the likely taker.
+
+    The likely taker is the other seat in the round with most to gain from a row now; a
+    drawn card goes where its own gain less the rise in that seat's best take is highest.
     """
 
     def wants(self, value: float) -> bool:
