@@ -116,11 +116,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """List the history, or replay a record in the terminal."""
     if args.list and args.file:
         parser.error("give either FILE or --list, not both")
+    data = DataDir.default()
     try:
         if args.list:
-            print_history(history(DataDir.default()))
+            print_history(history(data), data.history)
             return 0
-        data = DataDir.default()
         path = find(args.file, data) if args.file else history(data)[0]
         record = load(path)
     except ReplayProblem as problem:
@@ -133,9 +133,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return app.return_code or 0
 
 
-def print_history(paths: list[Path]) -> None:
-    """The games as a table: file, date, players, winners and scores; the text that comes
-    from the files is shown ``printable``, never as markup."""
+def print_history(paths: list[Path], folder: Path) -> None:
+    """The games as a table: file, date, players, winners and scores, then how to replay
+    one (``folder``: where they are); the text that comes from the files is shown
+    ``printable``, never as markup."""
     table = Table(title="Finished games, newest first", title_justify="left")
     table.add_column("File", no_wrap=True, overflow="fold")
     table.add_column("Date", no_wrap=True)
@@ -164,7 +165,9 @@ def print_history(paths: list[Path]) -> None:
             _shown(winners) if state.is_over else f"(unfinished, round {state.round})",
             " ".join(str(s) for s in scores),
         )
-    Console(soft_wrap=False).print(table)
+    console = Console(soft_wrap=False)
+    console.print(table)
+    console.print(Text(f"coloretto replay FILE replays one (files in {printable(str(folder))})"))
 
 
 def _shown(text: str, style: str = "") -> Text:

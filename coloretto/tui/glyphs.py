@@ -14,7 +14,8 @@ Letter  Card                      Letter  Card
 ======  ========================  ======  ==========================
 
 In colour, a card is a small coloured block with its letter (`` B ``); without colour it is
-the letter in brackets (``[B]``), so card boundaries stay visible.
+the letter in brackets (``[B]``), so card boundaries stay visible. On the table cards are
+drawn bigger (``card_face``: a block several cells wide and tall, or a box without colour).
 
 >>> GLYPHS[Card.BROWN].letter, GLYPHS[Card.GRAY].letter, GLYPHS[Card.PLUS2].letter
 ('N', 'A', '+2')
@@ -93,11 +94,6 @@ def card_block(card: Card, *, plain: bool = False) -> Text:
     return Text(f"{glyph.letter:^{CARD_WIDTH}}", style=glyph.style)
 
 
-def empty_slot(*, plain: bool = False) -> Text:
-    """Room for one more card on a row."""
-    return Text("[ ]" if plain else " · ", style="dim")
-
-
 def _framed(middle: str, width: int, height: int, style: str) -> list[Text]:
     """A box ``width`` x ``height`` with ``middle`` centred on its letter line (the first
     line inside, or the top line of a box two lines tall)."""
@@ -159,11 +155,6 @@ def card_name(card: Card, *, plain: bool = False) -> Text:
     """The card's name in words, in the card's colour unless ``plain``."""
     glyph = GLYPHS[card]
     return Text(glyph.name, style="bold" if plain else glyph.ink)
-
-
-def card_label(card: Card, *, plain: bool = False) -> Text:
-    """The block and the name: `` O  orange``."""
-    return Text.assemble(card_block(card, plain=plain), " ", card_name(card, plain=plain))
 
 
 def cards_in_words(cards: Iterable[Card], *, plain: bool = False) -> Text:

@@ -136,3 +136,16 @@ async def test_the_ghost_variant_crowns_the_winning_team() -> None:
         assert "You + Your ghost" in teams
         for card in end.query(ScoreCard):
             assert end.session.seat_names[card.seat] in text_of(card)
+
+
+@asynctest
+async def test_five_players_at_80x24_see_every_name_whole() -> None:
+    app = make_app(5, humans=1, seed=2, names=["Alexandra Smithe"])
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(pilot)
+        end = pilot.app.screen
+        assert isinstance(end, EndScreen)
+        for card in end.query(ScoreCard):
+            assert end.session.seat_names[card.seat] in text_of(card)
+            assert "winner" not in text_of(card)  # on the frame: nothing to wrap
+            assert card.region.width >= 14

@@ -462,7 +462,9 @@ def test_a_name_from_the_list_replays_that_game(
     keep(home, "older.json", random_game(11, players=3), age=30)
     keep(home, "newer.json", random_game(12), age=5)
     assert main(["replay", "--list"]) == 0
-    assert "older.json" in capsys.readouterr().out
+    listed = capsys.readouterr().out
+    assert "older.json" in listed
+    assert "coloretto replay FILE replays one" in listed
     monkeypatch.chdir(tmp_path)  # anywhere but the history
     assert main(["replay", "older.json"]) == 0
     (app,) = started
