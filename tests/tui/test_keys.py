@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 from textual.widgets import Footer, Markdown
-from textual.widgets._footer import FooterKey
 
 from coloretto.engine import GameState
 from coloretto.play.words import DASH
@@ -183,7 +182,12 @@ async def footer_keys(pilot: Pilot[None]) -> list[str]:
     await pilot.pause()
     footers = list(pilot.app.screen.query(Footer))
     assert footers, f"{pilot.app.screen} has no footer of its own"
-    return [item.key_display for item in footers[0].query(FooterKey)]
+    app = pilot.app
+    return [
+        app.get_key_display(active.binding)
+        for active in app.active_bindings.values()
+        if active.binding.show
+    ]
 
 
 @asynctest

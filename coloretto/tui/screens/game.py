@@ -7,12 +7,12 @@ moves are paced so that a person can follow them.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
@@ -65,20 +65,18 @@ class GameScreen(Screen[None]):
         self._hint_token: int | None = None
         self.hints: list[str] = []
         """The hints given so far."""
-        self._show_row_keys(len(table.session.game.row_capacities))
-
-    def _show_row_keys(self, rows: int) -> None:
-        """The footer names the row keys there are: ``1-3`` with three rows."""
-        shown = f"1{DASH}{rows}"
-        self._bindings.key_to_bindings = {
-            key: [replace(b, key_display=shown) if b.id == "row-1" else b for b in found]
-            for key, found in self._bindings.key_to_bindings.items()
-        }
 
     @property
     def session(self) -> Session:
         """The match on the table, its players and seat names."""
         return self.table.session
+
+    def key_display(self, binding: Binding) -> str | None:
+        """How the footer names ``binding`` here: the row keys as the rows there are
+        (``1-3`` with three rows); ``None`` for the usual name."""
+        if binding.id == "row-1":
+            return f"1{DASH}{len(self.session.game.row_capacities)}"
+        return None
 
     # ------------------------------------------------------------------ layout
 
