@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -248,3 +251,27 @@ def raw_save(
         **settings,
     }
     return to_record(game, list(seats), {"session": session})
+
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The checkout, put on the path of the processes the tests start."""
+
+
+def run_coloretto(
+    home: Path | None, *argv: str, timeout: float = 60, columns: int = 200
+) -> subprocess.CompletedProcess[str]:
+    """``python -m coloretto ARGV`` as a real process whose input and output are pipes, not
+    a terminal, with ``home`` as its data directory (the environment's when ``None``)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": str(columns)}
+    if home is not None:
+        env["COLORETTO_HOME"] = str(home)
+    return subprocess.run(
+        [sys.executable, "-m", "coloretto", *argv],
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env=env,
+        check=False,
+    )

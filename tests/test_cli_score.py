@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from coloretto import __version__
 from coloretto.cli.main import main
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import run_coloretto
 
 
 def run_ok(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -164,33 +159,22 @@ def test_score_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--plus2" in out
 
 
-def python_m_coloretto(*argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
-    return subprocess.run(
-        [sys.executable, "-m", "coloretto", *argv],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-        env=env,
-        check=False,
-    )
-
-
 def test_as_a_real_process() -> None:
-    done = python_m_coloretto("score", "6", "4", "3", "2", "--jokers", "1", "--plus2", "1")
+    done = run_coloretto(
+        None, "score", "6", "4", "3", "2", "--jokers", "1", "--plus2", "1", columns=120
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert total_of(done.stdout) == 41
-    done = python_m_coloretto(
-        "score", "6", "4", "3", "2", "--jokers", "1", "--plus2", "1", "--json"
+    done = run_coloretto(
+        None, "score", "6", "4", "3", "2", "--jokers", "1", "--plus2", "1", "--json", columns=120
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["total"] == 41
 
 
 def test_bad_input_in_a_real_process() -> None:
-    done = python_m_coloretto("score", "6", "10")
+    done = run_coloretto(None, "score", "6", "10", columns=120)
     assert done.returncode == 2
     assert done.stdout == ""
     assert "Traceback" not in done.stderr

@@ -4,9 +4,7 @@ escape codes into a pipe: real ``python -m coloretto`` processes, output capture
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,22 +12,7 @@ import pytest
 from coloretto.cli.main import build_parser
 from coloretto.engine import Rules, new_game, to_record
 from tests.conftest import play_out
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def coloretto(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    """``python -m coloretto ARGV``, its input and output pipes, not a terminal."""
-    env = {**os.environ, "COLORETTO_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "coloretto", *argv],
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        timeout=60,
-        env=env,
-        check=False,
-    )
+from tests.conftest import run_coloretto as coloretto
 
 
 def one_error(done: subprocess.CompletedProcess[str]) -> str:

@@ -7,9 +7,7 @@ Every case runs the real ``python -m coloretto`` on real files in ``$COLORETTO_H
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,21 +17,7 @@ import pytest
 from coloretto.engine import Match, Rules, new_game, to_record
 from coloretto.engine.record import MAX_RECORD_BYTES
 from tests.conftest import play_out, raw_save
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def coloretto(home: Path, *argv: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """``python -m coloretto ARGV`` with ``home`` as its data directory."""
-    env = {**os.environ, "COLORETTO_HOME": str(home), "COLUMNS": "200", "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "coloretto", *argv],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-        check=False,
-    )
+from tests.conftest import run_coloretto as coloretto
 
 
 def refused(done: subprocess.CompletedProcess[str], *words: str) -> str:

@@ -26,9 +26,8 @@ import pytest
 
 from coloretto.engine import Match, Rules
 from coloretto.store.stats import GameResult, PlayerResult, Stats
-from tests.conftest import play_out, random_play, raw_save
-
-ROOT = Path(__file__).resolve().parent.parent.parent
+from tests.conftest import ROOT, play_out, random_play, raw_save
+from tests.conftest import run_coloretto as coloretto
 
 HOSTILE = (
     "\x1b]0;PWNED\x07"  # OSC 0: the window's title
@@ -85,18 +84,6 @@ def shown_cleanly(text: str) -> None:
     them escaped, as ``\\x1b``)."""
     for c in text:
         assert c == "\n" or unicodedata.category(c) not in ("Cc", "Cf"), repr(c)
-
-
-def coloretto(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLORETTO_HOME": str(home), "COLUMNS": "200", "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "coloretto", *argv],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        check=False,
-    )
 
 
 def in_a_terminal(home: Path, argv: list[str], keys: list[tuple[str, bytes]]) -> bytes:
