@@ -17,6 +17,7 @@ from coloretto.cli import (
     save_command,
     score_command,
     stats_command,
+    web_command,
 )
 from coloretto.cli.parser import Parser
 from coloretto.store.incidents import incident_log
@@ -44,6 +45,7 @@ def build_parser() -> Parser:
     score_command.add_parser(commands)
     arena_command.add_parser(commands)
     bots_command.add_parser(commands)
+    web_command.add_parser(commands)
     return parser
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import NoReturn
 
@@ -18,9 +19,19 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+"""The Textual driver textual-serve names in ``TEXTUAL_DRIVER`` for a web visitor's process."""
+
+
 def on_terminal() -> bool:
-    """True when both the keyboard and the screen are a terminal (not a pipe or a file)."""
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    """True when both the keyboard and the screen are a terminal (not a pipe or a file), or
+    when Textual draws in a web page instead (``coloretto web``: its pipes carry the page)."""
+    return (sys.stdin.isatty() and sys.stdout.isatty()) or in_browser()
+
+
+def in_browser() -> bool:
+    """True in a ``coloretto web`` visitor's process, whose screen is a web page."""
+    return os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER
 
 
 def need_terminal(parser: argparse.ArgumentParser, hint: str = "") -> None:
@@ -48,3 +59,9 @@ def bounded_int(low: int, high: int, what: str) -> type[int]:
 
     parse.__name__ = what
     return parse  # type: ignore[return-value]
+
+
+def fail(parser: argparse.ArgumentParser, message: str) -> int:
+    """Say what went wrong in one line (control characters stripped); returns status 2."""
+    print(printable(f"{parser.prog}: error: {message}"), file=sys.stderr)
+    return 2

@@ -6,12 +6,11 @@ Plain ``coloretto`` (no sub-command) opens the setup screen with the same choice
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
-from coloretto.cli.parser import bounded_int, need_terminal, on_terminal
+from coloretto.cli.parser import bounded_int, fail, need_terminal, on_terminal
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
 from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
@@ -240,10 +239,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         config = config_from_args(args, parser)
     need_terminal(parser)
     if (problem := _unusable(DataDir.default())) is not None:
-        return _fail(parser, problem)
+        return fail(parser, problem)
     keeper = Keeper()
     if session is not None and (problem := keeper.claim(session)) is not None:
-        return _fail(parser, f"cannot resume: {problem}; coloretto play starts a new game")
+        return fail(parser, f"cannot resume: {problem}; coloretto play starts a new game")
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
     app = ColorettoApp(config, setup=args.setup, session=session, keeper=keeper)
@@ -257,7 +256,7 @@ def run_setup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.print_help()
         return 0
     if (problem := _unusable(DataDir.default())) is not None:
-        return _fail(parser, problem)
+        return fail(parser, problem)
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
     app = ColorettoApp()
@@ -275,8 +274,3 @@ def _unusable(data: DataDir) -> str | None:
             f"set {HOME_VARIABLE} to a directory you can write to"
         )
     return None
-
-
-def _fail(parser: argparse.ArgumentParser, message: str) -> int:
-    print(printable(f"{parser.prog}: error: {message}"), file=sys.stderr)
-    return 2

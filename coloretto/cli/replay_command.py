@@ -8,7 +8,6 @@ game or not), ``coloretto replay --list`` lists the history. A record is only re
 from __future__ import annotations
 
 import argparse
-import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from coloretto.cli.parser import need_terminal
+from coloretto.cli.parser import fail, need_terminal
 from coloretto.engine import GameRecord, RecordError, UnreadableRecord, read_record
 from coloretto.play.replay import Replay
 from coloretto.store import DataDir
@@ -72,11 +71,6 @@ class ReplayProblem(Exception):
     """A record that cannot be replayed; the message names the file and the problem."""
 
 
-def _fail(parser: argparse.ArgumentParser, message: str) -> int:
-    print(printable(f"{parser.prog}: error: {message}"), file=sys.stderr)
-    return 2
-
-
 def history(data: DataDir) -> list[Path]:
     """The finished games kept, newest first; ``ReplayProblem`` when there are none."""
     games = finished_games(data)
@@ -124,7 +118,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         path = find(args.file, data) if args.file else history(data)[0]
         record = load(path)
     except ReplayProblem as problem:
-        return _fail(parser, str(problem))
+        return fail(parser, str(problem))
     need_terminal(parser, "; coloretto replay --list prints the history")
     from coloretto.tui.replay_app import ReplayApp  # noqa: PLC0415 (Textual only to play)
 

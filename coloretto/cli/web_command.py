@@ -1,0 +1,124 @@
+"""``coloretto web``: the game as a web page, each visitor playing in a process of their own.
+
+Needs the ``web`` extra: ``pip install "coloretto[web]"`` (textual-serve).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+
+from coloretto.cli.parser import bounded_int, fail
+
+DESCRIPTION = """\
+Serve Coloretto as a web page: each visitor gets the setup screen, then a game against
+bots, in a game process of their own, with a data directory of their own that is removed
+when they leave (a visitor's game lasts as long as their page).
+
+The server listens on 127.0.0.1 (this computer only) unless --host says otherwise. To put
+it on the internet, keep it on 127.0.0.1 behind a reverse proxy that adds TLS and passes
+websockets on, and give --public-url, the https:// address visitors open.
+"""
+
+EPILOG = """\
+examples:
+  coloretto web                               http://127.0.0.1:8000 on this computer
+  coloretto web --port 8080
+  coloretto web --public-url https://games.example.org    behind a TLS reverse proxy
+  coloretto web --host 192.0.2.7              on the local network, without TLS
+"""
+
+EVERY_ADDRESS = {"0.0.0.0", "::", ""}
+"""Hosts that mean "listen on every address": visitors need --public-url to find us."""
+
+INSTALL = 'pip install "coloretto[web]"'
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``web``."""
+    parser = commands.add_parser(
+        "web",
+        help="serve the game as a web page (each visitor plays in their own process)",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this computer only)",
+    )
+    parser.add_argument(
+        "--port",
+        type=bounded_int(1, 65535, "--port"),
+        default=8000,
+        help="the port to listen on (default 8000)",
+    )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address visitors open, when it is not http://HOST:PORT (behind a reverse "
+        "proxy: https://games.example.org)",
+    )
+    parser.add_argument(
+        "--max-visitors",
+        type=bounded_int(1, 256, "--max-visitors"),
+        default=8,
+        metavar="N",
+        help="games played at once, one process each (default 8); more visitors are told "
+        "the server is full",
+    )
+    parser.set_defaults(run=run, parser=parser)
+
+
+def visitor_arguments(args: argparse.Namespace) -> list[str]:
+    """The ``coloretto`` command line each visitor's process runs: the one place that
+    chooses it. Plain ``coloretto``: the setup screen, then a game against bots."""
+    return []
+
+
+def visitor_command(args: argparse.Namespace, base: Path) -> str:
+    """The shell command textual-serve starts for each visitor: ``visitor_arguments`` run
+    by ``coloretto.cli.visitor`` with a data directory of its own inside ``base``."""
+    program = [sys.executable, "-m", "coloretto.cli.visitor", str(base)]
+    return shlex.join([*program, *visitor_arguments(args)])
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Serve the game until Ctrl+C."""
+    try:
+        from coloretto.web.server import (  # noqa: PLC0415 (an optional extra)
+            check_public_url,
+            public_url,
+            serve,
+        )
+    except ImportError as error:
+        return fail(parser, f"serving the game needs the web extra: {INSTALL} ({error})")
+    host = args.host.strip()
+    if args.public_url is not None:
+        try:
+            url = check_public_url(args.public_url)
+        except ValueError as error:
+            parser.error(str(error))
+    elif host in EVERY_ADDRESS:
+        parser.error(
+            f"--host {host!r} listens on every address: give --public-url too, the "
+            f"address visitors open (e.g. http://192.0.2.7:{args.port})"
+        )
+    else:
+        url = public_url(host, args.port)
+    with tempfile.TemporaryDirectory(prefix="coloretto-web-") as base:
+        try:
+            serve(
+                visitor_command(args, Path(base)),
+                host=host,
+                port=args.port,
+                public_url=url,
+                max_visitors=args.max_visitors,
+            )
+        except OSError as error:
+            return fail(parser, f"cannot listen on {host}:{args.port} ({error.strerror or error})")
+    return 0
