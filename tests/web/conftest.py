@@ -1,0 +1,40 @@
+"""Fixtures of the browser tests: a ``coloretto web`` server and headless chromium.
+
+They are never skipped: without chromium or playwright these tests fail, saying what to
+install (``.ci/run`` and the ``test`` extra install both).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+if importlib.util.find_spec("playwright") is None:
+    pytest.fail("the browser tests need playwright: pip install -e '.[test]'", pytrace=False)
+
+from playwright.sync_api import BrowserContext
+
+from tests.web.page import chromium, missing_browser, web_server
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, Path]]:
+    """A running ``coloretto web``: its address, the server user's data directory, and the
+    directory its visitors' data directories are made in (its TMPDIR)."""
+    home = tmp_path_factory.mktemp("server-home")
+    temp = tmp_path_factory.mktemp("server-tmp")
+    with web_server(home, temp) as url:
+        yield url, home, temp
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext]:
+    """Headless chromium with a fresh profile."""
+    problem = missing_browser()
+    if problem is not None:
+        pytest.fail(problem, pytrace=False)
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as context:
+        yield context
