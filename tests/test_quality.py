@@ -57,10 +57,12 @@ LAYERS = {
     "store": {"engine"},
     "play": {"engine", "bots", "store"},
     "tui": {"engine", "bots", "store", "play"},
-    "cli": {"engine", "bots", "store", "play", "tui"},
+    "web": set(),
+    "cli": {"engine", "bots", "store", "play", "tui", "web"},
 }
 """Which of the package's layers each one may import: ``cli → tui → play → {bots, store} →
-engine``, never the other way."""
+engine``, never the other way; ``cli → web``, the web server (textual-serve), which imports
+none of the game: each visitor's process runs the command line."""
 
 
 def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
@@ -78,8 +80,8 @@ def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
 
 def layer_of(module: str) -> str | None:
     parts = module.split(".")
-    if parts[0] == "textual":
-        return "textual"
+    if parts[0] in {"textual", "textual_serve", "aiohttp"}:
+        return parts[0]
     if parts[0] == "coloretto" and len(parts) > 1 and parts[1] in LAYERS:
         return parts[1]
     return None
@@ -88,6 +90,7 @@ def layer_of(module: str) -> str | None:
 @pytest.mark.parametrize("layer", sorted(LAYERS))
 def test_imports_flow_one_way(layer: str) -> None:
     allowed = LAYERS[layer] | {layer} | ({"textual"} if layer in {"tui", "cli"} else set())
+    allowed |= {"textual_serve", "aiohttp"} if layer == "web" else set()  # the optional extra
     wrong = []
     for path in sorted((ROOT / "coloretto" / layer).rglob("*.py")):
         for module in imports_of(path):
@@ -101,6 +104,6 @@ def test_the_command_line_loads_textual_only_to_play() -> None:
         f"{path.name} imports {module}"
         for path in sorted((ROOT / "coloretto" / "cli").rglob("*.py"))
         for module in imports_of(path, top_level_only=True)
-        if layer_of(module) in {"tui", "textual"}
+        if layer_of(module) in {"tui", "textual", "web", "textual_serve", "aiohttp"}
     ]
     assert not eager, "\n".join(eager)

@@ -1,0 +1,97 @@
+"""``coloretto web``'s command line: its options, the missing extra, a busy port, and the
+process each visitor runs."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+from coloretto.cli import web_command
+from coloretto.cli.main import build_parser, main
+from coloretto.cli.visitor import main as visitor
+from tests.conftest import run_coloretto
+
+
+def test_without_the_web_extra_it_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "textual_serve", None)  # hidden, as if not installed
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)
+    monkeypatch.delitem(sys.modules, "coloretto.web.server", raising=False)
+    assert main(["web"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(
+        'coloretto web: error: serving the game needs the web extra: pip install "coloretto[web]"'
+    )
+    assert error.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--host", "0.0.0.0"], "--host '0.0.0.0' listens on every address: give --public-url"),
+        (["--public-url", "games.example.org"], "must start with http:// or https://"),
+        (["--public-url", "https://x.org/?a=1"], "takes no ?query"),
+        (["--port", "0"], "--port must be 1 to 65535, not 0"),
+        (["--port", "http"], "--port must be a whole number"),
+        (["--max-visitors", "0"], "--max-visitors must be 1 to 256"),
+    ],
+)
+def test_bad_options_are_one_line_errors(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["web", *argv])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err
+    assert message in error
+    assert error.count("\n") == 1
+
+
+def test_a_busy_port_is_a_one_line_error(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_coloretto(tmp_path, "web", "--port", str(port), timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"coloretto web: error: cannot listen on 127.0.0.1:{port} (")
+    assert "address already in use" in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert "is served" not in done.stdout  # the banner comes only once it listens
+
+
+def test_each_visitor_runs_the_setup_screen_with_a_data_directory_of_its_own(
+    tmp_path: Path,
+) -> None:
+    args = build_parser().parse_args(["web"])
+    command = shlex.split(web_command.visitor_command(args, tmp_path))
+    assert command == [sys.executable, "-m", "coloretto.cli.visitor", str(tmp_path)]
+    assert web_command.visitor_arguments(args) == []  # plain coloretto: the setup screen
+
+
+def test_the_visitor_process_plays_in_a_private_directory_it_removes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[Path] = []
+
+    def coloretto(argv: list[str]) -> int:
+        home = Path(os.environ["COLORETTO_HOME"])
+        seen.append(home)
+        assert argv == ["stats"]
+        assert home.parent == tmp_path
+        assert home.stat().st_mode & 0o777 == 0o700
+        (home / "saves").mkdir()
+        return 3
+
+    monkeypatch.setattr("coloretto.cli.visitor.coloretto", coloretto)
+    assert visitor([str(tmp_path), "stats"]) == 3
+    assert seen
+    assert not seen[0].exists()
+    assert visitor([str(tmp_path / "missing")]) == 1
+    assert "no data directory in" in capsys.readouterr().err
