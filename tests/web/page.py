@@ -174,6 +174,13 @@ class Screen:
         lines: list[str] | None = self.page.evaluate(READ_SCREEN)
         return lines or []
 
+    def has_keyboard(self) -> bool:
+        """True when the keys typed go to the terminal (its input field has the focus)."""
+        focused: bool = self.page.evaluate(
+            "() => document.activeElement?.classList.contains('xterm-helper-textarea') ?? false"
+        )
+        return focused
+
     def text(self) -> str:
         """The whole screen, one line per terminal row."""
         return "\n".join(self.lines())

@@ -47,6 +47,7 @@ def visit(browser: BrowserContext, served: tuple[str, Path, Path]) -> Iterator[t
         page.goto(url)
         screen = Screen(page)
         screen.wait_for("Coloretto: a new game", "Start (ctrl+s)")
+        assert screen.has_keyboard(), "the keys go to the game without a click first"
         new = visitor_homes(temp) - before
         assert len(new) == 1, f"one new data directory per visitor, not {sorted(new)}"
         yield screen, new.pop()
