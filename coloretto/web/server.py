@@ -79,13 +79,24 @@ class GameServer(Server):
         self.visitors = 0
         """Games being played now."""
 
-    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        """A visitor's game: a process of its own, while there is room for one."""
+    def _check_room(self) -> None:
+        """``HTTPServiceUnavailable`` (503, with a line saying so) when the server is full."""
         if self.visitors >= self.max_visitors:
             log.warning("a visitor was turned away: %d games are being played", self.visitors)
             raise web.HTTPServiceUnavailable(
-                text=f"{TITLE}: the server is full ({self.max_visitors} games); try later.\n"
+                text=f"{TITLE}: the server is full (games at once: {self.max_visitors}); "
+                "try again later.\n"
             )
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """The page, or a line saying that the server is full."""
+        self._check_room()
+        response: web.StreamResponse = await super().handle_index(request)
+        return response
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """A visitor's game: a process of its own, while there is room for one."""
+        self._check_room()
         self.visitors += 1
         try:
             return await super().handle_websocket(request)

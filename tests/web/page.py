@@ -85,17 +85,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def web_server(home: Path, temp: Path, *, timeout: float = 30) -> Iterator[str]:
-    """``python -m coloretto web`` on a free port of 127.0.0.1, with ``home`` as the server
-    user's data directory and ``temp`` as its TMPDIR (so the visitors' data directories are
-    in ``temp``); yields its address once it answers. The server and every visitor's
-    process are ended on the way out."""
+def web_server(home: Path, temp: Path, *options: str, timeout: float = 30) -> Iterator[str]:
+    """``python -m coloretto web OPTIONS`` on a free port of 127.0.0.1, with ``home`` as the
+    server user's data directory and ``temp`` as its TMPDIR (so the visitors' data
+    directories are in ``temp``); yields its address once it answers. The server and every
+    visitor's process are ended on the way out."""
     port = free_port()
     log = (temp / "server.log").open("w")
     env = {**os.environ, "COLORETTO_HOME": str(home), "TMPDIR": str(temp)}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     server = subprocess.Popen(
-        [sys.executable, "-m", "coloretto", "web", "--port", str(port)],
+        [sys.executable, "-m", "coloretto", "web", "--port", str(port), *options],
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=subprocess.STDOUT,

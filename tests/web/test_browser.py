@@ -21,7 +21,7 @@ from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import latest_save
 from coloretto.tui.glyphs import GLYPHS
-from tests.web.page import VIEWPORT, Screen
+from tests.web.page import VIEWPORT, Screen, web_server
 
 SEED = 4
 """A deal in which the visitor ("You") plays first: the rows are empty on their turn."""
@@ -161,3 +161,28 @@ def test_clicks_play_in_the_browser(
         game = saved(home, done).game
         assert game.rows[1] == (card,)
         assert game.rows[0] == ()
+
+
+def test_a_full_server_says_so(browser: BrowserContext, tmp_path: Path) -> None:
+    (tmp_path / "home").mkdir()
+    (tmp_path / "temp").mkdir()
+    with web_server(tmp_path / "home", tmp_path / "temp", "--max-visitors", "1") as url:
+        first = browser.new_page()
+        second = browser.new_page()
+        try:
+            first.goto(url)
+            Screen(first).wait_for("Coloretto: a new game")
+            response = second.goto(url)
+            assert response is not None
+            assert response.status == 503
+            assert "the server is full (games at once: 1); try again later." in second.content()
+            first.close()  # the first visitor leaves: room for another
+            deadline = time.monotonic() + 20
+            while (response := second.goto(url)) is not None and response.status == 503:
+                assert time.monotonic() < deadline, "no room after the first visitor left"
+                time.sleep(0.2)
+            Screen(second).wait_for("Coloretto: a new game")
+        finally:
+            second.close()
+            if not first.is_closed():
+                first.close()
