@@ -6,18 +6,16 @@ install (``.ci/run`` and the ``test`` extra install both).
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-if importlib.util.find_spec("playwright") is None:
-    pytest.fail("the browser tests need playwright: pip install -e '.[test]'", pytrace=False)
-
-from playwright.sync_api import BrowserContext
-
 from tests.web.page import chromium, missing_browser, web_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +30,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext]:
-    """Headless chromium with a fresh profile."""
+    """Headless chromium with a fresh profile; without chromium or playwright, the test
+    fails saying what to install."""
     problem = missing_browser()
     if problem is not None:
         pytest.fail(problem, pytrace=False)

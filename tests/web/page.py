@@ -9,6 +9,7 @@ the page's ``Terminal`` when textual-serve's script creates it.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import re
 import signal
@@ -18,8 +19,10 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+if TYPE_CHECKING:  # playwright is imported to start the browser (see missing_browser)
+    from playwright.sync_api import BrowserContext, Page
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -132,6 +135,8 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
 
 def missing_browser() -> str | None:
     """Why the browser tests cannot run here (``None`` when they can)."""
+    if importlib.util.find_spec("playwright") is None:
+        return "playwright is missing: pip install -e '.[test]'"
     if not CHROMIUM.exists():
         return (
             f"{CHROMIUM} is missing: apt-get install chromium (.ci/run installs it); "
@@ -147,6 +152,8 @@ def chromium(profile: Path) -> Iterator[BrowserContext]:
     problem = missing_browser()
     if problem is not None:
         raise FileNotFoundError(problem)
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 (see missing_browser)
+
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             str(profile),

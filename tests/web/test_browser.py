@@ -12,8 +12,7 @@ import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
-
-from playwright.sync_api import BrowserContext
+from typing import TYPE_CHECKING
 
 from coloretto.engine import Card
 from coloretto.play.saving import load_session
@@ -22,6 +21,9 @@ from coloretto.store.paths import DataDir
 from coloretto.store.saves import latest_save
 from coloretto.tui.glyphs import GLYPHS
 from tests.web.page import VIEWPORT, Screen, web_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext
 
 SEED = 4
 """A deal in which the visitor ("You") plays first: the rows are empty on their turn."""

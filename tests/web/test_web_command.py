@@ -15,6 +15,7 @@ from coloretto.cli import web_command
 from coloretto.cli.main import build_parser, main
 from coloretto.cli.visitor import main as visitor
 from tests.conftest import run_coloretto
+from tests.web import page
 
 
 def test_without_the_web_extra_it_says_what_to_install(
@@ -95,3 +96,16 @@ def test_the_visitor_process_plays_in_a_private_directory_it_removes(
     assert not seen[0].exists()
     assert visitor([str(tmp_path / "missing")]) == 1
     assert "no data directory in" in capsys.readouterr().err
+
+
+def test_the_browser_tests_say_what_is_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert page.missing_browser() is None  # here, both are installed: the tests run
+    monkeypatch.setattr(page, "CHROMIUM", tmp_path / "chromium")
+    assert page.missing_browser() == (
+        f"{tmp_path / 'chromium'} is missing: apt-get install chromium (.ci/run installs it); "
+        "the browser tests use Debian's chromium, never playwright install"
+    )
+    monkeypatch.setattr(page.importlib.util, "find_spec", lambda name: None)
+    assert page.missing_browser() == "playwright is missing: pip install -e '.[test]'"
