@@ -10,18 +10,26 @@ a one-line banner.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import signal
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 """The page (textual-serve's, with its fonts served locally)."""
 
 TITLE = "Coloretto"
+
+MAX_COLUMNS = 500
+MAX_LINES = 200
+"""The largest terminal a page may ask for (a hostile page could ask for any size)."""
+MAX_MESSAGE = 64 * 1024
+"""The longest message a page may send (keys typed or pasted, a resize, a ping)."""
 
 log = logging.getLogger("textual-serve")
 
@@ -95,13 +103,58 @@ class GameServer(Server):
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        """A visitor's game: a process of its own, while there is room for one."""
+        """A visitor's game: a process of its own, while there is room for one, for a page
+        of this server asking for a terminal of a sane size."""
+        self._check_origin(request)
+        for name, largest in (("width", MAX_COLUMNS), ("height", MAX_LINES)):
+            if terminal_size(request.query.get(name, "1"), largest) is None:
+                raise web.HTTPBadRequest(
+                    text=f"{TITLE}: the terminal {name} must be 1 to {largest}.\n"
+                )
         self._check_room()
         self.visitors += 1
         try:
             return await super().handle_websocket(request)
         finally:
             self.visitors -= 1
+
+    def _check_origin(self, request: web.Request) -> None:
+        """``HTTPForbidden`` for a websocket opened by a page of another site.
+
+        Browsers send the page's origin with a websocket, and let any site open one to
+        any address: without this check, a page elsewhere could start games here and
+        type into them. (Programs other than browsers send no origin; they are let in.)
+        """
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return
+        allowed = {_origin(self.public_url), f"{request.scheme}://{request.host}"}
+        if origin.rstrip("/").lower() not in allowed:
+            log.warning("a websocket from another site was refused: %r", origin[:200])
+            raise web.HTTPForbidden(text=f"{TITLE}: pages of other sites may not play here.\n")
+
+    async def _process_messages(
+        self, websocket: web.WebSocketResponse, app_service: AppService
+    ) -> None:
+        """The page's messages to the visitor's game, checked: keys typed, a new size, a
+        ping, focus. Anything else, malformed or too big is ignored; the game goes on."""
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT or len(message.data) > MAX_MESSAGE:
+                continue
+            match _envelope(message.data):
+                case ["stdin", str(data)]:
+                    await app_service.send_bytes(data.encode("utf-8", "replace"))
+                case ["resize", {"width": width, "height": height}]:
+                    columns = terminal_size(width, MAX_COLUMNS)
+                    lines = terminal_size(height, MAX_LINES)
+                    if columns is not None and lines is not None:
+                        await app_service.set_terminal_size(columns, lines)
+                case ["ping", str(data)] if len(data) <= 100:
+                    await websocket.send_json(["pong", data])
+                case ["blur"]:
+                    await app_service.blur()
+                case ["focus"]:
+                    await app_service.focus()
 
     def serve(self, debug: bool = False) -> None:
         """Serve until Ctrl+C or SIGTERM; ``OSError`` if the address cannot be listened on.
@@ -132,6 +185,35 @@ class GameServer(Server):
             markup=False,
             soft_wrap=True,
         )
+
+
+def terminal_size(value: object, largest: int) -> int | None:
+    """``value`` as a terminal dimension from 1 to ``largest``, or ``None``.
+
+    >>> terminal_size("120", 500), terminal_size(40, 200), terminal_size("1e9", 500)
+    (120, 40, None)
+    >>> terminal_size(100_000, 500), terminal_size(True, 500), terminal_size("0", 200)
+    (None, None, None)
+    """
+    if isinstance(value, str) and value.isdigit() and len(value) <= 4:
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= largest:
+        return value
+    return None
+
+
+def _origin(url: str) -> str:
+    """The origin (``scheme://host[:port]``) of ``url``, lower case."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def _envelope(text: str) -> object:
+    """A page's message (JSON), or ``None`` if it is not JSON."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def serve(command: str, *, host: str, port: int, public_url: str, max_visitors: int) -> None:
