@@ -1,0 +1,165 @@
+"""The coach's judgement of one decision: the strongest bot's estimate of every legal
+action, from what the seat knew, and a grade for the action played.
+
+A decision is graded by what it cost in chance to win (the best action's chance less the
+played one's), as Lichess grades chess moves:
+
+============  ===================================
+grade         chance to win lost (points of %)
+============  ===================================
+best          less than 1
+good          1 to 5
+inaccuracy    5 to 10
+mistake       10 to 15
+blunder       15 or more
+============  ===================================
+
+A decision's accuracy is Lichess's ``103.1668 e^(-0.04354 loss) - 3.1669`` (``loss`` in
+points of %), between 0 and 100; a player's accuracy is the mean over their decisions.
+
+>>> from coloretto.bots import Estimate
+>>> from coloretto.engine import DRAW, Action
+>>> estimates = {DRAW: Estimate(win=0.40, margin=1.0), Action.take(0): Estimate(0.22, -5.0)}
+>>> decision = Decision(ply=7, seat=1, played=Action.take(0), estimates=estimates)
+>>> decision.best, decision.grade.value, round(decision.loss, 2), decision.cost
+(Action(kind=<ActionKind.DRAW: 'draw'>, row=None), 'blunder', 0.18, 6.0)
+>>> round(decision.accuracy)
+43
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from coloretto.bots import Analyst, Budget, Estimate
+from coloretto.bots.guard import checked_estimates
+from coloretto.bots.registry import BotError, make_bot
+from coloretto.engine import Action, GameState
+
+REVIEW_BOT = "search:iterations=32"
+"""The bot that reviews games: the search bot (the strongest), with all its deals played
+out (no time limit, so a review is the same on any machine for a seed)."""
+
+
+class Grade(Enum):
+    """How good a decision was, by the chance to win it lost (see the module's table)."""
+
+    BEST = "best"
+    GOOD = "good"
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+
+    @property
+    def mark(self) -> str:
+        """The chess mark: ``?!`` inaccuracy, ``?`` mistake, ``??`` blunder, else none."""
+        return _MARKS[self]
+
+    @property
+    def is_error(self) -> bool:
+        """True for a mistake or a blunder (what the replay's "next mistake" key finds)."""
+        return self in (Grade.MISTAKE, Grade.BLUNDER)
+
+
+_MARKS = {
+    Grade.BEST: "",
+    Grade.GOOD: "",
+    Grade.INACCURACY: "?!",
+    Grade.MISTAKE: "?",
+    Grade.BLUNDER: "??",
+}
+
+GRADE_THRESHOLDS: tuple[tuple[float, Grade], ...] = (
+    (0.15, Grade.BLUNDER),
+    (0.10, Grade.MISTAKE),
+    (0.05, Grade.INACCURACY),
+    (0.01, Grade.GOOD),
+)
+"""The least loss of chance to win (0 to 1) for each grade, worst first; below them all:
+``Grade.BEST``."""
+
+
+def grade(loss: float) -> Grade:
+    """The grade of a decision that lost ``loss`` of the chance to win (0 to 1).
+
+    >>> grade(0.0).value, grade(0.07).value, grade(0.3).value
+    ('best', 'inaccuracy', 'blunder')
+    """
+    for least, worse in GRADE_THRESHOLDS:
+        if loss >= least:
+            return worse
+    return Grade.BEST
+
+
+def accuracy(loss: float) -> float:
+    """Lichess's accuracy of a move (0 to 100) that lost ``loss`` of the chance to win.
+
+    >>> round(accuracy(0.0)), round(accuracy(0.1)), round(accuracy(1.0))
+    (100, 64, 0)
+    """
+    value = 103.1668 * math.exp(-0.04354 * 100 * loss) - 3.1669
+    return max(0.0, min(100.0, value))
+
+
+def ranked(estimates: Mapping[Action, Estimate]) -> list[Action]:
+    """The actions, best first: by chance to win, then margin."""
+    return sorted(estimates, key=lambda a: (-estimates[a].win, -estimates[a].margin))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a game: the position's ``ply`` (actions before it), the seat that
+    decided, the action it played and the estimate of every legal action."""
+
+    ply: int
+    seat: int
+    played: Action
+    estimates: Mapping[Action, Estimate]
+
+    @property
+    def best(self) -> Action:
+        """The best action by the estimates (the played one when it is as good)."""
+        top = ranked(self.estimates)[0]
+        mine, best = self.estimates[self.played], self.estimates[top]
+        return self.played if (mine.win, mine.margin) >= (best.win, best.margin) else top
+
+    @property
+    def loss(self) -> float:
+        """The chance to win (0 to 1) the played action gave away against the best."""
+        return max(0.0, self.estimates[self.best].win - self.estimates[self.played].win)
+
+    @property
+    def cost(self) -> float:
+        """The expected final margin (points) the played action gave away (negative when
+        the best action trades points for a better chance to win)."""
+        return self.estimates[self.best].margin - self.estimates[self.played].margin
+
+    @property
+    def grade(self) -> Grade:
+        """The decision's grade, by ``loss``."""
+        return grade(self.loss)
+
+    @property
+    def accuracy(self) -> float:
+        """The decision's accuracy, 0 to 100."""
+        return accuracy(self.loss)
+
+
+def analyse_position(
+    state: GameState, bot: str = REVIEW_BOT, seed: int = 0, budget: Budget | None = None
+) -> dict[Action, Estimate]:
+    """The estimate of every legal action of ``state``'s seat to move, by the bot ``bot``
+    (an ``Analyst``) seeing only that seat's view. Raises ``BotError`` if the bot cannot
+    analyse or answers nonsense."""
+    analyst = make_bot(bot, seed=seed)
+    if not isinstance(analyst, Analyst):
+        raise BotError(f"bot {bot!r} cannot analyse positions (it has no analyse method)")
+    legal = state.legal_actions()
+    answer = analyst.analyse(state.view(state.current_player), legal, budget)
+    estimates, problem = checked_estimates(answer, legal)
+    if estimates is None:
+        raise BotError(f"bot {bot!r}: {problem}")
+    return estimates
