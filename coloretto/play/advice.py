@@ -103,7 +103,10 @@ def why_costly(state: GameState, decision: Decision, names: Sequence[str]) -> Li
     with what it cost: "taking row 2 gave you a 4th gray card on the gray side: -1 instead
     of +8 for row 1 (-6.2 points, -18% chance to win)"."""
     seat, played, best = decision.seat, decision.played, decision.best
-    cost = f" ({-decision.cost:+.1f} points, {-100 * decision.loss:+.0f}% chance to win)"
+    chance = round(100 * decision.win_loss)
+    cost = f" ({-decision.cost:+.1f} points" + (
+        f", {-chance:+d}% chance to win)" if chance else ")"
+    )
     return Line((_why(state, seat, played, best, names) + cost,))
 
 

@@ -1,18 +1,21 @@
 """The coach's judgement of one decision: the strongest bot's estimate of every legal
 action, from what the seat knew, and a grade for the action played.
 
-A decision is graded by what it cost in chance to win (the best action's chance less the
-played one's), as Lichess grades chess moves:
+A decision is graded by what it lost against the best action, as Lichess grades chess
+moves: the chance to win it gave away, or, if more, the points of final margin it gave
+away at ``POINT_WORTH`` (2.5 % a point), since a player who can no longer win still
+plays for every point (their place). The best action is the one with the highest chance
+to win; among those within ``WIN_TOLERANCE`` (1 %) of it, the one with the best margin.
 
-============  ===================================
-grade         chance to win lost (points of %)
-============  ===================================
-best          less than 1
-good          1 to 5
-inaccuracy    5 to 10
-mistake       10 to 15
-blunder       15 or more
-============  ===================================
+============  ==================================  =====================
+grade         chance to win lost (points of %)    or points lost
+============  ==================================  =====================
+best          less than 1                         less than 0.4
+good          1 to 5                              0.4 to 2
+inaccuracy    5 to 10                             2 to 4
+mistake       10 to 15                            4 to 6
+blunder       15 or more                          6 or more
+============  ==================================  =====================
 
 A decision's accuracy is Lichess's ``103.1668 e^(-0.04354 loss) - 3.1669`` (``loss`` in
 points of %), between 0 and 100; a player's accuracy is the mean over their decisions.
@@ -21,10 +24,10 @@ points of %), between 0 and 100; a player's accuracy is the mean over their deci
 >>> from coloretto.engine import DRAW, Action
 >>> estimates = {DRAW: Estimate(win=0.40, margin=1.0), Action.take(0): Estimate(0.22, -5.0)}
 >>> decision = Decision(ply=7, seat=1, played=Action.take(0), estimates=estimates)
->>> decision.best, decision.grade.value, round(decision.loss, 2), decision.cost
-(Action(kind=<ActionKind.DRAW: 'draw'>, row=None), 'blunder', 0.18, 6.0)
+>>> str(decision.best), decision.grade.value, round(decision.loss, 2), decision.cost
+('draw', 'blunder', 0.18, 6.0)
 >>> round(decision.accuracy)
-43
+44
 """
 
 from __future__ import annotations
@@ -38,6 +41,12 @@ from coloretto.bots import Analyst, Budget, Estimate
 from coloretto.bots.guard import checked_estimates
 from coloretto.bots.registry import BotError, make_bot
 from coloretto.engine import Action, GameState
+
+POINT_WORTH = 0.025
+"""A point of final margin lost weighs as much as this much chance to win (2.5 %)."""
+
+WIN_TOLERANCE = 0.01
+"""Chances to win this close to the best are alike: the margin decides between them."""
 
 REVIEW_BOT = "search:iterations=32"
 """The bot that reviews games: the search bot (the strongest), with all its deals played
@@ -105,8 +114,21 @@ def accuracy(loss: float) -> float:
 
 
 def ranked(estimates: Mapping[Action, Estimate]) -> list[Action]:
-    """The actions, best first: by chance to win, then margin."""
-    return sorted(estimates, key=lambda a: (-estimates[a].win, -estimates[a].margin))
+    """The actions, best first: the highest chance to win, the chances within
+    ``WIN_TOLERANCE`` of it ordered by margin.
+
+    >>> from coloretto.engine import DRAW, Action
+    >>> [str(a) for a in ranked({DRAW: Estimate(0.001, -9.0), Action.take(1): Estimate(0.0, -4.0)})]
+    ['take 2', 'draw']
+    """
+    top = max(e.win for e in estimates.values())
+
+    def key(action: Action) -> tuple[bool, float, float]:
+        estimate = estimates[action]
+        alike = estimate.win >= top - WIN_TOLERANCE
+        return (not alike, -estimate.margin if alike else 0.0, -estimate.win)
+
+    return sorted(estimates, key=key)
 
 
 @dataclass(frozen=True)
@@ -121,13 +143,22 @@ class Decision:
 
     @property
     def best(self) -> Action:
-        """The best action by the estimates (the played one when it is as good)."""
+        """The best action by the estimates (the played one when nothing beats it)."""
         top = ranked(self.estimates)[0]
-        mine, best = self.estimates[self.played], self.estimates[top]
-        return self.played if (mine.win, mine.margin) >= (best.win, best.margin) else top
+        return self.played if self._lost(top) <= 0.0 else top
+
+    def _lost(self, other: Action) -> float:
+        mine, theirs = self.estimates[self.played], self.estimates[other]
+        return max(theirs.win - mine.win, POINT_WORTH * (theirs.margin - mine.margin), 0.0)
 
     @property
     def loss(self) -> float:
+        """What the played action gave away against the best, as chance to win (0 to 1):
+        the chance itself, or the points of margin at ``POINT_WORTH``, whichever is more."""
+        return self._lost(self.best)
+
+    @property
+    def win_loss(self) -> float:
         """The chance to win (0 to 1) the played action gave away against the best."""
         return max(0.0, self.estimates[self.best].win - self.estimates[self.played].win)
 

@@ -206,3 +206,19 @@ def describe_action(action: Action, state: GameState) -> str:
     card = state.drawn_card
     what = CARD_NAMES[card] if card is not None else "it"
     return f"put the {what} card on row {action.row + 1}"
+
+
+def short_action(action: Action, state: GameState) -> str:
+    """An action in a few letters, for tables: "draw", "take row 2", "blue → row 3".
+
+    >>> from coloretto.engine import DRAW, new_game
+    >>> short_action(DRAW, new_game(seed=1)), short_action(Action.take(1), new_game(seed=1))
+    ('draw', 'take row 2')
+    """
+    if action.kind is ActionKind.DRAW:
+        return "draw"
+    assert action.row is not None
+    if action.kind is ActionKind.TAKE:
+        return f"take row {action.row + 1}"
+    card = state.drawn_card
+    return f"{CARD_NAMES[card] if card is not None else 'card'} → row {action.row + 1}"
