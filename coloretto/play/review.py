@@ -19,7 +19,7 @@ import multiprocessing
 import signal
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from coloretto.bots import Estimate
@@ -72,17 +72,25 @@ def _decision_json(decision: Decision) -> dict[str, Any]:
         "seat": decision.seat,
         "played": str(decision.played),
         "options": [
-            {
-                "action": str(action),
-                "win": round(estimate.win, 4),
-                "margin": round(estimate.margin, 2),
-                "win_error": round(estimate.win_error, 4),
-                "margin_error": round(estimate.margin_error, 2),
-                "samples": estimate.samples,
-            }
+            {"action": str(action), **asdict(rounded(estimate))}
             for action, estimate in decision.estimates.items()
         ],
     }
+
+
+def rounded(estimate: Estimate) -> Estimate:
+    """The estimate as a review keeps it: chances to 4 decimals, points to 2.
+
+    >>> rounded(Estimate(0.123456, -1.23456, 0.01234567, 0.4567, 8))
+    Estimate(win=0.1235, margin=-1.23, win_error=0.0123, margin_error=0.46, samples=8)
+    """
+    return Estimate(
+        round(estimate.win, 4),
+        round(estimate.margin, 2),
+        round(estimate.win_error, 4),
+        round(estimate.margin_error, 2),
+        estimate.samples,
+    )
 
 
 def positions(record: GameRecord) -> tuple[GameState, ...]:
@@ -193,7 +201,8 @@ def _quiet() -> None:
 
 def _analyse_one(state: GameState, ply: int, played: Action, bot: str, seed: int) -> Decision:
     estimates = analyse_position(state, bot, decision_seed(seed, ply))
-    return Decision(ply, state.current_player, played, estimates)
+    kept = {action: rounded(estimate) for action, estimate in estimates.items()}
+    return Decision(ply, state.current_player, played, kept)
 
 
 def _task(states: Sequence[GameState], ply: int) -> tuple[GameState, int, Action]:
