@@ -8,15 +8,16 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from coloretto.bots import Analyst, Estimate
+from coloretto.bots import Analyst, Budget, Estimate
 from coloretto.bots.guard import guarded_analysis
 from coloretto.bots.registry import make_bot
 from coloretto.bots.search import SearchBot
-from coloretto.engine import Action, Rules, read_record
+from coloretto.engine import Action, PlayerView, Rules, read_record
 from coloretto.play.coach import Decision, Grade, analyse_position, grade
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
@@ -79,14 +80,20 @@ def test_the_guard_checks_an_analysis() -> None:
     view, legal = state.view(state.current_player), state.legal_actions()
 
     class Liar:
-        def choose(self, view: object, legal: list[Action], budget: object = None) -> Action:
+        def choose(
+            self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+        ) -> Action:
             return legal[0]
 
-        def analyse(self, view: object, legal: list[Action], budget: object = None) -> object:
+        def analyse(
+            self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+        ) -> dict[Action, Estimate]:
             return {legal[0]: Estimate(win=2.0, margin=0.0)}
 
     class Plain:
-        def choose(self, view: object, legal: list[Action], budget: object = None) -> Action:
+        def choose(
+            self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+        ) -> Action:
             return legal[0]
 
     bad = guarded_analysis(Liar, view, legal, 5)
@@ -182,7 +189,13 @@ def test_the_analysis_kept_in_a_record_is_checked(tmp_path: Path) -> None:
     )
     assert hostile is not None
     assert sorted(hostile.decisions) == plies[2:]
-    for junk in ({"format": "x"}, [], "text", {"format": "coloretto-analysis/1", "bot": 3}):
+    junks: list[object] = [
+        {"format": "x"},
+        [],
+        "text",
+        {"format": "coloretto-analysis/1", "bot": 3},
+    ]
+    for junk in junks:
         assert (
             review_of(
                 type(record)(record.rules, record.seats, record.state, {ANALYSIS_KEY: junk}), states
