@@ -12,7 +12,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,26 +25,12 @@ from rich.text import Text
 from coloretto.bots.registry import BotError
 from coloretto.cli.parser import bounded_int
 from coloretto.cli.replay_command import ReplayProblem, find, history, load
-from coloretto.engine import GameRecord, GameState
+from coloretto.engine import GameState
 from coloretto.play.coach import GRADE_THRESHOLDS, REVIEW_BOT, Decision, Grade
-from coloretto.play.review import (
-    Review,
-    Summary,
-    analyse,
-    pending,
-    people,
-    positions,
-    review_of,
-    summaries,
-    with_review,
-)
+from coloretto.play.review import Review, Reviewing, Summary, people, positions, review_of
 from coloretto.play.words import short_action
 from coloretto.store import DataDir
-from coloretto.store.saves import annotate
 from coloretto.store.text import LONGEST_NAME, printable
-
-SAVE_EVERY = 2.0
-"""Seconds between two writes of the analysis into the record while reviewing."""
 
 DESCRIPTION = f"""\
 Review a game move by move: the strongest bot ({REVIEW_BOT}) values every legal option
@@ -128,27 +113,24 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     kept = None if args.again else review_of(record, states)
     review = kept if kept is not None and kept.bot == args.bot else Review(args.bot, args.seed)
     seats = tuple(range(record.rules.seats)) if args.all else people(record)
-    todo = pending(states, review, seats)
-    keeper = _Keeper(data, path, record)
+    reviewing = Reviewing(record, review, seats, path, data)
+    todo = len(reviewing.todo)
     try:
-        complete = _analyse(review, states, todo, args.jobs, keeper, quiet=args.json)
+        complete = _analyse(reviewing, args.jobs, quiet=args.json)
     except BotError as error:
         return _fail(parser, str(error))
     names = [printable(name, LONGEST_NAME) for name in record.seats]
-    report = _Report(path, review, states, names, seats, summaries(review, states, names, seats))
+    report = _Report(path, review, states, names, seats, reviewing.summaries(names))
     if args.json:
         print(json.dumps(report.to_json(complete=complete)))
     else:
         report.print()
-    if keeper.problem:
-        print(
-            printable(f"coloretto review: the analysis was not kept: {keeper.problem}"),
-            file=sys.stderr,
-        )
+    if reviewing.problem:
+        lost = f"coloretto review: the analysis was not kept: {reviewing.problem}"
+        print(printable(lost), file=sys.stderr)
     if not complete:
-        done = len(todo) - len(pending(states, review, seats))
         print(
-            f"Interrupted after {done} of {len(todo)} decisions: "
+            f"Interrupted after {todo - reviewing.left} of {todo} decisions: "
             "run the same command again to continue.",
             file=sys.stderr,
         )
@@ -156,40 +138,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-class _Keeper:
-    """Writes the analysis into the record file, at most every ``SAVE_EVERY`` seconds."""
-
-    def __init__(self, data: DataDir, path: Path, record: GameRecord) -> None:
-        self.data, self.path, self.record = data, path, record
-        self.problem: str | None = None
-        self._last = time.monotonic()
-
-    def keep(self, review: Review, *, now: bool = False) -> None:
-        if self.problem is not None or (not now and time.monotonic() - self._last < SAVE_EVERY):
-            return
-        self._last = time.monotonic()
-        try:
-            annotate(self.data, self.path, with_review(self.record, review))
-        except ValueError as error:
-            self.problem = str(error)
-        except OSError as error:
-            self.problem = f"{self.path}: {error.strerror or error}"
-
-
-def _analyse(
-    review: Review,
-    states: Sequence[GameState],
-    todo: list[int],
-    jobs: int,
-    keeper: _Keeper,
-    *,
-    quiet: bool,
-) -> bool:
-    """Analyse the decisions ``todo`` into ``review`` with a progress bar; ``False`` if
-    interrupted. What is done is kept either way."""
-    if not todo:
+def _analyse(reviewing: Reviewing, jobs: int, *, quiet: bool) -> bool:
+    """Analyse what is left with a progress bar; ``False`` if interrupted (what is done
+    is kept either way)."""
+    if not reviewing.todo:
         return True
-    console = Console(stderr=True)
     columns = (
         TextColumn("Reviewing"),
         BarColumn(),
@@ -197,17 +150,13 @@ def _analyse(
         TextColumn("decisions"),
         TimeRemainingColumn(),
     )
+    console = Console(stderr=True)
     with Progress(*columns, console=console, transient=True, disable=quiet) as progress:
-        task = progress.add_task("review", total=len(todo))
+        task = progress.add_task("review", total=len(reviewing.todo))
         try:
-            for decision in analyse(states, todo, review.bot, review.seed, jobs):
-                review.decisions[decision.ply] = decision
-                progress.advance(task)
-                keeper.keep(review)
+            reviewing.run(jobs, lambda: progress.advance(task))
         except KeyboardInterrupt:
-            keeper.keep(review, now=True)
             return False
-    keeper.keep(review, now=True)
     return True
 
 

@@ -17,9 +17,11 @@ from __future__ import annotations
 import math
 import multiprocessing
 import signal
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from coloretto.bots import Estimate
@@ -29,6 +31,8 @@ from coloretto.play.advice import why_costly
 from coloretto.play.coach import REVIEW_BOT, Decision, Grade, analyse_position
 from coloretto.play.saving import session_from_record
 from coloretto.play.words import Line
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import annotate
 
 ANALYSIS_KEY = "analysis"
 """The key of the analysis in a record's metadata."""
@@ -192,6 +196,74 @@ def pending(states: Sequence[GameState], review: Review, seats: Sequence[int]) -
         and len(state.legal_actions()) > 1
         and ply not in review.decisions
     ]
+
+
+SAVE_EVERY = 2.0
+"""Seconds between two writes of the analysis into the record file while reviewing."""
+
+
+class Reviewing:
+    """A review under way: the decisions of ``seats`` still to analyse, analysed into
+    ``review`` and kept in the record file ``path`` as it goes (every ``SAVE_EVERY``
+    seconds; never when ``path`` is ``None``). Trouble with the file is kept in ``problem``
+    (the review goes on)."""
+
+    def __init__(
+        self,
+        record: GameRecord,
+        review: Review,
+        seats: Sequence[int],
+        path: Path | None,
+        data: DataDir,
+    ) -> None:
+        self.record, self.review, self.seats, self.path, self.data = (
+            record,
+            review,
+            seats,
+            path,
+            data,
+        )
+        self.states = positions(record)
+        self.todo = pending(self.states, review, seats)
+        self.problem: str | None = None
+        self._kept = time.monotonic()
+
+    def run(self, jobs: int = 1, advance: Callable[[], None] | None = None) -> None:
+        """Analyse the decisions to do, ``jobs`` processes at a time, calling ``advance``
+        after each; what is done is kept even if interrupted (``KeyboardInterrupt``)."""
+        try:
+            for decision in analyse(
+                self.states, self.todo, self.review.bot, self.review.seed, jobs
+            ):
+                self.review.decisions[decision.ply] = decision
+                if advance is not None:
+                    advance()
+                self.keep()
+        finally:
+            self.keep(now=True)
+
+    @property
+    def left(self) -> int:
+        """Decisions still to analyse."""
+        return len(pending(self.states, self.review, self.seats))
+
+    def keep(self, *, now: bool = False) -> None:
+        """Write the analysis into the record file (if due, or ``now``)."""
+        if self.path is None or self.problem is not None:
+            return
+        if not now and time.monotonic() - self._kept < SAVE_EVERY:
+            return
+        self._kept = time.monotonic()
+        try:
+            annotate(self.data, self.path, with_review(self.record, self.review))
+        except ValueError as error:
+            self.problem = str(error)
+        except OSError as error:
+            self.problem = f"{self.path}: {error.strerror or error}"
+
+    def summaries(self, names: Sequence[str]) -> list[Summary]:
+        """Each reviewed seat's summary, by ``names``."""
+        return summaries(self.review, self.states, names, self.seats)
 
 
 def _quiet() -> None:
