@@ -3,13 +3,33 @@ a weaker one in the turn bar, ``n`` to the next mistake."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from textual.widgets import Static
+
 from coloretto.bots import Estimate
-from coloretto.engine import GameState, load_record, to_record
+from coloretto.engine import GameState, load_record, read_record, to_record
 from coloretto.play.coach import Decision, Grade
+from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
-from coloretto.play.review import Review, positions, with_review
+from coloretto.play.review import (
+    Review,
+    analyse,
+    pending,
+    people,
+    positions,
+    review_of,
+    with_review,
+)
+from coloretto.play.saving import load_session
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import annotate
+from coloretto.tui import ColorettoApp
 from coloretto.tui.replay_app import ReplayApp
+from coloretto.tui.screens import EndScreen
+from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.widgets import MoveLog, Notice, TurnBar
+from tests.test_review import FAST, finished
 
 from .conftest import SIZE, asynctest, text_of
 from .test_replay import NAMES, random_game, screen_of
@@ -84,3 +104,34 @@ async def test_n_in_a_game_not_reviewed_says_how_to_review_it() -> None:
         await pilot.press("n")
         assert screen.step == 0
         assert "coloretto review FILE" in text_of(screen.query_one(Notice))
+
+
+@asynctest
+async def test_the_score_screen_offers_the_coachs_review(tmp_path: Path) -> None:
+    path = finished(tmp_path, 3, seed=4, me="random")
+    record = read_record(path)
+    states = positions(record)
+    plies = pending(states, Review(), people(record))
+    done = {d.ply: d for d in analyse(states, plies[:-2], FAST, 0)}  # the rest: on the screen
+    annotate(DataDir(tmp_path), path, with_review(record, Review(FAST, 0, done)))
+    session = load_session(path)
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(EndScreen(session))
+        await pilot.pause()
+        assert "v: the coach's review" in text_of(app.screen.query_one(Notice))
+        await pilot.press("v")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        body = screen.query_one("#review-body", Static)
+        for _ in range(3000):
+            if "accuracy" in text_of(body):
+                break
+            await pilot.pause(0.01)
+        assert "You: accuracy " in text_of(body)
+        kept = review_of(read_record(path), states)  # kept: coloretto review has it
+        assert kept is not None
+        assert sorted(kept.decisions) == plies
+        await pilot.press("escape")
+        assert isinstance(app.screen, EndScreen)

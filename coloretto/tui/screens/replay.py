@@ -279,7 +279,9 @@ class ReplayEndScreen(EndScreen):
         return "b: back to the replay · q: quit"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only ``b``/Esc and ``q``: a replay has no next game or rematch."""
+        """Only ``b``/Esc and ``q``: a replay has no next game, rematch or review."""
+        if action == "review":
+            return False
         if action == "choose" and parameters:
             return parameters[0] in ("board", "quit")
         return True
