@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -37,6 +38,7 @@ from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import annotate, finished_games
+from coloretto.store.stats import Stats
 from tests.conftest import ROOT, run_coloretto
 from tests.test_bot_expert import FOUR, SPREAD, START, deal_and_play
 
@@ -308,3 +310,24 @@ def test_records_with_an_analysis_load_everywhere(tmp_path: Path) -> None:
     assert path.name in listing.stdout
     stats = run_coloretto(tmp_path, "stats")
     assert stats.returncode == 0
+    assert "Accuracy over time" in stats.stdout
+    (accuracy,) = json.loads(run_coloretto(tmp_path, "stats", "--json").stdout)["accuracy"]
+    assert accuracy["player"] == "You"
+    assert accuracy["games"] == 1
+    assert 0 <= accuracy["accuracy"] <= 100
+
+
+def test_only_games_in_the_statistics_get_an_accuracy(tmp_path: Path) -> None:
+    finished(tmp_path, 3, seed=6, me="greedy")
+    stats = Stats(DataDir(tmp_path).stats)
+    assert not stats.add_accuracy("no-such-game/1", 0, 80.0, 10)
+    (game_id,) = {
+        row[0] for row in sqlite3.connect(stats.path).execute("SELECT game_id FROM games")
+    }
+    assert not stats.add_accuracy(game_id, 1, 80.0, 10)  # a bot's seat
+    assert stats.add_accuracy(game_id, 0, 80.0, 10)
+    assert stats.add_accuracy(game_id, 0, 90.0, 12)  # a newer review replaces it
+    (point,) = stats.summary().accuracy
+    assert (point.player, point.games, point.accuracy) == ("You", 1, 90.0)
+    with pytest.raises(ValueError, match="0 to 100"):
+        stats.add_accuracy(game_id, 0, 101.0, 1)

@@ -27,7 +27,15 @@ from coloretto.cli.parser import bounded_int
 from coloretto.cli.replay_command import ReplayProblem, find, history, load
 from coloretto.engine import GameState
 from coloretto.play.coach import GRADE_THRESHOLDS, REVIEW_BOT, Decision, Grade
-from coloretto.play.review import Review, Reviewing, Summary, people, positions, review_of
+from coloretto.play.review import (
+    Review,
+    Reviewing,
+    Summary,
+    count_accuracy,
+    people,
+    positions,
+    review_of,
+)
 from coloretto.play.words import short_action
 from coloretto.store import DataDir
 from coloretto.store.text import LONGEST_NAME, printable
@@ -121,6 +129,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return _fail(parser, str(error))
     names = [printable(name, LONGEST_NAME) for name in record.seats]
     report = _Report(path, review, states, names, seats, reviewing.summaries(names))
+    if complete:
+        trouble = count_accuracy(data, record, reviewing.summaries(record.seats))
+        if trouble is not None:
+            print(printable(f"coloretto review: {trouble}"), file=sys.stderr)
     if args.json:
         print(json.dumps(report.to_json(complete=complete)))
     else:

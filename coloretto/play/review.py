@@ -33,6 +33,7 @@ from coloretto.play.saving import session_from_record
 from coloretto.play.words import Line
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import annotate
+from coloretto.store.stats import Stats, StatsError
 
 ANALYSIS_KEY = "analysis"
 """The key of the analysis in a record's metadata."""
@@ -264,6 +265,27 @@ class Reviewing:
     def summaries(self, names: Sequence[str]) -> list[Summary]:
         """Each reviewed seat's summary, by ``names``."""
         return summaries(self.review, self.states, names, self.seats)
+
+
+def count_accuracy(data: DataDir, record: GameRecord, found: Sequence[Summary]) -> str | None:
+    """Keep the people's accuracy in the statistics, for a finished game played here (one
+    the statistics counted); says what went wrong, if anything."""
+    if not record.state.is_over or "session" not in record.meta:
+        return None
+    try:
+        session = session_from_record(record)
+    except RecordError:
+        return None
+    game_id = f"{session.id}/{session.match.game_number}"
+    players = session.config.players
+    try:
+        stats = Stats(data.stats)
+        for summary in found:
+            if summary.seat < len(players) and players[summary.seat].is_human:
+                stats.add_accuracy(game_id, summary.seat, summary.accuracy, summary.decisions)
+    except StatsError as error:
+        return str(error)
+    return None
 
 
 def _quiet() -> None:

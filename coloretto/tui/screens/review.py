@@ -22,7 +22,7 @@ from textual.widgets import Footer, ProgressBar, Static
 
 from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord
-from coloretto.play.review import Review, Reviewing, people, positions, review_of
+from coloretto.play.review import Review, Reviewing, count_accuracy, people, positions, review_of
 from coloretto.store.paths import DataDir
 
 
@@ -84,8 +84,10 @@ class ReviewScreen(Screen[None]):
     def show_summaries(self) -> None:
         """Each reviewed person's accuracy, grades and costliest decisions."""
         self.query_one(ProgressBar).display = False
+        reviewing = self.reviewing
+        found = reviewing.summaries(self.names)
         parts: list[Text] = []
-        for summary in self.reviewing.summaries(self.names):
+        for summary in found:
             counts = ", ".join(f"{n} {grade.value}" for grade, n in summary.grades.items() if n)
             head = Text(
                 f"{summary.name}: accuracy {summary.accuracy:.0f}% over "
@@ -98,6 +100,9 @@ class ReviewScreen(Screen[None]):
                 parts.append(Text(f"  {number}. {where}: {costly.why.plain}"))
         if not parts:
             parts.append(Text("No decision to review: nobody had a choice."))
+        trouble = count_accuracy(reviewing.data, reviewing.record, found)
+        if trouble is not None:
+            parts.append(Text(trouble, "italic"))
         if self.reviewing.problem:
             parts.append(Text(f"The analysis was not kept: {self.reviewing.problem}", "italic"))
         parts.append(
