@@ -19,6 +19,7 @@ from coloretto.bots.guard import guarded_analysis
 from coloretto.bots.registry import make_bot
 from coloretto.bots.search import SearchBot
 from coloretto.engine import Action, PlayerView, Rules, read_record
+from coloretto.play.advice import why_costly
 from coloretto.play.coach import Decision, Grade, analyse_position, grade
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
@@ -331,3 +332,25 @@ def test_only_games_in_the_statistics_get_an_accuracy(tmp_path: Path) -> None:
     assert (point.player, point.games, point.accuracy) == ("You", 1, 90.0)
     with pytest.raises(ValueError, match="0 to 100"):
         stats.add_accuracy(game_id, 0, 101.0, 1)
+
+
+def test_why_a_move_was_costly_is_said_in_terms_of_the_table() -> None:
+    # Gray side: seat 0 (blue 2, orange, green) takes row 1 (blue, blue, +2: a 4th blue)
+    # rather than row 2 (blue, orange, +2).
+    script = [
+        *SPREAD,
+        *("blue>1", "blue>1", "+2>1", "blue>2", "orange>2", "+2>2"),
+        *("green>3", "pink>4", "yellow>3", "green>3", "pink>4", "yellow>4", "take 4"),
+    ]
+    state = deal_and_play(Rules(players=4, scoring="gray"), START, script)
+    estimates = {
+        Action.take(0): Estimate(0.20, -3.0),
+        Action.take(1): Estimate(0.35, 2.5),
+        Action.take(2): Estimate(0.30, 1.0),
+    }
+    decision = Decision(0, 0, Action.take(0), estimates)
+    why = why_costly(state, decision, ["You", "Ben", "Cy", "Di"]).plain
+    assert why == (
+        "taking row 1 gave you a 4th blue card on the gray side: +5 instead of +9 for row 2 "
+        "(-5.5 points, -15% chance to win)"
+    )

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from coloretto.bots import Estimate
-from coloretto.engine import Action, ActionKind, Card, GameState
+from coloretto.engine import DRAW, Action, ActionKind, Card, GameState
 from coloretto.play.coach import Decision, ranked
 from coloretto.play.config import YOU
 from coloretto.play.words import CARD_NAMES, Line, describe_action, row_gain
@@ -82,13 +82,15 @@ def _plus_names(colours: set[Card]) -> str:
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
-def _last_round_risk(state: GameState) -> str | None:
+def _last_round_risk(state: GameState, *, past: bool) -> str | None:
+    """The Last Round card's threat, said of a move played (``past``) or to play."""
+    verb = "was" if past else "is"
     if state.last_round:
-        return "this is the last round: every row must be taken"
+        return f"this {verb} the last round: every row must be taken"
     before = state.cards_before_last_round
     if before is not None and before < LAST_ROUND_NEAR:
         cards = "card" if before == 1 else "cards"
-        return f"the Last Round card was only {before} {cards} away"
+        return f"the Last Round card {verb} only {before} {cards} away"
     return None
 
 
@@ -140,7 +142,7 @@ def _why(state: GameState, seat: int, played: Action, best: Action, names: Seque
         rival = _rival(state, seat, rows[best.row], names)
         if rival.gain > 0:
             text += f" for {rival.name} to take ({rival.gain:+d} for them)"
-        risk = _last_round_risk(state)
+        risk = _last_round_risk(state, past=True)
         return f"{text}; {risk}" if risk else text
     if played.row is not None and best.row is not None and state.drawn_card is not None:
         card = CARD_NAMES[state.drawn_card]
@@ -204,10 +206,10 @@ def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[st
         else:
             text += "; no other row gives you more"
         rival = _rival(state, seat, rows[action.row], names)
-        if rival.gain > 0:
+        if rival.gain > 0 and state.is_legal(DRAW):
             text += f", and waiting would leave it to {rival.name} ({rival.gain:+d} for them)"
-        risk = _last_round_risk(state)
-        return f"{text}; {risk.replace('was', 'is')}" if risk else text
+        risk = _last_round_risk(state, past=False)
+        return f"{text}; {risk}" if risk else text
     if action.kind is ActionKind.DRAW:
         if not open_rows:
             return "no row holds cards yet"
