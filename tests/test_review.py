@@ -71,9 +71,10 @@ def test_the_search_bot_values_every_legal_action() -> None:
     legal = state.legal_actions()
     estimates = bot.analyse(state.view(state.current_player), legal)
     assert list(estimates) == list(legal)
+    assert len({e.samples for e in estimates.values()}) == 1  # the same deals for all
     for estimate in estimates.values():
         assert 0.0 <= estimate.win <= 1.0
-        assert estimate.samples == 4
+        assert 4 <= estimate.samples <= 32  # more deals when the playouts are short
         assert estimate.win_error >= 0.0
         assert estimate.margin_error >= 0.0
 
@@ -135,18 +136,29 @@ def test_grades_follow_the_thresholds() -> None:
     ]
 
 
-def test_blunders_do_not_depend_on_the_seed(tmp_path: Path) -> None:
-    # The person plays at random: a review with another seed finds the same blunders.
-    path = finished(tmp_path, 3, seed=4, me="random")
+@pytest.mark.parametrize("game", [4])
+def test_blunders_do_not_depend_on_the_seed(tmp_path: Path, game: int) -> None:
+    # The person plays at random. Reviews with two seeds find the same clear blunders; a
+    # loss at the blunder's threshold itself (within its noise) is a mistake or a
+    # blunder in both, never less.
+    path = finished(tmp_path, 3, seed=game, me="random")
     record = read_record(path)
     states = positions(record)
     plies = pending(states, Review(), people(record))
-    found = []
-    for seed in (1, 2):
-        review = Review(FAST, seed, {d.ply: d for d in analyse(states, plies, FAST, seed)})
-        found.append({ply for ply, d in review.decisions.items() if d.grade is Grade.BLUNDER})
-    assert found[0], "a random player should blunder at least once"
-    assert found[0] == found[1]
+    reviews = [{d.ply: d for d in analyse(states, plies, FAST, seed)} for seed in (1, 2)]
+    blunders = [{p for p, d in r.items() if d.grade is Grade.BLUNDER} for r in reviews]
+    assert blunders[0] | blunders[1], "a random player should blunder at least once"
+    for ply in blunders[0] ^ blunders[1]:
+        for review in reviews:
+            decision = review[ply]
+            assert decision.grade in (Grade.MISTAKE, Grade.BLUNDER)
+            assert abs(decision.loss - 0.15) < 2 * decision.noise + 0.01
+    clear = [
+        {p for p in found if reviews[i][p].loss > 0.15 + 2 * reviews[i][p].noise + 0.01}
+        for i, found in enumerate(blunders)
+    ]
+    assert clear[0] <= blunders[1]
+    assert clear[1] <= blunders[0]
 
 
 def test_following_the_hints_is_accurate(tmp_path: Path) -> None:

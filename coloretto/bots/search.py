@@ -33,6 +33,10 @@ from coloretto.engine import (
 )
 
 DEFAULT_ITERATIONS = 16
+PLAYOUT_MOVES = 30
+"""``analyse``: the moves a deal's playouts are expected to run (per action) at least."""
+SHORT_PLAYOUTS = 8
+"""``analyse``: at most this many times the iterations, when the playouts are short."""
 _TAKE = ActionKind.TAKE
 _JOKER = Card.JOKER
 _GOLDEN = Card.GOLDEN_JOKER
@@ -356,7 +360,10 @@ class SearchBot:
         value is its score plus its colours' prospects, the margin is the player's value
         less the best other's, and the chance to win is a softmax of the values whose
         spread grows with the cards still to come (``analysis_spread``). The first deal
-        is always played out; the budget's seconds stop the deals after it.
+        is always played out; the budget's seconds stop the deals after it. Where the
+        playouts are short (near a round's end, where the game's end makes results all or
+        nothing) more deals are played, so that every estimate rests on about as many
+        moves (``PLAYOUT_MOVES`` a deal, up to ``SHORT_PLAYOUTS`` times the iterations).
         """
         actions = tuple(legal)
         if not actions:
@@ -370,14 +377,15 @@ class SearchBot:
         seat = view.seat
         wins: list[list[float]] = [[] for _ in actions]
         margins: list[list[float]] = [[] for _ in actions]
-        done = 0
-        while limit is None or done < limit:
+        done = moves = 0
+        while limit is None or done < limit or self._short(done, moves, limit, len(actions)):
             state = view.sample(self._rng)
             results = []
             for action in actions:
                 end = self._play_out(state.apply(action), deadline if done else None)
                 if end is None:
                     break
+                moves += len(end.history()) - len(state.history())
                 results.append(_judge(end, seat))
             if len(results) < len(actions):
                 break
@@ -396,6 +404,13 @@ class SearchBot:
             )
             for i, action in enumerate(actions)
         }
+
+    @staticmethod
+    def _short(done: int, moves: int, limit: int, actions: int) -> bool:
+        """True while the playouts have been short (a round's end, the game's): more deals,
+        up to ``SHORT_PLAYOUTS`` times the limit, until they add up to as many moves as
+        ``limit`` deals of ``PLAYOUT_MOVES`` each would."""
+        return done < SHORT_PLAYOUTS * limit and moves < limit * actions * PLAYOUT_MOVES
 
     def _candidates(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, ...]:
         """The actions worth searching: those the expert rates within ``prune`` of its best.

@@ -121,7 +121,7 @@ def ranked(estimates: Mapping[Action, Estimate]) -> list[Action]:
     >>> [str(a) for a in ranked({DRAW: Estimate(0.001, -9.0), Action.take(1): Estimate(0.0, -4.0)})]
     ['take 2', 'draw']
     """
-    top = max(e.win for e in estimates.values())
+    top = max((e.win for e in estimates.values()), default=0.0)
 
     def key(action: Action) -> tuple[bool, float, float]:
         estimate = estimates[action]
@@ -169,6 +169,27 @@ class Decision:
         return self.estimates[self.best].margin - self.estimates[self.played].margin
 
     @property
+    def noise(self) -> float:
+        """How uncertain ``loss`` is: the standard error of the difference between the
+        played action and the best (as if their estimates were independent: at most)."""
+        mine, best = self.estimates[self.played], self.estimates[self.best]
+        return max(
+            math.hypot(mine.win_error, best.win_error),
+            POINT_WORTH * math.hypot(mine.margin_error, best.margin_error),
+        )
+
+    @property
+    def borderline(self) -> bool:
+        """True when ``loss`` is within two ``noise`` of the mistake's or the blunder's
+        threshold: another sample of deals could well grade it otherwise."""
+        noise = 2 * self.noise
+        return any(
+            abs(self.loss - least) < noise
+            for least, grade in GRADE_THRESHOLDS
+            if grade in (Grade.MISTAKE, Grade.BLUNDER)
+        )
+
+    @property
     def grade(self) -> Grade:
         """The decision's grade, by ``loss``."""
         return grade(self.loss)
@@ -177,6 +198,32 @@ class Decision:
     def accuracy(self) -> float:
         """The decision's accuracy, 0 to 100."""
         return accuracy(self.loss)
+
+
+def pooled(
+    first: Mapping[Action, Estimate], second: Mapping[Action, Estimate]
+) -> dict[Action, Estimate]:
+    """Two analyses of one position on different deals, as one (weighted by their deals).
+
+    >>> from coloretto.engine import DRAW
+    >>> one, two = Estimate(0.2, 1.0, 0.0, 1.0, 10), Estimate(0.4, 3.0, 0.0, 1.0, 30)
+    >>> both = pooled({DRAW: one}, {DRAW: two})
+    >>> round(both[DRAW].win, 3), both[DRAW].margin, both[DRAW].samples
+    (0.35, 2.5, 40)
+    """
+    merged = {}
+    for action, a in first.items():
+        b = second[action]
+        n, m = max(1, a.samples), max(1, b.samples)
+        share = n / (n + m)
+        merged[action] = Estimate(
+            win=share * a.win + (1 - share) * b.win,
+            margin=share * a.margin + (1 - share) * b.margin,
+            win_error=math.hypot(share * a.win_error, (1 - share) * b.win_error),
+            margin_error=math.hypot(share * a.margin_error, (1 - share) * b.margin_error),
+            samples=a.samples + b.samples,
+        )
+    return merged
 
 
 def analyse_position(

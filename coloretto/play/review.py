@@ -28,7 +28,7 @@ from coloretto.bots import Estimate
 from coloretto.engine import Action, GameRecord, GameState
 from coloretto.engine.record import RecordError
 from coloretto.play.advice import why_costly
-from coloretto.play.coach import REVIEW_BOT, Decision, Grade, analyse_position
+from coloretto.play.coach import REVIEW_BOT, Decision, Grade, analyse_position, pooled
 from coloretto.play.saving import session_from_record
 from coloretto.play.words import Line
 from coloretto.store.paths import DataDir
@@ -293,10 +293,21 @@ def _quiet() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+REFINE = 3
+"""A borderline decision (``Decision.borderline``) is analysed again on new deals, up to
+this many more times, so that reviews with different seeds grade it alike."""
+
+
 def _analyse_one(state: GameState, ply: int, played: Action, bot: str, seed: int) -> Decision:
-    estimates = analyse_position(state, bot, decision_seed(seed, ply))
-    kept = {action: rounded(estimate) for action, estimate in estimates.items()}
-    return Decision(ply, state.current_player, played, kept)
+    first = decision_seed(seed, ply)
+    decision = Decision(ply, state.current_player, played, analyse_position(state, bot, first))
+    for again in range(1, REFINE + 1):
+        if not decision.borderline:
+            break
+        more = analyse_position(state, bot, (first + 7_919 * again) % 2**32)
+        decision = replace(decision, estimates=pooled(decision.estimates, more))
+    kept = {action: rounded(estimate) for action, estimate in decision.estimates.items()}
+    return replace(decision, estimates=kept)
 
 
 def _task(states: Sequence[GameState], ply: int) -> tuple[GameState, int, Action]:
