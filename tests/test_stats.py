@@ -363,7 +363,7 @@ def test_a_version_0_database_is_migrated(tmp_path: Path, layout: str) -> None:
             raw.execute("DROP TABLE scratch")
         assert path.stat().st_size > 0
     db = Stats(path)
-    assert db.schema_version() == schema_version() == 1
+    assert db.schema_version() == schema_version() == 2
     assert db.add(game("g", ("Ana", None, 1, 1.0), ("B", "easy", 0, 0.0)))
     assert db.summary().games == 1
 
@@ -385,10 +385,10 @@ def test_an_older_database_is_migrated_keeping_its_games(
         connection.execute("UPDATE games SET seed = 7")
 
     monkeypatch.setattr(stats_module, "MIGRATIONS", [*stats_module.MIGRATIONS, add_a_column])
-    assert schema_version() == 2
+    assert schema_version() == 3
     assert db.summary().games == 2  # reading upgrades the file
     with sqlite3.connect(db.path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone() == (2,)
+        assert raw.execute("PRAGMA user_version").fetchone() == (3,)
         assert raw.execute("SELECT DISTINCT seed FROM games").fetchall() == [(7,)]
     assert db.add(game("new", ("Ana", None, 50, 1.0), ("B", "hard", 20, 0.0)))
     assert [p.wins for p in db.summary().people] == [2.0]
@@ -405,11 +405,11 @@ def test_a_failing_migration_leaves_the_older_database_as_it_was(
 
     monkeypatch.setattr(stats_module, "MIGRATIONS", [*stats_module.MIGRATIONS, half_done])
     with pytest.raises(
-        StatsError, match=r"stats\.sqlite3: cannot be upgraded from schema version 1 to 2"
+        StatsError, match=r"stats\.sqlite3: cannot be upgraded from schema version 2 to 3"
     ):
         db.summary()
     with sqlite3.connect(db.path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone() == (1,)
+        assert raw.execute("PRAGMA user_version").fetchone() == (2,)
         tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
         assert raw.execute("SELECT count(*) FROM games").fetchone() == (2,)
     assert "extra" not in tables
@@ -493,7 +493,13 @@ def test_cli_without_games(home: DataDir, capsys: pytest.CaptureFixture[str]) ->
     assert "No finished games yet" in run_ok(capsys)
     assert not home.stats.exists()
     data = json.loads(run_ok(capsys, "--json"))
-    assert data == {"database": str(home.stats), "games": 0, "people": [], "groups": []}
+    assert data == {
+        "database": str(home.stats),
+        "games": 0,
+        "people": [],
+        "groups": [],
+        "accuracy": [],
+    }
 
 
 def test_cli_shows_the_figures(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:
@@ -516,7 +522,7 @@ def test_cli_shows_the_figures(home: DataDir, capsys: pytest.CaptureFixture[str]
     assert cells == ["Ana", "hard+normal", "3p brown", "2", "1.5", "75%", "30", "25.0"]
 
     data = json.loads(run_ok(capsys, "--json"))
-    assert set(data) == {"database", "games", "people", "groups"}
+    assert set(data) == {"database", "games", "people", "groups", "accuracy"}
     assert data["games"] == 4
     assert [p["player"] for p in data["people"]] == ["Ana", "Ben"]
     group = next(g for g in data["groups"] if g["opponents"] == "hard+normal")

@@ -2,9 +2,10 @@
 
 A bot author needs only what is here: ``Bot`` (the protocol), ``Budget`` (how long a
 move may take, given by the game and the arena) and ``BotFactory`` (what an entry point
-names). See the README, "Writing a bot".
+names); optionally ``Analyst`` (a bot that values every action, returning an ``Estimate``
+for each: the game review and the hints use it). See the README, "Writing a bot".
 """
 
-from coloretto.bots.base import Bot, BotFactory, Budget
+from coloretto.bots.base import Analyst, Bot, BotFactory, Budget, Estimate
 
-__all__ = ["Bot", "BotFactory", "Budget"]
+__all__ = ["Analyst", "Bot", "BotFactory", "Budget", "Estimate"]

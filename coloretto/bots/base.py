@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -54,6 +54,43 @@ class Bot(Protocol):
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
     ) -> Action:
         """Pick one of ``legal`` for the seat ``view.seat``, to move now."""
+        ...
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What one action is worth to the seat that plays it, as a bot estimates it.
+
+    ``win`` is the chance to win the game (0 to 1, a tie's share counted), ``margin`` the
+    expected final margin in points (the seat's score minus the best other score); each
+    comes with the standard error of its estimate (0 when it is exact), from ``samples``
+    sampled deals.
+
+    >>> Estimate(win=0.4, margin=-2.5).win_error
+    0.0
+    """
+
+    win: float
+    margin: float
+    win_error: float = 0.0
+    margin_error: float = 0.0
+    samples: int = 0
+
+
+@runtime_checkable
+class Analyst(Protocol):
+    """A bot that can value every legal action, not only pick one (optional for a bot).
+
+    The game review and the hints ask ``analyse`` when the bot has it: it must return an
+    ``Estimate`` for each of ``legal`` (seen from ``view.seat``, knowing only ``view``),
+    within ``budget``. The best action is the one with the highest ``win`` (then
+    ``margin``).
+    """
+
+    def analyse(
+        self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+    ) -> Mapping[Action, Estimate]:
+        """Each of ``legal`` valued for the seat ``view.seat``."""
         ...
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Sequence
 
-from coloretto.bots.base import Bot, Budget
+from coloretto.bots.base import Bot, Budget, Estimate
 from coloretto.bots.evaluation import (
     DEFAULT_FORESIGHT,
     MAX_COUNT,
@@ -32,6 +33,10 @@ from coloretto.engine import (
 )
 
 DEFAULT_ITERATIONS = 16
+PLAYOUT_MOVES = 30
+"""``analyse``: the moves a deal's playouts are expected to run (per action) at least."""
+SHORT_PLAYOUTS = 8
+"""``analyse``: at most this many times the iterations, when the playouts are short."""
 _TAKE = ActionKind.TAKE
 _JOKER = Card.JOKER
 _GOLDEN = Card.GOLDEN_JOKER
@@ -320,6 +325,16 @@ class SearchBot:
     def _rollout(self, state: GameState, seat: int, deadline: float | None) -> float | None:
         """Every seat played by its policy to the horizon or the end: ``seat``'s reward,
         or ``None`` if the deadline passes first."""
+        end = self._play_out(state, deadline)
+        if end is None:
+            return None
+        if end.is_over:
+            return _rewards(end.final_scores(), self.margin)[seat]
+        return self._estimate(end)[seat]
+
+    def _play_out(self, state: GameState, deadline: float | None) -> GameState | None:
+        """Every seat played by its policy to the horizon or the end; ``None`` if the
+        deadline passes first."""
         players = self._players
         horizon = self._horizon
         clock = time.perf_counter
@@ -331,9 +346,71 @@ class SearchBot:
             state = state.apply(
                 legal[0] if len(legal) == 1 else players[player].choose(state.view(player), legal)
             )
-        if state.is_over:
-            return _rewards(state.final_scores(), self.margin)[seat]
-        return self._estimate(state)[seat]
+        return state
+
+    def analyse(
+        self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+    ) -> dict[Action, Estimate]:
+        """Every one of ``legal`` valued for ``view.seat``: its chance to win and expected
+        final margin, with their standard errors (the ``Analyst`` interface).
+
+        As in ``choose`` (expert rollouts), every sampled deal is played out after each
+        action by the same policies to the horizon, so the actions are compared on the
+        same deals. A finished game gives the exact result; at a round's end each seat's
+        value is its score plus its colours' prospects, the margin is the player's value
+        less the best other's, and the chance to win is a softmax of the values whose
+        spread grows with the cards still to come (``analysis_spread``). The first deal
+        is always played out; the budget's seconds stop the deals after it. Where the
+        playouts are short (near a round's end, where the game's end makes results all or
+        nothing) more deals are played, so that every estimate rests on about as many
+        moves (``PLAYOUT_MOVES`` a deal, up to ``SHORT_PLAYOUTS`` times the iterations).
+        """
+        actions = tuple(legal)
+        if not actions:
+            return {}
+        start = time.perf_counter()
+        self._observe(view)
+        self._horizon = None if self.rounds is None else view.round + self.rounds
+        budget = self.budget.within(budget)
+        deadline = None if budget.seconds is None else start + budget.seconds
+        limit = budget.iterations
+        seat = view.seat
+        wins: list[list[float]] = [[] for _ in actions]
+        margins: list[list[float]] = [[] for _ in actions]
+        done = moves = 0
+        while limit is None or done < limit or self._short(done, moves, limit, len(actions)):
+            state = view.sample(self._rng)
+            results = []
+            for action in actions:
+                end = self._play_out(state.apply(action), deadline if done else None)
+                if end is None:
+                    break
+                moves += len(end.history()) - len(state.history())
+                results.append(_judge(end, seat))
+            if len(results) < len(actions):
+                break
+            for i, (win, margin) in enumerate(results):
+                wins[i].append(win)
+                margins[i].append(margin)
+            done += 1
+        self.last_iterations = done
+        return {
+            action: Estimate(
+                win=statistics.fmean(wins[i]),
+                margin=statistics.fmean(margins[i]),
+                win_error=_error(wins[i]),
+                margin_error=_error(margins[i]),
+                samples=done,
+            )
+            for i, action in enumerate(actions)
+        }
+
+    @staticmethod
+    def _short(done: int, moves: int, limit: int, actions: int) -> bool:
+        """True while the playouts have been short (a round's end, the game's): more deals,
+        up to ``SHORT_PLAYOUTS`` times the limit, until they add up to as many moves as
+        ``limit`` deals of ``PLAYOUT_MOVES`` each would."""
+        return done < SHORT_PLAYOUTS * limit and moves < limit * actions * PLAYOUT_MOVES
 
     def _candidates(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, ...]:
         """The actions worth searching: those the expert rates within ``prune`` of its best.
@@ -405,37 +482,89 @@ class SearchBot:
         each colour, shared with the seats that collect it too); the reward is
         a logistic function of its value's margin over the best other seat.
         """
-        rules = state.rules
-        seats = rules.seats
-        scoring = rules.scoring
-        table = scoring.table
-        plus = rules.plus_colours
-        colours = state.colours
-        counts = [state.counts(s) for s in range(seats)]
-        # At a round's end the game goes on: in the last round, only its rows are to come.
-        before = state.cards_before_last_round or 0
-        foresight = DEFAULT_FORESIGHT[scoring] if self.foresight is None else self.foresight
-        future = future_cards(before, sum(state.row_capacities), seats, foresight)
-        unseen = state.unseen()
-        left = [unseen.get(c, 0) for c in colours]
-        values = []
-        for s in range(seats):
-            held = counts[s]
-            own = [held[c] for c in colours]
-            points: float = best_total(own, held[_JOKER] + held[_GOLDEN], held[_PLUS2], table, plus)
-            rivals = [sum(1 for o in range(seats) if o != s and counts[o][c]) for c in colours]
-            expected = expected_cards(future, left, rivals)
-            for i in building(own, plus):
-                prospects = prospect_table(table, round(expected[i], PROSPECT_DECIMALS))
-                points += prospects[min(own[i], MAX_COUNT)]
-            values.append(points)
+        values = _values(state, self.foresight)
         spread = self.spread
         rewards = []
-        for s in range(seats):
+        for s in range(len(values)):
             rival = max(v for o, v in enumerate(values) if o != s)
             x = max(-30.0, min(30.0, (values[s] - rival) / spread))
             rewards.append(1.0 / (1.0 + math.exp(-x)))
         return rewards
+
+
+def _values(state: GameState, foresight: float | None) -> list[float]:
+    """Per seat, its score plus the prospects of the colours it builds (as the expert
+    reckons them, with ``foresight``, by default the scoring side's)."""
+    rules = state.rules
+    seats = rules.seats
+    scoring = rules.scoring
+    table = scoring.table
+    plus = rules.plus_colours
+    colours = state.colours
+    counts = [state.counts(s) for s in range(seats)]
+    # At a round's end the game goes on: in the last round, only its rows are to come.
+    before = state.cards_before_last_round or 0
+    foresight = DEFAULT_FORESIGHT[scoring] if foresight is None else foresight
+    future = future_cards(before, sum(state.row_capacities), seats, foresight)
+    unseen = state.unseen()
+    left = [unseen.get(c, 0) for c in colours]
+    values = []
+    for s in range(seats):
+        held = counts[s]
+        own = [held[c] for c in colours]
+        points: float = best_total(own, held[_JOKER] + held[_GOLDEN], held[_PLUS2], table, plus)
+        rivals = [sum(1 for o in range(seats) if o != s and counts[o][c]) for c in colours]
+        expected = expected_cards(future, left, rivals)
+        for i in building(own, plus):
+            prospects = prospect_table(table, round(expected[i], PROSPECT_DECIMALS))
+            points += prospects[min(own[i], MAX_COUNT)]
+        values.append(points)
+    return values
+
+
+ANALYSIS_SPREAD = (4.0, 2.0)
+"""``analysis_spread``: the points of margin per unit of log-odds are at least the first
+figure, and the second times the square root of the cards still in the deck."""
+
+
+def analysis_spread(cards_left: int) -> float:
+    """How uncertain a margin still is with ``cards_left`` cards to come, in points.
+
+    >>> analysis_spread(0), analysis_spread(64)
+    (4.0, 16.0)
+    """
+    least, per_card = ANALYSIS_SPREAD
+    return max(least, per_card * math.sqrt(cards_left))
+
+
+def _judge(state: GameState, seat: int) -> tuple[float, float]:
+    """``seat``'s player's chance to win and margin (points) at the end of a rollout.
+
+    A finished game's are exact. At a round's end each player's value (the seat's score
+    and prospects; a team's sum in the ghost variant) gives the margin over the best
+    other, and a softmax of the values (``analysis_spread``) the chance to win.
+    """
+    rules = state.rules
+    player = rules.controller(seat)
+    if state.is_over:
+        outcome = state.outcome()
+        assert outcome is not None
+        return outcome.share(player), float(outcome.margin(player))
+    values = [0.0] * rules.players
+    for s, value in enumerate(_values(state, None)):
+        values[rules.controller(s)] += value
+    rival = max((v for p, v in enumerate(values) if p != player), default=values[player])
+    spread = analysis_spread(state.deck_size)
+    top = max(values)
+    weights = [math.exp((v - top) / spread) for v in values]
+    return weights[player] / sum(weights), values[player] - rival
+
+
+def _error(samples: list[float]) -> float:
+    """The standard error of the samples' mean (0 for fewer than two)."""
+    if len(samples) < 2:
+        return 0.0
+    return statistics.stdev(samples) / math.sqrt(len(samples))
 
 
 def _ucb(edge: _Edge, player: int, log_n: float, c: float) -> float:

@@ -14,6 +14,7 @@ from coloretto.cli import (
     bots_command,
     play_command,
     replay_command,
+    review_command,
     save_command,
     score_command,
     stats_command,
@@ -40,6 +41,7 @@ def build_parser() -> Parser:
     )
     play_command.add_parser(commands, parser)  # first: what most people come for
     replay_command.add_parser(commands)
+    review_command.add_parser(commands)
     save_command.add_parser(commands)
     stats_command.add_parser(commands)
     score_command.add_parser(commands)

@@ -30,7 +30,10 @@ JSON_HELP = """\
   "groups":   the same figures for each person by "opponents" (the other players'
               bots, distinct and sorted, joined by "+", e.g. "hard+normal"; "+people"
               when other people played too; "people only" without bots), "players"
-              (the player count) and "scoring" ("brown" or "gray").
+              (the player count) and "scoring" ("brown" or "gray"),
+  "accuracy": per person and month (UTC) with games reviewed by the coach
+              (coloretto review): "player", "month" ("2026-11"), "games" and
+              "accuracy" (their average, 0 to 100).
 """
 
 
@@ -42,7 +45,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Statistics of the finished games played on this computer: for each person,\n"
             "games played, wins (ties shared) and win rate, best and average score, by\n"
-            "opponents, player count and scoring side."
+            "opponents, player count and scoring side; and the accuracy of the games the\n"
+            "coach reviewed (coloretto review), month by month."
         ),
         epilog=JSON_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -86,7 +90,31 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for person in summary.people:
         console.print(_overall(person), markup=False)
     console.print(render(summary))
+    if summary.accuracy:
+        console.print(render_accuracy(summary))
     return 0
+
+
+def render_accuracy(summary: StatsSummary) -> Table:
+    """Each person's average accuracy in the games the coach reviewed, month by month."""
+    several = len({a.player for a in summary.accuracy}) > 1
+    table = Table(
+        title="Accuracy over time",
+        caption="the coach's accuracy (0-100) in reviewed games (coloretto review)",
+    )
+    if several:
+        table.add_column("Player", overflow="fold")
+    table.add_column("Month", no_wrap=True)
+    table.add_column("Reviewed", justify="right", no_wrap=True)
+    table.add_column("Accuracy", justify="right", no_wrap=True)
+    for point in summary.accuracy:
+        table.add_row(
+            *([Text(printable(point.player))] if several else []),
+            point.month,
+            str(point.games),
+            f"{point.accuracy:.0f}%",
+        )
+    return table
 
 
 def render(summary: StatsSummary) -> Table:

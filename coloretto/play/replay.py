@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from coloretto.engine import GameRecord, GameState, Match, Move
+from coloretto.play.coach import Decision
 from coloretto.play.config import GameConfig, Player
+from coloretto.play.review import Review, review_of
 from coloretto.play.session import Session
 from coloretto.store.text import LONGEST_NAME, printable
 
@@ -31,6 +33,8 @@ class Replay:
     seed: int
     name: str = ""
     """What the game is called (its file name), for the log."""
+    review: Review | None = None
+    """The coach's review kept in the record (``coloretto review``), if any."""
 
     @classmethod
     def from_record(cls, record: GameRecord, name: str = "") -> Replay:
@@ -51,7 +55,8 @@ class Replay:
         except ValueError:  # names the game itself would refuse (say, a bot spec from the arena)
             players = tuple(Player(f"Seat {s + 1}") for s in range(rules.players))
             config = GameConfig(rules, players, seed, delay=0)
-        return cls(seats, tuple(states), config, seed, printable(name))
+        review = review_of(record, states)
+        return cls(seats, tuple(states), config, seed, printable(name), review)
 
     @property
     def last(self) -> int:
@@ -68,6 +73,23 @@ class Replay:
     def move(self, step: int) -> Move | None:
         """The action that led to ``step`` (``None`` at the start)."""
         return self.states[step].last_move if step else None
+
+    def decision(self, step: int) -> Decision | None:
+        """The coach's judgement of the action that led to ``step``, if it was reviewed."""
+        if self.review is None or step < 1:
+            return None
+        return self.review.decisions.get(step - 1)
+
+    def next_mistake(self, step: int) -> int | None:
+        """The first step after ``step`` that a mistake or a blunder led to."""
+        return next(
+            (
+                later
+                for later in range(step + 1, len(self.states))
+                if (decision := self.decision(later)) is not None and decision.grade.is_error
+            ),
+            None,
+        )
 
     def round_start(self, step: int) -> int:
         """The first step of the round ``step`` is in."""

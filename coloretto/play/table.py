@@ -24,13 +24,15 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
 
-from coloretto.bots.guard import guarded_choice
+from coloretto.bots.guard import fallback, guarded_analysis, guarded_choice
 from coloretto.bots.registry import make_bot
 from coloretto.engine import Action, GameState, Move
+from coloretto.play.advice import explain_hint
+from coloretto.play.coach import ranked
 from coloretto.play.config import possessive
 from coloretto.play.keeper import Keeper
 from coloretto.play.session import Session
-from coloretto.play.words import Line, describe_move, explain_hint
+from coloretto.play.words import Line, describe_move
 from coloretto.store.text import printable
 
 
@@ -221,17 +223,26 @@ class LocalTable:
         self._tell(BotFailed(answer.seat, report))
 
     def hint(self) -> Hint:
-        """Ask the hint bot what the seat to move should play, through the guard."""
+        """Ask the hint bot what the seat to move should play, and why, through the guard.
+
+        A bot that can analyse (``Analyst``) values every legal action: the hint is the
+        best, compared with the others in words. Another bot is asked for its choice.
+        """
         session = self._session
         state = session.game
         seat = state.current_player
-        seed = session.bot_seed(state.rules.seats)
-        answer = guarded_choice(
-            partial(make_bot, session.config.hint_bot, seed=seed),
-            state.view(seat),
-            state.legal_actions(),
-            session.config.time_limit,
-        )
+        make = partial(make_bot, session.config.hint_bot, seed=session.bot_seed(state.rules.seats))
+        view, legal, limit = state.view(seat), state.legal_actions(), session.config.time_limit
+        analysis = guarded_analysis(make, view, legal, limit)
+        if analysis.estimates is not None:
+            best = ranked(analysis.estimates)[0]
+            reason = explain_hint(state, seat, best, analysis.estimates, session.seat_names)
+            return Hint(best, reason)
+        if analysis.problem is not None:
+            action = fallback(view, legal)
+            return Hint(action, f"no hint this time (the hint bot failed: {analysis.problem})")
+        answer = guarded_choice(make, view, legal, limit)
         if answer.problem is not None:
             return Hint(answer.action, f"no hint this time (the hint bot failed: {answer.problem})")
-        return Hint(answer.action, explain_hint(state, seat, answer.action))
+        reason = explain_hint(state, seat, answer.action, {}, session.seat_names)
+        return Hint(answer.action, reason)

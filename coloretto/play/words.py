@@ -1,4 +1,5 @@
-"""The game in words, for any front end: moves as they happen, and short reasons for hints.
+"""The game in words, for any front end: moves as they happen (the coach's reasons are in
+``coloretto.play.advice``).
 
 A narrated line is made of words and cards (``Line``), so that each front end shows the
 cards its own way: the terminal as coloured names, plain text (``Line.plain``) by name.
@@ -207,49 +208,17 @@ def describe_action(action: Action, state: GameState) -> str:
     return f"put the {what} card on row {action.row + 1}"
 
 
-def explain_hint(state: GameState, seat: int, action: Action) -> str:
-    """The hint in a few words: what to do, and what it does to the scores now.
+def short_action(action: Action, state: GameState) -> str:
+    """An action in a few letters, for tables: "draw", "take row 2", "blue → row 3".
 
-    >>> from coloretto.engine import DRAW, Rules, new_game
-    >>> explain_hint(new_game(Rules(players=3), seed=1), 0, DRAW)
-    'draw a card: no row holds cards yet'
+    >>> from coloretto.engine import DRAW, new_game
+    >>> short_action(DRAW, new_game(seed=1)), short_action(Action.take(1), new_game(seed=1))
+    ('draw', 'take row 2')
     """
-    what = describe_action(action, state)
-    takes = [
-        r
-        for r, cards in enumerate(state.rows)
-        if cards and not state.rows_taken[r] and state.drawn_card is None
-    ]
-    if action.kind is ActionKind.TAKE:
-        assert action.row is not None
-        gain = row_gain(state, seat, state.rows[action.row])
-        now = state.scores()[seat]
-        best = max(row_gain(state, seat, state.rows[r]) for r in takes)
-        why = f"{gain:+d} for you now ({now} → {now + gain})"
-        if len(takes) == 1:
-            return f"{what}: the only row you can take; {why}"
-        if gain >= best:
-            return f"{what}: the best row for you, {why}"
-        return f"{what}: {why}, and it keeps the other rows from growing"
     if action.kind is ActionKind.DRAW:
-        if not takes:
-            return f"{what}: no row holds cards yet"
-        gains = {r: row_gain(state, seat, state.rows[r]) for r in takes}
-        best_row = max(gains, key=lambda r: (gains[r], -r))
-        return (
-            f"{what}: the best row now (row {best_row + 1}) is worth only "
-            f"{gains[best_row]:+d} to you; wait for better"
-        )
+        return "draw"
     assert action.row is not None
-    after = state.apply(action)
-    cards = after.rows[action.row]
-    mine = row_gain(after, seat, cards)
-    others = [
-        row_gain(after, s, cards)
-        for s in range(state.rules.seats)
-        if not after.seats_out[s] and state.rules.controller(s) != state.rules.controller(seat)
-    ]
-    why = f"row {action.row + 1} is then worth {mine:+d} to you"
-    if others:
-        why += f" and at most {max(others):+d} to the others"
-    return f"{what}: {why}"
+    if action.kind is ActionKind.TAKE:
+        return f"take row {action.row + 1}"
+    card = state.drawn_card
+    return f"{CARD_NAMES[card] if card is not None else 'card'} → row {action.row + 1}"

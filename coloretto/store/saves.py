@@ -88,6 +88,19 @@ def keep_finished(
     return path
 
 
+def annotate(data: DataDir, path: Path, record: GameRecord) -> Path:
+    """Write ``record`` back into the file ``path`` it was read from (atomically), to keep
+    what a program added to its metadata (say, a game review): a game of the history or a
+    file the user named. Never a save (the game being played rewrites it after every
+    action): ``ValueError``. A symbolic link's target is written. Raises ``OSError`` if the
+    disk refuses."""
+    target = path.resolve()
+    if target.parent == data.saves.resolve():
+        raise ValueError(f"{path} is a game in progress (finish it first)")
+    write_record(target, record.state, record.seats, record.meta)
+    return target
+
+
 def latest_save(data: DataDir) -> Path | None:
     """The save touched last (the game to resume), if any."""
     return _newest(data.saves)

@@ -99,6 +99,19 @@ MIGRATIONS: list[Migration] = [
         """,
         "CREATE INDEX results_people ON results (name) WHERE bot IS NULL",
     ),
+    # Version 2: the coach's accuracy of a player in a reviewed game (coloretto review).
+    _sql(
+        """
+        CREATE TABLE accuracy (
+            game_id   TEXT NOT NULL,
+            player    INTEGER NOT NULL,
+            accuracy  REAL NOT NULL,     -- 0 .. 100
+            decisions INTEGER NOT NULL,  -- decisions reviewed
+            PRIMARY KEY (game_id, player),
+            FOREIGN KEY (game_id, player) REFERENCES results (game_id, player) ON DELETE CASCADE
+        ) WITHOUT ROWID
+        """,
+    ),
 ]
 """The schema, as steps: ``MIGRATIONS[v]`` upgrades version ``v`` to ``v + 1``.
 
@@ -111,7 +124,7 @@ def schema_version() -> int:
     """The schema version this program writes (``PRAGMA user_version``).
 
     >>> schema_version()
-    1
+    2
     """
     return len(MIGRATIONS)
 
@@ -277,6 +290,26 @@ class GroupStats(_Figures):
 
 
 @dataclass(frozen=True)
+class AccuracyStats:
+    """One person's average accuracy (the coach's, 0 to 100) in the games reviewed in a
+    month (``"2026-11"``, UTC)."""
+
+    player: str
+    month: str
+    games: int
+    accuracy: float
+
+    def to_json(self) -> dict[str, object]:
+        """The figures as JSON values (rounded for reading)."""
+        return {
+            "player": self.player,
+            "month": self.month,
+            "games": self.games,
+            "accuracy": round(self.accuracy, 1),
+        }
+
+
+@dataclass(frozen=True)
 class StatsSummary:
     """What ``coloretto stats`` shows."""
 
@@ -286,6 +319,8 @@ class StatsSummary:
     """Each person's overall figures, by name."""
     groups: tuple[GroupStats, ...]
     """Each person's figures by player count, scoring side and opponents."""
+    accuracy: tuple[AccuracyStats, ...] = ()
+    """Each person's average accuracy in reviewed games, month by month."""
 
     def to_json(self) -> dict[str, object]:
         """The summary as one JSON object."""
@@ -293,6 +328,7 @@ class StatsSummary:
             "games": self.games,
             "people": [p.to_json() for p in self.people],
             "groups": [g.to_json() for g in self.groups],
+            "accuracy": [a.to_json() for a in self.accuracy],
         }
 
 
@@ -388,6 +424,43 @@ class Stats:
             )
             return True
 
+    def add_accuracy(self, game_id: str, player: int, accuracy: float, decisions: int) -> bool:
+        """Keep a person's accuracy in a game counted here (a newer review replaces an
+        older); ``False`` if the game or player is not in the statistics."""
+        if not 0.0 <= accuracy <= 100.0:
+            raise ValueError(f"an accuracy is 0 to 100, not {accuracy}")
+        with self._connect(create=True) as connection, self._transaction(connection):
+            known = connection.execute(
+                "SELECT 1 FROM results WHERE game_id = ? AND player = ? AND bot IS NULL",
+                (game_id, player),
+            ).fetchone()
+            if known is None:
+                return False
+            connection.execute(
+                "INSERT OR REPLACE INTO accuracy (game_id, player, accuracy, decisions)"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, player, accuracy, decisions),
+            )
+            return True
+
+    def _accuracy(
+        self, connection: sqlite3.Connection, wanted: str | None
+    ) -> tuple[AccuracyStats, ...]:
+        rows = self._query(
+            connection,
+            "SELECT r.name, substr(g.finished_at, 1, 7), count(*), avg(a.accuracy)"
+            " FROM accuracy AS a"
+            " JOIN results AS r ON r.game_id = a.game_id AND r.player = a.player"
+            " JOIN games AS g ON g.game_id = a.game_id"
+            " GROUP BY r.name, substr(g.finished_at, 1, 7)"
+            " ORDER BY r.name, substr(g.finished_at, 1, 7)",
+        )
+        return tuple(
+            AccuracyStats(name, month, games, average)
+            for name, month, games, average in rows
+            if wanted is None or name.casefold() == wanted
+        )
+
     def summary(self, player: str | None = None) -> StatsSummary:
         """The figures for every person (or only ``player``, matched ignoring case)."""
         if not self.path.exists():
@@ -399,6 +472,7 @@ class Stats:
                 " FROM games AS g JOIN results AS r ON r.game_id = g.game_id"
                 " ORDER BY g.game_id, r.player",
             )
+            accuracy = self._accuracy(connection, None if player is None else player.casefold())
         tables: dict[str, list[tuple[str, str | None, int, float]]] = {}
         rules: dict[str, tuple[int, str]] = {}
         for game_id, players, scoring, name, bot, score, win in rows:
@@ -428,6 +502,7 @@ class Stats:
                 acc.group(name, others, players, scoring)
                 for (name, players, scoring, others), acc in sorted(groups.items())
             ),
+            accuracy=accuracy,
         )
 
     def schema_version(self) -> int:

@@ -143,6 +143,13 @@ REPLAY_KEYS: tuple[Key, ...] = (
         ),
         "replay-round",
     ),
+    Key(
+        "n",
+        "Next mistake",
+        ("the next mistake or blunder (of a reviewed game)",),
+        (("n,N", "next_mistake"),),
+        "replay-next-mistake",
+    ),
     Key("Enter", "Scores", ("the scores",), (("enter", "results"),), "replay-results", False),
     Key("m", "All moves", ("all moves",), (("m,M", "moves"),), "replay-moves", footer=False),
     Key("?", "Keys", ("these keys",), (("question_mark", "help"),), "replay-help"),

@@ -7,8 +7,10 @@ import random
 
 import pytest
 
+from coloretto.bots import Estimate
 from coloretto.engine import COLOURS, DRAW, ActionKind, Card, GameState, Rules, new_game
-from coloretto.play.words import describe_move, explain_hint, row_gain, row_list
+from coloretto.play.advice import explain_hint
+from coloretto.play.words import describe_move, row_gain, row_list
 from coloretto.tui import GameConfig, Session
 from coloretto.tui.glyphs import GLYPHS, card_block, legend
 from coloretto.tui.widgets.seats import collection_lines
@@ -100,11 +102,14 @@ def test_row_lists() -> None:
 
 
 def test_hints_say_why_in_a_few_words() -> None:
+    names = ["You", "Ben", "Cy", "Di"]
     for state in random_states(Rules(players=4), seed=5)[:-1]:
         seat = state.current_player
         now = state.scores()[seat]
-        for action in state.legal_actions():
-            hint = explain_hint(state, seat, action)
+        legal = state.legal_actions()
+        for action in legal:
+            estimates = {a: Estimate(0.5 if a == action else 0.2, 0.0) for a in legal}
+            hint = explain_hint(state, seat, action, estimates, names)
             if action.kind is ActionKind.TAKE:
                 assert action.row is not None
                 gain = row_gain(state, seat, state.rows[action.row])
@@ -112,14 +117,17 @@ def test_hints_say_why_in_a_few_words() -> None:
                 assert f"{gain:+d} for you now ({now} → {now + gain})" in hint
             elif action.kind is ActionKind.DRAW:
                 assert hint.startswith("draw a card: ")
-                assert "no row holds cards yet" in hint or "is worth only" in hint
+                assert "no row holds cards yet" in hint or "gives you" in hint
             else:
                 assert action.row is not None
                 assert state.drawn_card is not None
                 assert hint.startswith(
                     f"put the {name(state.drawn_card)} card on row {action.row + 1}: "
-                    f"row {action.row + 1} is then worth "
                 )
+                assert (
+                    "builds row" in hint or "helps the others least" in hint or "on any row" in hint
+                )
+            assert "+0 to you" not in hint  # never a reason that reads as bad advice
 
 
 def test_a_rows_gain_is_the_change_in_score() -> None:

@@ -15,9 +15,14 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from coloretto.engine import Card, Variant
+from coloretto.engine import Card, RecordError, Variant, read_record
 from coloretto.play.config import YOU, possessive
+from coloretto.play.keeper import Keeper
+from coloretto.play.saving import session_record
 from coloretto.play.session import Session
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import history_path
+from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.widgets import Notice, ScoreCard
 
 EndChoice = Literal["next", "rematch", "setup", "board", "quit"]
@@ -131,6 +136,7 @@ class EndScreen(Screen[EndChoice]):
         Binding("r", "choose('rematch')", "Rematch", id="rematch"),
         Binding("s", "choose('setup')", "New setup", id="new-setup"),
         Binding("b,escape", "choose('board')", "Board", id="board"),
+        Binding("v", "review", "Review", id="review-game"),
         Binding("q", "choose('quit')", "Quit", id="quit-end"),
     ]
 
@@ -180,14 +186,26 @@ class EndScreen(Screen[EndChoice]):
     def _keys_text(self) -> str:
         seed = f"(seed {self.session.seed})"
         if self.session.has_next_game:
-            return f"n: next game · r: new match · b: board · q: quit {seed}"
-        return f"r: rematch · s: new setup · b: back to the board · q: quit {seed}"
+            return f"n: next game · r: new match · v: review · b: board · q: quit {seed}"
+        return f"r: rematch · s: new setup · v: the coach's review · b: board · q: quit {seed}"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``n`` only while the match has games to come."""
         if action == "choose" and parameters and parameters[0] == "next":
             return self.session.has_next_game
         return True
+
+    def action_review(self) -> None:
+        """``v``: the coach reviews this game (kept in its record in the history)."""
+        session = self.session
+        keeper = getattr(self.app, "keeper", None)
+        data = keeper.data if isinstance(keeper, Keeper) else DataDir.default()
+        number = session.match.game_number if session.game.rules.games > 1 else None
+        kept = history_path(data, session.id, number)
+        try:
+            self.app.push_screen(ReviewScreen(read_record(kept), kept, data))
+        except RecordError:  # not kept (the disk refused): reviewed all the same, not kept
+            self.app.push_screen(ReviewScreen(session_record(session), None, data))
 
     def action_choose(self, choice: EndChoice) -> None:
         """Leave the score screen with ``choice``."""

@@ -63,6 +63,8 @@ class GameScreen(Screen[None]):
         self._fresh_row: int | None = None
         self._results_shown = False
         self._hint_token: int | None = None
+        self._hint: tuple[int, str] | None = None
+        """The latest hint, with the move count it was given at (shown again on ``h``)."""
         self.hints: list[str] = []
         """The hints given so far."""
 
@@ -301,6 +303,9 @@ class GameScreen(Screen[None]):
         """``h``: ask the strongest bot what it would do, and why."""
         if not self._person_to_move():
             return
+        if self._hint is not None and self._hint[0] == self.token:
+            self.notice.say(self._hint[1], "hint")  # the same position: the same hint
+            return
         if self._hint_token == self.token:
             self.notice.say("still thinking about a hint…", "hint")
             return
@@ -316,6 +321,7 @@ class GameScreen(Screen[None]):
     def on_hint_ready(self, message: HintReady) -> None:
         """Show the hint, unless the game has moved on since it was asked for."""
         if message.token == self.token:
+            self._hint = (message.token, message.hint.reason)
             self.notice.say(message.hint.reason, "hint")
             self.hints.append(message.hint.reason)
 

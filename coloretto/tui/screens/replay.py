@@ -3,7 +3,9 @@
 The board is the game screen's (``coloretto.tui.table``): the same rows, drawn card,
 players, top bar and turn bar, as they were after each action. The keys: Right/Left step one
 action forward/back, Home/End jump to the start/end, PageUp/PageDown (or ``[``/``]``) to the
-start of the previous/next round, Enter shows the score cards once the game is over.
+start of the previous/next round, Enter shows the score cards once the game is over. A game
+reviewed by the coach (``coloretto review``) shows each move's grade, the best move instead
+of a weaker one in the turn bar, and ``n`` jumps to the next mistake or blunder.
 """
 
 from __future__ import annotations
@@ -15,16 +17,35 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from coloretto.engine import ActionKind
+from coloretto.play.coach import Grade
 from coloretto.play.config import possessive
 from coloretto.play.replay import Replay
 from coloretto.play.session import Session
-from coloretto.play.words import DASH, describe_move, rules_in_words, starts
+from coloretto.play.words import DASH, describe_action, describe_move, rules_in_words, starts
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import REPLAY_KEYS, bindings, keys_line
 from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen
 from coloretto.tui.screens.end import EndChoice, EndScreen
 from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import Legend, MoveLog, Notice
+
+GRADE_STYLES = {
+    Grade.INACCURACY: "bold yellow",
+    Grade.MISTAKE: "bold dark_orange",
+    Grade.BLUNDER: "bold red",
+}
+
+
+def grade_text(grade: Grade) -> Text:
+    """A move's grade after its line: `` ?? blunder`` (nothing for the best move).
+
+    >>> grade_text(Grade.BLUNDER).plain, grade_text(Grade.BEST).plain
+    (' ?? blunder', '')
+    """
+    if grade is Grade.BEST:
+        return Text("")
+    mark = f" {grade.mark}" if grade.mark else ""
+    return Text(f"{mark} {grade.value}", GRADE_STYLES.get(grade, "dim"))
 
 
 def final_scores(session: Session) -> Text:
@@ -78,8 +99,12 @@ class ReplayScreen(Screen[None]):
             before, after = replay.states[step - 1], replay.states[step]
             move = replay.move(step)
             assert move is not None
-            for line in describe_move(move, before, after, replay.seats):
-                log.add(render(line, plain=plain), round_number=before.round)
+            for i, line in enumerate(describe_move(move, before, after, replay.seats)):
+                text = render(line, plain=plain)
+                decision = replay.decision(step)
+                if i == 0 and decision is not None:
+                    text.append_text(grade_text(decision.grade))
+                log.add(text, round_number=before.round)
             self._shown.append(len(log.entries))
         self._entries = list(log.entries)
         self.show_step(self.step)
@@ -114,10 +139,12 @@ class ReplayScreen(Screen[None]):
         move = replay.move(step)
         assert move is not None
         lines = describe_move(move, before, after, replay.seats)
+        decision = replay.decision(step)
         return Text.assemble(
             (f"Move {step} of {replay.last} · Round {before.round}", "bold"),
             ": ",
             Text(" ").join(render(line, plain=self.app.no_color) for line in lines),
+            grade_text(decision.grade) if decision is not None else "",
         )
 
     def _prompt(self) -> Text:
@@ -130,6 +157,17 @@ class ReplayScreen(Screen[None]):
             )
         name = session.seat_names[game.current_player]
         head = Text(f"{possessive(name)} turn", "bold")
+        decision = self.replay.decision(self.step)
+        if decision is not None and decision.grade is not Grade.BEST:
+            before = self.replay.states[self.step - 1]
+            best = describe_action(decision.best, before)
+            chance = round(100 * decision.win_loss)
+            lost = f"{decision.cost:.1f} points" + (
+                f" and {chance}% chance to win" if chance else ""
+            )
+            return Text.assemble(
+                ("Best was: ", "bold"), f"{best} (this move lost {lost}) · n: next mistake"
+            )
         if self.step == self.replay.last:
             return Text.assemble(head, f" {DASH} the record ends here (the game was not finished)")
         return Text.assemble(head, f" {DASH} → shows the next action, ← goes back")
@@ -180,6 +218,21 @@ class ReplayScreen(Screen[None]):
                 return
         self.show_step(step)
 
+    def action_next_mistake(self) -> None:
+        """``n``: the next mistake or blunder of a reviewed game."""
+        replay = self.replay
+        if replay.review is None:
+            self.notice.say(
+                "This game has not been reviewed: coloretto review FILE grades its moves.",
+                "error",
+            )
+            return
+        step = replay.next_mistake(self.step)
+        if step is None:
+            self.notice.say("No mistake or blunder after this move (Home: back to the deal).")
+            return
+        self.show_step(step)
+
     def action_results(self) -> None:
         """Enter, at the end of a finished game: the score cards."""
         if not self.session.game.is_over:
@@ -226,7 +279,9 @@ class ReplayEndScreen(EndScreen):
         return "b: back to the replay · q: quit"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only ``b``/Esc and ``q``: a replay has no next game or rematch."""
+        """Only ``b``/Esc and ``q``: a replay has no next game, rematch or review."""
+        if action == "review":
+            return False
         if action == "choose" and parameters:
             return parameters[0] in ("board", "quit")
         return True

@@ -1,0 +1,282 @@
+"""``coloretto review``: the coach goes through a finished game, decision by decision.
+
+Every decision of the people in the game (every seat's with ``--all``) is analysed by the
+strongest bot from what that seat knew, graded, and summed up per player. The analysis is
+written into the record's metadata as it goes (so a review is done once, and an
+interrupted one continues where it stopped), in the history or the file named.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from coloretto.bots.registry import BotError
+from coloretto.cli.parser import bounded_int
+from coloretto.cli.replay_command import ReplayProblem, find, history, load
+from coloretto.engine import GameState
+from coloretto.play.coach import GRADE_THRESHOLDS, REVIEW_BOT, Decision, Grade
+from coloretto.play.review import (
+    Review,
+    Reviewing,
+    Summary,
+    count_accuracy,
+    people,
+    positions,
+    review_of,
+)
+from coloretto.play.words import short_action
+from coloretto.store import DataDir
+from coloretto.store.text import LONGEST_NAME, printable
+
+DESCRIPTION = f"""\
+Review a game move by move: the strongest bot ({REVIEW_BOT}) values every legal option
+of each decision, from what that seat knew (never the order of the deck), and grades the
+move played by the chance to win it lost against the best one (or the points of final
+margin it lost, at 2.5 % a point, if more):
+  best < 1 %   good < 5 %   inaccuracy < 10 %   mistake < 15 %   blunder 15 % or more
+Each player gets an accuracy (100: always the best move) and their three costliest
+decisions, with why. The analysis is kept in the record (meta.analysis): a game is
+reviewed once, and an interrupted review (Ctrl+C) continues where it stopped.
+"""
+
+EPILOG = """\
+examples:
+  coloretto review                        the game finished last
+  coloretto review --all                  the bots' decisions too
+  coloretto review NAME.json --json       a game of the history, as JSON
+  coloretto review game.json --jobs 1     any record, on one core
+
+--json prints one object: "file", "bot", "seed", "complete" (false if interrupted),
+"thresholds" (the least loss of chance to win, 0 to 1, per grade), "players" (per seat
+reviewed: "seat", "name", "accuracy" 0-100, "grades" (count per grade), "costliest"
+(ply, move, round, played, best, loss, cost, why)) and "decisions" (per decision: "ply"
+(actions before it), "move" (its number), "round", "seat", "name", "played", "best",
+"grade", "loss" (what grades it: the chance to win lost or, if more, the points lost at
+2.5 % each, 0 to 1), "win_lost" (chance to win lost), "cost" (points of margin lost) and
+"options" (every legal action: "action", "win", "margin" and their standard errors)).
+"""
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``review``."""
+    parser = commands.add_parser(
+        "review",
+        help="the coach reviews a finished game: grades, accuracy, costliest moves",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "file", nargs="?", metavar="FILE", help="a game record (default: the game finished last)"
+    )
+    parser.add_argument("--all", action="store_true", help="review the bots' decisions too")
+    parser.add_argument(
+        "--jobs",
+        type=bounded_int(1, 256, "--jobs"),
+        default=os.cpu_count() or 1,
+        help="processes analysing at once (default: all cores)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object (see below)")
+    parser.add_argument(
+        "--seed", type=bounded_int(0, 2**32 - 1, "--seed"), default=0, help="the analysis seed"
+    )
+    parser.add_argument(
+        "--bot",
+        metavar="SPEC",
+        default=REVIEW_BOT,
+        help=f"the analysing bot (one with an analyse method; default {REVIEW_BOT})",
+    )
+    parser.add_argument(
+        "--again", action="store_true", help="forget the analysis kept in the record; start over"
+    )
+    parser.set_defaults(run=run, parser=parser)
+
+
+def _fail(parser: argparse.ArgumentParser, message: str) -> int:
+    print(printable(f"{parser.prog}: error: {message}"), file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Review the game, keep the analysis in its record, and print the review."""
+    data = DataDir.default()
+    try:
+        path = find(args.file, data) if args.file else history(data)[0]
+        record = load(path)
+    except ReplayProblem as problem:
+        return _fail(parser, str(problem))
+    states = positions(record)
+    kept = None if args.again else review_of(record, states)
+    review = kept if kept is not None and kept.bot == args.bot else Review(args.bot, args.seed)
+    seats = tuple(range(record.rules.seats)) if args.all else people(record)
+    reviewing = Reviewing(record, review, seats, path, data)
+    todo = len(reviewing.todo)
+    try:
+        complete = _analyse(reviewing, args.jobs, quiet=args.json)
+    except BotError as error:
+        return _fail(parser, str(error))
+    names = [printable(name, LONGEST_NAME) for name in record.seats]
+    report = _Report(path, review, states, names, seats, reviewing.summaries(names))
+    if complete:
+        trouble = count_accuracy(data, record, reviewing.summaries(record.seats))
+        if trouble is not None:
+            print(printable(f"coloretto review: {trouble}"), file=sys.stderr)
+    if args.json:
+        print(json.dumps(report.to_json(complete=complete)))
+    else:
+        report.print()
+    if reviewing.problem:
+        lost = f"coloretto review: the analysis was not kept: {reviewing.problem}"
+        print(printable(lost), file=sys.stderr)
+    if not complete:
+        print(
+            f"Interrupted after {todo - reviewing.left} of {todo} decisions: "
+            "run the same command again to continue.",
+            file=sys.stderr,
+        )
+        return 130
+    return 0
+
+
+def _analyse(reviewing: Reviewing, jobs: int, *, quiet: bool) -> bool:
+    """Analyse what is left with a progress bar; ``False`` if interrupted (what is done
+    is kept either way)."""
+    if not reviewing.todo:
+        return True
+    columns = (
+        TextColumn("Reviewing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("decisions"),
+        TimeRemainingColumn(),
+    )
+    console = Console(stderr=True)
+    with Progress(*columns, console=console, transient=True, disable=quiet) as progress:
+        task = progress.add_task("review", total=len(reviewing.todo))
+        try:
+            reviewing.run(jobs, lambda: progress.advance(task))
+        except KeyboardInterrupt:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class _Report:
+    """What the review prints: the game's decisions of ``seats`` and their summaries."""
+
+    path: Path
+    review: Review
+    states: Sequence[GameState]
+    names: Sequence[str]
+    seats: Sequence[int]
+    found: list[Summary]
+
+    def decisions(self) -> list[Decision]:
+        review = self.review
+        chosen = (review.decisions[ply] for ply in sorted(review.decisions))
+        return [d for d in chosen if d.seat in self.seats]
+
+    def print(self) -> None:
+        """The decisions as a table, then each player's summary."""
+        console = Console(soft_wrap=False)
+        review, states, names = self.review, self.states, self.names
+        mine = self.decisions()
+        console.print(
+            Text(
+                printable(
+                    f"Review of {self.path.name}: {len(mine)} decisions analysed by "
+                    f"{review.bot} (seed {review.seed}); what a move lost: points of final "
+                    "margin and chance to win."
+                )
+            )
+        )
+        table = Table(box=None, padding=(0, 1), pad_edge=False)
+        for column in ("Move", "Round", "Player", "Played", "Best", "Points", "Win", "Grade"):
+            right = column in ("Move", "Round", "Points", "Win")
+            table.add_column(column, justify="right" if right else "left", no_wrap=True)
+        for decision in mine:
+            state = states[decision.ply]
+            best = decision.best
+            other = decision.grade is not Grade.BEST
+            table.add_row(
+                str(decision.ply + 1),
+                str(state.round),
+                Text(names[decision.seat], overflow="fold"),
+                short_action(decision.played, state),
+                short_action(best, state) if other else "",
+                f"{-decision.cost:+.1f}" if other else "",
+                f"{-100 * decision.win_loss:+.0f}%" if other else "",
+                _grade_text(decision.grade),
+            )
+        console.print(table)
+        for summary in self.found:
+            console.print(Text(_summary_line(summary), style="bold"))
+            for number, costly in enumerate(summary.costliest, start=1):
+                where = f"Move {costly.decision.ply + 1} (round {costly.round})"
+                console.print(Text(f"  {number}. {where}: {costly.why.plain}"))
+
+    def to_json(self, *, complete: bool) -> dict[str, Any]:
+        """The review as one JSON object (see ``EPILOG``)."""
+        states, names = self.states, self.names
+
+        def entry(decision: Decision) -> dict[str, Any]:
+            return {
+                "ply": decision.ply,
+                "move": decision.ply + 1,
+                "round": states[decision.ply].round,
+                "seat": decision.seat,
+                "name": names[decision.seat],
+                "played": str(decision.played),
+                "best": str(decision.best),
+                "grade": decision.grade.value,
+                "loss": round(decision.loss, 4),
+                "win_lost": round(decision.win_loss, 4),
+                "cost": round(decision.cost, 2),
+            }
+
+        review = self.review
+        options = {d["ply"]: d["options"] for d in review.to_meta()["decisions"]}
+        return {
+            "file": str(self.path),
+            "bot": review.bot,
+            "seed": review.seed,
+            "complete": complete,
+            "thresholds": {grade.value: least for least, grade in GRADE_THRESHOLDS},
+            "players": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "accuracy": round(s.accuracy, 1),
+                    "grades": {grade.value: n for grade, n in s.grades.items()},
+                    "costliest": [{**entry(c.decision), "why": c.why.plain} for c in s.costliest],
+                }
+                for s in self.found
+            ],
+            "decisions": [{**entry(d), "options": options[d.ply]} for d in self.decisions()],
+        }
+
+
+def _grade_text(grade: Grade) -> Text:
+    style = {Grade.INACCURACY: "yellow", Grade.MISTAKE: "dark_orange", Grade.BLUNDER: "bold red"}
+    mark = f" {grade.mark}" if grade.mark else ""
+    return Text(grade.value + mark, style=style.get(grade, ""))
+
+
+def _summary_line(summary: Summary) -> str:
+    counts = ", ".join(f"{n} {grade.value}" for grade, n in summary.grades.items() if n)
+    return (
+        f"{summary.name}: accuracy {summary.accuracy:.0f}% over {summary.decisions} "
+        f"decisions ({counts})"
+    )

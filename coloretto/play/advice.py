@@ -1,0 +1,261 @@
+"""The coach in words: why a move was costly, and why a hint is the best move.
+
+Every reason is made of what a player can check on the table: what a row gives them now,
+what it would give the others, what a card does to their plus colours, and how close the
+Last Round card is. The bot's estimates only decide which action is best and what the
+difference is worth; they are quoted as such ("about 3.2 points better").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from coloretto.bots import Estimate
+from coloretto.engine import DRAW, Action, ActionKind, Card, GameState
+from coloretto.play.coach import Decision, ranked
+from coloretto.play.config import YOU
+from coloretto.play.words import CARD_NAMES, Line, describe_action, row_gain
+
+LAST_ROUND_NEAR = 4
+"""Cards left before the Last Round card at which drawing is said to risk it."""
+
+
+@dataclass(frozen=True)
+class _Rival:
+    """The other seat a row is worth most to, and how much."""
+
+    name: str
+    gain: int
+
+
+def _rival(state: GameState, seat: int, cards: Sequence[Card], names: Sequence[str]) -> _Rival:
+    rules = state.rules
+    mine = rules.controller(seat)
+    others = [
+        s
+        for s in range(rules.seats)
+        if not state.seats_out[s] and rules.controller(s) != mine and s != seat
+    ]
+    if not others:
+        return _Rival("nobody", 0)
+    best = max(others, key=lambda s: (row_gain(state, s, cards), -s))
+    name = names[best]
+    return _Rival("you" if name == YOU else name, row_gain(state, best, cards))
+
+
+def _ordinal(n: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+    return f"{n}{suffix}"
+
+
+def colour_note(state: GameState, seat: int, cards: Sequence[Card]) -> str | None:
+    """What ``cards`` do to ``seat``'s colours when they cost points: a colour past the
+    best count of the gray side, or a colour outside the plus colours.
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> game = new_game(Rules(players=3), seed=4)
+    >>> colour_note(game, 0, [])
+    """
+    rules = state.rules
+    table = rules.scoring.table
+    peak = max(range(len(table)), key=lambda n: table[n])
+    held = state.collection(seat)
+    after = dict(held)
+    for card in cards:
+        if card.is_colour:
+            after[card] = after.get(card, 0) + 1
+    colours = [c for c in after if c.is_colour and after[c]]
+    ranked_colours = sorted(colours, key=lambda c: -after[c])
+    plus = set(ranked_colours[: rules.plus_colours])
+    for card in dict.fromkeys(c for c in cards if c.is_colour):
+        count = after[card]
+        if peak < len(table) - 1 and count > peak and card in plus:
+            return f"a {_ordinal(count)} {CARD_NAMES[card]} card on the gray side"
+        if card not in plus and row_gain(state, seat, cards) < 0:
+            return f"{CARD_NAMES[card]} as a minus colour (you already collect {_plus_names(plus)})"
+    return None
+
+
+def _plus_names(colours: set[Card]) -> str:
+    names = sorted(CARD_NAMES[c] for c in colours)
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def _last_round_risk(state: GameState, *, past: bool) -> str | None:
+    """The Last Round card's threat, said of a move played (``past``) or to play."""
+    verb = "was" if past else "is"
+    if state.last_round:
+        return f"this {verb} the last round: every row must be taken"
+    before = state.cards_before_last_round
+    if before is not None and before < LAST_ROUND_NEAR:
+        cards = "card" if before == 1 else "cards"
+        return f"the Last Round card {verb} only {before} {cards} away"
+    return None
+
+
+def _placed(state: GameState, row: int) -> tuple[Card, ...]:
+    card = state.drawn_card
+    assert card is not None
+    return (*state.rows[row], card)
+
+
+def why_costly(state: GameState, decision: Decision, names: Sequence[str]) -> Line:
+    """Why the played action was worse than the best, in a sentence a player can check,
+    with what it cost: "taking row 2 gave you a 4th gray card on the gray side: -1 instead
+    of +8 for row 1 (-6.2 points, -18% chance to win)"."""
+    seat, played, best = decision.seat, decision.played, decision.best
+    chance = round(100 * decision.win_loss)
+    cost = f" ({-decision.cost:+.1f} points" + (
+        f", {-chance:+d}% chance to win)" if chance else ")"
+    )
+    return Line((_why(state, seat, played, best, names) + cost,))
+
+
+def _why(state: GameState, seat: int, played: Action, best: Action, names: Sequence[str]) -> str:
+    if played == best:
+        return f"{describe_action(played, state)} was the best move"
+    rows = state.rows
+    if played.kind is ActionKind.TAKE and played.row is not None:
+        mine = row_gain(state, seat, rows[played.row])
+        note = colour_note(state, seat, rows[played.row])
+        what = f"taking row {played.row + 1}"
+        if best.kind is ActionKind.TAKE and best.row is not None:
+            theirs = row_gain(state, seat, rows[best.row])
+            if mine < theirs:
+                got = f"gave you {note}" if note else "gave you less"
+                return f"{what} {got}: {mine:+d} instead of {theirs:+d} for row {best.row + 1}"
+            rival = _rival(state, seat, rows[best.row], names)
+            return (
+                f"{what} ({mine:+d}) left row {best.row + 1} ({theirs:+d} for you) to "
+                f"{rival.name} ({rival.gain:+d} for them)"
+            )
+        if note:
+            return f"{what} gave you {note}: {mine:+d}; drawing kept your options open"
+        return (
+            f"{what} ({mine:+d} for you) ended your round early: the rows were still "
+            "likely to grow, so drawing was worth more"
+        )
+    if played.kind is ActionKind.DRAW and best.row is not None:
+        theirs = row_gain(state, seat, rows[best.row])
+        text = f"drawing left row {best.row + 1} ({theirs:+d} for you) on the table"
+        rival = _rival(state, seat, rows[best.row], names)
+        if rival.gain > 0:
+            text += f" for {rival.name} to take ({rival.gain:+d} for them)"
+        risk = _last_round_risk(state, past=True)
+        return f"{text}; {risk}" if risk else text
+    if played.row is not None and best.row is not None and state.drawn_card is not None:
+        card = CARD_NAMES[state.drawn_card]
+        there, here = _placed(state, played.row), _placed(state, best.row)
+        gift, spared = _rival(state, seat, there, names), _rival(state, seat, here, names)
+        mine, better = row_gain(state, seat, there), row_gain(state, seat, here)
+        what = f"putting the {card} card on row {played.row + 1}"
+        if gift.gain - spared.gain >= better - mine and gift.gain > spared.gain:
+            return (
+                f"{what} made it worth {gift.gain:+d} to {gift.name}; on row {best.row + 1} "
+                f"it would have been worth at most {spared.gain:+d} to the others"
+            )
+        if better > mine:
+            return (
+                f"{what} made it worth {mine:+d} to you; on row {best.row + 1} it would "
+                f"have been worth {better:+d} to you"
+            )
+        return f"{what} rather than row {best.row + 1} left the others better rows to take"
+    return f"{describe_action(played, state)} rather than {describe_action(best, state)}"
+
+
+def explain_hint(
+    state: GameState,
+    seat: int,
+    action: Action,
+    estimates: Mapping[Action, Estimate],
+    names: Sequence[str],
+) -> str:
+    """The hint in words: the best action, why (what it gives you and the others now, your
+    colours, the Last Round card), and how much better than the next best it is rated.
+
+    >>> from coloretto.engine import DRAW, Rules, new_game
+    >>> game = new_game(Rules(players=3), seed=1)
+    >>> explain_hint(game, 0, DRAW, {DRAW: Estimate(0.3, 0.0)}, ["You", "Ben", "Cy"])
+    'draw a card: no row holds cards yet'
+    """
+    what = describe_action(action, state)
+    why = _hint_reason(state, seat, action, names)
+    text = f"{what}: {why}"
+    others = [a for a in ranked(estimates) if a != action]
+    if others and action in estimates:
+        second = others[0]
+        points = estimates[action].margin - estimates[second].margin
+        if points >= 0.1:
+            text += f"; about {points:.1f} points better than {doing(second, state)}"
+    return text
+
+
+def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[str]) -> str:
+    rows = state.rows
+    open_rows = [r for r, cards in enumerate(rows) if cards and not state.rows_taken[r]]
+    if action.kind is ActionKind.TAKE and action.row is not None:
+        gain = row_gain(state, seat, rows[action.row])
+        now = state.scores()[seat]
+        text = f"{gain:+d} for you now ({now} → {now + gain})"
+        rest = [row_gain(state, seat, rows[r]) for r in open_rows if r != action.row]
+        if not rest:
+            return f"the only row you can take; {text}"
+        if max(rest) < gain:
+            text += f"; the other rows give you at most {max(rest):+d}"
+        else:
+            text += "; no other row gives you more"
+        rival = _rival(state, seat, rows[action.row], names)
+        if rival.gain > 0 and state.is_legal(DRAW):
+            text += f", and waiting would leave it to {rival.name} ({rival.gain:+d} for them)"
+        risk = _last_round_risk(state, past=False)
+        return f"{text}; {risk}" if risk else text
+    if action.kind is ActionKind.DRAW:
+        if not open_rows:
+            return "no row holds cards yet"
+        gains = {r: row_gain(state, seat, rows[r]) for r in open_rows}
+        top = max(gains, key=lambda r: (gains[r], -r))
+        note = colour_note(state, seat, rows[top])
+        text = f"the best row now (row {top + 1}) gives you {gains[top]:+d}"
+        if note:
+            text += f" and {note}"
+        return f"{text}; the rows should still grow"
+    assert action.row is not None
+    here = _placed(state, action.row)
+    mine = row_gain(state, seat, here)
+    rival = _rival(state, seat, here, names)
+    if mine > 0 and mine >= rival.gain:
+        return (
+            f"it builds row {action.row + 1} for you ({mine:+d} for you, at most "
+            f"{rival.gain:+d} for the others)"
+        )
+    worst = max(
+        (r for r in range(len(rows)) if r != action.row and _has_room(state, r)),
+        key=lambda r: _rival(state, seat, _placed(state, r), names).gain,
+        default=None,
+    )
+    gift = rival if worst is None else _rival(state, seat, _placed(state, worst), names)
+    if worst is None or gift.gain <= rival.gain:
+        return f"on any row it would be worth about as much to the others ({rival.gain:+d})"
+    return (
+        f"it helps the others least there (at most {rival.gain:+d} for them); "
+        f"on row {worst + 1} it would be worth {gift.gain:+d} to {gift.name}"
+    )
+
+
+def doing(action: Action, state: GameState) -> str:
+    """An action as something done: "drawing", "taking row 2", "putting it on row 3".
+
+    >>> from coloretto.engine import DRAW, new_game
+    >>> doing(DRAW, new_game(seed=1)), doing(Action.take(1), new_game(seed=1))
+    ('drawing', 'taking row 2')
+    """
+    if action.kind is ActionKind.DRAW:
+        return "drawing"
+    if action.kind is ActionKind.TAKE:
+        return f"taking row {(action.row or 0) + 1}"
+    return f"putting it on row {(action.row or 0) + 1}"
+
+
+def _has_room(state: GameState, row: int) -> bool:
+    return not state.rows_taken[row] and len(state.rows[row]) < state.row_capacities[row]

@@ -1,0 +1,384 @@
+"""A game reviewed move by move: every decision of the chosen seats analysed by the coach
+(``coloretto.play.coach``), kept in the record's metadata so that it is done once.
+
+The analysis lives under ``meta.analysis`` of the record (``coloretto-analysis/1``): the
+bot and seed that made it, and one entry per analysed decision (the position's ply, the
+seat, the action played, and every legal action's estimate). A record is a file from
+anywhere: an entry that does not fit the game is dropped (and analysed again), never
+trusted.
+
+Each decision is analysed with its own seed (``decision_seed``), so a review interrupted
+and continued gives the same figures as one made at once, and decisions can be analysed
+in any order, by several processes (``analyse``).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from coloretto.bots import Estimate
+from coloretto.engine import Action, GameRecord, GameState
+from coloretto.engine.record import RecordError
+from coloretto.play.advice import why_costly
+from coloretto.play.coach import REVIEW_BOT, Decision, Grade, analyse_position, pooled
+from coloretto.play.saving import session_from_record
+from coloretto.play.words import Line
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import annotate
+from coloretto.store.stats import Stats, StatsError
+
+ANALYSIS_KEY = "analysis"
+"""The key of the analysis in a record's metadata."""
+
+FORMAT = "coloretto-analysis/1"
+
+MAX_BOT_SPEC = 200
+"""The longest bot spec kept in an analysis."""
+
+
+def decision_seed(seed: int, ply: int) -> int:
+    """The seed of the analysis of the decision at ``ply``, from the review's seed.
+
+    >>> decision_seed(0, 12) == decision_seed(0, 12) != decision_seed(1, 12)
+    True
+    """
+    return (seed * 1_000_003 + 104_729 * (ply + 1)) % 2**32
+
+
+@dataclass
+class Review:
+    """The analysed decisions of one game, by ply, and the bot and seed that analysed them."""
+
+    bot: str = REVIEW_BOT
+    seed: int = 0
+    decisions: dict[int, Decision] = field(default_factory=dict)
+
+    def to_meta(self) -> dict[str, Any]:
+        """The review as JSON-ready metadata (the value of ``meta.analysis``)."""
+        return {
+            "format": FORMAT,
+            "bot": self.bot,
+            "seed": self.seed,
+            "decisions": [_decision_json(self.decisions[ply]) for ply in sorted(self.decisions)],
+        }
+
+
+def _decision_json(decision: Decision) -> dict[str, Any]:
+    return {
+        "ply": decision.ply,
+        "seat": decision.seat,
+        "played": str(decision.played),
+        "options": [
+            {"action": str(action), **asdict(rounded(estimate))}
+            for action, estimate in decision.estimates.items()
+        ],
+    }
+
+
+def rounded(estimate: Estimate) -> Estimate:
+    """The estimate as a review keeps it: chances to 4 decimals, points to 2.
+
+    >>> rounded(Estimate(0.123456, -1.23456, 0.01234567, 0.4567, 8))
+    Estimate(win=0.1235, margin=-1.23, win_error=0.0123, margin_error=0.46, samples=8)
+    """
+    return Estimate(
+        round(estimate.win, 4),
+        round(estimate.margin, 2),
+        round(estimate.win_error, 4),
+        round(estimate.margin_error, 2),
+        estimate.samples,
+    )
+
+
+def positions(record: GameRecord) -> tuple[GameState, ...]:
+    """Every position of the record's game: ``[0]`` the deal, ``[i]`` after ``i`` actions."""
+    state = GameState.from_setup(record.state.rules, record.state.setup)
+    states = [state]
+    for move in record.state.history():
+        state = state.apply(move.action)
+        states.append(state)
+    return tuple(states)
+
+
+def review_of(record: GameRecord, states: Sequence[GameState]) -> Review | None:
+    """The review kept in ``record`` (``None`` if there is none or it is not one); only the
+    entries that fit the game are kept."""
+    data = record.meta.get(ANALYSIS_KEY)
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        return None
+    bot, seed, entries = data.get("bot"), data.get("seed"), data.get("decisions")
+    if not isinstance(bot, str) or not 0 < len(bot) <= MAX_BOT_SPEC:
+        return None
+    if type(seed) is not int or not isinstance(entries, list):
+        return None
+    review = Review(bot, seed)
+    for entry in entries:
+        decision = _decision(entry, states)
+        if decision is not None:
+            review.decisions[decision.ply] = decision
+    return review
+
+
+def _decision(entry: object, states: Sequence[GameState]) -> Decision | None:
+    """An analysed decision from the metadata, if it fits the game; else ``None``."""
+    if not isinstance(entry, Mapping):
+        return None
+    ply, seat, played, options = (entry.get(k) for k in ("ply", "seat", "played", "options"))
+    if type(ply) is not int or not 0 <= ply < len(states) - 1 or not isinstance(options, list):
+        return None
+    state = states[ply]
+    move = states[ply + 1].last_move
+    if move is None or seat != state.current_player or played != str(move.action):
+        return None
+    legal = state.legal_actions()
+    estimates: dict[Action, Estimate] = {}
+    for option in options:
+        parsed = _option(option)
+        if parsed is None or parsed[0] not in legal or parsed[0] in estimates:
+            return None
+        estimates[parsed[0]] = parsed[1]
+    if len(estimates) != len(legal):
+        return None
+    return Decision(ply, state.current_player, move.action, estimates)
+
+
+def _option(option: object) -> tuple[Action, Estimate] | None:
+    if not isinstance(option, Mapping) or not isinstance(option.get("action"), str):
+        return None
+    try:
+        action = Action.parse(option["action"])
+    except ValueError:
+        return None
+    numbers = [option.get(k) for k in ("win", "margin", "win_error", "margin_error")]
+    if not all(_finite(x) for x in numbers) or type(option.get("samples")) is not int:
+        return None
+    win, margin, win_error, margin_error = (float(x) for x in numbers)  # type: ignore[arg-type]
+    if not 0.0 <= win <= 1.0 or abs(margin) > 1000 or min(win_error, margin_error) < 0:
+        return None
+    return action, Estimate(win, margin, win_error, margin_error, option["samples"])
+
+
+def _finite(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def with_review(record: GameRecord, review: Review) -> GameRecord:
+    """``record`` with ``review`` in its metadata (the rest of the metadata kept)."""
+    return replace(record, meta={**record.meta, ANALYSIS_KEY: review.to_meta()})
+
+
+def people(record: GameRecord) -> tuple[int, ...]:
+    """The seats moved by people: from the session kept with the record; every seat when
+    the record says nothing about who played (a record from elsewhere)."""
+    seats = range(record.rules.seats)
+    if "session" not in record.meta:
+        return tuple(seats)
+    try:
+        config = session_from_record(record).config
+    except RecordError:
+        return tuple(seats)
+    return tuple(s for s in seats if config.controller(s).is_human)
+
+
+def pending(states: Sequence[GameState], review: Review, seats: Sequence[int]) -> list[int]:
+    """The plies still to analyse: decisions of ``seats`` with a choice, not yet analysed."""
+    return [
+        ply
+        for ply, state in enumerate(states[:-1])
+        if state.current_player in seats
+        and len(state.legal_actions()) > 1
+        and ply not in review.decisions
+    ]
+
+
+SAVE_EVERY = 2.0
+"""Seconds between two writes of the analysis into the record file while reviewing."""
+
+
+class Reviewing:
+    """A review under way: the decisions of ``seats`` still to analyse, analysed into
+    ``review`` and kept in the record file ``path`` as it goes (every ``SAVE_EVERY``
+    seconds; never when ``path`` is ``None``). Trouble with the file is kept in ``problem``
+    (the review goes on)."""
+
+    def __init__(
+        self,
+        record: GameRecord,
+        review: Review,
+        seats: Sequence[int],
+        path: Path | None,
+        data: DataDir,
+    ) -> None:
+        self.record, self.review, self.seats, self.path, self.data = (
+            record,
+            review,
+            seats,
+            path,
+            data,
+        )
+        self.states = positions(record)
+        self.todo = pending(self.states, review, seats)
+        self.problem: str | None = None
+        self._kept = time.monotonic()
+
+    def run(self, jobs: int = 1, advance: Callable[[], None] | None = None) -> None:
+        """Analyse the decisions to do, ``jobs`` processes at a time, calling ``advance``
+        after each; what is done is kept even if interrupted (``KeyboardInterrupt``)."""
+        try:
+            for decision in analyse(
+                self.states, self.todo, self.review.bot, self.review.seed, jobs
+            ):
+                self.review.decisions[decision.ply] = decision
+                if advance is not None:
+                    advance()
+                self.keep()
+        finally:
+            self.keep(now=True)
+
+    @property
+    def left(self) -> int:
+        """Decisions still to analyse."""
+        return len(pending(self.states, self.review, self.seats))
+
+    def keep(self, *, now: bool = False) -> None:
+        """Write the analysis into the record file (if due, or ``now``)."""
+        if self.path is None or self.problem is not None:
+            return
+        if not now and time.monotonic() - self._kept < SAVE_EVERY:
+            return
+        self._kept = time.monotonic()
+        try:
+            annotate(self.data, self.path, with_review(self.record, self.review))
+        except ValueError as error:
+            self.problem = str(error)
+        except OSError as error:
+            self.problem = f"{self.path}: {error.strerror or error}"
+
+    def summaries(self, names: Sequence[str]) -> list[Summary]:
+        """Each reviewed seat's summary, by ``names``."""
+        return summaries(self.review, self.states, names, self.seats)
+
+
+def count_accuracy(data: DataDir, record: GameRecord, found: Sequence[Summary]) -> str | None:
+    """Keep the people's accuracy in the statistics, for a finished game played here (one
+    the statistics counted); says what went wrong, if anything."""
+    if not record.state.is_over or "session" not in record.meta:
+        return None
+    try:
+        session = session_from_record(record)
+    except RecordError:
+        return None
+    game_id = f"{session.id}/{session.match.game_number}"
+    players = session.config.players
+    try:
+        stats = Stats(data.stats)
+        for summary in found:
+            if summary.seat < len(players) and players[summary.seat].is_human:
+                stats.add_accuracy(game_id, summary.seat, summary.accuracy, summary.decisions)
+    except StatsError as error:
+        return str(error)
+    return None
+
+
+def _quiet() -> None:
+    """A worker ignores Ctrl+C: the parent stops the review and keeps what is done."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+REFINE = 3
+"""A borderline decision (``Decision.borderline``) is analysed again on new deals, up to
+this many more times, so that reviews with different seeds grade it alike."""
+
+
+def _analyse_one(state: GameState, ply: int, played: Action, bot: str, seed: int) -> Decision:
+    first = decision_seed(seed, ply)
+    decision = Decision(ply, state.current_player, played, analyse_position(state, bot, first))
+    for again in range(1, REFINE + 1):
+        if not decision.borderline:
+            break
+        more = analyse_position(state, bot, (first + 7_919 * again) % 2**32)
+        decision = replace(decision, estimates=pooled(decision.estimates, more))
+    kept = {action: rounded(estimate) for action, estimate in decision.estimates.items()}
+    return replace(decision, estimates=kept)
+
+
+def _task(states: Sequence[GameState], ply: int) -> tuple[GameState, int, Action]:
+    move = states[ply + 1].last_move
+    assert move is not None
+    return states[ply], ply, move.action
+
+
+def analyse(
+    states: Sequence[GameState], plies: Sequence[int], bot: str, seed: int, jobs: int = 1
+) -> Iterator[Decision]:
+    """Analyse the decisions at ``plies`` (in any order as they finish), ``jobs`` at a time
+    in separate processes (``1``: in this one). Raises ``BotError`` for a bot that cannot
+    analyse."""
+    if jobs <= 1 or len(plies) <= 1:
+        for ply in plies:
+            yield _analyse_one(*_task(states, ply), bot, seed)
+        return
+    context = multiprocessing.get_context("spawn")  # no fork of a process with threads
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_quiet)
+    try:
+        waiting: set[Future[Decision]] = {
+            pool.submit(_analyse_one, *_task(states, ply), bot, seed) for ply in plies
+        }
+        while waiting:
+            done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@dataclass(frozen=True)
+class Costly:
+    """One of a player's costliest decisions, and why, in words."""
+
+    decision: Decision
+    round: int
+    why: Line
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One seat's review: accuracy, decisions by grade, and the costliest three."""
+
+    seat: int
+    name: str
+    accuracy: float
+    grades: Mapping[Grade, int]
+    costliest: tuple[Costly, ...]
+
+    @property
+    def decisions(self) -> int:
+        """How many decisions were analysed."""
+        return sum(self.grades.values())
+
+
+def summaries(
+    review: Review, states: Sequence[GameState], names: Sequence[str], seats: Sequence[int]
+) -> list[Summary]:
+    """Each of ``seats`` with analysed decisions: its accuracy, grades and costliest three."""
+    found = []
+    for seat in seats:
+        mine = [d for d in review.decisions.values() if d.seat == seat]
+        if not mine:
+            continue
+        grades = {g: sum(d.grade is g for d in mine) for g in Grade}
+        worst = sorted((d for d in mine if d.loss > 0), key=lambda d: (-d.loss, d.ply))[:3]
+        costly = tuple(
+            Costly(d, states[d.ply].round, why_costly(states[d.ply], d, names)) for d in worst
+        )
+        mean = sum(d.accuracy for d in mine) / len(mine)
+        found.append(Summary(seat, names[seat], mean, grades, costly))
+    return found

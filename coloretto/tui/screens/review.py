@@ -1,0 +1,116 @@
+"""The coach's review of the game just finished, from the score screen (``v``).
+
+The analysis runs in a worker thread with a progress bar; it is kept in the game's record
+in the history as it goes, like ``coloretto review``, which then has nothing left to do.
+Leaving the screen stops the review; what is done is kept. It runs on one core: worker
+processes cannot be started from inside the full-screen app (Textual replaces the standard
+streams, which ``multiprocessing`` hands to its helper process), and ``coloretto review
+--jobs`` is there for a faster one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, ProgressBar, Static
+
+from coloretto.bots.registry import BotError
+from coloretto.engine import GameRecord
+from coloretto.play.review import Review, Reviewing, count_accuracy, people, positions, review_of
+from coloretto.store.paths import DataDir
+
+
+class StopReview(Exception):
+    """Raised in the worker when the screen is left: the review stops."""
+
+
+class ReviewScreen(Screen[None]):
+    """The review of one game: a progress bar, then each person's accuracy, grades and
+    costliest decisions, with why."""
+
+    CSS_PATH = "end.tcss"
+    BINDINGS = [Binding("b,escape,v", "back", "Back", id="review-back")]  # noqa: RUF012
+
+    def __init__(self, record: GameRecord, path: Path | None, data: DataDir) -> None:
+        super().__init__()
+        states = positions(record)
+        review = review_of(record, states) or Review()
+        self.reviewing = Reviewing(record, review, people(record), path, data)
+        self.names = record.seats
+        self._leaving = False
+
+    def compose(self) -> ComposeResult:
+        """A title, the progress bar, the summaries."""
+        with VerticalScroll(id="end"):
+            yield Static(Text("The coach's review", style="bold"), id="headline")
+            yield ProgressBar(total=max(1, len(self.reviewing.todo)), id="review-progress")
+            yield Static(id="review-body")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Start the analysis (or show the review, when it is done already)."""
+        self.query_one("#review-body", Static).update(
+            f"Analysing {len(self.reviewing.todo)} decisions… (Esc stops; what is done is kept)"
+        )
+        self.analyse()
+
+    @work(thread=True, exclusive=True, group="review", exit_on_error=False)
+    def analyse(self) -> None:
+        """Analyse the decisions left (in a worker thread), then show the summaries."""
+        reviewing = self.reviewing
+        try:
+            reviewing.run(1, self._advance)
+        except StopReview:
+            return
+        except BotError as error:
+            self.app.call_from_thread(self._say, f"The review failed: {error}")
+            return
+        self.app.call_from_thread(self.show_summaries)
+
+    def _advance(self) -> None:
+        if self._leaving:
+            raise StopReview
+        self.app.call_from_thread(self.query_one(ProgressBar).advance, 1)
+
+    def _say(self, text: str) -> None:
+        self.query_one("#review-body", Static).update(text)
+
+    def show_summaries(self) -> None:
+        """Each reviewed person's accuracy, grades and costliest decisions."""
+        self.query_one(ProgressBar).display = False
+        reviewing = self.reviewing
+        found = reviewing.summaries(self.names)
+        parts: list[Text] = []
+        for summary in found:
+            counts = ", ".join(f"{n} {grade.value}" for grade, n in summary.grades.items() if n)
+            head = Text(
+                f"{summary.name}: accuracy {summary.accuracy:.0f}% over "
+                f"{summary.decisions} decisions",
+                style="bold",
+            )
+            parts.append(Text.assemble(head, " (", counts, ")"))
+            for number, costly in enumerate(summary.costliest, start=1):
+                where = f"Move {costly.decision.ply + 1} (round {costly.round})"
+                parts.append(Text(f"  {number}. {where}: {costly.why.plain}"))
+        if not parts:
+            parts.append(Text("No decision to review: nobody had a choice."))
+        trouble = count_accuracy(reviewing.data, reviewing.record, found)
+        if trouble is not None:
+            parts.append(Text(trouble, "italic"))
+        if self.reviewing.problem:
+            parts.append(Text(f"The analysis was not kept: {self.reviewing.problem}", "italic"))
+        parts.append(
+            Text("coloretto replay shows the grades move by move (n: next mistake).", "dim")
+        )
+        self.query_one("#review-body", Static).update(Text("\n").join(parts))
+
+    def action_back(self) -> None:
+        """Back to the score screen; a review under way stops (what is done is kept)."""
+        self._leaving = True
+        self.dismiss(None)

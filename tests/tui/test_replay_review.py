@@ -1,0 +1,137 @@
+"""A game reviewed by the coach, replayed: grades in the move list, the best move instead of
+a weaker one in the turn bar, ``n`` to the next mistake."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from coloretto.bots import Estimate
+from coloretto.engine import GameState, load_record, read_record, to_record
+from coloretto.play.coach import Decision, Grade
+from coloretto.play.keeper import Keeper
+from coloretto.play.replay import Replay
+from coloretto.play.review import (
+    Review,
+    analyse,
+    pending,
+    people,
+    positions,
+    review_of,
+    with_review,
+)
+from coloretto.play.saving import load_session
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import annotate
+from coloretto.tui import ColorettoApp
+from coloretto.tui.replay_app import ReplayApp
+from coloretto.tui.screens import EndScreen
+from coloretto.tui.screens.review import ReviewScreen
+from coloretto.tui.widgets import MoveLog, Notice, TurnBar
+from tests.test_review import FAST, finished
+
+from .conftest import SIZE, asynctest, text_of
+from .test_replay import NAMES, random_game, screen_of
+
+LOSSES = {4: 0.2, 9: 0.12, 12: 0.0}
+"""Plies judged, with the chance to win the move played lost: a blunder, a mistake, best."""
+
+
+def judged(states: tuple[GameState, ...], ply: int, loss: float) -> Decision:
+    """A decision at ``ply`` whose played action lost ``loss`` against another."""
+    played = states[ply + 1].last_move
+    assert played is not None
+    estimates = {
+        action: Estimate(0.3 if action == played.action else 0.3 + loss, 0.0)
+        for action in states[ply].legal_actions()
+    }
+    return Decision(ply, states[ply].current_player, played.action, estimates)
+
+
+def reviewed_replay() -> Replay:
+    record = load_record(to_record(random_game(5), NAMES))
+    states = positions(record)
+    for ply in LOSSES:
+        assert len(states[ply].legal_actions()) > 1
+    decisions = {ply: judged(states, ply, loss) for ply, loss in LOSSES.items()}
+    return Replay.from_record(with_review(record, Review("search", 0, decisions)), "game.json")
+
+
+def test_a_replay_reads_the_review_kept_in_the_record() -> None:
+    replay = reviewed_replay()
+    assert replay.review is not None
+    assert replay.decision(5) is not None
+    assert replay.decision(5).grade is Grade.BLUNDER  # type: ignore[union-attr]
+    assert replay.decision(10).grade is Grade.MISTAKE  # type: ignore[union-attr]
+    assert replay.next_mistake(0) == 5
+    assert replay.next_mistake(5) == 10
+    assert replay.next_mistake(10) is None
+
+
+@asynctest
+async def test_grades_best_moves_and_the_next_mistake_key() -> None:
+    app = ReplayApp(reviewed_replay())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        await pilot.press("n")
+        assert screen.step == 5
+        assert "?? blunder" in text_of(screen.query_one(Notice))
+        bar = text_of(screen.query_one(TurnBar))
+        assert "Best was: " in bar
+        assert "n: next mistake" in bar
+        entries = [e.plain for e in screen.query_one(MoveLog).entries]
+        assert entries[-1].endswith("?? blunder")
+        await pilot.press("n")
+        assert screen.step == 10
+        assert "? mistake" in text_of(screen.query_one(Notice))
+        await pilot.press("n")
+        assert screen.step == 10
+        assert "No mistake or blunder after this move" in text_of(screen.query_one(Notice))
+        await pilot.press("right", "right", "right")  # move 13: the best move, no mark
+        assert screen.step == 13
+        assert "Best was" not in text_of(screen.query_one(TurnBar))
+
+
+@asynctest
+async def test_n_in_a_game_not_reviewed_says_how_to_review_it() -> None:
+    record = load_record(to_record(random_game(5), NAMES))
+    app = ReplayApp(Replay.from_record(record, "game.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        await pilot.press("n")
+        assert screen.step == 0
+        assert "coloretto review FILE" in text_of(screen.query_one(Notice))
+
+
+@asynctest
+async def test_the_score_screen_offers_the_coachs_review(tmp_path: Path) -> None:
+    path = finished(tmp_path, 3, seed=4, me="random")
+    record = read_record(path)
+    states = positions(record)
+    plies = pending(states, Review(), people(record))
+    done = {d.ply: d for d in analyse(states, plies[:-2], FAST, 0)}  # the rest: on the screen
+    annotate(DataDir(tmp_path), path, with_review(record, Review(FAST, 0, done)))
+    session = load_session(path)
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(EndScreen(session))
+        await pilot.pause()
+        assert "v: the coach's review" in text_of(app.screen.query_one(Notice))
+        await pilot.press("v")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        body = screen.query_one("#review-body", Static)
+        for _ in range(3000):
+            if "accuracy" in text_of(body):
+                break
+            await pilot.pause(0.01)
+        assert "You: accuracy " in text_of(body)
+        kept = review_of(read_record(path), states)  # kept: coloretto review has it
+        assert kept is not None
+        assert sorted(kept.decisions) == plies
+        await pilot.press("escape")
+        assert isinstance(app.screen, EndScreen)
