@@ -56,11 +56,12 @@ LAYERS = {
     "bots": {"engine"},
     "store": {"engine"},
     "play": {"engine", "bots", "store"},
-    "tui": {"engine", "bots", "store", "play"},
-    "cli": {"engine", "bots", "store", "play", "tui"},
+    "online": {"engine", "bots", "store", "play"},
+    "tui": {"engine", "bots", "store", "play", "online"},
+    "cli": {"engine", "bots", "store", "play", "online", "tui"},
 }
-"""Which of the package's layers each one may import: ``cli → tui → play → {bots, store} →
-engine``, never the other way."""
+"""Which of the package's layers each one may import: ``cli → tui → online → play →
+{bots, store} → engine``, never the other way (``online`` has no Textual)."""
 
 
 def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:

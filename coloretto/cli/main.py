@@ -12,6 +12,7 @@ from coloretto import __version__
 from coloretto.cli import (
     arena_command,
     bots_command,
+    online_command,
     play_command,
     replay_command,
     save_command,
@@ -44,6 +45,7 @@ def build_parser() -> Parser:
     score_command.add_parser(commands)
     arena_command.add_parser(commands)
     bots_command.add_parser(commands)
+    online_command.add_parsers(commands)
     return parser
 
 
