@@ -212,6 +212,16 @@ class RemoteTable:
         return session
 
     @property
+    def finished(self) -> bool:
+        """True once the game is over and its whole record has come (deck and all)."""
+        return self._final is not None
+
+    @property
+    def connected(self) -> bool:
+        """True while the connection to the server is up."""
+        return self._ws is not None
+
+    @property
     def started(self) -> bool:
         """True once the game has started (the table has a session)."""
         return self._session is not None

@@ -460,6 +460,7 @@ async def run_server(
         ssl=tls,
         max_size=protocol.MAX_REQUEST,
         max_queue=4,
+        close_timeout=1,  # a client that floods may not read our closing frame
         compression=None,
     ) as listening:
         server.resume_all()

@@ -1,0 +1,91 @@
+"""A real game server on loopback for the online tests, and clients that play by
+themselves."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from coloretto.engine import DRAW, Action
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ServerProcess:
+    """``coloretto server`` as a real process with its own data directory."""
+
+    def __init__(self, home: Path, host: str = "127.0.0.1", netns: str | None = None) -> None:
+        self.home = home
+        self.host = host
+        self.netns = netns
+        self.port = 0
+        self.process: subprocess.Popen[str] | None = None
+
+    @property
+    def address(self) -> str:
+        """``HOST:PORT``, as ``coloretto join --server`` takes it."""
+        return f"{self.host}:{self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"ws://{self.address}"
+
+    def start(self) -> ServerProcess:
+        """Start the server (on the port it had, after a restart) and wait until it listens."""
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "COLORETTO_HOME": str(self.home)}
+        command = [sys.executable, "-m", "coloretto", "server", "--host", self.host,
+                   "--port", str(self.port)]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert "Coloretto server on ws://" in line, line
+        self.port = int(line.split("ws://", 1)[1].split()[0].rsplit(":", 1)[1])
+        return self
+
+    def kill9(self) -> None:
+        """``kill -9``: no goodbye, no last save."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        if self.process is not None and self.process.stdout is not None:
+            self.process.stdout.close()
+
+    def room_files(self) -> list[Path]:
+        return sorted((self.home / "rooms").glob("*.json"))
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A running game server (killed at the end of the test, whatever happens)."""
+    process = ServerProcess(tmp_path / "server")
+    try:
+        yield process.start()
+    finally:
+        process.stop()
+
+
+def choose(legal: tuple[Action, ...], rng: random.Random) -> Action:
+    """A player's pick: mostly draws (so that games last), sometimes a take."""
+    takes = [a for a in legal if a != DRAW]
+    if DRAW in legal and (not takes or rng.random() < 0.7):
+        return DRAW
+    return rng.choice(takes or list(legal))
+
+
+def key_of(action: Action) -> str:
+    """The key that plays ``action`` on the game screen."""
+    return "d" if action == DRAW else str((action.row or 0) + 1)
