@@ -217,6 +217,11 @@ class RemoteTable:
         return self._final is not None
 
     @property
+    def away(self) -> frozenset[int]:
+        """The players whose person has no connection to the server now."""
+        return frozenset(self._away)
+
+    @property
     def connected(self) -> bool:
         """True while the connection to the server is up."""
         return self._ws is not None

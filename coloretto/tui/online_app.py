@@ -18,6 +18,8 @@ from coloretto.tui.screens.lobby import LobbyScreen
 class OnlineEndScreen(EndScreen):
     """The score screen of an online game: back to the board, or quit."""
 
+    CSS_PATH = "screens/end.tcss"
+
     def _keys_text(self) -> str:
         return f"b: back to the board · q: quit (seed {self.session.seed})"
 
