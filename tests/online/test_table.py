@@ -113,7 +113,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
                     str(table.room),
                     "Ben",
                     "7",
-                ],  # fmt: skip
+                ],
                 env={**env, "COLORETTO_HOME": str(homes["ben"])},
                 cwd=ROOT,
                 stdout=ben_log.open("w"),
@@ -157,7 +157,8 @@ def test_three_people_and_a_bot_play_online_to_the_end(
                         back = True
                     await pilot.pause(0.02)
             await until(lambda: table.finished and isinstance(app.screen, OnlineEndScreen))
-            assert cut and back
+            assert cut
+            assert back
             await until(lambda: "points" in tmux.screen("cy"), 10)
             watcher.suspend()
             await watching
