@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from coloretto.engine import DRAW, Action
+from coloretto.online.client import GameStarted, RemoteTable
+from coloretto.play.table import MovePlayed, TableNews
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,10 +80,11 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         process.stop()
 
 
-def choose(legal: tuple[Action, ...], rng: random.Random) -> Action:
-    """A player's pick: mostly draws (so that games last), sometimes a take."""
+def choose(legal: tuple[Action, ...], rng: random.Random, draws: float = 0.7) -> Action:
+    """A player's pick: a draw with chance ``draws`` (mostly, so that games last),
+    otherwise a take if a row can be taken."""
     takes = [a for a in legal if a != DRAW]
-    if DRAW in legal and (not takes or rng.random() < 0.7):
+    if DRAW in legal and (not takes or rng.random() < draws):
         return DRAW
     return rng.choice(takes or list(legal))
 
@@ -89,3 +92,28 @@ def choose(legal: tuple[Action, ...], rng: random.Random) -> Action:
 def key_of(action: Action) -> str:
     """The key that plays ``action`` on the game screen."""
     return "d" if action == DRAW else str((action.row or 0) + 1)
+
+
+class AutoPlayer:
+    """Plays its table's seat whenever it is to move (listening to the table's events)."""
+
+    def __init__(self, table: RemoteTable, seed: int, draws: float = 0.7) -> None:
+        self.table = table
+        self.draws = draws
+        self.rng = random.Random(seed)
+        self.news: list[str] = []
+        table.subscribe(self)
+
+    def __call__(self, event: object) -> None:
+        if isinstance(event, TableNews):
+            self.news.append(event.text)
+        if isinstance(event, MovePlayed | GameStarted | TableNews):
+            self.poke()
+
+    def poke(self) -> None:
+        table = self.table
+        if not table.started or table.finished:
+            return
+        game = table.session.game
+        if not game.is_over and table.plays_here(game.current_player):
+            table.act(choose(table.legal_actions(), self.rng, self.draws))

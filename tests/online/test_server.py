@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -18,12 +17,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from coloretto.engine import Rules, load_record
-from coloretto.online.client import GameStarted, RemoteTable
+from coloretto.online.client import RemoteTable
 from coloretto.online.public import PublicGame
 from coloretto.play.keeper import Keeper
-from coloretto.play.table import MovePlayed, TableNews
 from coloretto.store.paths import DataDir
-from tests.online.conftest import ServerProcess, choose
+from tests.online.conftest import AutoPlayer, ServerProcess
 
 RULES = {"players": 4, "scoring": "brown", "edition": "classic", "variant": "standard"}
 HOST = {"type": "host", "version": 1, "name": "Ana", "rules": RULES, "bot": "easy", "delay": 0}
@@ -262,30 +260,6 @@ def test_the_protocol_fuzzed_against_the_running_server(server: ServerProcess) -
 
 
 # ------------------------------------------------------------------ kill -9
-
-
-class AutoPlayer:
-    """Plays its table's seat whenever it is to move (listening to the table's events)."""
-
-    def __init__(self, table: RemoteTable, seed: int) -> None:
-        self.table = table
-        self.rng = random.Random(seed)
-        self.news: list[str] = []
-        table.subscribe(self)
-
-    def __call__(self, event: object) -> None:
-        if isinstance(event, TableNews):
-            self.news.append(event.text)
-        if isinstance(event, MovePlayed | GameStarted | TableNews):
-            self.poke()
-
-    def poke(self) -> None:
-        table = self.table
-        if not table.started or table.finished:
-            return
-        game = table.session.game
-        if not game.is_over and table.plays_here(game.current_player):
-            table.act(choose(table.legal_actions(), self.rng))
 
 
 async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
