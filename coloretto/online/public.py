@@ -99,13 +99,14 @@ class PublicGame:
             self.state = GameState.from_setup(
                 rules, Setup(removed, starting, tuple(deck), first, None)
             )
+            self._ply = 0
         except (ValueError, TypeError) as problem:
             raise ProtocolError(f"setup: {problem}") from None
 
     @property
     def ply(self) -> int:
         """How many moves have been played."""
-        return len(self.state.history())
+        return self._ply
 
     def add(self, ply: int, data: object) -> Move:
         """Play the move the table saw as number ``ply`` (from 0); returns it."""
@@ -126,4 +127,5 @@ class PublicGame:
         if after.last_move != move:
             raise ProtocolError(f"move {ply} does not fit the game")
         self.state = after
+        self._ply += 1
         return move

@@ -23,11 +23,19 @@ import logging
 import secrets
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from coloretto.bots.base import Bot
 from coloretto.bots.registry import LEVELS, make_bot
-from coloretto.engine import Action, Move, RecordError, read_record, to_record, write_record
+from coloretto.engine import (
+    Action,
+    GameState,
+    Move,
+    RecordError,
+    read_record,
+    to_record,
+    write_record,
+)
 from coloretto.engine.record import expect
 from coloretto.online.protocol import MAX_AWAY_AFTER, ROOM_CODE, TOKEN, Host
 from coloretto.play.config import MAX_NAME, GameConfig, Player
@@ -58,6 +66,15 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class Snapshot(NamedTuple):
+    """A room as it stood, ready to be written: its code, game, seat names and metadata."""
+
+    code: str
+    state: GameState
+    seats: tuple[str, ...]
+    meta: dict[str, Any]
+
+
 class Room:
     """One table: its code, its session, its people (by player number) and settings."""
 
@@ -79,6 +96,8 @@ class Room:
         self.started = started
         self.away_after = away_after
         """Seconds a person may be away on their turn before a bot plays for them."""
+        self._counted: GameState | None = None
+        self._count = 0
 
     @classmethod
     def open(cls, code: str, host: Host) -> tuple[Room, str]:
@@ -153,7 +172,10 @@ class Room:
     @property
     def ply(self) -> int:
         """Actions played so far."""
-        return len(self.session.game.history())
+        game = self.session.game
+        if self._counted is not game:  # the history is a linked list: count it once
+            self._counted, self._count = game, len(game.history())
+        return self._count
 
     def mover(self) -> int | None:
         """The player to move (a ghost's partner moves it); ``None`` before the start and
@@ -192,18 +214,17 @@ class Room:
         """The record's metadata everyone may see: the session (players, bots, pace)."""
         return session_meta(self.session)
 
-    def save(self, path: Path) -> None:
-        """Save the room (atomically); ``OSError`` if the disk refuses."""
+    def snapshot(self) -> Snapshot:
+        """The room as it stands, to be saved (even from another thread: it is a copy)."""
         meta = self.meta()
         meta[ROOM_KEY] = {
             "code": self.code,
-            "people": self.people,
-            "tokens": self._tokens,
+            "people": list(self.people),
+            "tokens": list(self._tokens),
             "started": self.started,
             "away_after": self.away_after,
         }
-        session = self.session
-        write_record(path, session.game, session.seat_names, meta)
+        return Snapshot(self.code, self.session.game, self.session.seat_names, meta)
 
     @classmethod
     def load(cls, path: Path) -> Room:
@@ -263,10 +284,10 @@ class RoomStore:
             raise ValueError(f"not a room code: {code[:20]!r}")
         return self.folder / f"{code}.json"
 
-    def save(self, room: Room) -> None:
-        """Save ``room`` atomically; ``OSError`` if the disk refuses."""
+    def save(self, snapshot: Snapshot) -> None:
+        """Save a room's ``snapshot`` atomically; ``OSError`` if the disk refuses."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        room.save(self.path(room.code))
+        write_record(self.path(snapshot.code), snapshot.state, snapshot.seats, snapshot.meta)
 
     def load_all(self, log: logging.Logger) -> Iterator[Room]:
         """Every room saved (a file that is no room is logged and left alone)."""

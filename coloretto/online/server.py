@@ -45,7 +45,7 @@ from coloretto.online.protocol import (
     parse_request,
 )
 from coloretto.online.public import move_json, public_setup
-from coloretto.online.rooms import Room, RoomError, RoomStore, new_code, over_record
+from coloretto.online.rooms import Room, RoomError, RoomStore, Snapshot, new_code, over_record
 from coloretto.store.incidents import incident_log
 from coloretto.store.paths import DataDir
 
@@ -134,6 +134,9 @@ class GameServer:
         self.lookups: dict[str, Bucket] = {}
         self.openings: dict[str, Bucket] = {}
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+        self.disk = ThreadPoolExecutor(max_workers=8, thread_name_prefix="save")
+        """Saves are written (and flushed to the disk) here, off the event loop."""
+        self.locks: dict[str, asyncio.Lock] = {}
         self.clock: Callable[[], float] = time.monotonic
 
     # ------------------------------------------------------------------ rooms
@@ -154,11 +157,18 @@ class GameServer:
             self.kick(room)
 
     def save(self, room: Room) -> None:
-        """Save the room; trouble is logged and play goes on."""
+        """Save the room now (a new room, a seat taken); trouble is logged, play goes on."""
+        self._write(room.snapshot())
+
+    def _write(self, snapshot: Snapshot) -> None:
         try:
-            self.store.save(room)
+            self.store.save(snapshot)
         except OSError as error:
-            self.log.error("room %s not saved: %s", room.code, error)
+            self.log.error("room %s not saved: %s", snapshot.code, error)
+
+    def lock(self, room: Room) -> asyncio.Lock:
+        """The room's lock: one change at a time, each saved before it is told."""
+        return self.locks.setdefault(room.code, asyncio.Lock())
 
     # ------------------------------------------------------------------ connections
 
@@ -295,8 +305,9 @@ class GameServer:
             elif isinstance(request, Act):
                 if seat.player is None:
                     raise RoomError("watchers cannot play", "watching")
-                move = room.act(seat.player, request.ply, request.action)
-                self._played(room, move)
+                async with self.lock(room):
+                    move = room.act(seat.player, request.ply, request.action)
+                    await self._played(room, move)
             else:
                 raise RoomError("this connection has its seat already", "seated")
         except RoomError as problem:
@@ -370,8 +381,10 @@ class GameServer:
             "away": self.away(room),
         }
 
-    def _played(self, room: Room, move: Move) -> None:
-        self.save(room)
+    async def _played(self, room: Room, move: Move) -> None:
+        """Save the move (in a thread), then tell everyone (call it holding the lock)."""
+        snapshot = room.snapshot()
+        await asyncio.get_running_loop().run_in_executor(self.disk, self._write, snapshot)
         self._all(room, {"type": "move", "ply": room.ply - 1, "move": move_json(move)})
         if room.session.game.is_over:
             self._all(room, {"type": "over", "record": over_record(room)})
@@ -407,11 +420,12 @@ class GameServer:
             pause = room.session.config.delay - (loop.time() - started)
             if pause > 0:
                 await asyncio.sleep(pause)
-            if room.ply != ply:
-                continue  # someone played meanwhile (a person back in time)
-            if room.is_person(player) and not self._covered(room, player):
-                return
-            self._played(room, room.session.apply(answer.action))
+            async with self.lock(room):
+                if room.ply != ply:
+                    continue  # someone played meanwhile (a person back in time)
+                if room.is_person(player) and not self._covered(room, player):
+                    return
+                await self._played(room, room.session.apply(answer.action))
 
     def _covered(self, room: Room, player: int) -> bool:
         """True when ``player``'s person has been away long enough for a bot to play for
@@ -469,6 +483,7 @@ async def run_server(
         ready(f"Coloretto server on {scheme}://{bound} ({rooms} rooms resumed); Ctrl+C stops it")
         await stop
     server.pool.shutdown(wait=False, cancel_futures=True)
+    server.disk.shutdown(wait=True)
 
 
 def _finish(stop: asyncio.Future[None]) -> None:

@@ -165,7 +165,7 @@ def test_a_room_seats_people_then_plays_only_their_own_turns(tmp_path: Path) -> 
         room.act(mover, 0, DRAW)
         assert room.ply == 1
     store = RoomStore(DataDir(tmp_path))
-    store.save(room)
+    store.save(room.snapshot())
     (again,) = store.load_all(LOG)
     assert again.session.game == room.session.game
     assert again.people == room.people
@@ -181,7 +181,7 @@ def test_a_full_room_and_bad_room_files(tmp_path: Path) -> None:
     store = RoomStore(DataDir(tmp_path))
     with pytest.raises(ValueError, match="not a room code"):
         store.path("../x")
-    store.save(room)
+    store.save(room.snapshot())
     text = store.path("ABC234").read_text()
     store.path("ABC235").write_text(text)  # a room file under another code
     store.path("ABC236").write_text(text.replace('"started": false', '"started": "yes"')[:50])
