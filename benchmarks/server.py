@@ -58,6 +58,12 @@ class Room:
     actions: int = 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """The processor time process ``pid`` has used (user and system), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss(pid: int) -> int:
     """The resident memory of process ``pid``, in KiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -160,7 +166,10 @@ def main() -> None:
             url = "ws://" + line.split("ws://", 1)[1].split()[0]
             time.sleep(0.5)
             resting = rss(server.pid)
+            cpu_before, mine = cpu_seconds(server.pid), time.process_time()
             rooms, seconds, peak = asyncio.run(run(url, server.pid, args))
+            cpu = cpu_seconds(server.pid) - cpu_before
+            mine = time.process_time() - mine
         finally:
             server.kill()
             server.wait()
@@ -183,6 +192,10 @@ def main() -> None:
         f"a person's action to every client's update ({len(delays)} actions): "
         f"p50 {cuts[49] * 1000:.1f} ms, p95 {cuts[94] * 1000:.1f} ms, "
         f"p99 {cuts[98] * 1000:.1f} ms, worst {max(delays) * 1000:.1f} ms (target p95 < 100 ms)"
+    )
+    print(
+        f"processor time: the server {cpu:.1f} s ({cpu / actions * 1000:.2f} ms per action), "
+        f"the scripted clients {mine:.1f} s"
     )
     print(
         f"server memory: {resting / 1024:.1f} MiB at rest, {peak / 1024:.1f} MiB at the "

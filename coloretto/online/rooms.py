@@ -21,12 +21,13 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from coloretto.bots.base import Bot
-from coloretto.bots.registry import LEVELS, make_bot
+from coloretto.bots.registry import LEVELS, BotSpec, load_factory
 from coloretto.engine import (
     Action,
     GameState,
@@ -204,9 +205,8 @@ class Room:
         """The bot that moves ``seat`` now: its own, or one at the room's level for a
         person who is away. Made afresh for every move (in a worker thread)."""
         session = self.session
-        if session.is_bot(seat):
-            return session.bot(seat)
-        return make_bot(self.level, seed=session.bot_seed(seat))
+        spec = session.config.controller(seat).bot if session.is_bot(seat) else self.level
+        return bot_maker(spec or self.level)(session.bot_seed(seat))
 
     # ------------------------------------------------------------------ on disk
 
@@ -254,6 +254,16 @@ class Room:
             return cls(code, session, people, tokens, started=started, away_after=float(away))
         except RecordError as error:
             raise error.in_file(path) from None
+
+
+@cache
+def bot_maker(spec: str) -> Callable[[int], Bot]:
+    """Makes ``spec``'s bot from a seed, as ``make_bot`` does, with the bot's entry point
+    looked up once (a look-up takes milliseconds; a server makes a bot for every move).
+    The server's specs are the levels only, so this holds a handful."""
+    parsed = BotSpec.parse(spec)
+    factory = load_factory(parsed.name)
+    return lambda seed: factory(seed=seed, **parsed.options)
 
 
 def _is_name(value: object) -> bool:
