@@ -1,11 +1,15 @@
 """Game server load: many rooms at once, each with scripted people and bots.
 
-Run: ``python benchmarks/server.py [--rooms 200] [--people 2] [--players 4] [--bot easy]``.
+Run: ``python benchmarks/server.py [--rooms 200] [--people 2] [--players 4] [--bot easy]
+[--think SECONDS] [--delay SECONDS]``.
 A real server process (its own data directory in a temporary folder; rooms saved after
 every action, as always) listens on loopback; this process plays ``--people`` scripted
 clients in every room (each keeps its model of the game from what the server tells, as a
 real client does, and plays as soon as it is its turn), the server's bots play the other
-seats with no pause. All rooms start together.
+seats. All rooms start together. With no thinking time and no pause for the bots (the
+defaults) every client answers at once: the server is saturated, which measures its
+throughput; ``--think 1 --delay 0.6`` (people who answer in a second, bots at the game's
+default pace) measures the delay players would see.
 
 Printed: actions per second over all rooms (people's and bots'), the time from a person's
 action to the moment *every* client of the room has the update (p50, p95, p99, worst;
@@ -73,7 +77,7 @@ def rss(pid: int) -> int:
 
 
 async def client(
-    ws: ClientConnection, player: int, room: Room, people: int, rng: random.Random
+    ws: ClientConnection, player: int, room: Room, think: float, rng: random.Random
 ) -> None:
     """Play ``player``'s turns in the room until the game is over."""
     model: PublicGame | None = None
@@ -101,6 +105,8 @@ async def client(
             action = DRAW if DRAW in legal and (not takes or rng.random() < 0.7) else (
                 rng.choice(takes or list(legal)))  # fmt: skip
             done_for = model.ply
+            if think:
+                await asyncio.sleep(rng.uniform(0, 2 * think))
             room.sent[model.ply] = time.perf_counter()
             await ws.send(json.dumps({"type": "act", "ply": model.ply, "action": str(action)}))
 
@@ -108,7 +114,7 @@ async def client(
 async def one_room(url: str, number: int, args: argparse.Namespace, room: Room) -> None:
     rules = {"players": args.players}
     host = {"type": "host", "version": 1, "name": "P1", "rules": rules, "bot": args.bot,
-            "delay": 0, "away_after": 600}  # fmt: skip
+            "delay": args.delay, "away_after": 600}  # fmt: skip
     rng = random.Random(number)
     connections = [await connect(url, max_size=2**20, compression=None)]
     await connections[0].send(json.dumps(host))
@@ -123,7 +129,7 @@ async def one_room(url: str, number: int, args: argparse.Namespace, room: Room) 
             pass
     await connections[0].send(json.dumps({"type": "start"}))
     await asyncio.gather(
-        *(client(ws, p, room, args.people, rng) for p, ws in enumerate(connections))
+        *(client(ws, p, room, args.think, rng) for p, ws in enumerate(connections))
     )
     for ws in connections:
         await ws.close()
@@ -154,6 +160,11 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=2, help="scripted clients per room")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--bot", default="easy", help="the bots' level (easy: the greedy bot)")
+    parser.add_argument(
+        "--think", type=float, default=0.0,
+        help="a scripted person's mean thinking time, in seconds (0: they answer at once)",
+    )  # fmt: skip
+    parser.add_argument("--delay", type=float, default=0.0, help="the bots' pace, in seconds")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -185,7 +196,8 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(
         f"{args.rooms} rooms at once, {args.players} players each ({args.people} scripted "
-        f"clients, {args.players - args.people} bots at {args.bot}): {actions} actions in "
+        f"clients thinking {args.think:g} s on average, {args.players - args.people} bots at "
+        f"{args.bot} waiting {args.delay:g} s): {actions} actions in "
         f"{seconds:.1f} s = {actions / seconds:.0f} actions/s"
     )
     print(
