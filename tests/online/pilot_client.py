@@ -19,14 +19,17 @@ from coloretto.tui.screens import GameScreen
 from tests.online.conftest import choose, key_of
 
 
-async def play_turns(app: OnlineApp, pilot: Pilot[None], rng: random.Random) -> None:
-    """Press a key for this player's move whenever it is their turn (once per turn)."""
+async def play_turns(
+    app: OnlineApp, pilot: Pilot[None], rng: random.Random, draws: float = 0.7
+) -> None:
+    """Press a key for this player's move whenever it is their turn (drawing with chance
+    ``draws``, else taking a row)."""
     table = app.table
     if not isinstance(app.screen, GameScreen) or table.finished:
         return
     game = table.session.game
     if not game.is_over and table.plays_here(game.current_player):
-        await pilot.press(key_of(choose(table.legal_actions(), rng)))
+        await pilot.press(key_of(choose(table.legal_actions(), rng, draws)))
 
 
 async def main(server: str, code: str, name: str, seed: int) -> None:
@@ -38,7 +41,7 @@ async def main(server: str, code: str, name: str, seed: int) -> None:
             while not isinstance(app.screen, OnlineEndScreen):
                 if app.refusal is not None:
                     raise SystemExit(app.refusal)
-                await play_turns(app, pilot, rng)
+                await play_turns(app, pilot, rng, draws=0.1)  # few moves: each one is slow here
                 await pilot.pause(0.02)
         print("finished", flush=True)
         await pilot.press("q")

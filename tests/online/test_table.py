@@ -141,7 +141,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
             loop = asyncio.get_running_loop()
             async with asyncio.timeout(90):
                 while not watcher.finished:
-                    await play_turns(app, pilot, rng)
+                    await play_turns(app, pilot, rng, draws=0.5)
                     game = watcher.session.game
                     ply = len(game.history())
                     if not game.is_over and game.current_player == cy_seat:
@@ -152,7 +152,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
                         elif back == cut and (
                             (sent[0] != ply and cy_sees(game)) or loop.time() - sent[1] > 1.5
                         ):
-                            action = choose(game.legal_actions(), cy_rng)
+                            action = choose(game.legal_actions(), cy_rng, draws=0.2)
                             tmux("send-keys", "-t", "cy", key_of(action))
                             sent = (ply, loop.time())
                     if (
