@@ -49,8 +49,6 @@ from coloretto.online.rooms import Room, RoomError, RoomStore, Snapshot, new_cod
 from coloretto.store.incidents import incident_log
 from coloretto.store.paths import DataDir
 
-DEFAULT_PORT = 7787
-
 POLICY = 1008
 """The WebSocket close code for a client that broke the rules (flooding, guessing)."""
 
@@ -319,6 +317,9 @@ class GameServer:
         room = seat.room
         connections = self.watchers.get(room.code, {})
         connections.pop(ws, None)
+        if room.session.game.is_over and not connections:
+            self._forget(room)
+            return
         player = seat.player
         if player is not None and player not in connections.values():
             self.away_since[room.code, player] = self.clock()
@@ -326,6 +327,18 @@ class GameServer:
             if not room.started:
                 self._lobby(room)
             self.kick(room)
+
+    def _forget(self, room: Room) -> None:
+        """A finished room nobody looks at any more leaves the memory (its file stays, the
+        server's record of the game, and is loaded again on restart)."""
+        code = room.code
+        for table in (self.rooms, self.watchers, self.drivers, self.locks):
+            table.pop(code, None)
+        timer = self.timers.pop(code, None)
+        if timer is not None:
+            timer.cancel()
+        for player in range(len(room.people)):
+            self.away_since.pop((code, player), None)
 
     # ------------------------------------------------------------------ telling
 
