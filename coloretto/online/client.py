@@ -345,8 +345,15 @@ class RemoteTable:
                             self.closed = True
                             return
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
-                if self.token is None and self.player is None and self.room is None:
-                    self._tell(Refused(f"cannot reach the server at {self.server} ({error})"))
+                if self.player is None and self.token is None:
+                    errno = error.errno if isinstance(error, OSError) else None
+                    why = os.strerror(errno) if errno else error
+                    self._tell(
+                        Refused(
+                            f"cannot reach the server at {self.server} ({why}): is "
+                            "coloretto server running there?"
+                        )
+                    )
                     return
             except InvalidURI as error:
                 self._tell(Refused(str(error)))

@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,7 @@ from coloretto.online.client import RemoteTable
 from coloretto.online.public import PublicGame
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
-from tests.online.conftest import AutoPlayer, ServerProcess
+from tests.online.conftest import ROOT, AutoPlayer, ServerProcess
 
 RULES = {"players": 4, "scoring": "brown", "edition": "classic", "variant": "standard"}
 HOST = {"type": "host", "version": 1, "name": "Ana", "rules": RULES, "bot": "easy", "delay": 0}
@@ -281,32 +284,45 @@ def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
     server: ServerProcess, tmp_path: Path
 ) -> None:
+    """Ana's client here, Ben's in a process of his own: both reconnect by themselves."""
     homes = [tmp_path / "ana", tmp_path / "ben"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLORETTO_HOME": str(homes[1])}
+    ben: subprocess.Popen[str] | None = None
 
     async def test() -> None:
+        nonlocal ben
         host = {**HOST, "away_after": 60}
         ana = RemoteTable(server.address, host, Keeper(DataDir(homes[0])))
-        players = [AutoPlayer(ana, 1)]
-        tasks = [asyncio.create_task(ana.run())]
+        player = AutoPlayer(ana, 1)
+        running = asyncio.create_task(ana.run())
         await until(lambda: ana.room is not None)
-        join = {"type": "join", "room": ana.room, "name": "Ben"}
-        ben = RemoteTable(server.address, join, Keeper(DataDir(homes[1])))
-        players.append(AutoPlayer(ben, 2))
-        tasks.append(asyncio.create_task(ben.run()))
-        await until(lambda: ben.player == 1)
+        ben = subprocess.Popen(
+            [sys.executable, "-m", "tests.online.net_client", server.address, str(ana.room),
+             "Ben", "2"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        await until(lambda: (server.home / "rooms" / f"{ana.room}.json").read_text().count(
+            '"Ben"') > 0)  # fmt: skip
         ana.start()
-        await until(lambda: ben.started and len(ben.session.game.history()) >= 30)
+        await until(lambda: ana.started and len(ana.session.game.history()) >= 30)
         server.kill9()
-        await until(lambda: ana.connected is False and ben.connected is False)
+        await until(lambda: not ana.connected)
         server.start()
-        await until(lambda: ana.finished and ben.finished, 45)
-        assert all(any("reconnecting" in n for n in p.news) for p in players)
-        assert all("Connected again." in p.news for p in players)
-        for table in (ana, ben):
-            table.suspend()
-        await asyncio.gather(*tasks)
+        await until(lambda: ana.finished, 45)
+        out, _ = await asyncio.to_thread(ben.communicate, timeout=45)
+        for news in (player.news, out.splitlines()):
+            assert any("reconnecting" in line for line in news)
+            assert "Connected again." in news
+        assert "finished" in out
+        ana.suspend()
+        await running
 
-    asyncio.run(test())
+    try:
+        asyncio.run(test())
+    finally:
+        if ben is not None and ben.poll() is None:
+            ben.kill()
+            ben.wait()
     (room_file,) = server.room_files()
     on_server = json.loads(room_file.read_text())
     assert load_record(on_server).state.is_over
