@@ -327,6 +327,7 @@ class RemoteTable:
         every break (with growing waits)."""
         tries = 0
         news = False
+        reached = False
         while not self.closed:
             try:
                 async with connect(
@@ -335,6 +336,7 @@ class RemoteTable:
                 ) as ws:  # fmt: skip
                     await ws.send(encode(self._opening()))
                     self._ws = ws
+                    reached = True
                     self._sent = None
                     tries = 0
                     if news:
@@ -345,7 +347,7 @@ class RemoteTable:
                             self.closed = True
                             return
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
-                if self.player is None and self.token is None:
+                if not reached:  # never connected: say so, rather than try for ever
                     errno = error.errno if isinstance(error, OSError) else None
                     why = os.strerror(errno) if errno else error
                     self._tell(
