@@ -110,6 +110,10 @@ def test_a_stranger_or_a_watcher_cannot_act_for_another_seat(server: ServerProce
     async def test() -> None:
         ana, ben, game = await room_of_two(server.url)
         room = game["room"]
+        # What a seat is told: the deal without the deck and without its seed.
+        assert set(game["setup"]) == {"removed", "starting", "first_player"}
+        assert "seed" not in json.dumps(game)
+        assert "deck" not in json.dumps(game)
         before = await settled(server.url, room)
         mover = before.state.current_player
         assert mover in (0, 1)  # the bots have played up to a person

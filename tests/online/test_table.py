@@ -20,12 +20,14 @@ from typing import Any
 
 import pytest
 
-from coloretto.engine import GameState, load_record
+from coloretto.engine import GameState, load_record, read_record
 from coloretto.online.client import RemoteTable
 from coloretto.play.keeper import Keeper
+from coloretto.play.replay import Replay
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
 from coloretto.tui.screens import GameScreen
+from tests.conftest import run_coloretto
 from tests.online.conftest import ROOT, ServerProcess, choose, key_of
 from tests.online.pilot_client import play_turns
 
@@ -139,8 +141,15 @@ def test_three_people_and_a_bot_play_online_to_the_end(
             cy_rng = random.Random(9)
             sent: tuple[int, float] = (-1, 0.0)
             loop = asyncio.get_running_loop()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            hinted = False
             async with asyncio.timeout(90):
                 while not watcher.finished:
+                    if not hinted and table.plays_here(table.session.game.current_player):
+                        await pilot.press("h")  # the hint bot thinks here, on Ana's view
+                        await until(lambda: bool(screen.hints), 15)
+                        hinted = True
                     await play_turns(app, pilot, rng, draws=0.5)
                     game = watcher.session.game
                     ply = len(game.history())
@@ -186,3 +195,9 @@ def test_three_people_and_a_bot_play_online_to_the_end(
     assert load_record(on_server).state.is_over
     for home in homes.values():
         assert same_game(history(home), on_server), home
+        # Each player's own history and statistics have the game, ready to replay.
+        (path,) = (home / "history").glob("*.json")
+        assert Replay.from_record(read_record(path)).last == len(on_server["actions"])
+        stats = json.loads(run_coloretto(home, "stats", "--json").stdout)
+        assert stats["games"] == 1
+        assert {person["player"] for person in stats["people"]} == {"Ana", "Ben", "Cy"}
