@@ -296,9 +296,10 @@ class RemoteTable:
         return Hint(answer.action, explain_hint(state, seat, answer.action))
 
     def keep(self) -> None:
-        """Once the game is over: keep it in this player's history and statistics."""
+        """Once the game is over: keep it in this player's history and statistics (a
+        watcher's own history is for their own games)."""
         final = self._final
-        if final is None or self._kept:
+        if final is None or self._kept or self.player is None:  # a watcher keeps nothing
             return
         self._kept = True
         problem = self.keeper.finish(final)

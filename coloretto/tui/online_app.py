@@ -78,6 +78,19 @@ class OnlineApp(GuardedApp):
         self.push_screen(OnlineEndScreen(message.session), chosen)
         self.check_size()
 
+    @property
+    def quit_question(self) -> str:
+        """What the quit dialog asks at an online table."""
+        table = self.table
+        if table.player is None:
+            return "Stop watching? The game goes on."
+        if table.finished:
+            return "Leave the table? The game is kept in your history (coloretto replay)."
+        return (
+            "Leave the table? The game goes on without you (a bot plays for you after "
+            f"{table.away_after:g} s); coloretto join {table.room} takes your seat back."
+        )
+
     def leave(self) -> None:
         """Quit; the game goes on at the server, and the message says how to come back."""
         self.exit(message=self.table.suspend())

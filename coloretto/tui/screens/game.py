@@ -373,7 +373,9 @@ class GameScreen(Screen[None]):
                 leave = getattr(self.app, "leave", self.app.exit)
                 leave()  # the app says how to resume
 
-        self.app.push_screen(ConfirmQuit(saved=not self.session.match.is_over), done)
+        saved = not self.session.match.is_over
+        question = getattr(self.app, "quit_question", None)  # an online table's own words
+        self.app.push_screen(ConfirmQuit(saved=saved, question=question), done)
 
     def action_results(self) -> None:
         """Enter, once the game is over: the score screen."""
