@@ -23,11 +23,13 @@ ROOT = Path(__file__).resolve().parents[2]
 class ServerProcess:
     """``coloretto server`` as a real process with its own data directory."""
 
-    def __init__(self, home: Path, host: str = "127.0.0.1", netns: str | None = None) -> None:
+    def __init__(self, home: Path, host: str = "127.0.0.1", options: tuple[str, ...] = ()) -> None:
         self.home = home
         self.host = host
-        self.netns = netns
+        self.options = options
+        """More options for ``coloretto server`` (say, ``--certfile``)."""
         self.port = 0
+        self.scheme = "ws"
         self.process: subprocess.Popen[str] | None = None
 
     @property
@@ -37,20 +39,21 @@ class ServerProcess:
 
     @property
     def url(self) -> str:
-        return f"ws://{self.address}"
+        return f"{self.scheme}://{self.address}"
 
     def start(self) -> ServerProcess:
         """Start the server (on the port it had, after a restart) and wait until it listens."""
         env = {**os.environ, "PYTHONPATH": str(ROOT), "COLORETTO_HOME": str(self.home)}
         command = [sys.executable, "-m", "coloretto", "server", "--host", self.host,
-                   "--port", str(self.port)]  # fmt: skip
+                   "--port", str(self.port), *self.options]  # fmt: skip
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
-        assert "Coloretto server on ws://" in line, line
-        self.port = int(line.split("ws://", 1)[1].split()[0].rsplit(":", 1)[1])
+        assert "Coloretto server on " in line, line
+        self.scheme, address = line.split("Coloretto server on ", 1)[1].split()[0].split("://")
+        self.port = int(address.rsplit(":", 1)[1])
         return self
 
     def kill9(self) -> None:

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
+import ssl
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -17,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 from coloretto.engine import Rules, load_record
 from coloretto.online.client import RemoteTable
@@ -332,3 +333,32 @@ def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
     assert load_record(on_server).state.is_over
     for home in homes:
         assert same_game(history_record(home), on_server)
+
+
+def test_the_server_speaks_tls_with_a_certificate(tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    server = ServerProcess(tmp_path / "server", options=("--certfile", str(cert), "--keyfile",
+                                                         str(key)))  # fmt: skip
+    try:
+        server.start()
+        assert server.scheme == "wss"
+
+        async def test() -> None:
+            tls = ssl.create_default_context(cafile=cert)
+            ana = RemoteTable(server.url, HOST, Keeper(DataDir(tmp_path / "ana")), tls=tls)
+            running = asyncio.create_task(ana.run())
+            await until(lambda: ana.player == 0)
+            ana.suspend()
+            await running
+            with pytest.raises(InvalidMessage):  # plain WebSocket on a TLS port
+                await connect(f"ws://{server.address}")
+
+        run(test)
+    finally:
+        server.stop()
