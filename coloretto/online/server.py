@@ -65,6 +65,8 @@ class Limits:
     max_rooms: int = 5000
     opening_seconds: float = 10.0
     """How long a new connection may take to say which room it is about."""
+    idle_seconds: float = 600.0
+    """How long a room that nobody is in (and whose game is not being played) is kept."""
 
 
 @dataclass
@@ -150,9 +152,28 @@ class GameServer:
         return len(self.rooms)
 
     def resume_all(self) -> None:
-        """Let the bots of every loaded room play on (once the event loop runs)."""
-        for room in self.rooms.values():
+        """Let the bots of every loaded room play on (once the event loop runs); rooms that
+        nobody comes back to are let go in time (``_watch_idle``)."""
+        for room in list(self.rooms.values()):
             self.kick(room)
+            self._watch_idle(room)
+
+    def _watch_idle(self, room: Room) -> None:
+        """In ``limits.idle_seconds``, let ``room`` go if nobody is there: a finished room
+        leaves the memory (its file stays), a room whose game never started is removed.
+        A game in play stays: its bots play for the people away."""
+
+        def check() -> None:
+            if self.watchers.get(room.code) or self.rooms.get(room.code) is not room:
+                return
+            if room.session.game.is_over:
+                self._forget(room)
+            elif not room.started:
+                self._forget(room)
+                with contextlib.suppress(OSError):
+                    self.store.path(room.code).unlink()
+
+        asyncio.get_running_loop().call_later(self.limits.idle_seconds, check)
 
     def save(self, room: Room) -> None:
         """Save the room now (a new room, a seat taken); trouble is logged, play goes on."""
@@ -320,6 +341,8 @@ class GameServer:
         if room.session.game.is_over and not connections:
             self._forget(room)
             return
+        if not connections:
+            self._watch_idle(room)
         player = seat.player
         if player is not None and player not in connections.values():
             self.away_since[room.code, player] = self.clock()
@@ -401,6 +424,8 @@ class GameServer:
         self._all(room, {"type": "move", "ply": room.ply - 1, "move": move_json(move)})
         if room.session.game.is_over:
             self._all(room, {"type": "over", "record": over_record(room)})
+            if not self.watchers.get(room.code):
+                self._watch_idle(room)  # the bots finished it for people all away
         self.kick(room)
 
     # ------------------------------------------------------------------ bots

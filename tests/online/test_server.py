@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidMessage
 from coloretto.engine import Rules, load_record
 from coloretto.online.client import RemoteTable
 from coloretto.online.public import PublicGame
+from coloretto.online.server import Limits, run_server
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import ROOT, AutoPlayer, ServerProcess
@@ -362,3 +363,26 @@ def test_the_server_speaks_tls_with_a_certificate(tmp_path: Path) -> None:
         run(test)
     finally:
         server.stop()
+
+
+def test_rooms_nobody_is_in_are_let_go(tmp_path: Path) -> None:
+    """A room whose game never started, left empty, is removed after a while."""
+
+    async def test() -> None:
+        ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        limits = Limits(idle_seconds=0.3)
+        serving = asyncio.create_task(
+            run_server("127.0.0.1", 0, DataDir(tmp_path), limits=limits, ready=ready.set_result)
+        )
+        url = "ws://" + (await ready).split("ws://", 1)[1].split()[0]
+        async with connect(url) as ana:
+            room = (await ask(ana, HOST))["room"]
+        assert (tmp_path / "rooms" / f"{room}.json").exists()
+        await asyncio.sleep(0.8)
+        assert not (tmp_path / "rooms" / f"{room}.json").exists()
+        async with connect(url) as ben:
+            join = {"type": "join", "version": 1, "room": room, "name": "Ben"}
+            assert await refusal(ben, join) == "no-room"
+        serving.cancel()
+
+    run(test)
