@@ -56,13 +56,15 @@ LAYERS = {
     "bots": {"engine"},
     "store": {"engine"},
     "play": {"engine", "bots", "store"},
-    "tui": {"engine", "bots", "store", "play"},
+    "online": {"engine", "bots", "store", "play"},
+    "tui": {"engine", "bots", "store", "play", "online"},
     "web": set(),
-    "cli": {"engine", "bots", "store", "play", "tui", "web"},
+    "cli": {"engine", "bots", "store", "play", "online", "tui", "web"},
 }
-"""Which of the package's layers each one may import: ``cli → tui → play → {bots, store} →
-engine``, never the other way; ``cli → web``, the web server (textual-serve), which imports
-none of the game: each visitor's process runs the command line."""
+"""Which of the package's layers each one may import: ``cli → tui → online → play →
+{bots, store} → engine``, never the other way (``online`` has no Textual); ``cli → web``,
+the web server (textual-serve), which imports none of the game: each visitor's process
+runs the command line."""
 
 
 def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:

@@ -12,6 +12,7 @@ from coloretto import __version__
 from coloretto.cli import (
     arena_command,
     bots_command,
+    online_command,
     play_command,
     replay_command,
     review_command,
@@ -47,6 +48,7 @@ def build_parser() -> Parser:
     score_command.add_parser(commands)
     arena_command.add_parser(commands)
     bots_command.add_parser(commands)
+    online_command.add_parsers(commands)
     web_command.add_parser(commands)
     return parser
 

@@ -71,6 +71,11 @@ class Session:
         """
         return make_bot(self._specs[seat], seed=self.bot_seed(seat))
 
+    @property
+    def shown_seed(self) -> str:
+        """The seed as the screens show it (an online game keeps it secret until the end)."""
+        return str(self.seed)
+
     def bot_seed(self, seat: int) -> int:
         """The seed for ``seat``'s bot at this point of the match."""
         ply = len(self.game.history()) + 1000 * self.match.game_number

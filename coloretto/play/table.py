@@ -5,7 +5,7 @@ this machine (the session, its bots asked through the guard, the keeper saving a
 action). A table seen over the network can implement the same interface.
 
 Everything that happens reaches the front end as an event (``MovePlayed``, ``BotFailed``,
-``NotSaved``), given to the listeners on the thread that caused it.
+``NotSaved``, ``TableNews``), given to the listeners on the thread that caused it.
 
 >>> from coloretto.engine import DRAW, Rules
 >>> from coloretto.play.config import GameConfig
@@ -61,7 +61,15 @@ class NotSaved:
     problem: str
 
 
-Event = MovePlayed | BotFailed | NotSaved
+@dataclass(frozen=True)
+class TableNews:
+    """News from a table seen over the network: a player away or back, a lost connection,
+    a move the server refused."""
+
+    text: str
+
+
+Event = MovePlayed | BotFailed | NotSaved | TableNews
 """What a table tells its listeners."""
 
 Listener = Callable[[Event], None]

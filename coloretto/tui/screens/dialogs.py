@@ -160,21 +160,24 @@ class ConfirmQuit(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Keep playing", id="quit-no"),
     ]
 
-    def __init__(self, *, saved: bool = True) -> None:
+    def __init__(self, *, saved: bool = True, question: str | None = None) -> None:
         super().__init__()
         self.saved = saved
         """True when there is a game to resume later (not after the match is over)."""
+        self.question = question
+        """The question, when the usual one does not fit (say, online)."""
 
     def compose(self) -> ComposeResult:
         """The question and two buttons."""
         with Vertical(id="quit-box", classes="dialog") as box:
             box.border_title = "Quit"
-            yield Static(
-                "Quit the game? It is saved: coloretto play --resume continues it."
-                if self.saved
-                else "Quit? The game is over and kept in the history (coloretto replay).",
-                id="quit-question",
-            )
+            if self.question is not None:
+                question = self.question
+            elif self.saved:
+                question = "Quit the game? It is saved: coloretto play --resume continues it."
+            else:
+                question = "Quit? The game is over and kept in the history (coloretto replay)."
+            yield Static(question, id="quit-question")
             with Horizontal(id="quit-buttons"):
                 yield Button("Quit (y)", id="yes", variant="error", compact=True)
                 stay = "Keep playing (n)" if self.saved else "Back (n)"

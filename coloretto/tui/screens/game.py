@@ -21,7 +21,15 @@ from textual.widgets import Footer
 from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
 from coloretto.play.config import DEFAULT_DELAY, PACES, possessive
 from coloretto.play.session import Session
-from coloretto.play.table import BotFailed, BotMove, Event, MovePlayed, NotSaved, Table
+from coloretto.play.table import (
+    BotFailed,
+    BotMove,
+    Event,
+    MovePlayed,
+    NotSaved,
+    Table,
+    TableNews,
+)
 from coloretto.play.words import DASH, describe_deal, describe_move, row_list
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import GAME_KEYS, bindings
@@ -117,7 +125,7 @@ class GameScreen(Screen[None]):
         session = self.session
         log = self.query_one(MoveLog)
         for line in describe_deal(
-            session.game, session.seat_names, session.seed, session.match.game_number
+            session.game, session.seat_names, session.shown_seed, session.match.game_number
         ):
             log.add(render(line, plain=self.plain))
         self._log_moves_so_far()
@@ -190,14 +198,14 @@ class GameScreen(Screen[None]):
             self.play(answer.action)
 
     def play(self, action: Action) -> bool:
-        """Play ``action`` for the seat to move; an illegal one is explained, not played."""
+        """Play ``action`` for the seat to move; an illegal one is explained, not played.
+        What comes next starts once the table tells that the move was played."""
         try:
             self.table.act(action)
         except IllegalAction as error:
             # The engine's advice gives way to the keys to press.
             self.notice.say(f"{error.problem} {DASH} {self._options()}", "error")
             return False
-        self.advance()
         return True
 
     def _on_table_event(self, event: Event) -> None:
@@ -212,6 +220,7 @@ class GameScreen(Screen[None]):
                 log.add(line, round_number=event.before.round)
             self.notice.say(Text(" ").join(lines), "event")
             self.refresh_table()
+            self.advance()
         elif isinstance(event, BotFailed):
             self.faults.append(event.report)
             self.query_one(MoveLog).add(
@@ -224,6 +233,11 @@ class GameScreen(Screen[None]):
             self.notify(
                 event.problem, title="Not saved", severity="error", timeout=10, markup=False
             )
+        elif isinstance(event, TableNews):
+            self.query_one(MoveLog).add(
+                Text(event.text, style="italic"), round_number=self.session.game.round
+            )
+            self.notice.say(event.text, "info")
 
     def _options(self) -> str:
         """What the person to move can do, with the keys."""
@@ -365,7 +379,9 @@ class GameScreen(Screen[None]):
                 leave = getattr(self.app, "leave", self.app.exit)
                 leave()  # the app says how to resume
 
-        self.app.push_screen(ConfirmQuit(saved=not self.session.match.is_over), done)
+        saved = not self.session.match.is_over
+        question = getattr(self.app, "quit_question", None)  # an online table's own words
+        self.app.push_screen(ConfirmQuit(saved=saved, question=question), done)
 
     def action_results(self) -> None:
         """Enter, once the game is over: the score screen."""

@@ -1,0 +1,217 @@
+"""``coloretto server``, ``coloretto host`` and ``coloretto join``: play with friends on
+other machines, bots taking the free seats (see ``docs/online.md``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import ssl
+import sys
+from typing import Any
+
+from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
+from coloretto.cli.parser import bounded_int, need_terminal
+from coloretto.cli.play_command import _seconds
+from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
+from coloretto.play.config import DEFAULT_DELAY, MAX_NAME
+from coloretto.store.paths import DataDir
+from coloretto.store.text import printable
+
+SERVER_EPILOG = """\
+The server listens on 127.0.0.1 (this machine only) unless --host says otherwise, e.g.
+--host 0.0.0.0 for every network. Rooms are kept in the data directory (COLORETTO_HOME)
+after every action: a server that stops, however it stops, resumes every room when it
+starts again, and the players' programs reconnect by themselves.
+"""
+
+HOST_EPILOG = """\
+examples:
+  coloretto host --players 4                         you, up to 3 friends, bots for the rest
+  coloretto host --server games.example.org:7787 --players 3 --bot hard
+"""
+
+
+def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``server``, ``host`` and ``join``."""
+    server = commands.add_parser(
+        "server",
+        help="run a game server for online play",
+        description="Run a game server: rooms of people on other machines, and bots.",
+        epilog=SERVER_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    server.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    server.add_argument(
+        "--port", type=bounded_int(0, 65535, "--port"), default=7787, help="port (7787)"
+    )
+    server.add_argument("--certfile", help="serve TLS (wss://) with this certificate (PEM)")
+    server.add_argument("--keyfile", help="the certificate's private key (PEM)")
+    server.set_defaults(run=run_server, parser=server)
+
+    host = commands.add_parser(
+        "host",
+        help="open a room on a game server and play there with friends",
+        description="Open a room on a game server; friends join with its code. You start "
+        "the game when everyone is there: bots take the free seats.",
+        epilog=HOST_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_connection(host)
+    add_rules_arguments(host)
+    host.add_argument(
+        "--bot",
+        choices=list(LEVELS),
+        default=DEFAULT_LEVEL,
+        help=f"the level of the bots in the free seats (default {DEFAULT_LEVEL})",
+    )
+    host.add_argument(
+        "--delay",
+        type=_seconds,
+        default=DEFAULT_DELAY,
+        metavar="SECONDS",
+        help=f"pause between two bot actions (default {DEFAULT_DELAY:g})",
+    )
+    host.add_argument(
+        "--away-after",
+        type=_seconds_away,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long a player may be away on their turn before a bot plays for them (30)",
+    )
+    host.set_defaults(run=run_host, parser=host)
+
+    join = commands.add_parser(
+        "join",
+        help="take a seat in a friend's room on a game server",
+        description="Take a seat in a room on a game server (or come back to yours).",
+    )
+    join.add_argument("code", metavar="CODE", help="the room's code, as the host was shown it")
+    _add_connection(join)
+    join.add_argument("--watch", action="store_true", help="watch the game without a seat")
+    join.set_defaults(run=run_join, parser=join)
+
+
+def _add_connection(parser: argparse.ArgumentParser) -> None:
+    from coloretto.online.client import DEFAULT_SERVER  # noqa: PLC0415
+
+    parser.add_argument(
+        "--server",
+        default=DEFAULT_SERVER,
+        metavar="HOST:PORT",
+        help=f"the game server (default {DEFAULT_SERVER}; wss://HOST:PORT for TLS)",
+    )
+    parser.add_argument("--name", help="your name at the table (default: your login name)")
+    parser.add_argument("--cafile", help="trust this certificate authority (PEM) for wss://")
+
+
+def _seconds_away(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"--away-after must be 0 to 600 seconds, not {text}")
+    return value
+
+
+def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Serve until interrupted."""
+    from coloretto.online.server import run_server as serve  # noqa: PLC0415
+
+    tls = None
+    if args.certfile or args.keyfile:
+        if not (args.certfile and args.keyfile):
+            parser.error("TLS needs both --certfile and --keyfile")
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        try:
+            tls.load_cert_chain(args.certfile, args.keyfile)
+        except (OSError, ssl.SSLError) as error:
+            parser.error(f"cannot load the certificate: {error}")
+    try:
+        asyncio.run(
+            serve(
+                args.host,
+                args.port,
+                DataDir.default(),
+                tls=tls,
+                ready=lambda text: print(text, flush=True),
+            )
+        )
+    except OSError as error:
+        parser.error(f"cannot listen on {args.host}:{args.port} ({error.strerror or error})")
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _name(args: argparse.Namespace) -> str:
+    name = args.name
+    if name is None:
+        try:
+            name = getpass.getuser().capitalize()
+        except (OSError, KeyError):
+            name = "Player"
+    name = printable(name, MAX_NAME).strip()
+    return name or "Player"
+
+
+def _tls(args: argparse.Namespace, parser: argparse.ArgumentParser) -> ssl.SSLContext | None:
+    if not args.server.startswith("wss://"):
+        return None
+    try:
+        return ssl.create_default_context(cafile=args.cafile)
+    except (OSError, ssl.SSLError) as error:
+        parser.error(f"cannot load --cafile: {error}")
+
+
+def run_host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Open a room and play in it."""
+    rules = rules_from_args(args, parser)
+    opening: dict[str, Any] = {
+        "type": "host",
+        "name": _name(args),
+        "rules": {k: v for k, v in rules.to_dict().items() if k != "games"},
+        "bot": args.bot,
+        "delay": args.delay,
+        "away_after": args.away_after,
+    }
+    return _play(args, parser, opening, host=True)
+
+
+def run_join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Take a seat (or watch)."""
+    from coloretto.online.protocol import ROOM_CODE  # noqa: PLC0415
+
+    code = args.code.strip().upper()
+    if not ROOM_CODE.fullmatch(code):
+        parser.error(f"{args.code!r} is not a room code (six letters and digits)")
+    if args.watch:
+        opening: dict[str, Any] = {"type": "watch", "room": code}
+    else:
+        opening = {"type": "join", "room": code, "name": _name(args)}
+    return _play(args, parser, opening, host=False)
+
+
+def _play(
+    args: argparse.Namespace,
+    parser: argparse.ArgumentParser,
+    opening: dict[str, Any],
+    *,
+    host: bool,
+) -> int:
+    from coloretto.online.client import RemoteTable  # noqa: PLC0415
+
+    tls = _tls(args, parser)
+    try:
+        table = RemoteTable(args.server, opening, tls=tls)
+    except ValueError as error:
+        parser.error(f"--server: {error}")
+    need_terminal(parser)
+    from coloretto.tui.online_app import OnlineApp  # noqa: PLC0415 (Textual only to play)
+
+    app = OnlineApp(table, host=host)
+    app.run()
+    if app.refusal is not None:
+        print(printable(f"{parser.prog}: error: {app.refusal}"), file=sys.stderr)
+    return app.return_code or 0

@@ -1,0 +1,532 @@
+"""A seat at a table on a game server: ``RemoteTable`` is the ``Table`` the game screen
+plays at, its moves checked and played by the server.
+
+The table keeps a model of the game built from what the server tells (``PublicGame``);
+the screen draws it and the hint bot thinks about it, here. The connection comes back by
+itself when it drops (the seat's secret token is kept in the data directory, so even a
+new process takes the seat back), and a finished game is kept in this player's own
+history and statistics, like a game played here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import ssl
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.connection import broadcast
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from coloretto.bots.guard import guarded_choice
+from coloretto.bots.registry import make_bot
+from coloretto.engine import (
+    Action,
+    GameState,
+    IllegalAction,
+    IllegalReason,
+    Match,
+    RecordError,
+    Rules,
+    load_record,
+)
+from coloretto.online.protocol import ROOM_CODE, TOKEN, VERSION, ProtocolError, encode
+from coloretto.online.public import PublicGame
+from coloretto.play.config import MAX_NAME, GameConfig, Player
+from coloretto.play.keeper import Keeper
+from coloretto.play.saving import session_from_record
+from coloretto.play.session import Session
+from coloretto.play.table import BotMove, Event, Hint, Listener, MovePlayed, NotSaved, TableNews
+from coloretto.play.words import describe_move, explain_hint
+from coloretto.store.paths import DataDir
+from coloretto.store.text import printable
+
+MAX_MESSAGE = 1 << 20
+"""The largest frame taken from a server (a finished game's record is about 20 KB)."""
+
+RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 3.0)
+"""Waits between tries to reconnect (the last one repeats)."""
+
+DEFAULT_SERVER = "127.0.0.1:7787"
+
+
+def server_url(text: str) -> str:
+    """The WebSocket address of a server given as ``HOST:PORT`` (or a full ``ws://`` or
+    ``wss://`` address); ``ValueError`` if it is neither.
+
+    >>> server_url("example.org:7787"), server_url("wss://example.org/coloretto")
+    ('ws://example.org:7787', 'wss://example.org/coloretto')
+    """
+    text = text.strip()
+    if text.startswith(("ws://", "wss://")):
+        return text
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536 or "/" in host:
+        raise ValueError(f"expected HOST:PORT or a ws:// address, not {text[:60]!r}")
+    return f"ws://{text}"
+
+
+# ------------------------------------------------------------------ events for the front end
+
+
+@dataclass(frozen=True)
+class LobbyChanged:
+    """Who sits in the room before the game starts (``None``: a free seat, for a bot)."""
+
+    room: str
+    seats: tuple[tuple[str, bool] | None, ...]
+    """Each seat's person and whether they are connected now."""
+    rules: Rules
+    bot: str
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    """The game has started (or was joined in progress): the table has a session now."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The server will not seat us (no such room, a wrong token, a full room...)."""
+
+    message: str
+
+
+RoomEvent = LobbyChanged | GameStarted | Refused | Event
+
+
+class RemoteSession(Session):
+    """The session a screen draws during an online game: the real players and the game as
+    the table saw it, the order of the undrawn cards invented (and never shown)."""
+
+    def __init__(self, config: GameConfig, game: GameState, session_id: str, here: int | None):
+        super().__init__(config, Match(config.rules, 0, game), session_id)
+        self.here = here
+        """The player at this front end (``None``: watching)."""
+
+    @property
+    def shown_seed(self) -> str:
+        """The seed stays secret until the end: it would give the deck away."""
+        return "secret until the end"
+
+    def is_bot(self, seat: int) -> bool:
+        """True when the seat is played elsewhere (by a bot or by another person): the
+        screen waits for its moves."""
+        return self.config.rules.controller(seat) != self.here
+
+
+class SeatKeys:
+    """The secret tokens of one's seats, by room and name, in the data directory."""
+
+    def __init__(self, data: DataDir) -> None:
+        self.folder = data.root / "online"
+
+    def _path(self, room: str) -> Path:
+        if not ROOM_CODE.fullmatch(room):
+            raise ValueError(f"not a room code: {room[:20]!r}")
+        return self.folder / f"{room}.json"
+
+    def get(self, server: str, room: str, name: str) -> str | None:
+        """The token kept for ``name``'s seat in ``room`` on ``server``, if any."""
+        try:
+            data = json.loads(self._path(room).read_text(encoding="utf-8")[:65536])
+        except (OSError, ValueError):
+            return None
+        token = data.get(server, {}).get(name) if isinstance(data, dict) else None
+        return token if isinstance(token, str) and TOKEN.fullmatch(token) else None
+
+    def put(self, server: str, room: str, name: str, token: str) -> None:
+        """Keep ``token`` (private to this user); ``OSError`` if the disk refuses."""
+        path = self._path(room)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8")[:65536])
+            data = data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            data = {}
+        seats = data.setdefault(server, {})
+        if isinstance(seats, dict):
+            seats[name] = token
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            json.dump(data, file)
+        os.replace(tmp, path)
+
+
+class RemoteTable:
+    """A seat at a room of a game server, as a ``Table`` for the game screen.
+
+    ``opening`` is the first request (``host``, ``join`` or ``watch``, see
+    ``docs/protocol.md``); once seated, the table resumes its seat with the token after
+    any break. ``run`` (a coroutine, on the front end's event loop) talks to the server;
+    listeners are called on that loop.
+    """
+
+    def __init__(
+        self,
+        server: str,
+        opening: Mapping[str, Any],
+        keeper: Keeper | None = None,
+        *,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
+        self.server = server_url(server)
+        self.opening = dict(opening)
+        self.name = str(opening.get("name", ""))
+        self.keeper = keeper or Keeper()
+        self.keys = SeatKeys(self.keeper.data)
+        self.tls = tls
+        self.room: str | None = opening.get("room")
+        self.token: str | None = None
+        if self.room is not None and self.name:
+            self.token = self.keys.get(self.server, self.room, self.name)
+        self.player: int | None = None
+        self.away_after = 0.0
+        self._ws: ClientConnection | None = None
+        self._model: PublicGame | None = None
+        self._session: Session | None = None
+        self._final: Session | None = None
+        self._held: list[MovePlayed] = []
+        self._kept = False
+        self._sent: int | None = None
+        self._away: set[int] = set()
+        self._listeners: list[Callable[[Any], None]] = []
+        self.closed = False
+
+    # ------------------------------------------------------------------ the Table
+
+    @property
+    def session(self) -> Session:
+        """The game as the table saw it (once it is over, the real one, deck and all)."""
+        session = self._final or self._session
+        if session is None:
+            raise RuntimeError("the game has not started yet")
+        return session
+
+    @property
+    def finished(self) -> bool:
+        """True once the game is over and its whole record has come (deck and all)."""
+        return self._final is not None
+
+    @property
+    def away(self) -> frozenset[int]:
+        """The players whose person has no connection to the server now."""
+        return frozenset(self._away)
+
+    @property
+    def connected(self) -> bool:
+        """True while the connection to the server is up."""
+        return self._ws is not None
+
+    @property
+    def started(self) -> bool:
+        """True once the game has started (the table has a session)."""
+        return self._session is not None
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener`` with every event from now on (room events as well)."""
+        self._listeners.append(listener)
+
+    def _tell(self, event: RoomEvent) -> None:
+        for listener in list(self._listeners):
+            listener(event)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """What the seat to move may play now."""
+        return () if self._model is None else self._model.state.legal_actions()
+
+    def plays_here(self, seat: int) -> bool:
+        """True when this player moves ``seat`` (never while watching)."""
+        game = self.session.game
+        return self.player is not None and game.rules.controller(seat) == self.player
+
+    def act(self, action: Action) -> None:
+        """Send ``action`` to the server (the move is played when the server tells it);
+        ``IllegalAction`` at once if the rules forbid it."""
+        model = self._model
+        if model is None:
+            raise IllegalAction(IllegalReason.GAME_OVER, "the game has not started")
+        model.state.apply(action)  # the rules' reasons, before bothering the server
+        if self._sent == model.ply:
+            return  # sent already: the answer is on its way
+        if self._ws is None:
+            self._tell(TableNews("Not connected to the server: reconnecting…"))
+            return
+        self._sent = model.ply
+        broadcast([self._ws], encode({"type": "act", "ply": model.ply, "action": str(action)}))
+
+    def start(self) -> None:
+        """The host starts the game (bots take the free seats)."""
+        if self._ws is not None:
+            broadcast([self._ws], encode({"type": "start"}))
+
+    def bots_move(self, seat: int) -> bool:
+        """Always False: the bots play on the server."""
+        return False
+
+    def bot_move(self, seat: int) -> BotMove:
+        """Bots play on the server: never asked here."""
+        raise RuntimeError("the bots of an online game play on the server")
+
+    def bot_failed(self, answer: BotMove) -> None:
+        """Bots play on the server: never asked here."""
+        raise RuntimeError("the bots of an online game play on the server")
+
+    def hint(self) -> Hint:
+        """Ask the hint bot, here, about the game as this seat sees it."""
+        session = self.session
+        state = session.game
+        seat = state.current_player
+        answer = guarded_choice(
+            partial(make_bot, session.config.hint_bot, seed=session.bot_seed(seat)),
+            state.view(seat),
+            state.legal_actions(),
+            session.config.time_limit,
+        )
+        if answer.problem is not None:
+            return Hint(answer.action, f"no hint this time (the hint bot failed: {answer.problem})")
+        return Hint(answer.action, explain_hint(state, seat, answer.action))
+
+    def keep(self) -> None:
+        """Once the game is over: keep it in this player's history and statistics (a
+        watcher's own history is for their own games)."""
+        final = self._final
+        if final is None or self._kept or self.player is None:  # a watcher keeps nothing
+            return
+        self._kept = True
+        problem = self.keeper.finish(final)
+        self.keeper.release()
+        if problem is not None:
+            self._tell(NotSaved(problem))
+
+    def suspend(self) -> str | None:
+        """Leaving: the game goes on at the server; say how to come back."""
+        self.closed = True
+        if self._ws is not None:
+            asyncio.get_running_loop().create_task(self._ws.close())
+        if self._final is not None or self.player is None or self.room is None:
+            return None
+        server = self.server.removeprefix("ws://")
+        return (
+            f"The game goes on without you (a bot plays for you after {self.away_after:g} s): "
+            f"coloretto join {self.room} --server {server} --name {self.name!r} takes your "
+            "seat back."
+        )
+
+    # ------------------------------------------------------------------ the connection
+
+    async def run(self) -> None:
+        """Talk to the server until the table is closed or refused, reconnecting after
+        every break (with growing waits)."""
+        tries = 0
+        news = False
+        reached = False
+        while not self.closed:
+            try:
+                async with connect(
+                    self.server, ssl=self.tls, max_size=MAX_MESSAGE, open_timeout=10,
+                    ping_interval=5, ping_timeout=10, compression=None,
+                ) as ws:  # fmt: skip
+                    await ws.send(encode(self._opening()))
+                    self._ws = ws
+                    reached = True
+                    self._sent = None
+                    tries = 0
+                    if news:
+                        self._tell(TableNews("Connected again."))
+                        news = False
+                    async for text in ws:
+                        if not self._handle(text):
+                            self.closed = True
+                            return
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
+                if not reached:  # never connected: say so, rather than try for ever
+                    errno = error.errno if isinstance(error, OSError) else None
+                    why = os.strerror(errno) if errno else error
+                    self._tell(
+                        Refused(
+                            f"cannot reach the server at {self.server} ({why}): is "
+                            "coloretto server running there?"
+                        )
+                    )
+                    return
+            except InvalidURI as error:
+                self._tell(Refused(str(error)))
+                return
+            except ProtocolError as error:
+                self._tell(Refused(f"the server broke the protocol: {error}"))
+                return
+            finally:
+                self._ws = None
+            if self.closed:
+                return
+            if not news:
+                self._tell(TableNews("Connection to the server lost: reconnecting…"))
+                news = True
+            await asyncio.sleep(RETRY_SECONDS[min(tries, len(RETRY_SECONDS) - 1)])
+            tries += 1
+
+    def _opening(self) -> dict[str, Any]:
+        if self.token is not None and self.room is not None:
+            return {"type": "resume", "version": VERSION, "room": self.room, "token": self.token}
+        return {**self.opening, "version": VERSION}
+
+    def _handle(self, text: str | bytes) -> bool:
+        """Act on one message from the server; False when the server refuses us."""
+        try:
+            message = json.loads(text)
+        except ValueError:
+            raise ProtocolError("not JSON") from None
+        if not isinstance(message, dict):
+            raise ProtocolError("expected an object")
+        kind = message.get("type")
+        if kind == "error":
+            return self._error(message)
+        handler = self._HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise ProtocolError(f"unknown message {str(kind)[:20]!r}")
+        handler(self, message)
+        return True
+
+    def _error(self, message: Mapping[str, Any]) -> bool:
+        code = message.get("code")
+        text = printable(str(message.get("message", "")), 200)
+        if code in {"illegal", "not-your-turn", "stale", "flooding", "bad-request"}:
+            self._sent = None
+            self._tell(TableNews(f"The server refused that: {text}."))
+            return True
+        if self.started and code == "bad-token":
+            text += " (your seat is gone)"
+        self._tell(Refused(text))
+        return False
+
+    def _welcome(self, message: Mapping[str, Any]) -> None:
+        room, player, token = message.get("room"), message.get("seat"), message.get("token")
+        if not isinstance(room, str) or not ROOM_CODE.fullmatch(room):
+            raise ProtocolError("welcome: expected a room code")
+        if player is not None and type(player) is not int:
+            raise ProtocolError("welcome: expected a seat")
+        self.room, self.player = room, player
+        if isinstance(token, str) and TOKEN.fullmatch(token):
+            self.token = token
+            with contextlib.suppress(OSError):
+                self.keys.put(self.server, room, self.name, token)
+
+    def _lobby(self, message: Mapping[str, Any]) -> None:
+        try:
+            rules = Rules(**message.get("rules", {}))
+            seats = tuple(
+                None if seat is None else (printable(seat["name"], MAX_NAME), bool(seat["present"]))
+                for seat in message["seats"][: rules.players]
+            )
+            self._tell(LobbyChanged(str(self.room), seats, rules, str(message["bot"])[:20]))
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ProtocolError(f"lobby: {error}") from None
+
+    def _game(self, message: Mapping[str, Any]) -> None:
+        try:
+            rules = Rules(**message["rules"])
+            players = tuple(
+                Player(
+                    printable(p["name"], MAX_NAME) or f"Player {i + 1}",
+                    p["bot"] if isinstance(p["bot"], str) else None,
+                )
+                for i, p in enumerate(message["players"])
+            )
+            config = GameConfig(rules, players, delay=float(message["delay"]))
+            self.away_after = float(message["away_after"])
+            model = PublicGame(rules, message["setup"])
+            moves = message["moves"]
+            session_id = str(message["id"])
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ProtocolError(f"game: {error}") from None
+        if not isinstance(moves, list):
+            raise ProtocolError("game: expected the moves")
+        old = self._model
+        if old is None:
+            for ply, move in enumerate(moves):
+                model.add(ply, move)
+            self._model = model
+            self._session = RemoteSession(config, model.state, session_id, self.player)
+            self._tell(GameStarted())
+        else:  # back after a break: what was missed is told as moves
+            seen = old.state.history()
+            for ply, move in enumerate(moves[: len(seen)]):
+                if model.add(ply, move) != seen[ply]:
+                    raise ProtocolError("the game is not the one played before the break")
+            for ply in range(len(seen), len(moves)):
+                self._move({"ply": ply, "move": moves[ply]})
+        self._presence(message)
+
+    def _move(self, message: Mapping[str, Any]) -> None:
+        model, session = self._model, self._session
+        if model is None or session is None:
+            raise ProtocolError("a move before the game")
+        ply = message.get("ply")
+        if type(ply) is not int:
+            raise ProtocolError("move: expected its number")
+        if ply < model.ply:
+            return  # told twice (after a break)
+        before = model.state
+        move = model.add(ply, message.get("move"))
+        session.match = Match(session.config.rules, 0, model.state)
+        lines = describe_move(move, before, model.state, session.seat_names)
+        event = MovePlayed(move, before, tuple(lines))
+        if model.state.is_over and self._final is None:
+            self._held.append(event)  # told with the end, once the deck is known
+        else:
+            self._tell(event)
+
+    def _over(self, message: Mapping[str, Any]) -> None:
+        model = self._model
+        if model is None or not model.state.is_over:
+            raise ProtocolError("the end before the last move")
+        try:
+            record = load_record(message.get("record"))
+            final = session_from_record(record)
+        except RecordError as error:
+            raise ProtocolError(f"the game's record: {error}") from None
+        if record.state.history() != model.state.history():
+            raise ProtocolError("the game's record is not the game played")
+        self._final = final
+        self.keep()
+        held, self._held = self._held, []
+        for event in held:
+            self._tell(event)
+
+    def _presence(self, message: Mapping[str, Any]) -> None:
+        away = message.get("away")
+        if not isinstance(away, list) or self._session is None:
+            return
+        names = self._session.config.players
+        now = {p for p in away if type(p) is int and 0 <= p < len(names)}
+        for player in sorted(now - self._away):
+            if player != self.player:
+                name = names[player].name
+                self._tell(
+                    TableNews(
+                        f"{name} is away: a bot plays for {name} after {self.away_after:g} s "
+                        "until they are back."
+                    )
+                )
+        for player in sorted(self._away - now):
+            if player != self.player:
+                self._tell(TableNews(f"{names[player].name} is back."))
+        self._away = now
+
+    _HANDLERS: Mapping[str, Callable[[RemoteTable, Mapping[str, Any]], None]] = {
+        "welcome": _welcome,
+        "lobby": _lobby,
+        "game": _game,
+        "move": _move,
+        "over": _over,
+        "presence": _presence,
+    }

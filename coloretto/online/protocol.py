@@ -1,0 +1,250 @@
+"""The online protocol, version 1: JSON objects in WebSocket text frames (``docs/protocol.md``).
+
+Pure: no network here. ``parse_request`` checks every frame a client sends (its size, its
+type, each field's type and bounds) and gives back a typed request, or raises
+``ProtocolError`` with a code and a one-line message for the error frame. The server's
+messages are built by the functions at the end, so both sides agree on their shape.
+
+>>> parse_request('{"type": "act", "ply": 3, "action": "take 2"}')
+Act(ply=3, action=Action.parse('take 2'))
+>>> parse_request('{"type": "act", "ply": -1, "action": "take 2"}')
+Traceback (most recent call last):
+...
+coloretto.online.protocol.ProtocolError: ply: expected a whole number from 0 to 1000
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from coloretto.bots.registry import LEVELS
+from coloretto.engine import Action, Rules
+from coloretto.play.config import MAX_DELAY, MAX_NAME
+from coloretto.store.text import printable
+
+VERSION = 1
+"""The protocol's version: a client says which it speaks in its first message."""
+
+MAX_REQUEST = 1024
+"""The largest frame a client may send, in bytes (the server closes on a larger one)."""
+
+MAX_PLY = 1000
+"""More actions than any game has (a 5-player game has about 200)."""
+
+MAX_AWAY_AFTER = 600.0
+"""The longest a seat may wait for its person before a bot plays it, in seconds."""
+
+DEFAULT_AWAY_AFTER = 30.0
+"""Seconds a person may be away before a bot plays their seat (until they are back)."""
+
+ROOM_CODE = re.compile(r"[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}")
+"""A room's code: six letters and digits that cannot be mistaken for each other."""
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
+"""What a seat's secret token looks like."""
+
+
+class ProtocolError(ValueError):
+    """A message that breaks the protocol: ``code`` names the kind, the text says why."""
+
+    def __init__(self, message: str, code: str = "bad-request") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# ---------------------------------------------------------------- requests
+
+
+@dataclass(frozen=True)
+class Host:
+    """Open a room: the host's name, the rules, the bots' level and pace."""
+
+    name: str
+    rules: Rules
+    bot: str
+    delay: float
+    away_after: float
+
+
+@dataclass(frozen=True)
+class Join:
+    """Take a free seat in room ``room``."""
+
+    room: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Come back to one's seat (after a dropped connection) with its secret token."""
+
+    room: str
+    token: str
+
+
+@dataclass(frozen=True)
+class Watch:
+    """Watch room ``room`` without a seat."""
+
+    room: str
+
+
+@dataclass(frozen=True)
+class Start:
+    """The host starts the game; bots take the empty seats."""
+
+
+@dataclass(frozen=True)
+class Act:
+    """Play ``action`` at position ``ply`` (the number of actions played before it)."""
+
+    ply: int
+    action: Action
+
+
+Opening = Host | Join | Resume | Watch
+"""The first request of a connection: it says which room and seat it is about."""
+
+Request = Opening | Start | Act
+
+
+def parse_request(text: str | bytes) -> Request:
+    """The request in one client frame; ``ProtocolError`` unless it is exactly right."""
+    if isinstance(text, bytes):
+        raise ProtocolError("frames must be text (JSON), not binary")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_REQUEST:
+        raise ProtocolError(f"frames are limited to {MAX_REQUEST} bytes", "too-large")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("expected a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _PARSERS:
+        raise ProtocolError(f"unknown type {printable(str(kind), 20)!r}")
+    if kind in _OPENINGS and data.get("version") != VERSION:
+        raise ProtocolError(f"this server speaks version {VERSION}", "version")
+    allowed = _FIELDS[kind]
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise ProtocolError(f"unexpected field {printable(str(extra[0]), 20)!r}")
+    request: Request = _PARSERS[kind](data)
+    return request
+
+
+T = TypeVar("T")
+
+
+def _field(data: Mapping[str, Any], key: str, kind: type[T], what: str) -> T:
+    value = data.get(key)
+    if not isinstance(value, kind):
+        raise ProtocolError(f"{key}: expected {what}")
+    return value
+
+
+def _number(data: Mapping[str, Any], key: str, low: float, high: float, default: float) -> float:
+    if key not in data:
+        return default
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ProtocolError(f"{key}: expected a number from {low:g} to {high:g}")
+    return float(value)
+
+
+def _name(data: Mapping[str, Any]) -> str:
+    name = printable(_field(data, "name", str, "a name"), MAX_NAME).strip()
+    if not name:
+        raise ProtocolError("name: expected a name")
+    return name
+
+
+def _room(data: Mapping[str, Any]) -> str:
+    code = _field(data, "room", str, "a room code")
+    if not ROOM_CODE.fullmatch(code):
+        raise ProtocolError("room: not a room code", "no-room")
+    return code
+
+
+def _host(data: Mapping[str, Any]) -> Host:
+    rules_data = _field(data, "rules", dict, "the rules (an object)")
+    if set(rules_data) - {"players", "scoring", "edition", "variant"}:
+        raise ProtocolError("rules: expected players, scoring, edition and variant only")
+    try:
+        rules = Rules(**rules_data)
+    except (TypeError, ValueError) as error:
+        raise ProtocolError(f"rules: {printable(str(error), 80)}") from None
+    bot = _field(data, "bot", str, "a bot level")
+    if bot not in LEVELS:
+        raise ProtocolError(f"bot: expected one of {', '.join(LEVELS)}")
+    return Host(
+        _name(data),
+        rules,
+        bot,
+        _number(data, "delay", 0, MAX_DELAY, 0.6),
+        _number(data, "away_after", 0, MAX_AWAY_AFTER, DEFAULT_AWAY_AFTER),
+    )
+
+
+def _act(data: Mapping[str, Any]) -> Act:
+    ply = data.get("ply")
+    if type(ply) is not int or not 0 <= ply <= MAX_PLY:
+        raise ProtocolError(f"ply: expected a whole number from 0 to {MAX_PLY}")
+    text = _field(data, "action", str, "an action")
+    try:
+        action = Action.parse(text[:20])
+    except ValueError:
+        raise ProtocolError("action: expected draw, place N or take N") from None
+    return Act(ply, action)
+
+
+def _resume(data: Mapping[str, Any]) -> Resume:
+    token = _field(data, "token", str, "a token")
+    if not TOKEN.fullmatch(token):
+        raise ProtocolError("token: not a seat's token", "bad-token")
+    return Resume(_room(data), token)
+
+
+_PARSERS: dict[str, Any] = {
+    "host": _host,
+    "join": lambda data: Join(_room(data), _name(data)),
+    "resume": _resume,
+    "watch": lambda data: Watch(_room(data)),
+    "start": lambda data: Start(),
+    "act": _act,
+}
+_OPENINGS = {"host", "join", "resume", "watch"}
+_FIELDS = {
+    "host": {"type", "version", "name", "rules", "bot", "delay", "away_after"},
+    "join": {"type", "version", "room", "name"},
+    "resume": {"type", "version", "room", "token"},
+    "watch": {"type", "version", "room"},
+    "start": {"type"},
+    "act": {"type", "ply", "action"},
+}
+
+
+# ---------------------------------------------------------------- the server's messages
+
+
+def encode(message: Mapping[str, Any]) -> str:
+    """A message as the text of one frame."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+def welcome(room: str, seat: int | None, token: str | None) -> dict[str, Any]:
+    """The reply to an opening: the room, the player's seat (``None`` for a watcher) and,
+    when it was just given, the seat's secret token (keep it to come back)."""
+    message: dict[str, Any] = {"type": "welcome", "version": VERSION, "room": room, "seat": seat}
+    if token is not None:
+        message["token"] = token
+    return message
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    """An error frame: ``code`` to branch on, ``message`` in words."""
+    return {"type": "error", "code": code, "message": message}

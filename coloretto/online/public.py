@@ -1,0 +1,131 @@
+"""What everyone at an online table may know of the game, and a playable model built from it.
+
+In Coloretto only the order of the deck is secret. The server sends the deal without it
+(``public_setup``: the colours removed, the starting cards, the first seat) and every move
+as the table saw it (``move_json``: the card a draw turned up). ``PublicGame`` rebuilds a
+real engine state from that: the undrawn cards in an arbitrary order, each revealed card
+moved to the top just before the move that turned it up. Legal moves, rows, collections
+and scores are the real ones; only the order of the undrawn cards is invented, and nothing
+drawn on screen depends on it.
+
+>>> from coloretto.engine import Rules, new_game
+>>> real = new_game(Rules(players=3), seed=8).apply("draw").apply("place 1")
+>>> model = PublicGame(real.rules, public_setup(real.setup))
+>>> for number, move in enumerate(real.history()):
+...     _ = model.add(number, move_json(move))
+>>> model.state.rows == real.rows and model.state.history() == real.history()
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from coloretto.engine import Action, Card, GameState, IllegalAction, Move, Rules, Setup
+from coloretto.engine.setup import CARDS_BELOW_LAST_ROUND, full_deck
+from coloretto.online.protocol import ProtocolError
+
+
+def public_setup(setup: Setup) -> dict[str, Any]:
+    """The deal as everyone sees it: no deck order, no seed (it would give the deck away)."""
+    return {
+        "removed": [card.text for card in setup.removed],
+        "starting": [[card.text for card in hand] for hand in setup.starting],
+        "first_player": setup.first_player,
+    }
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    """One move as the table saw it (the format of a game record's actions)."""
+    entry: dict[str, Any] = {"player": move.player, "action": str(move.action)}
+    if move.last_round:
+        entry["last_round"] = True
+    if move.card is not None:
+        entry["card"] = move.card.text
+    return entry
+
+
+def _card(value: object) -> Card:
+    if not isinstance(value, str) or len(value) > 20:
+        raise ProtocolError("expected a card")
+    try:
+        return Card.from_text(value)
+    except ValueError:
+        raise ProtocolError(f"not a card: {value[:20]!r}") from None
+
+
+def _cards(value: object) -> tuple[Card, ...]:
+    if not isinstance(value, list) or len(value) > 10:
+        raise ProtocolError("expected a short list of cards")
+    return tuple(_card(item) for item in value)
+
+
+def _move(data: object) -> Move:
+    if not isinstance(data, Mapping) or set(data) - {"player", "action", "card", "last_round"}:
+        raise ProtocolError("expected a move")
+    player, text = data.get("player"), data.get("action")
+    if type(player) is not int or not isinstance(text, str):
+        raise ProtocolError("expected a move's player and action")
+    try:
+        action = Action.parse(text[:20])
+    except ValueError:
+        raise ProtocolError("not an action") from None
+    card = _card(data["card"]) if "card" in data else None
+    return Move(player, action, card, data.get("last_round", False) is True)
+
+
+class PublicGame:
+    """A game rebuilt from what the table saw: ``state`` is a real engine state whose
+    undrawn cards are in an invented order. Raises ``ProtocolError`` on anything that does
+    not fit the rules (a server can be wrong, or not a server at all)."""
+
+    def __init__(self, rules: Rules, setup: object) -> None:
+        if not isinstance(setup, Mapping):
+            raise ProtocolError("setup: expected an object")
+        removed = _cards(setup.get("removed"))
+        hands = setup.get("starting")
+        if not isinstance(hands, list) or len(hands) != rules.seats:
+            raise ProtocolError("setup.starting: expected one hand per seat")
+        starting = tuple(_cards(hand) for hand in hands)
+        first = setup.get("first_player")
+        if type(first) is not int:
+            raise ProtocolError("setup.first_player: expected a seat")
+        try:
+            rest = full_deck(rules, removed) - Counter(c for hand in starting for c in hand)
+            deck = sorted(rest.elements())
+            deck.insert(len(deck) - CARDS_BELOW_LAST_ROUND, Card.LAST_ROUND)
+            self.state = GameState.from_setup(
+                rules, Setup(removed, starting, tuple(deck), first, None)
+            )
+            self._ply = 0
+        except (ValueError, TypeError) as problem:
+            raise ProtocolError(f"setup: {problem}") from None
+
+    @property
+    def ply(self) -> int:
+        """How many moves have been played."""
+        return self._ply
+
+    def add(self, ply: int, data: object) -> Move:
+        """Play the move the table saw as number ``ply`` (from 0); returns it."""
+        if ply != self.ply:
+            raise ProtocolError(f"move {ply} arrived after {self.ply} moves")
+        move = _move(data)
+        state = self.state
+        if move.card is not None:
+            rest = sorted(Counter(state.unseen()).elements())
+            if move.card not in rest:
+                raise ProtocolError(f"move {ply}: no {move.card.text} card is left to turn up")
+            rest.remove(move.card)
+            state = state.with_deck_order([move.card, *rest])
+        try:
+            after = state.apply(move.action)
+        except IllegalAction as problem:
+            raise ProtocolError(f"move {ply}: {problem}") from None
+        if after.last_move != move:
+            raise ProtocolError(f"move {ply} does not fit the game")
+        self.state = after
+        self._ply += 1
+        return move

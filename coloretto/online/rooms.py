@@ -1,0 +1,321 @@
+"""Rooms on the server: a table waiting for its people, then the game played at it.
+
+A room is a ``Session`` (the engine's match, the players and their bots) with who sits
+where, each person's secret token (kept only as a hash) and the room's settings. It is
+saved after every change, atomically, as a game record whose metadata also holds the
+room (``rooms/CODE.json`` in the server's data directory), so a server that dies resumes
+every room where it stood.
+
+>>> from coloretto.engine import Rules
+>>> from coloretto.online.protocol import Host
+>>> room, token = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30))
+>>> seat, _ = room.join("Ben")
+>>> room.start()
+>>> room.session.seat_names, room.player_of(token), room.mover() is not None
+(('Ana', 'Ben', 'Bot 1'), 0, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+from collections.abc import Callable, Iterator, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from coloretto.bots.base import Bot
+from coloretto.bots.registry import LEVELS, BotSpec, load_factory
+from coloretto.engine import (
+    Action,
+    GameState,
+    Move,
+    RecordError,
+    read_record,
+    to_record,
+    write_record,
+)
+from coloretto.engine.record import expect
+from coloretto.online.protocol import MAX_AWAY_AFTER, ROOM_CODE, TOKEN, Host
+from coloretto.play.config import MAX_NAME, GameConfig, Player
+from coloretto.play.saving import session_from_record, session_meta
+from coloretto.play.session import Session
+from coloretto.store.paths import DataDir
+
+ROOM_KEY = "room"
+"""The key of the room in its save's metadata (beside the session's)."""
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+class RoomError(ValueError):
+    """A request the room refuses: ``code`` for the error frame, the text in words."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def new_code() -> str:
+    """A random room code (about a billion possible: guessing one takes long)."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Snapshot(NamedTuple):
+    """A room as it stood, ready to be written: its code, game, seat names and metadata."""
+
+    code: str
+    state: GameState
+    seats: tuple[str, ...]
+    meta: dict[str, Any]
+
+
+class Room:
+    """One table: its code, its session, its people (by player number) and settings."""
+
+    def __init__(
+        self,
+        code: str,
+        session: Session,
+        people: list[str | None],
+        tokens: list[str | None],
+        *,
+        started: bool,
+        away_after: float,
+    ) -> None:
+        self.code = code
+        self.session = session
+        self.people = people
+        """Each player's person by name; ``None`` for a seat a bot plays (or still free)."""
+        self._tokens = tokens
+        self.started = started
+        self.away_after = away_after
+        """Seconds a person may be away on their turn before a bot plays for them."""
+        self._counted: GameState | None = None
+        self._count = 0
+
+    @classmethod
+    def open(cls, code: str, host: Host) -> tuple[Room, str]:
+        """A new room with the host in the first seat; returns it and the host's token."""
+        players = host.rules.players
+        people: list[str | None] = [host.name, *([None] * (players - 1))]
+        config = GameConfig(
+            host.rules, _players(people, host.bot), delay=host.delay, level=host.bot
+        )
+        room = cls(code, Session(config), people, [None] * players, started=False,
+                   away_after=host.away_after)  # fmt: skip
+        return room, room._new_token(0)
+
+    # ------------------------------------------------------------------ people
+
+    @property
+    def level(self) -> str:
+        """The level of the bots that fill empty seats (and play for people away)."""
+        return self.session.config.level
+
+    def join(self, name: str) -> tuple[int, str]:
+        """Seat a person (their name made unique at the table); returns the player number
+        and the seat's token. ``RoomError`` once the game has started or the room is full."""
+        if self.started:
+            raise RoomError("the game has started: no seat is free", "started")
+        free = [p for p, person in enumerate(self.people) if person is None]
+        if not free:
+            raise RoomError("the room is full", "full")
+        player = free[0]
+        self.people[player] = name
+        for number in range(2, 100):
+            try:
+                self._rebuild()
+                break
+            except ValueError:
+                suffix = f" {number}"
+                self.people[player] = name[: MAX_NAME - len(suffix)] + suffix
+        return player, self._new_token(player)
+
+    def _new_token(self, player: int) -> str:
+        token = secrets.token_urlsafe(24)
+        self._tokens[player] = _hash(token)
+        return token
+
+    def player_of(self, token: str) -> int | None:
+        """The player whose secret ``token`` this is, if any."""
+        if not TOKEN.fullmatch(token):
+            return None
+        given = _hash(token)
+        found = None
+        for player, kept in enumerate(self._tokens):
+            if kept is not None and hmac.compare_digest(kept, given):
+                found = player
+        return found
+
+    def _rebuild(self) -> None:
+        session = self.session
+        config = GameConfig(
+            session.config.rules,
+            _players(self.people, self.level),
+            delay=session.config.delay,
+            level=self.level,
+        )
+        self.session = Session(config, session.match, session.id)
+
+    def start(self) -> None:
+        """Start the game: bots play the seats still free."""
+        self.started = True
+
+    # ------------------------------------------------------------------ playing
+
+    @property
+    def ply(self) -> int:
+        """Actions played so far."""
+        game = self.session.game
+        if self._counted is not game:  # the history is a linked list: count it once
+            self._counted, self._count = game, len(game.history())
+        return self._count
+
+    def mover(self) -> int | None:
+        """The player to move (a ghost's partner moves it); ``None`` before the start and
+        once the game is over."""
+        game = self.session.game
+        if not self.started or game.is_over:
+            return None
+        return game.rules.controller(game.current_player)
+
+    def is_person(self, player: int) -> bool:
+        """True when a person (not a bot) plays ``player``'s seats."""
+        return self.people[player] is not None
+
+    def act(self, player: int, ply: int, action: Action) -> Move:
+        """Play ``action`` for ``player`` at position ``ply``; ``RoomError`` if it is not
+        theirs to play now, ``IllegalAction`` if the rules forbid it."""
+        if self.mover() != player:
+            if not self.started:
+                raise RoomError("the game has not started yet", "not-started")
+            raise RoomError("it is not your turn", "not-your-turn")
+        if ply != self.ply:
+            raise RoomError(f"that was for move {ply + 1}; this is move {self.ply + 1}", "stale")
+        return self.session.apply(action)
+
+    def bot(self, seat: int) -> Bot:
+        """The bot that moves ``seat`` now: its own, or one at the room's level for a
+        person who is away. Made afresh for every move (in a worker thread)."""
+        session = self.session
+        spec = session.config.controller(seat).bot if session.is_bot(seat) else self.level
+        return bot_maker(spec or self.level)(session.bot_seed(seat))
+
+    # ------------------------------------------------------------------ on disk
+
+    def meta(self) -> dict[str, Any]:
+        """The record's metadata everyone may see: the session (players, bots, pace)."""
+        return session_meta(self.session)
+
+    def snapshot(self) -> Snapshot:
+        """The room as it stands, to be saved (even from another thread: it is a copy)."""
+        meta = self.meta()
+        meta[ROOM_KEY] = {
+            "code": self.code,
+            "people": list(self.people),
+            "tokens": list(self._tokens),
+            "started": self.started,
+            "away_after": self.away_after,
+        }
+        return Snapshot(self.code, self.session.game, self.session.seat_names, meta)
+
+    @classmethod
+    def load(cls, path: Path) -> Room:
+        """The room saved in ``path``; ``RecordError`` if it is not one."""
+        record = read_record(path)
+        try:
+            session = session_from_record(record)
+            data = expect(record.meta.get(ROOM_KEY), Mapping, ROOM_KEY, "an object")
+            code = expect(data.get("code"), str, "room.code", "a room code")
+            if not ROOM_CODE.fullmatch(code) or path.stem != code:
+                raise RecordError("room.code: not this file's room code")
+            players = session.config.rules.players
+            people = expect(data.get("people"), list, "room.people", "a list")
+            tokens = expect(data.get("tokens"), list, "room.tokens", "a list")
+            if len(people) != players or len(tokens) != players:
+                raise RecordError("room: one entry per player expected")
+            if not all(
+                p is None or (isinstance(p, str) and 0 < len(p) <= MAX_NAME) for p in people
+            ):
+                raise RecordError("room.people: expected names or null")
+            if not all(t is None or (isinstance(t, str) and len(t) == 64) for t in tokens):
+                raise RecordError("room.tokens: expected token hashes or null")
+            away = expect(data.get("away_after"), (int, float), "room.away_after", "seconds")
+            if session.config.level not in LEVELS or not 0 <= away <= MAX_AWAY_AFTER:
+                raise RecordError("room: bad level or away time")
+            started = data.get("started") is True
+            return cls(code, session, people, tokens, started=started, away_after=float(away))
+        except RecordError as error:
+            raise error.in_file(path) from None
+
+
+@cache
+def bot_maker(spec: str) -> Callable[[int], Bot]:
+    """Makes ``spec``'s bot from a seed, as ``make_bot`` does, with the bot's entry point
+    looked up once (a look-up takes milliseconds; a server makes a bot for every move).
+    The server's specs are the levels only, so this holds a handful."""
+    parsed = BotSpec.parse(spec)
+    factory = load_factory(parsed.name)
+    return lambda seed: factory(seed=seed, **parsed.options)
+
+
+def _is_name(value: object) -> bool:
+    return value is None or (isinstance(value, str) and 0 < len(value) <= MAX_NAME)
+
+
+def _players(people: list[str | None], level: str) -> tuple[Player, ...]:
+    players = []
+    bots = 0
+    for person in people:
+        if person is None:
+            bots += 1
+            players.append(Player(f"Bot {bots}", level))
+        else:
+            players.append(Player(person))
+    return tuple(players)
+
+
+class RoomStore:
+    """The rooms' files: ``rooms/CODE.json`` under the server's data directory."""
+
+    def __init__(self, data: DataDir) -> None:
+        self.folder = data.root / "rooms"
+
+    def path(self, code: str) -> Path:
+        """The file of room ``code``; ``ValueError`` if it is no room code."""
+        if not ROOM_CODE.fullmatch(code):
+            raise ValueError(f"not a room code: {code[:20]!r}")
+        return self.folder / f"{code}.json"
+
+    def save(self, snapshot: Snapshot) -> None:
+        """Save a room's ``snapshot`` atomically; ``OSError`` if the disk refuses."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        write_record(self.path(snapshot.code), snapshot.state, snapshot.seats, snapshot.meta)
+
+    def load_all(self, log: logging.Logger) -> Iterator[Room]:
+        """Every room saved (a file that is no room is logged and left alone)."""
+        try:
+            paths = sorted(self.folder.glob("*.json"))
+        except OSError:
+            return
+        for path in paths:
+            if not ROOM_CODE.fullmatch(path.stem):
+                continue
+            try:
+                yield Room.load(path)
+            except RecordError as error:
+                log.error("room not loaded: %s", error)
+
+
+def over_record(room: Room) -> dict[str, Any]:
+    """The whole record of a finished game, deck and seed included, as everyone may now
+    see it (the room's tokens are not in it)."""
+    session = room.session
+    return to_record(session.game, session.seat_names, room.meta())

@@ -1,0 +1,122 @@
+"""A real game server on loopback for the online tests, and clients that play by
+themselves."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from coloretto.engine import DRAW, Action
+from coloretto.online.client import GameStarted, RemoteTable
+from coloretto.play.table import MovePlayed, TableNews
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class ServerProcess:
+    """``coloretto server`` as a real process with its own data directory."""
+
+    def __init__(self, home: Path, host: str = "127.0.0.1", options: tuple[str, ...] = ()) -> None:
+        self.home = home
+        self.host = host
+        self.options = options
+        """More options for ``coloretto server`` (say, ``--certfile``)."""
+        self.port = 0
+        self.scheme = "ws"
+        self.process: subprocess.Popen[str] | None = None
+
+    @property
+    def address(self) -> str:
+        """``HOST:PORT``, as ``coloretto join --server`` takes it."""
+        return f"{self.host}:{self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"{self.scheme}://{self.address}"
+
+    def start(self) -> ServerProcess:
+        """Start the server (on the port it had, after a restart) and wait until it listens."""
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "COLORETTO_HOME": str(self.home)}
+        command = [sys.executable, "-m", "coloretto", "server", "--host", self.host,
+                   "--port", str(self.port), *self.options]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert "Coloretto server on " in line, line
+        self.scheme, address = line.split("Coloretto server on ", 1)[1].split()[0].split("://")
+        self.port = int(address.rsplit(":", 1)[1])
+        return self
+
+    def kill9(self) -> None:
+        """``kill -9``: no goodbye, no last save."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        if self.process is not None and self.process.stdout is not None:
+            self.process.stdout.close()
+
+    def room_files(self) -> list[Path]:
+        return sorted((self.home / "rooms").glob("*.json"))
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A running game server (killed at the end of the test, whatever happens)."""
+    process = ServerProcess(tmp_path / "server")
+    try:
+        yield process.start()
+    finally:
+        process.stop()
+
+
+def choose(legal: tuple[Action, ...], rng: random.Random, draws: float = 0.7) -> Action:
+    """A player's pick: a draw with chance ``draws`` (mostly, so that games last),
+    otherwise a take if a row can be taken."""
+    takes = [a for a in legal if a != DRAW]
+    if DRAW in legal and (not takes or rng.random() < draws):
+        return DRAW
+    return rng.choice(takes or list(legal))
+
+
+def key_of(action: Action) -> str:
+    """The key that plays ``action`` on the game screen."""
+    return "d" if action == DRAW else str((action.row or 0) + 1)
+
+
+class AutoPlayer:
+    """Plays its table's seat whenever it is to move (listening to the table's events)."""
+
+    def __init__(self, table: RemoteTable, seed: int, draws: float = 0.7) -> None:
+        self.table = table
+        self.draws = draws
+        self.rng = random.Random(seed)
+        self.news: list[str] = []
+        table.subscribe(self)
+
+    def __call__(self, event: object) -> None:
+        if isinstance(event, TableNews):
+            self.news.append(event.text)
+        if isinstance(event, MovePlayed | GameStarted | TableNews):
+            self.poke()
+
+    def poke(self) -> None:
+        table = self.table
+        if not table.started or table.finished:
+            return
+        game = table.session.game
+        if not game.is_over and table.plays_here(game.current_player):
+            table.act(choose(table.legal_actions(), self.rng, self.draws))

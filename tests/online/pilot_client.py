@@ -1,0 +1,51 @@
+"""A player in a process of their own: ``coloretto join`` driven by Textual's pilot.
+
+``python -m tests.online.pilot_client HOST:PORT CODE NAME SEED`` joins room ``CODE`` (its
+data directory is ``$COLORETTO_HOME``), plays its turns with the game's keys until the game
+is over and prints ``finished``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+
+from textual.pilot import Pilot
+
+from coloretto.online.client import RemoteTable
+from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
+from coloretto.tui.screens import GameScreen
+from tests.online.conftest import choose, key_of
+
+
+async def play_turns(
+    app: OnlineApp, pilot: Pilot[None], rng: random.Random, draws: float = 0.7
+) -> None:
+    """Press a key for this player's move whenever it is their turn (drawing with chance
+    ``draws``, else taking a row)."""
+    table = app.table
+    if not isinstance(app.screen, GameScreen) or table.finished:
+        return
+    game = table.session.game
+    if not game.is_over and table.plays_here(game.current_player):
+        await pilot.press(key_of(choose(table.legal_actions(), rng, draws)))
+
+
+async def main(server: str, code: str, name: str, seed: int) -> None:
+    table = RemoteTable(server, {"type": "join", "room": code, "name": name})
+    app = OnlineApp(table, host=False)
+    rng = random.Random(seed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        async with asyncio.timeout(90):
+            while not isinstance(app.screen, OnlineEndScreen):
+                if app.refusal is not None:
+                    raise SystemExit(app.refusal)
+                await play_turns(app, pilot, rng, draws=0.1)  # few moves: each one is slow here
+                await pilot.pause(0.02)
+        print("finished", flush=True)
+        await pilot.press("q")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])))

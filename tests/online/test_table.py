@@ -1,0 +1,203 @@
+"""Three people and a bot at one online table, each in a client of their own: the host in
+a pilot app here, Ben in a pilot app in another process, Cy in ``coloretto join`` in a real
+terminal (tmux). Cy's client is killed with ``kill -9`` on Cy's turn: the others see Cy
+away, a bot plays for Cy, and Cy's client, started again, takes the seat back. The game
+ends with the same record in everyone's history and on the server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import shlex
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coloretto.engine import GameState, load_record, read_record
+from coloretto.online.client import RemoteTable
+from coloretto.play.keeper import Keeper
+from coloretto.play.replay import Replay
+from coloretto.store.paths import DataDir
+from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
+from coloretto.tui.screens import GameScreen
+from tests.conftest import run_coloretto
+from tests.online.conftest import ROOT, ServerProcess, choose, key_of
+from tests.online.pilot_client import play_turns
+
+
+class Tmux:
+    """A private tmux server (its own socket), killed at the end."""
+
+    def __init__(self) -> None:
+        self.socket = f"coloretto-online-{os.getpid()}"
+
+    def __call__(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False
+        )
+        return done.stdout
+
+    def start(self, name: str, command: str) -> int:
+        """Run ``command`` in a new 120x40 terminal; returns its process id."""
+        self("new-session", "-d", "-s", name, "-x", "120", "-y", "40", f"exec {command}")
+        return int(self("display-message", "-p", "-t", name, "#{pane_pid}").strip())
+
+    def screen(self, name: str) -> str:
+        return self("capture-pane", "-p", "-t", name)
+
+    def close(self) -> None:
+        self("kill-server")
+
+
+@pytest.fixture
+def tmux() -> Iterator[Tmux]:
+    terminal = Tmux()
+    try:
+        yield terminal
+    finally:
+        terminal.close()
+
+
+async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
+def history(home: Path) -> dict[str, Any]:
+    (path,) = (home / "history").glob("*.json")
+    return json.loads(path.read_text())
+
+
+def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    keys = ("rules", "seats", "setup", "actions", "result")
+    return all(a[k] == b[k] for k in keys) and a["meta"]["session"] == b["meta"]["session"]
+
+
+def test_three_people_and_a_bot_play_online_to_the_end(
+    server: ServerProcess, tmux: Tmux, tmp_path: Path
+) -> None:
+    homes = {name: tmp_path / name for name in ("ana", "ben", "cy")}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    rules = {"players": 4, "scoring": "brown", "edition": "classic", "variant": "standard"}
+    opening = {"type": "host", "name": "Ana", "rules": rules, "bot": "easy", "delay": 0,
+               "away_after": 1.0}  # fmt: skip
+    table = RemoteTable(server.address, opening, Keeper(DataDir(homes["ana"])))
+    app = OnlineApp(table, host=True)
+    rng = random.Random(5)
+    ben: subprocess.Popen[bytes] | None = None
+    ben_log = tmp_path / "ben.log"
+
+    def cy_sees(game: GameState) -> bool:
+        """True when Cy's screen shows Cy to move in ``game``'s phase (a card drawn or not):
+        a key pressed before Cy's client has heard of the last move is lost."""
+        turn = [line for line in tmux.screen("cy").splitlines() if "Cy's turn" in line]
+        return bool(turn) and ("put the" in turn[-1]) == (game.drawn_card is not None)
+
+    def join_cy() -> int:
+        command = (
+            f"env COLORETTO_HOME={shlex.quote(str(homes['cy']))} {shlex.quote(sys.executable)}"
+            f" -m coloretto join {table.room} --server {server.address} --name Cy"
+        )
+        return tmux.start("cy", command)
+
+    async def test() -> None:
+        nonlocal ben
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(lambda: table.room is not None)
+            ben = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "tests.online.pilot_client",
+                    server.address,
+                    str(table.room),
+                    "Ben",
+                    "7",
+                ],
+                env={**env, "COLORETTO_HOME": str(homes["ben"])},
+                cwd=ROOT,
+                stdout=ben_log.open("w"),
+                stderr=subprocess.STDOUT,
+            )
+            cy = join_cy()
+            watcher = RemoteTable(server.address, {"type": "watch", "room": table.room},
+                                  Keeper(DataDir(tmp_path / "watcher")))  # fmt: skip
+            watching = asyncio.create_task(watcher.run())
+            await until(lambda: app.lobby.lobby is not None and all(app.lobby.lobby.seats[:3]))
+            seated = [seat and seat[0] for seat in app.lobby.lobby.seats]
+            cy_seat = seated.index("Cy")  # Ben and Cy take seats 1 and 2 as they come
+            await pilot.press("s")
+            await until(lambda: isinstance(app.screen, GameScreen) and watcher.started)
+            cut = False
+            back = False
+            cy_rng = random.Random(9)
+            sent: tuple[int, float] = (-1, 0.0)
+            loop = asyncio.get_running_loop()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            hinted = False
+            async with asyncio.timeout(90):
+                while not watcher.finished:
+                    if not hinted and table.plays_here(table.session.game.current_player):
+                        await pilot.press("h")  # the hint bot thinks here, on Ana's view
+                        await until(lambda: bool(screen.hints), 15)
+                        hinted = True
+                    await play_turns(app, pilot, rng, draws=0.5)
+                    game = watcher.session.game
+                    ply = len(game.history())
+                    if not game.is_over and game.current_player == cy_seat:
+                        if not cut and ply >= 12:
+                            os.kill(cy, signal.SIGKILL)  # Cy's client dies on Cy's turn
+                            cut = True
+                            await until(lambda: cy_seat in watcher.away and cy_seat in table.away)
+                        elif back == cut and (
+                            (sent[0] != ply and cy_sees(game)) or loop.time() - sent[1] > 1.5
+                        ):
+                            action = choose(game.legal_actions(), cy_rng, draws=0.2)
+                            tmux("send-keys", "-t", "cy", key_of(action))
+                            sent = (ply, loop.time())
+                    if (
+                        cut
+                        and not back
+                        and any(m.player == cy_seat for m in game.history()[ply - 1 :])
+                    ):  # a bot played for Cy: Cy comes back
+                        cy = join_cy()
+                        await until(lambda: cy_seat not in watcher.away)
+                        back = True
+                    await pilot.pause(0.02)
+            await until(lambda: table.finished and isinstance(app.screen, OnlineEndScreen))
+            assert cut
+            assert back
+            await until(lambda: "points" in tmux.screen("cy"), 10)
+            watcher.suspend()
+            await watching
+            await pilot.press("q")
+
+    try:
+        asyncio.run(test())
+        assert ben is not None
+        ben.wait(60)
+        assert "finished" in ben_log.read_text(), ben_log.read_text()
+    finally:
+        if ben is not None and ben.poll() is None:
+            ben.kill()
+            ben.wait()
+    (room_file,) = server.room_files()
+    on_server = json.loads(room_file.read_text())
+    assert load_record(on_server).state.is_over
+    for home in homes.values():
+        assert same_game(history(home), on_server), home
+        # Each player's own history and statistics have the game, ready to replay.
+        (path,) = (home / "history").glob("*.json")
+        assert Replay.from_record(read_record(path)).last == len(on_server["actions"])
+        stats = json.loads(run_coloretto(home, "stats", "--json").stdout)
+        assert stats["games"] == 1
+        assert {person["player"] for person in stats["people"]} == {"Ana", "Ben", "Cy"}
