@@ -17,7 +17,6 @@ import os
 import ssl
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +24,6 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.connection import broadcast
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from coloretto.bots.guard import guarded_choice
-from coloretto.bots.registry import make_bot
 from coloretto.engine import (
     Action,
     GameState,
@@ -43,8 +40,17 @@ from coloretto.play.config import MAX_NAME, GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_from_record
 from coloretto.play.session import Session
-from coloretto.play.table import BotMove, Event, Hint, Listener, MovePlayed, NotSaved, TableNews
-from coloretto.play.words import describe_move, explain_hint
+from coloretto.play.table import (
+    BotMove,
+    Event,
+    Hint,
+    Listener,
+    MovePlayed,
+    NotSaved,
+    TableNews,
+    advise,
+)
+from coloretto.play.words import describe_move
 from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
 
@@ -281,19 +287,8 @@ class RemoteTable:
         raise RuntimeError("the bots of an online game play on the server")
 
     def hint(self) -> Hint:
-        """Ask the hint bot, here, about the game as this seat sees it."""
-        session = self.session
-        state = session.game
-        seat = state.current_player
-        answer = guarded_choice(
-            partial(make_bot, session.config.hint_bot, seed=session.bot_seed(seat)),
-            state.view(seat),
-            state.legal_actions(),
-            session.config.time_limit,
-        )
-        if answer.problem is not None:
-            return Hint(answer.action, f"no hint this time (the hint bot failed: {answer.problem})")
-        return Hint(answer.action, explain_hint(state, seat, answer.action))
+        """Ask the hint bot, here, about the game as this seat sees it (``advise``)."""
+        return advise(self.session)
 
     def keep(self) -> None:
         """Once the game is over: keep it in this player's history and statistics (a

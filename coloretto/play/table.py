@@ -231,26 +231,31 @@ class LocalTable:
         self._tell(BotFailed(answer.seat, report))
 
     def hint(self) -> Hint:
-        """Ask the hint bot what the seat to move should play, and why, through the guard.
+        """Ask the hint bot what the seat to move should play, and why (``advise``)."""
+        return advise(self._session)
 
-        A bot that can analyse (``Analyst``) values every legal action: the hint is the
-        best, compared with the others in words. Another bot is asked for its choice.
-        """
-        session = self._session
-        state = session.game
-        seat = state.current_player
-        make = partial(make_bot, session.config.hint_bot, seed=session.bot_seed(state.rules.seats))
-        view, legal, limit = state.view(seat), state.legal_actions(), session.config.time_limit
-        analysis = guarded_analysis(make, view, legal, limit)
-        if analysis.estimates is not None:
-            best = ranked(analysis.estimates)[0]
-            reason = explain_hint(state, seat, best, analysis.estimates, session.seat_names)
-            return Hint(best, reason)
-        if analysis.problem is not None:
-            action = fallback(view, legal)
-            return Hint(action, f"no hint this time (the hint bot failed: {analysis.problem})")
-        answer = guarded_choice(make, view, legal, limit)
-        if answer.problem is not None:
-            return Hint(answer.action, f"no hint this time (the hint bot failed: {answer.problem})")
-        reason = explain_hint(state, seat, answer.action, {}, session.seat_names)
-        return Hint(answer.action, reason)
+
+def advise(session: Session) -> Hint:
+    """The hint bot's advice for the seat to move in ``session``, and why, through the
+    guard (time limit, fallback): what a table answers when asked for a ``hint``.
+
+    A bot that can analyse (``Analyst``) values every legal action: the hint is the
+    best, compared with the others in words. Another bot is asked for its choice.
+    """
+    state = session.game
+    seat = state.current_player
+    make = partial(make_bot, session.config.hint_bot, seed=session.bot_seed(state.rules.seats))
+    view, legal, limit = state.view(seat), state.legal_actions(), session.config.time_limit
+    analysis = guarded_analysis(make, view, legal, limit)
+    if analysis.estimates is not None:
+        best = ranked(analysis.estimates)[0]
+        reason = explain_hint(state, seat, best, analysis.estimates, session.seat_names)
+        return Hint(best, reason)
+    if analysis.problem is not None:
+        action = fallback(view, legal)
+        return Hint(action, f"no hint this time (the hint bot failed: {analysis.problem})")
+    answer = guarded_choice(make, view, legal, limit)
+    if answer.problem is not None:
+        return Hint(answer.action, f"no hint this time (the hint bot failed: {answer.problem})")
+    reason = explain_hint(state, seat, answer.action, {}, session.seat_names)
+    return Hint(answer.action, reason)
