@@ -127,14 +127,6 @@ class ColorettoApp(GuardedApp):
         self.push_screen(EndScreen(session), chosen)
         self.check_size()
 
-    def get_key_display(self, binding: Binding) -> str:
-        """How the footer names a key (Textual's hook): the game screen names its row keys
-        after the rows there are."""
-        screen = self.screen
-        if isinstance(screen, GameScreen) and (shown := screen.key_display(binding)):
-            return shown
-        return super().get_key_display(binding)
-
     # ------------------------------------------------------------------ leaving
 
     def leave(self) -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from textual import events
 from textual.app import App
+from textual.binding import Binding
 from textual.geometry import Size
 
 from coloretto.play.keeper import Keeper
 from coloretto.tui.screens.dialogs import TooSmallScreen
+from coloretto.tui.screens.game import GameScreen
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -67,3 +69,11 @@ class GuardedApp(App[None]):
                 self.push_screen(TooSmallScreen(MIN_WIDTH, MIN_HEIGHT))
         elif isinstance(screen, TooSmallScreen):
             self.pop_screen()
+
+    def get_key_display(self, binding: Binding) -> str:
+        """How the footer names a key (Textual's hook): the game screen names its row keys
+        after the rows there are."""
+        screen = self.screen
+        if isinstance(screen, GameScreen) and (shown := screen.key_display(binding)):
+            return shown
+        return super().get_key_display(binding)
