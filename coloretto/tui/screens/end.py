@@ -187,7 +187,7 @@ class EndScreen(Screen[EndChoice]):
         seed = f"(seed {self.session.seed})"
         if self.session.has_next_game:
             return f"n: next game · r: new match · v: review · b: board · q: quit {seed}"
-        return f"r: rematch · s: new setup · v: the coach's review · b: board · q: quit {seed}"
+        return f"r: rematch · s: new setup · v: review · b: board · q: quit {seed}"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``n`` only while the match has games to come."""
