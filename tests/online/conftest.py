@@ -3,13 +3,16 @@ themselves."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import random
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,3 +123,23 @@ class AutoPlayer:
         game = table.session.game
         if not game.is_over and table.plays_here(game.current_player):
             table.act(choose(table.legal_actions(), self.rng, self.draws))
+
+
+async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
+    """Wait (at most ``seconds``) until ``condition()`` holds."""
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
+def history_record(home: Path) -> dict[str, Any]:
+    """The one game record in the history of the data directory ``home``."""
+    (path,) = (home / "history").glob("*.json")
+    record: dict[str, Any] = json.loads(path.read_text())
+    return record
+
+
+def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two records are the same game: rules, seats, deal, moves, result, session."""
+    keys = ("rules", "seats", "setup", "actions", "result")
+    return all(a[k] == b[k] for k in keys) and a["meta"]["session"] == b["meta"]["session"]

@@ -28,7 +28,7 @@ from coloretto.engine import load_record
 from coloretto.online.client import RemoteTable
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
-from tests.online.conftest import ROOT, AutoPlayer, ServerProcess
+from tests.online.conftest import ROOT, AutoPlayer, ServerProcess, history_record
 
 DELAY = 0.2
 LOSS = 5
@@ -99,11 +99,6 @@ def link() -> Iterator[Link]:
         ip("link", "del", outer, check=False)
 
 
-def history(home: Path) -> dict[str, object]:
-    (path,) = (home / "history").glob("*.json")
-    return json.loads(path.read_text())
-
-
 def test_a_game_over_a_slow_lossy_network_ends_the_same_everywhere(
     link: Link, tmp_path: Path
 ) -> None:
@@ -165,7 +160,7 @@ def test_a_game_over_a_slow_lossy_network_ends_the_same_everywhere(
     record = load_record(on_server)
     assert record.state.is_over
     for home in homes.values():
-        mine = history(home)
+        mine = history_record(home)
         for key in ("rules", "seats", "setup", "actions", "result"):
             assert mine[key] == on_server[key], (home, key)
     # The impairment was there: each of Ben's moves waited for the delay both ways, and

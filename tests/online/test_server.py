@@ -26,7 +26,7 @@ from coloretto.online.public import PublicGame
 from coloretto.online.server import Limits, run_server
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
-from tests.online.conftest import ROOT, AutoPlayer, ServerProcess
+from tests.online.conftest import ROOT, AutoPlayer, ServerProcess, history_record, same_game, until
 
 RULES = {"players": 4, "scoring": "brown", "edition": "classic", "variant": "standard"}
 HOST = {"type": "host", "version": 1, "name": "Ana", "rules": RULES, "bot": "easy", "delay": 0}
@@ -269,22 +269,6 @@ def test_the_protocol_fuzzed_against_the_running_server(server: ServerProcess) -
 
 
 # ------------------------------------------------------------------ kill -9
-
-
-async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
-    async with asyncio.timeout(seconds):
-        while not condition():
-            await asyncio.sleep(0.02)
-
-
-def history_record(home: Path) -> dict[str, Any]:
-    (path,) = (home / "history").glob("*.json")
-    return json.loads(path.read_text())
-
-
-def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    keys = ("rules", "seats", "setup", "actions", "result")
-    return all(a[k] == b[k] for k in keys) and a["meta"]["session"] == b["meta"]["session"]
 
 
 def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(

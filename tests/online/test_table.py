@@ -14,9 +14,8 @@ import shlex
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -28,7 +27,15 @@ from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
 from coloretto.tui.screens import GameScreen
 from tests.conftest import run_coloretto
-from tests.online.conftest import ROOT, ServerProcess, choose, key_of
+from tests.online.conftest import (
+    ROOT,
+    ServerProcess,
+    choose,
+    history_record,
+    key_of,
+    same_game,
+    until,
+)
 from tests.online.pilot_client import play_turns
 
 
@@ -63,22 +70,6 @@ def tmux() -> Iterator[Tmux]:
         yield terminal
     finally:
         terminal.close()
-
-
-async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
-    async with asyncio.timeout(seconds):
-        while not condition():
-            await asyncio.sleep(0.02)
-
-
-def history(home: Path) -> dict[str, Any]:
-    (path,) = (home / "history").glob("*.json")
-    return json.loads(path.read_text())
-
-
-def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    keys = ("rules", "seats", "setup", "actions", "result")
-    return all(a[k] == b[k] for k in keys) and a["meta"]["session"] == b["meta"]["session"]
 
 
 def test_three_people_and_a_bot_play_online_to_the_end(
@@ -194,7 +185,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
     on_server = json.loads(room_file.read_text())
     assert load_record(on_server).state.is_over
     for home in homes.values():
-        assert same_game(history(home), on_server), home
+        assert same_game(history_record(home), on_server), home
         # Each player's own history and statistics have the game, ready to replay.
         (path,) = (home / "history").glob("*.json")
         assert Replay.from_record(read_record(path)).last == len(on_server["actions"])
