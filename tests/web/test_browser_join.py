@@ -101,7 +101,9 @@ def play_in_the_page(browser: BrowserContext, url: str, address: str, host: Host
         assert screen.has_keyboard()
         screen.press(*"nope", "Enter")
         screen.wait_for("'nope' is not a room code (six letters and digits)")
-        screen.press(*["Backspace"] * 4, *room.lower(), "Enter")
+        screen.press(*["Backspace"] * 4, *room.lower())
+        screen.wait_for(f"▊  {room.lower()} ")  # the code typed in its field, then Enter
+        screen.press("Enter")
         screen.wait_for("Type your name")  # the name field is empty: the keys go there now
         screen.press(*"Zoe", "Enter")
         host.wait(lambda: "Zoe" in host.seated, "Zoe in the room")
