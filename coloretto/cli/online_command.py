@@ -8,21 +8,40 @@ import asyncio
 import getpass
 import ssl
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.cli.parser import bounded_int, need_terminal
 from coloretto.cli.play_command import _seconds
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
-from coloretto.play.config import DEFAULT_DELAY, MAX_NAME
+from coloretto.online.protocol import room_code, seat_name
+from coloretto.play.config import DEFAULT_DELAY
 from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
+
+if TYPE_CHECKING:
+    from coloretto.online.client import RemoteTable
+    from coloretto.play.keeper import Keeper
+    from coloretto.tui.online_app import JoinForm
+
+Connect = Callable[[dict[str, Any], "Keeper | None"], "RemoteTable"]
+"""Makes a table at this command's server from its first request (and a keeper)."""
 
 SERVER_EPILOG = """\
 The server listens on 127.0.0.1 (this machine only) unless --host says otherwise, e.g.
 --host 0.0.0.0 for every network. Rooms are kept in the data directory (COLORETTO_HOME)
 after every action: a server that stops, however it stops, resumes every room when it
 starts again, and the players' programs reconnect by themselves.
+"""
+
+JOIN_EPILOG = """\
+Without CODE, a screen asks for the room's code and your name, and asks again when the
+server knows no such room.
+
+examples:
+  coloretto join K7PQ2M --server games.example.org:7787
+  coloretto join --server games.example.org:7787     type the code on the screen
 """
 
 HOST_EPILOG = """\
@@ -85,8 +104,15 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "join",
         help="take a seat in a friend's room on a game server",
         description="Take a seat in a room on a game server (or come back to yours).",
+        epilog=JOIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    join.add_argument("code", metavar="CODE", help="the room's code, as the host was shown it")
+    join.add_argument(
+        "code",
+        metavar="CODE",
+        nargs="?",
+        help="the room's code, as the host was shown it (without it, a screen asks for it)",
+    )
     _add_connection(join)
     join.add_argument("--watch", action="store_true", help="watch the game without a seat")
     join.set_defaults(run=run_join, parser=join)
@@ -146,14 +172,19 @@ def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
 
 def _name(args: argparse.Namespace) -> str:
+    """``--name``, else the login name; "Player" when nothing of it is left."""
+    return _given_name(args) or "Player"
+
+
+def _given_name(args: argparse.Namespace) -> str:
+    """``--name`` (``--name ''`` gives ``""``), else the login name, as the table shows it."""
     name = args.name
     if name is None:
         try:
             name = getpass.getuser().capitalize()
         except (OSError, KeyError):
-            name = "Player"
-    name = printable(name, MAX_NAME).strip()
-    return name or "Player"
+            name = ""
+    return seat_name(name)
 
 
 def _tls(args: argparse.Namespace, parser: argparse.ArgumentParser) -> ssl.SSLContext | None:
@@ -163,6 +194,26 @@ def _tls(args: argparse.Namespace, parser: argparse.ArgumentParser) -> ssl.SSLCo
         return ssl.create_default_context(cafile=args.cafile)
     except (OSError, ssl.SSLError) as error:
         parser.error(f"cannot load --cafile: {error}")
+
+
+def server_address(text: str, parser: argparse.ArgumentParser) -> str:
+    """The server's WebSocket address given as ``--server`` (a usage error if it is not
+    ``HOST:PORT`` or a ``ws://``/``wss://`` address)."""
+    from coloretto.online.client import server_url  # noqa: PLC0415
+
+    try:
+        return server_url(text)
+    except ValueError as error:
+        parser.error(f"--server: {error}")
+
+
+def _connect(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Connect:
+    """How this command makes its table, ``--server`` and ``--cafile`` checked first."""
+    from coloretto.online.client import RemoteTable  # noqa: PLC0415
+
+    tls = _tls(args, parser)
+    server = server_address(args.server, parser)
+    return lambda opening, keeper: RemoteTable(server, opening, keeper, tls=tls)
 
 
 def run_host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -176,41 +227,39 @@ def run_host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         "delay": args.delay,
         "away_after": args.away_after,
     }
-    return _play(args, parser, opening, host=True)
+    return _play(parser, _connect(args, parser)(opening, None), host=True)
 
 
 def run_join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Take a seat (or watch)."""
-    from coloretto.online.protocol import ROOM_CODE  # noqa: PLC0415
+    """Take a seat (or watch); without a code, a screen asks for it first."""
+    code = None
+    if args.code is not None:
+        try:
+            code = room_code(args.code)
+        except ValueError as error:
+            parser.error(str(error))
+    connect = _connect(args, parser)
 
-    code = args.code.strip().upper()
-    if not ROOM_CODE.fullmatch(code):
-        parser.error(f"{args.code!r} is not a room code (six letters and digits)")
-    if args.watch:
-        opening: dict[str, Any] = {"type": "watch", "room": code}
-    else:
-        opening = {"type": "join", "room": code, "name": _name(args)}
-    return _play(args, parser, opening, host=False)
+    def table_for(code: str, name: str, keeper: Keeper | None) -> RemoteTable:
+        if args.watch:
+            return connect({"type": "watch", "room": code}, keeper)
+        return connect({"type": "join", "room": code, "name": name}, keeper)
+
+    if code is not None:
+        return _play(parser, table_for(code, _name(args), None), host=False)
+    from coloretto.tui.online_app import JoinForm  # noqa: PLC0415 (Textual only to play)
+
+    server = server_address(args.server, parser).removeprefix("ws://")
+    name = None if args.watch else _given_name(args)
+    return _play(parser, JoinForm(server, name, table_for), host=False)
 
 
-def _play(
-    args: argparse.Namespace,
-    parser: argparse.ArgumentParser,
-    opening: dict[str, Any],
-    *,
-    host: bool,
-) -> int:
-    from coloretto.online.client import RemoteTable  # noqa: PLC0415
-
-    tls = _tls(args, parser)
-    try:
-        table = RemoteTable(args.server, opening, tls=tls)
-    except ValueError as error:
-        parser.error(f"--server: {error}")
+def _play(parser: argparse.ArgumentParser, seat: RemoteTable | JoinForm, *, host: bool) -> int:
+    """Play at ``seat`` (or at the room the join screen asks for) in the online app."""
     need_terminal(parser)
     from coloretto.tui.online_app import OnlineApp  # noqa: PLC0415 (Textual only to play)
 
-    app = OnlineApp(table, host=host)
+    app = OnlineApp(seat, host=host)
     app.run()
     if app.refusal is not None:
         print(printable(f"{parser.prog}: error: {app.refusal}"), file=sys.stderr)

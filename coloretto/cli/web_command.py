@@ -11,6 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from coloretto.cli.online_command import server_address
 from coloretto.cli.parser import bounded_int, fail
 
 DESCRIPTION = """\
@@ -21,6 +22,10 @@ when they leave (a visitor's game lasts as long as their page).
 The server listens on 127.0.0.1 (this computer only) unless --host says otherwise. To put
 it on the internet, keep it on 127.0.0.1 behind a reverse proxy that adds TLS and passes
 websockets on, and give --public-url, the https:// address visitors open.
+
+With --server HOST:PORT, visitors play online instead: each one types the code of a room
+opened with `coloretto host --server HOST:PORT` (and their name), and takes a seat there,
+as `coloretto join` does.
 """
 
 EPILOG = """\
@@ -29,6 +34,7 @@ examples:
   coloretto web --port 8080
   coloretto web --public-url https://games.example.org    behind a TLS reverse proxy
   coloretto web --host 192.0.2.7              on the local network, without TLS
+  coloretto web --server 127.0.0.1:7787       visitors join rooms of this game server
 """
 
 EVERY_ADDRESS = {"0.0.0.0", "::", ""}
@@ -71,13 +77,24 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="games played at once, one process each (default 8); more visitors are told "
         "the server is full",
     )
+    parser.add_argument(
+        "--server",
+        metavar="HOST:PORT",
+        help="visitors join rooms of this game server (coloretto server), typing a room's "
+        "code, instead of playing against bots",
+    )
     parser.set_defaults(run=run, parser=parser)
 
 
 def visitor_arguments(args: argparse.Namespace) -> list[str]:
     """The ``coloretto`` command line each visitor's process runs: the one place that
-    chooses it. Plain ``coloretto``: the setup screen, then a game against bots."""
-    return []
+    chooses it. Plain ``coloretto``: the setup screen, then a game against bots; with
+    ``--server`` (checked by ``run``), ``coloretto join`` without a code: the visitor types
+    the room's code and their name (an empty ``--name``: the server user's login name is
+    not theirs)."""
+    if args.server is None:
+        return []
+    return ["join", "--server", args.server, "--name", ""]
 
 
 def visitor_command(args: argparse.Namespace, base: Path) -> str:
@@ -98,6 +115,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ImportError as error:
         return fail(parser, f"serving the game needs the web extra: {INSTALL} ({error})")
     host = args.host.strip()
+    if args.server is not None:
+        args.server = server_address(args.server, parser)
     if args.public_url is not None:
         try:
             url = check_public_url(args.public_url)

@@ -48,6 +48,33 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
 """What a seat's secret token looks like."""
 
 
+def room_code(text: str) -> str:
+    """``text`` as a room code (upper case, no spaces around); ``ValueError`` saying why when
+    it is not one.
+
+    >>> room_code(" k7pq2m ")
+    'K7PQ2M'
+    >>> room_code("K7PQ2")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'K7PQ2' is not a room code (six letters and digits)
+    """
+    code = text.strip().upper()
+    if not ROOM_CODE.fullmatch(code):
+        raise ValueError(f"{text[:20]!r} is not a room code (six letters and digits)")
+    return code
+
+
+def seat_name(text: str) -> str:
+    """A person's name as the table shows it: no control characters, at most ``MAX_NAME``
+    characters, no spaces around; ``""`` when nothing is left.
+
+    >>> seat_name("  Ann Lee  "), seat_name(chr(27) + "[2J")
+    ('Ann Lee', '')
+    """
+    return printable(text, MAX_NAME).strip()
+
+
 class ProtocolError(ValueError):
     """A message that breaks the protocol: ``code`` names the kind, the text says why."""
 
@@ -157,7 +184,7 @@ def _number(data: Mapping[str, Any], key: str, low: float, high: float, default:
 
 
 def _name(data: Mapping[str, Any]) -> str:
-    name = printable(_field(data, "name", str, "a name"), MAX_NAME).strip()
+    name = seat_name(_field(data, "name", str, "a name"))
     if not name:
         raise ProtocolError("name: expected a name")
     return name

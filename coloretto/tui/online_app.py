@@ -1,7 +1,11 @@
 """The Textual app of ``coloretto host`` and ``coloretto join``: the room, then the same
-game screen, keys, hints, move log and score screen as a game played here."""
+game screen, keys, hints, move log and score screen as a game played here (and, for
+``coloretto join`` without a code, a screen to type the code first)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from textual.binding import Binding
 
@@ -12,7 +16,20 @@ from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.messages import GameOver
 from coloretto.tui.screens import EndScreen, GameScreen, TooSmallScreen
 from coloretto.tui.screens.end import EndChoice
+from coloretto.tui.screens.join import JoinScreen
 from coloretto.tui.screens.lobby import LobbyScreen
+
+
+@dataclass(frozen=True)
+class JoinForm:
+    """``coloretto join`` without a code: ask for the code (and the name), then make the
+    table with ``table_for(code, name, keeper)``."""
+
+    server: str
+    """The server, as the join screen names it."""
+    name: str | None
+    """The name the form starts with; ``None``: watching, no name asked."""
+    table_for: Callable[[str, str, Keeper], RemoteTable]
 
 
 class OnlineEndScreen(EndScreen):
@@ -29,27 +46,52 @@ class OnlineEndScreen(EndScreen):
 
 
 class OnlineApp(GuardedApp):
-    """A seat at a room of a game server (``table``); ``host`` when we opened the room."""
+    """A seat at a room of a game server (``table``, or a ``JoinForm`` asking which room);
+    ``host`` when we opened the room."""
 
     TITLE = "Coloretto online"
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
         Binding("ctrl+c", "leave", "Quit", show=False, priority=True, id="ctrl-c"),
     ]
 
-    def __init__(self, table: RemoteTable, *, host: bool, keeper: Keeper | None = None) -> None:
-        super().__init__(keeper or table.keeper)
-        self.table = table
+    def __init__(
+        self, table: RemoteTable | JoinForm, *, host: bool, keeper: Keeper | None = None
+    ) -> None:
+        form, seat = (table, None) if isinstance(table, JoinForm) else (None, table)
+        super().__init__(keeper or (seat.keeper if seat else None))
+        self.form = form
+        self._table = seat
         self.host = host
         self.refusal: str | None = None
         """Why the server would not seat us, if it would not."""
 
+    @property
+    def table(self) -> RemoteTable:
+        """The room's table (once the join screen has its code)."""
+        if self._table is None:
+            raise RuntimeError("no room chosen yet")
+        return self._table
+
     def on_mount(self) -> None:
-        """The room (until the game starts), and the connection to the server."""
-        server = self.table.server.removeprefix("ws://")
+        """The join screen, or straight to the room."""
+        if self.form is None:
+            self.push_screen(self._enter(self.table))
+        else:
+            self.push_screen(JoinScreen(self.form.server, self.form.name))
+
+    def _enter(self, table: RemoteTable) -> LobbyScreen:
+        """Connect ``table`` to the server; its room's screen (until the game starts)."""
+        server = table.server.removeprefix("ws://")
         self.lobby = LobbyScreen(self.host, f"coloretto join {{room}} --server {server}")
-        self.push_screen(self.lobby)
-        self.table.subscribe(self._on_room_event)
-        self.run_worker(self.table.run(), name="connection", exit_on_error=False)
+        table.subscribe(self._on_room_event)
+        self.run_worker(table.run(), name="connection", exit_on_error=False)
+        return self.lobby
+
+    def on_join_screen_submitted(self, message: JoinScreen.Submitted) -> None:
+        """The join screen has a room code: to the room."""
+        assert self.form is not None  # only the form shows the join screen
+        self._table = self.form.table_for(message.code, message.name, self.keeper)
+        self.switch_screen(self._enter(self._table))
 
     def _on_room_event(self, event: RoomEvent) -> None:
         if isinstance(event, LobbyChanged) and self.screen is self.lobby:
@@ -57,10 +99,23 @@ class OnlineApp(GuardedApp):
         elif isinstance(event, GameStarted):
             self.switch_screen(GameScreen(self.table))
         elif isinstance(event, Refused):
-            self.refusal = event.message
-            self.exit(return_code=2)  # the command says why
+            self._refused(event.message)
         elif isinstance(event, TableNews) and self.screen is self.lobby:
             self.lobby.say(event.text)
+
+    def _refused(self, message: str) -> None:
+        """Back to the join screen with the server's words, if we came from there and
+        never got into the room; otherwise quit, the command saying why."""
+        table = self.table
+        if self.form is None or table.started or self.lobby.lobby is not None:
+            self.refusal = message
+            self.exit(return_code=2)
+            return
+        self._table = None
+        name = None if self.form.name is None else table.name
+        self.switch_screen(
+            JoinScreen(self.form.server, name, code=table.room or "", problem=message)
+        )
 
     def on_lobby_screen_start_requested(self) -> None:
         """The host starts the game."""
@@ -93,7 +148,7 @@ class OnlineApp(GuardedApp):
 
     def leave(self) -> None:
         """Quit; the game goes on at the server, and the message says how to come back."""
-        self.exit(message=self.table.suspend())
+        self.exit(message=None if self._table is None else self._table.suspend())
 
     def action_leave(self) -> None:
         """Ctrl+C: quit at once."""

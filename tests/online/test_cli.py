@@ -23,6 +23,8 @@ from tests.conftest import run_coloretto
         (["join", "K7PQ2"], "'K7PQ2' is not a room code"),
         (["join", "../etc"], "is not a room code"),
         (["join", "K7PQ2M"], "needs a terminal"),
+        (["join", "--server", "nowhere"], "--server: expected HOST:PORT"),
+        (["join"], "needs a terminal"),
     ],
 )
 def test_bad_options_get_one_line(tmp_path: Path, argv: list[str], words: str) -> None:

@@ -41,6 +41,7 @@ def test_without_the_web_extra_it_says_what_to_install(
         (["--port", "0"], "--port must be 1 to 65535, not 0"),
         (["--port", "http"], "--port must be a whole number"),
         (["--max-visitors", "0"], "--max-visitors must be 1 to 256"),
+        (["--server", "nowhere"], "--server: expected HOST:PORT or a ws:// address"),
     ],
 )
 def test_bad_options_are_one_line_errors(
@@ -74,6 +75,14 @@ def test_each_visitor_runs_the_setup_screen_with_a_data_directory_of_its_own(
     command = shlex.split(web_command.visitor_command(args, tmp_path))
     assert command == [sys.executable, "-m", "coloretto.cli.visitor", str(tmp_path)]
     assert web_command.visitor_arguments(args) == []  # plain coloretto: the setup screen
+
+
+def test_with_a_server_each_visitor_runs_join_without_a_code() -> None:
+    args = build_parser().parse_args(["web", "--server", "games.example.org:7787"])
+    args.server = "ws://games.example.org:7787"  # as run checks it
+    assert web_command.visitor_arguments(args) == [
+        "join", "--server", "ws://games.example.org:7787", "--name", ""
+    ]  # fmt: skip
 
 
 def test_the_visitor_process_plays_in_a_private_directory_it_removes(

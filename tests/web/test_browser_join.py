@@ -1,0 +1,131 @@
+"""``coloretto web --server``: a visitor types a room's code in the page and plays online,
+against a real ``coloretto server`` process and a host at that server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from coloretto.online.client import LobbyChanged, RemoteTable
+from coloretto.play.keeper import Keeper
+from coloretto.store.paths import DataDir
+from tests.online.conftest import ServerProcess
+from tests.web.page import Screen, web_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext
+
+
+class Host:
+    """Ann's seat at a room of ``server``: a table talking to it on a thread of its own."""
+
+    def __init__(self, server: ServerProcess, home: Path) -> None:
+        opening = {"type": "host", "name": "Ann", "rules": {"players": 3}, "bot": "easy",
+                   "delay": 0}  # fmt: skip
+        self.table = RemoteTable(server.address, opening, Keeper(DataDir(home)))
+        self.seated: list[str] = []
+        self.table.subscribe(self._heard)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_until_complete, args=(self._run(),))
+
+    def _heard(self, event: object) -> None:
+        if isinstance(event, LobbyChanged):
+            self.seated = [seat[0] for seat in event.seats if seat is not None]
+
+    async def _run(self) -> None:
+        self.task = asyncio.current_task()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.table.run()
+
+    def wait(self, condition: object, what: str, timeout: float = 15) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():  # type: ignore[operator]
+            assert time.monotonic() < deadline, f"no {what} after {timeout:g} s"
+            time.sleep(0.05)
+
+    def start_game(self) -> None:
+        self.loop.call_soon_threadsafe(self.table.start)
+
+    def stop(self) -> None:
+        self.table.closed = True
+        if self.thread.is_alive():
+            self.loop.call_soon_threadsafe(self.task.cancel)
+            self.thread.join(10)
+        self.loop.close()
+
+
+@contextlib.contextmanager
+def hosting(server: ServerProcess, home: Path) -> Iterator[Host]:
+    host = Host(server, home)
+    host.thread.start()
+    try:
+        yield host
+    finally:
+        host.stop()
+
+
+def test_a_web_visitor_types_a_code_and_plays_online(
+    browser: BrowserContext, tmp_path: Path
+) -> None:
+    (tmp_path / "web-home").mkdir()
+    (tmp_path / "web-temp").mkdir()
+    server = ServerProcess(tmp_path / "server")
+    try:
+        server.start()
+        with (
+            hosting(server, tmp_path / "ann") as host,
+            web_server(tmp_path / "web-home", tmp_path / "web-temp", "--server", server.address)
+            as url,
+        ):  # fmt: skip
+            host.wait(lambda: host.table.room is not None and bool(host.seated), "room")
+            play_in_the_page(browser, url, server.address, host)
+    finally:
+        server.stop()
+
+
+def play_in_the_page(browser: BrowserContext, url: str, address: str, host: Host) -> None:
+    """Zoe opens the page, types a wrong code, then Ann's room's code and her name; Ann
+    starts; Zoe draws a card on her turn (Ann and the bot playing theirs)."""
+    room = host.table.room
+    assert room is not None
+    page = browser.new_page()
+    try:
+        page.goto(url)
+        screen = Screen(page)
+        screen.wait_for(f"Join a room on {address}", "Room code", "Join (Enter)")
+        assert screen.has_keyboard()
+        screen.press(*"nope", "Enter")
+        screen.wait_for("'nope' is not a room code (six letters and digits)")
+        screen.press(*["Backspace"] * 4, *room.lower())
+        screen.wait_for(f"▊  {room.lower()} ")  # the code typed in its field, then Enter
+        screen.press("Enter")
+        screen.wait_for("Type your name")  # the name field is empty: the keys go there now
+        screen.press(*"Zoe", "Enter")
+        host.wait(lambda: "Zoe" in host.seated, "Zoe in the room")
+        screen.wait_for(f"Room {room}", "Waiting for the host to start the game")
+        host.start_game()
+        screen.wait_for_pattern(r"Deck \d+ ·")  # the board
+        table = host.table
+        host.wait(lambda: table.started, "the game")
+        assert table.session.seat_names[:2] == ("Ann", "Zoe")
+        acted = -1
+        deadline = time.monotonic() + 20
+        while "Zoe's turn: draw a card (d)" not in screen.text():
+            game = table.session.game
+            ply = len(game.history())
+            if table.plays_here(game.current_player) and acted != ply:
+                acted = ply  # Ann's turn: she draws (or takes a row if she must)
+                host.loop.call_soon_threadsafe(table.act, table.legal_actions()[0])
+            assert time.monotonic() < deadline, screen.text()
+            time.sleep(0.05)
+        screen.press("d")
+        screen.wait_for("Zoe drew")
+        game = table.session.game
+        host.wait(lambda: game.current_player == 1 and game.drawn_card is not None, "Zoe's draw")
+    finally:
+        page.close()
