@@ -45,6 +45,8 @@ from tests.test_bot_expert import FOUR, SPREAD, START, deal_and_play
 
 FAST = "search:iterations=12"
 """A quicker analyst for the tests that review whole games."""
+PLUMBING = "search:iterations=4"
+"""A rough analyst, for the tests of what the command keeps and prints (not of grades)."""
 
 
 def finished(home: Path, players: int, seed: int, me: str, others: str = "normal") -> Path:
@@ -231,17 +233,19 @@ def test_a_save_in_progress_is_never_written(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- the command
 
 
-def review(home: Path, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return run_coloretto(home, "review", "--bot", FAST, *argv, timeout=timeout)
+def review(
+    home: Path, *argv: str, bot: str = FAST, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return run_coloretto(home, "review", "--bot", bot, *argv, timeout=timeout)
 
 
 def test_the_review_command_keeps_its_analysis_and_prints_json(tmp_path: Path) -> None:
     path = finished(tmp_path, 3, seed=6, me="greedy")
-    done = review(tmp_path, "--json", "--jobs", "2")
+    done = review(tmp_path, "--json", "--jobs", "2", bot=PLUMBING)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["complete"] is True
-    assert data["bot"] == FAST
+    assert data["bot"] == PLUMBING
     (player,) = data["players"]
     assert player["name"] == "You"
     assert 0 <= player["accuracy"] <= 100
@@ -258,14 +262,14 @@ def test_the_review_command_keeps_its_analysis_and_prints_json(tmp_path: Path) -
     assert len(kept["decisions"]) == len(decisions)
     # Done once: a second review reads it back, and prints the same.
     start = time.perf_counter()
-    again = review(tmp_path, "--json")
+    again = review(tmp_path, "--json", bot=PLUMBING)
     assert time.perf_counter() - start < 10
     assert json.loads(again.stdout)["decisions"] == decisions
-    text = review(tmp_path)
+    text = review(tmp_path, bot=PLUMBING)
     assert text.returncode == 0
     assert "You: accuracy" in text.stdout
     # --all reviews the bots' decisions too.
-    everyone = json.loads(review(tmp_path, "--json", "--all", "--jobs", "2").stdout)
+    everyone = json.loads(review(tmp_path, "--json", "--all", "--jobs", "2", bot=PLUMBING).stdout)
     assert {d["seat"] for d in everyone["decisions"]} == {0, 1, 2}
 
 
