@@ -277,9 +277,21 @@ def test_an_interrupted_review_continues_where_it_stopped(tmp_path: Path) -> Non
     path = finished(tmp_path, 3, seed=9, me="greedy")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLORETTO_HOME": str(tmp_path)}
     command = [sys.executable, "-m", "coloretto", "review", "--bot", FAST, "--all", "--jobs", "1"]
+    # Ctrl+C as in a terminal, even where the tests run with SIGINT ignored (a job started
+    # in the background by a shell): an ignored SIGINT would be inherited by the review.
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     process = subprocess.Popen(
-        command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
+    if ignored:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         deadline = time.monotonic() + 60
         while ANALYSIS_KEY not in read_record(path).meta and time.monotonic() < deadline:
