@@ -46,23 +46,39 @@ def test_built_in_bots_are_registered_through_entry_points() -> None:
     assert {"random", "greedy", "expert", "search"} <= set(available())
 
 
+PARTS = 4
+"""The fast bots' games are played in this many tests, so parallel runs share them out."""
+
+
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("spec", FAST_SPECS)
-def test_fast_bots_play_thousands_of_legal_games(spec: str) -> None:
-    rng = random.Random(spec)
-    for game in range(1000 if spec != "expert" else 300):
+def test_fast_bots_play_thousands_of_legal_games(spec: str, part: int) -> None:
+    rng = random.Random(f"{spec}/{part}")
+    for game in range(part, 1000 if spec != "expert" else 300, PARTS):
         rules = ALL_RULES[game % len(ALL_RULES)]
         others = [rng.choice(FAST_SPECS) for _ in range(rules.players - 1)]
         play(rules, [spec, *others], seed=game)
+
+
+def _short(value: object) -> str:
+    """A test id: ``3p-gray-classic-standard`` for rules, the value itself otherwise."""
+    if isinstance(value, Rules):
+        return "-".join(
+            [f"{value.players}p", value.scoring.value, value.edition.value, value.variant.value]
+        )
+    return str(value)
 
 
 SEARCH_MODES = ["search:iterations=3", "search:iterations=8:playout=greedy:rounds=0"]
 """The search bot with the expert's rollouts (its default) and as tree search."""
 
 
+@pytest.mark.parametrize(("game", "rules"), enumerate(ALL_RULES), ids=_short)
 @pytest.mark.parametrize("spec", SEARCH_MODES)
-def test_search_bot_plays_legal_games_under_every_rules_combination(spec: str) -> None:
-    for game, rules in enumerate(ALL_RULES):
-        play(rules, [spec, "greedy"], seed=game)
+def test_search_bot_plays_legal_games_under_every_rules_combination(
+    spec: str, game: int, rules: Rules
+) -> None:
+    play(rules, [spec, "greedy"], seed=game)
 
 
 def test_unknown_bot_lists_the_available_names() -> None:
