@@ -12,11 +12,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
-from coloretto.cli.parser import bounded_int, need_terminal
-from coloretto.cli.play_command import _seconds
+from coloretto.cli.parser import bounded_int, bounded_seconds, need_terminal
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
-from coloretto.online.protocol import room_code, seat_name
-from coloretto.play.config import DEFAULT_DELAY
+from coloretto.online.protocol import (
+    DEFAULT_AWAY_AFTER,
+    MAX_AWAY_AFTER,
+    room_code,
+    seat_name,
+)
+from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY
 from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
 
@@ -86,17 +90,18 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     host.add_argument(
         "--delay",
-        type=_seconds,
+        type=bounded_seconds(MAX_DELAY, "--delay"),
         default=DEFAULT_DELAY,
         metavar="SECONDS",
         help=f"pause between two bot actions (default {DEFAULT_DELAY:g})",
     )
     host.add_argument(
         "--away-after",
-        type=_seconds_away,
-        default=30.0,
+        type=bounded_seconds(MAX_AWAY_AFTER, "--away-after"),
+        default=DEFAULT_AWAY_AFTER,
         metavar="SECONDS",
-        help="how long a player may be away on their turn before a bot plays for them (30)",
+        help="how long a player may be away on their turn before a bot plays for them "
+        f"(default {DEFAULT_AWAY_AFTER:g})",
     )
     host.set_defaults(run=run_host, parser=host)
 
@@ -129,16 +134,6 @@ def _add_connection(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", help="your name at the table (default: your login name)")
     parser.add_argument("--cafile", help="trust this certificate authority (PEM) for wss://")
-
-
-def _seconds_away(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not 0 <= value <= 600:
-        raise argparse.ArgumentTypeError(f"--away-after must be 0 to 600 seconds, not {text}")
-    return value
 
 
 def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

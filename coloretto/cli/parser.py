@@ -61,6 +61,31 @@ def bounded_int(low: int, high: int, what: str) -> type[int]:
     return parse  # type: ignore[return-value]
 
 
+def bounded_seconds(high: float, what: str) -> type[float]:
+    """An argparse ``type`` accepting a number of seconds from 0 to ``high``.
+
+    >>> bounded_seconds(10, "--delay")("0.5")
+    0.5
+    >>> bounded_seconds(10, "--delay")("nan")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: --delay must be 0 to 10 seconds, not nan
+    """
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a number of seconds, not {text!r}"
+            ) from None
+        if not 0 <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be 0 to {high:g} seconds, not {text}")
+        return value
+
+    parse.__name__ = what
+    return parse  # type: ignore[return-value]
+
+
 def fail(parser: argparse.ArgumentParser, message: str) -> int:
     """Say what went wrong in one line (control characters stripped); returns status 2."""
     print(printable(f"{parser.prog}: error: {message}"), file=sys.stderr)

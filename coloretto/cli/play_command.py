@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
-from coloretto.cli.parser import bounded_int, fail, need_terminal, on_terminal
+from coloretto.cli.parser import bounded_int, bounded_seconds, fail, need_terminal, on_terminal
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
 from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
@@ -47,18 +47,6 @@ examples:
 """
 
 SEAT_BOT = "bot"
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--delay must be a number of seconds, not {text!r}"
-        ) from None
-    if not 0 <= value <= MAX_DELAY:
-        raise argparse.ArgumentTypeError(f"--delay must be 0 to {MAX_DELAY:g} seconds, not {text}")
-    return value
 
 
 def add_parser(
@@ -111,7 +99,7 @@ def add_parser(
     )
     game.add_argument(
         "--delay",
-        type=_seconds,
+        type=bounded_seconds(MAX_DELAY, "--delay"),
         default=DEFAULT_DELAY,
         metavar="SECONDS",
         help=f"pause between two bot actions (default {DEFAULT_DELAY:g}; 0 plays at once)",

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from coloretto.engine import DRAW, Action
+from coloretto.engine import DRAW, Action, load_record
 from coloretto.online.client import GameStarted, RemoteTable
 from coloretto.play.table import MovePlayed, TableNews
 
@@ -74,6 +74,13 @@ class ServerProcess:
 
     def room_files(self) -> list[Path]:
         return sorted((self.home / "rooms").glob("*.json"))
+
+    def finished_game(self) -> dict[str, Any]:
+        """The record of the server's one room, which holds a finished game."""
+        (room_file,) = self.room_files()
+        record: dict[str, Any] = json.loads(room_file.read_text())
+        assert load_record(record).state.is_over
+        return record
 
 
 @pytest.fixture

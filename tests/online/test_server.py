@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidMessage
 
-from coloretto.engine import Rules, load_record
+from coloretto.engine import Rules
 from coloretto.online.client import RemoteTable
 from coloretto.online.public import PublicGame
 from coloretto.online.server import Limits, run_server
@@ -313,9 +313,7 @@ def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
         if ben is not None and ben.poll() is None:
             ben.kill()
             ben.wait()
-    (room_file,) = server.room_files()
-    on_server = json.loads(room_file.read_text())
-    assert load_record(on_server).state.is_over
+    on_server = server.finished_game()
     for home in homes:
         assert same_game(history_record(home), on_server)
 

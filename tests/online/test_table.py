@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from coloretto.engine import GameState, load_record, read_record
+from coloretto.engine import GameState, read_record
 from coloretto.online.client import RemoteTable
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
@@ -181,9 +181,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
         if ben is not None and ben.poll() is None:
             ben.kill()
             ben.wait()
-    (room_file,) = server.room_files()
-    on_server = json.loads(room_file.read_text())
-    assert load_record(on_server).state.is_over
+    on_server = server.finished_game()
     for home in homes.values():
         assert same_game(history_record(home), on_server), home
         # Each player's own history and statistics have the game, ready to replay.
