@@ -191,7 +191,7 @@ async def footer_keys(pilot: Pilot[None]) -> list[str]:
 
 
 @asynctest
-async def test_the_footer_names_the_rows_there_are_and_a_dialogs_own_keys() -> None:
+async def test_the_footer_and_help_name_the_rows_there_are_and_a_dialogs_own_keys() -> None:
     app = make_app(3, humans=1, seed=1)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -200,6 +200,9 @@ async def test_the_footer_names_the_rows_there_are_and_a_dialogs_own_keys() -> N
         assert f"1{DASH}5" not in keys
         await pilot.press("question_mark")
         await pilot.pause()
+        help_text = text_of(pilot.app.screen.query_one("#help-text"))
+        assert f"1{DASH}3" in help_text
+        assert f"1{DASH}5" not in help_text
         assert "d" not in await footer_keys(pilot)
         await pilot.press("escape", "q")
         await pilot.pause()

@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
 from coloretto.engine import COLOURS, Card
+from coloretto.play.words import DASH
 from coloretto.tui.glyphs import GLYPHS, card_block
 from coloretto.tui.keys import GAME_KEYS, MOUSE_HELP
 
@@ -25,13 +26,15 @@ RULES_FILES = (
 """Where the rules as this program plays them (``docs/rules.md``) may be found."""
 
 
-def help_text(*, plain: bool = False) -> Table:
-    """The key bindings and the card letters, as a table."""
+def help_text(*, plain: bool = False, rows: int = 5) -> Table:
+    """The key bindings and the card letters, as a table; the row keys as the ``rows``
+    there are (``1-3`` with three rows)."""
     keys = Table.grid(padding=(0, 2))
     keys.add_column(style="bold", no_wrap=True)
     keys.add_column()
     for key in GAME_KEYS:
-        keys.add_row(key.shown, " ".join(key.explains))
+        shown = f"1{DASH}{rows}" if key.id == "row" else key.shown
+        keys.add_row(shown, " ".join(key.explains))
     keys.add_row(*MOUSE_HELP)
     cards = Table.grid(padding=(0, 1))
     for _ in range(2):
@@ -69,11 +72,15 @@ class Dialog(ModalScreen[None]):
 
 
 class HelpScreen(Dialog):
-    """The key bindings and the letters of the cards."""
+    """The key bindings and the letters of the cards, for a table of ``rows`` rows."""
 
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
         Binding("escape,question_mark,q", "close", "Close", id="close-help"),
     ]
+
+    def __init__(self, rows: int = 5) -> None:
+        super().__init__()
+        self.rows = rows
 
     def compose(self) -> ComposeResult:
         """The help text in a box that scrolls when the terminal is short; the way out is on
@@ -81,7 +88,7 @@ class HelpScreen(Dialog):
         with VerticalScroll(id="help-box", classes="dialog") as box:
             box.border_title = "Keys"
             box.border_subtitle = "Esc closes this help"
-            yield Static(help_text(plain=self.app.no_color), id="help-text")
+            yield Static(help_text(plain=self.app.no_color, rows=self.rows), id="help-text")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

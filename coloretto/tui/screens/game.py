@@ -365,7 +365,7 @@ class GameScreen(Screen[None]):
 
     def action_help(self) -> None:
         """``?``: the keys and the card letters."""
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(len(self.session.game.row_capacities)))
 
     def action_rules(self) -> None:
         """``r``: the rules of the game."""
