@@ -116,6 +116,8 @@ class RemoteSession(Session):
         super().__init__(config, Match(config.rules, 0, game), session_id)
         self.here = here
         """The player at this front end (``None``: watching)."""
+        self.away: frozenset[int] = frozenset()
+        """The players whose connection is lost (a bot covers for them after a while)."""
 
     @property
     def shown_seed(self) -> str:
@@ -126,6 +128,10 @@ class RemoteSession(Session):
         """True when the seat is played elsewhere (by a bot or by another person): the
         screen waits for its moves."""
         return self.config.rules.controller(seat) != self.here
+
+    def waiting_for(self, seat: int) -> str:
+        """``away`` for a player whose connection is lost, else ``thinking…``."""
+        return "away" if self.config.rules.controller(seat) in self.away else "thinking…"
 
 
 class SeatKeys:
@@ -198,7 +204,7 @@ class RemoteTable:
         self.away_after = 0.0
         self._ws: ClientConnection | None = None
         self._model: PublicGame | None = None
-        self._session: Session | None = None
+        self._session: RemoteSession | None = None
         self._final: Session | None = None
         self._held: list[MovePlayed] = []
         self._kept = False
@@ -516,6 +522,7 @@ class RemoteTable:
             if player != self.player:
                 self._tell(TableNews(f"{names[player].name} is back."))
         self._away = now
+        self._session.away = frozenset(now)
 
     _HANDLERS: Mapping[str, Callable[[RemoteTable, Mapping[str, Any]], None]] = {
         "welcome": _welcome,

@@ -62,6 +62,11 @@ class Session:
         """True when a bot moves ``seat``."""
         return seat in self._specs
 
+    def waiting_for(self, seat: int) -> str:
+        """What a seat played elsewhere is doing while the screen waits for its move, in a
+        word or two (``thinking…``)."""
+        return "thinking…"
+
     def bot(self, seat: int) -> Bot:
         """The bot that moves ``seat`` now, made afresh for every move (in the bot's worker
         thread, so that loading a bot never delays the screen). Raises ``BotError``.

@@ -53,7 +53,7 @@ def seat_status(session: Session, seat: int, takers: dict[int, int]) -> str:
         status = f"took row{'s' if len(taken) > 1 else ''} {row_list(taken)}"
         return status.replace(" or ", " and ")
     if not game.is_over and seat == game.current_player:
-        return "thinking…" if session.is_bot(seat) else "to move"
+        return session.waiting_for(seat) if session.is_bot(seat) else "to move"
     return ""
 
 

@@ -19,7 +19,7 @@ def turn_prompt(session: Session, *, plain: bool = False) -> Text:
     seat = game.current_player
     name = session.seat_names[seat]
     if session.is_bot(seat):
-        return Text(f"{name} is thinking…")
+        return Text(f"{name} is {session.waiting_for(seat)}")
     head = Text(f"{possessive(name)} turn", "bold")
     if seat >= game.rules.players:
         player = session.controller_name(seat)

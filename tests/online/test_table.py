@@ -19,13 +19,17 @@ from pathlib import Path
 
 import pytest
 
-from coloretto.engine import GameState, read_record
-from coloretto.online.client import RemoteTable
+from coloretto.engine import GameState, Match, Rules, new_game, read_record
+from coloretto.online.client import RemoteSession, RemoteTable
+from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
 from coloretto.tui.screens import GameScreen
+from coloretto.tui.table import seat_status
+from coloretto.tui.widgets import Notice
+from coloretto.tui.words import turn_prompt
 from tests.conftest import run_coloretto
 from tests.online.conftest import (
     ROOT,
@@ -37,6 +41,7 @@ from tests.online.conftest import (
     until,
 )
 from tests.online.pilot_client import play_turns
+from tests.tui.conftest import text_of
 
 
 class Tmux:
@@ -134,6 +139,8 @@ def test_three_people_and_a_bot_play_online_to_the_end(
             loop = asyncio.get_running_loop()
             screen = app.screen
             assert isinstance(screen, GameScreen)
+            await pilot.press("plus")
+            assert "the pace the room's host set" in text_of(screen.query_one(Notice))
             hinted = False
             async with asyncio.timeout(90):
                 while not watcher.finished:
@@ -190,3 +197,18 @@ def test_three_people_and_a_bot_play_online_to_the_end(
         stats = json.loads(run_coloretto(home, "stats", "--json").stdout)
         assert stats["games"] == 1
         assert {person["player"] for person in stats["people"]} == {"Ana", "Ben", "Cy"}
+
+
+def test_a_player_away_is_shown_away_not_thinking() -> None:
+    rules = Rules(players=3)
+    config = GameConfig(rules, (Player("Ana"), Player("Ben"), Player("Bot", "normal")))
+    game = new_game(rules, seed=1)
+    session = RemoteSession(config, game, "id", here=0)
+    ben = next(s for s in range(rules.seats) if rules.controller(s) == 1)
+    while game.current_player != ben:
+        game = game.apply(game.legal_actions()[0])
+    session.match = Match(rules, 0, game)
+    assert seat_status(session, ben, {}) == "thinking…"
+    session.away = frozenset({1})
+    assert seat_status(session, ben, {}) == "away"
+    assert turn_prompt(session).plain == "Ben is away"

@@ -164,6 +164,18 @@ async def test_help_rules_log_pace_and_quit() -> None:
 
 
 @asynctest
+async def test_the_pace_keys_say_so_at_a_table_without_bots() -> None:
+    app = make_app(3, humans=3, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        delay = screen.delay
+        await pilot.press("plus")
+        assert notice(screen).startswith("No bot plays at this table")
+        assert screen.delay == delay
+
+
+@asynctest
 async def test_clicking_a_row_plays_like_its_number() -> None:
     app = make_app(3, humans=3, seed=1)
     async with app.run_test(size=SIZE) as pilot:

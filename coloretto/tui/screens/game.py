@@ -238,6 +238,7 @@ class GameScreen(Screen[None]):
                 Text(event.text, style="italic"), round_number=self.session.game.round
             )
             self.notice.say(event.text, "info")
+            self.refresh_table()
 
     def _options(self) -> str:
         """What the person to move can do, with the keys."""
@@ -355,7 +356,16 @@ class GameScreen(Screen[None]):
         self.app.push_screen(MovesScreen(self.query_one(MoveLog).entries))
 
     def action_pace(self, step: int) -> None:
-        """``+``/``-``: bots play faster or slower."""
+        """``+``/``-``: bots play faster or slower (those that play here)."""
+        seats = range(self.session.game.rules.seats)
+        if not any(self.table.bots_move(seat) for seat in seats):
+            elsewhere = any(self.session.is_bot(seat) for seat in seats)
+            self.notice.say(
+                "The bots play on the server, at the pace the room's host set."
+                if elsewhere
+                else "No bot plays at this table: + and - set the bots' pace."
+            )
+            return
         nearest = min(range(len(PACES)), key=lambda i: abs(PACES[i] - self.delay))
         self.delay = PACES[max(0, min(len(PACES) - 1, nearest + step))]
 
