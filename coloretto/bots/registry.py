@@ -15,9 +15,12 @@ or ``search:iterations=400:exploration=0.7``. A difficulty level
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from importlib.metadata import EntryPoint, entry_points
+from types import MappingProxyType
 
 from coloretto.bots.base import Bot, BotFactory
 
@@ -47,8 +50,15 @@ class BotError(ValueError):
     """An unknown bot, a bot that fails to load, or options it does not take."""
 
 
-def _entry_points() -> dict[str, EntryPoint]:
-    return {ep.name: ep for ep in entry_points(group=GROUP)}
+def _entry_points() -> Mapping[str, EntryPoint]:
+    """The registered bots by name, found once for each ``sys.path`` (scanning the installed
+    distributions takes milliseconds, and bots are made for every move)."""
+    return _scan(tuple(sys.path))
+
+
+@cache
+def _scan(path: tuple[str, ...]) -> Mapping[str, EntryPoint]:
+    return MappingProxyType({ep.name: ep for ep in entry_points(group=GROUP)})
 
 
 def available() -> list[str]:

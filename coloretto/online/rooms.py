@@ -21,13 +21,12 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Callable, Iterator, Mapping
-from functools import cache
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from coloretto.bots.base import Bot
-from coloretto.bots.registry import LEVELS, BotSpec, load_factory
+from coloretto.bots.registry import LEVELS, make_bot
 from coloretto.engine import (
     Action,
     GameState,
@@ -206,7 +205,7 @@ class Room:
         person who is away. Made afresh for every move (in a worker thread)."""
         session = self.session
         spec = session.config.controller(seat).bot if session.is_bot(seat) else self.level
-        return bot_maker(spec or self.level)(session.bot_seed(seat))
+        return make_bot(spec or self.level, seed=session.bot_seed(seat))
 
     # ------------------------------------------------------------------ on disk
 
@@ -254,16 +253,6 @@ class Room:
             return cls(code, session, people, tokens, started=started, away_after=float(away))
         except RecordError as error:
             raise error.in_file(path) from None
-
-
-@cache
-def bot_maker(spec: str) -> Callable[[int], Bot]:
-    """Makes ``spec``'s bot from a seed, as ``make_bot`` does, with the bot's entry point
-    looked up once (a look-up takes milliseconds; a server makes a bot for every move).
-    The server's specs are the levels only, so this holds a handful."""
-    parsed = BotSpec.parse(spec)
-    factory = load_factory(parsed.name)
-    return lambda seed: factory(seed=seed, **parsed.options)
 
 
 def _is_name(value: object) -> bool:
