@@ -41,24 +41,26 @@ def _seen(past: list[Decision]) -> list[tuple[object, ...]]:
     return [
         (d.seat, d.ply, d.legal, d.action, d.taking, d.view.seat, d.view.rows,
          d.view.collections, d.view.drawn_card, d.view.unseen(), d.view.deck_size,
-         d.view.cards_before_last_round, d.view.last_round, d.view.history())
+         d.view.cards_before_last_round, d.view.last_round, d.view.last_move)
         for d in past
     ]  # fmt: skip
 
 
 def test_a_memory_finds_the_decisions_a_replay_from_the_deal_finds() -> None:
     # Asked now and then as games go on (two with a golden joker, whose take brings a card
-    # from the deck), about another game, and about earlier points of one.
+    # from the deck), then about earlier points of a game, and about another game (with
+    # the same rules, after its first move: every history begins with no moves).
     memory = Memory()
     brought = 0
-    views: list[PlayerView] = []
+    views: list[list[PlayerView]] = []
     golden = Rules(players=4, edition="anniversary")
     for rules, seed in [(golden, 1), (golden, 2), (Rules(players=2, variant="ghost"), 3)]:
         state = new_game(rules, seed=seed)
         rng = random.Random(seed)
+        views.append([])
         while not state.is_over:
             view = state.view(state.current_player)
-            views.append(view)
+            views[-1].append(view)
             if rng.random() < 0.4:
                 assert _seen(memory.decisions(view)) == _seen(decisions(view))
             state = state.apply(rng.choice(state.legal_actions()))
@@ -67,7 +69,8 @@ def test_a_memory_finds_the_decisions_a_replay_from_the_deal_finds() -> None:
             brought += move.action.kind is ActionKind.TAKE and move.card is not None
         assert _seen(memory.decisions(state.view(0))) == _seen(decisions(state.view(0)))
     assert brought, "a golden joker should have brought a card in with a take"
-    for view in (views[40], views[-1], views[3]):
+    last = views[-1]
+    for view in (last[len(last) // 2], last[-10], last[5], views[0][0], views[1][30], last[-1]):
         assert _seen(memory.decisions(view)) == _seen(decisions(view))
 
 
