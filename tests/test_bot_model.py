@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from coloretto.bots.expert import ExpertBot
-from coloretto.bots.model import Decision, decisions, policies, take_thresholds
+from coloretto.bots.model import Decision, Memory, decisions, policies, take_thresholds
 from coloretto.bots.registry import make_bot
 from coloretto.bots.search import SearchBot
-from coloretto.engine import GameState, Rules, new_game
+from coloretto.engine import ActionKind, GameState, PlayerView, Rules, new_game
 
 
 def played(specs: list[str], moves: int, seed: int = 3) -> tuple[GameState, list[Decision]]:
@@ -32,6 +34,44 @@ def test_the_decisions_are_replayed_from_the_public_history() -> None:
     ]
     assert [d.view.rows for d in past] == [d.view.rows for d in chosen]
     assert [d.view.collections for d in past] == [d.view.collections for d in chosen]
+
+
+def _seen(past: list[Decision]) -> list[tuple[object, ...]]:
+    """What the decisions show: who decided, when, among what, and the position they saw."""
+    return [
+        (d.seat, d.ply, d.legal, d.action, d.taking, d.view.seat, d.view.rows,
+         d.view.collections, d.view.drawn_card, d.view.unseen(), d.view.deck_size,
+         d.view.cards_before_last_round, d.view.last_round, d.view.last_move)
+        for d in past
+    ]  # fmt: skip
+
+
+def test_a_memory_finds_the_decisions_a_replay_from_the_deal_finds() -> None:
+    # Asked now and then as games go on (two with a golden joker, whose take brings a card
+    # from the deck), then about earlier points of a game, and about another game (with
+    # the same rules, after its first move: every history begins with no moves).
+    memory = Memory()
+    brought = 0
+    views: list[list[PlayerView]] = []
+    golden = Rules(players=4, edition="anniversary")
+    for rules, seed in [(golden, 1), (golden, 2), (Rules(players=2, variant="ghost"), 3)]:
+        state = new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        views.append([])
+        while not state.is_over:
+            view = state.view(state.current_player)
+            views[-1].append(view)
+            if rng.random() < 0.4:
+                assert _seen(memory.decisions(view)) == _seen(decisions(view))
+            state = state.apply(rng.choice(state.legal_actions()))
+            move = state.last_move
+            assert move is not None
+            brought += move.action.kind is ActionKind.TAKE and move.card is not None
+        assert _seen(memory.decisions(state.view(0))) == _seen(decisions(state.view(0)))
+    assert brought, "a golden joker should have brought a card in with a take"
+    last = views[-1]
+    for view in (last[len(last) // 2], last[-10], last[5], views[0][0], views[1][30], last[-1]):
+        assert _seen(memory.decisions(view)) == _seen(decisions(view))
 
 
 def test_patient_seats_get_high_thresholds_and_snatchers_low_ones() -> None:

@@ -44,9 +44,10 @@ from tests.conftest import ROOT, run_coloretto
 from tests.test_bot_expert import FOUR, SPREAD, START, deal_and_play
 
 FAST = "search:iterations=12"
-"""A quicker analyst for the tests that review whole games."""
+"""A quicker analyst for the tests that review whole games and check the grades."""
 PLUMBING = "search:iterations=4"
-"""A rough analyst, for the tests of what the command keeps and prints (not of grades)."""
+"""A rough analyst, for the tests of what a review keeps, prints and continues (not of
+grades)."""
 
 
 def finished(home: Path, players: int, seed: int, me: str, others: str = "normal") -> Path:
@@ -234,7 +235,7 @@ def test_a_save_in_progress_is_never_written(tmp_path: Path) -> None:
 
 
 def review(
-    home: Path, *argv: str, bot: str = FAST, timeout: float = 120
+    home: Path, *argv: str, bot: str = PLUMBING, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
     return run_coloretto(home, "review", "--bot", bot, *argv, timeout=timeout)
 
@@ -276,7 +277,8 @@ def test_the_review_command_keeps_its_analysis_and_prints_json(tmp_path: Path) -
 def test_an_interrupted_review_continues_where_it_stopped(tmp_path: Path) -> None:
     path = finished(tmp_path, 3, seed=9, me="greedy")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLORETTO_HOME": str(tmp_path)}
-    command = [sys.executable, "-m", "coloretto", "review", "--bot", FAST, "--all", "--jobs", "1"]
+    argv = ["review", "--bot", PLUMBING, "--all", "--jobs", "1"]
+    command = [sys.executable, "-m", "coloretto", *argv]
     # Ctrl+C as in a terminal, even where the tests run with SIGINT ignored (a job started
     # in the background by a shell): an ignored SIGINT would be inherited by the review.
     ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN

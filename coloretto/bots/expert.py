@@ -33,7 +33,7 @@ from coloretto.bots.evaluation import (
     future_cards,
     prospect_table,
 )
-from coloretto.bots.model import decisions, take_thresholds
+from coloretto.bots.model import Memory, take_thresholds
 from coloretto.bots.options import number
 from coloretto.engine import Action, ActionKind, Card, PlayerView, Scoring, best_total
 
@@ -86,6 +86,8 @@ class ExpertBot:
         self.observe = observe
         self.thresholds: Sequence[float] | None = None
         """Per seat, the take threshold to expect; fixed by a search for its rollouts."""
+        self._memory = Memory()
+        """The game's decisions so far (``observe``), kept from one move to the next."""
         self.denial = number("denial", denial, low=0, high=_MAX_DENIAL)
         self.foresight = (
             None
@@ -113,7 +115,7 @@ class ExpertBot:
         if self.thresholds is not None:
             return self.thresholds
         if self.observe:
-            return take_thresholds(view, self.threshold, decisions(view))
+            return take_thresholds(view, self.threshold, self._memory.decisions(view))
         return [self.threshold] * view.seats
 
     def rate(self, view: PlayerView, legal: Sequence[Action]) -> dict[Action, float]:

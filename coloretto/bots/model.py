@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from coloretto.bots.base import Bot
 from coloretto.bots.greedy import GreedyBot
 from coloretto.bots.styles import BuilderBot, CollectorBot, DenialBot, NetGainBot, TakerBot
-from coloretto.engine import Action, ActionKind, GameState, PlayerView
+from coloretto.engine import Action, ActionKind, Card, GameState, Move, PlayerView
 
 THRESHOLDS = tuple(t / 2 for t in range(-2, 41))
 """Take thresholds tried, in points (-1 to 20)."""
@@ -47,6 +48,8 @@ FAMILY: dict[str, Callable[[], Bot]] = {
 }
 """Simple policies an opponent may be playing, besides the default (the expert)."""
 
+_LAST_ROUND = Card.LAST_ROUND
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -56,50 +59,73 @@ class Decision:
     view: PlayerView
     legal: tuple[Action, ...]
     action: Action
+    ply: int = 0
+    """The moves played before it."""
+
+    @cached_property
+    def taking(self) -> tuple[float, bool] | None:
+        """For a choice between drawing and taking a row: the worth of the best row (the
+        points the seat would gain) and whether the seat took; ``None`` for other choices."""
+        seen = self.view
+        if seen.drawn_card is not None or self.legal[0].kind is not ActionKind.DRAW:
+            return None
+        now = seen.score_with(self.seat)
+        best = max(
+            seen.score_with(self.seat, seen.rows[a.row or 0]) - now
+            for a in self.legal
+            if a.kind is ActionKind.TAKE
+        )
+        return best, self.action.kind is ActionKind.TAKE
 
 
 def decisions(view: PlayerView) -> list[Decision]:
-    """Every earlier decision with a choice, replayed from the deal."""
-    state = GameState.from_setup(view.rules, view.sample(random.Random(0)).setup)
-    found = []
-    for move in view.history():
-        legal = state.legal_actions()
-        if len(legal) > 1:
-            found.append(Decision(move.player, state.view(move.player), legal, move.action))
-        state = state.apply(move.action)
-    return found
+    """Every earlier decision with a choice, replayed from the deal (a bot deciding again
+    later in the game keeps a ``Memory`` instead: it replays only the moves since)."""
+    return Memory().decisions(view)
 
 
 def take_thresholds(view: PlayerView, default: float, past: Sequence[Decision]) -> list[float]:
     """Per seat: the most likely take threshold given its take-or-draw decisions."""
     evidence: list[list[tuple[float, bool]]] = [[] for _ in range(view.seats)]
     for decision in past:
-        seen = decision.view
-        if seen.drawn_card is not None or decision.legal[0].kind is not ActionKind.DRAW:
-            continue
-        now = seen.score_with(decision.seat)
-        best = max(
-            seen.score_with(decision.seat, seen.rows[a.row or 0]) - now
-            for a in decision.legal
-            if a.kind is ActionKind.TAKE
-        )
-        evidence[decision.seat].append((best, decision.action.kind is ActionKind.TAKE))
+        taking = decision.taking
+        if taking is not None:
+            evidence[decision.seat].append(taking)
     return [_most_likely(seen, default) for seen in evidence]
 
 
 def _most_likely(evidence: Sequence[tuple[float, bool]], default: float) -> float:
-    """The threshold that best explains ``evidence`` (worth of the best row, taken or not)."""
+    """The threshold that best explains ``evidence`` (worth of the best row, taken or not):
+    the highest log-likelihood, the prior's log less each decision's ``_surprise``, summed
+    for every threshold at once (the same sums, in the same order, as one at a time).
+
+    >>> _most_likely([], 3.0), _most_likely([(1, True)] * 6, 3.0)  # a snatcher: far lower
+    (3.0, -0.5)
+    """
     if not evidence:
         return default
+    totals = [-((threshold - default) ** 2) / (2 * PRIOR_SPREAD**2) for threshold in THRESHOLDS]
+    for worth, took in evidence:
+        totals = [total - term for total, term in zip(totals, _surprise(worth, took), strict=True)]
+    return THRESHOLDS[max(range(len(THRESHOLDS)), key=totals.__getitem__)]
 
-    def score(threshold: float) -> float:
-        total = -((threshold - default) ** 2) / (2 * PRIOR_SPREAD**2)
-        for worth, took in evidence:
-            x = (worth - threshold) / SOFTNESS
-            total -= _softplus(-x) if took else _softplus(x)
-        return total
 
-    return max(THRESHOLDS, key=score)
+_SURPRISES: dict[tuple[float, bool], tuple[float, ...]] = {}
+"""``_surprise`` by its arguments: a row's worth is a whole number of points, so few."""
+
+
+def _surprise(worth: float, took: bool) -> tuple[float, ...]:
+    """Per threshold in ``THRESHOLDS``: minus the log-likelihood that a seat with that
+    threshold took a row worth ``worth`` (``took``), or drew instead."""
+    key = (worth, took)
+    terms = _SURPRISES.get(key)
+    if terms is None:
+        xs = [(worth - threshold) / SOFTNESS for threshold in THRESHOLDS]
+        terms = tuple(_softplus(-x) if took else _softplus(x) for x in xs)
+        if len(_SURPRISES) >= 10_000:
+            _SURPRISES.clear()
+        _SURPRISES[key] = terms
+    return terms
 
 
 def _softplus(x: float) -> float:
@@ -107,32 +133,118 @@ def _softplus(x: float) -> float:
     return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
 
 
+class Memory:
+    """What a bot keeps from one of its moves to the next in a game: the earlier decisions
+    (``decisions``, replayed from the deal once, then only the moves since) and whether
+    a policy plays each of them as the seat did (``plays``).
+
+    Both depend on the public history only: an earlier decision's position does not
+    change as the game goes on, and the policies asked about are deterministic and keep
+    no state (the default is asked under a key that names what its choices depend on).
+    A view of another game, or of an earlier point of this one, starts afresh. What is
+    kept is replaced as a whole, so a move still thought about in an abandoned thread
+    (a bot over its time limit) cannot leave it half updated.
+    """
+
+    def __init__(self) -> None:
+        self._kept: _Kept | None = None
+
+    def decisions(self, view: PlayerView) -> list[Decision]:
+        """``decisions(view)``, replaying only the moves since the last call when ``view``
+        is a later point of the same game."""
+        setup = view.sample(random.Random(0)).setup
+        game = (view.rules, setup.removed, setup.starting, setup.first_player)
+        history = view.history()
+        kept = self._kept
+        if kept is None or kept.game != game or history[: len(kept.history)] != kept.history:
+            kept = _Kept(game, (), GameState.from_setup(view.rules, setup), 0, (), {})
+        state, drawn, found = kept.state, kept.drawn, list(kept.found)
+        if len(history) > len(kept.history):
+            # The cards drawn since, in their places: the deal the replay began with
+            # knew only the cards drawn before.
+            state = state.with_deck_order([c for c in setup.deck[drawn:] if c != _LAST_ROUND])
+        for ply in range(len(kept.history), len(history)):
+            move = history[ply]
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                found.append(
+                    Decision(move.player, state.view(move.player), legal, move.action, ply)
+                )
+            state = state.apply(move.action)
+            drawn += (move.card is not None) + move.last_round  # cards taken from the deck
+        self._kept = _Kept(game, history, state, drawn, tuple(found), kept.verdicts)
+        return found
+
+    def plays(self, key: Hashable, bot: Bot, decision: Decision) -> bool:
+        """Whether ``bot`` (asked under ``key``) chooses the action the seat played at
+        ``decision``, one of the decisions of the game last seen."""
+        verdicts = self._kept.verdicts if self._kept is not None else {}
+        known = verdicts.get((key, decision.ply))
+        if known is None:
+            known = verdicts[key, decision.ply] = (
+                bot.choose(decision.view, decision.legal) == decision.action
+            )
+        return known
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """A ``Memory``'s content: the game (its rules and the public part of its deal), the
+    moves replayed, the position after them and the deck's cards they drew, the decisions
+    found, and the policies' verdicts on them."""
+
+    game: tuple[object, ...]
+    history: tuple[Move, ...]
+    state: GameState
+    drawn: int
+    found: tuple[Decision, ...]
+    verdicts: dict[tuple[Hashable, int], bool]
+
+
 def policies(
-    view: PlayerView, default: Bot, past: Sequence[Decision]
+    view: PlayerView,
+    default: Bot,
+    past: Sequence[Decision],
+    memory: Memory | None = None,
+    default_key: Hashable = None,
 ) -> list[tuple[str, Bot | None]]:
     """Per seat: the family member that explains its latest decisions clearly better than
-    ``default`` does, as ``(name, bot)``, or ``("default", None)``."""
+    ``default`` does, as ``(name, bot)``, or ``("default", None)``.
+
+    With ``memory`` (which gave ``past``), what each policy would have done is kept for
+    the next move: the family's answers always, the default's under ``default_key`` if
+    given (anything hashable that fixes its choices, besides the bot itself).
+    """
     chosen: list[tuple[str, Bot | None]] = []
     for seat in range(view.seats):
         mine = [d for d in past if d.seat == seat][-POLICY_WINDOW:]
         if seat == view.seat or not mine:
             chosen.append(("default", None))
             continue
-        best_name, best_bot, best_fit = "default", None, _fit(default, mine) + POLICY_MARGIN
+        keyed = None if default_key is None else ("default", default_key)
+        fitted = _fit(default, mine, memory, keyed)
+        best_name, best_bot, best_fit = "default", None, fitted + POLICY_MARGIN
         for name, make in FAMILY.items():
             bot = make()
-            fit = _fit(bot, mine)
+            fit = _fit(bot, mine, memory, name)
             if fit > best_fit:
                 best_name, best_bot, best_fit = name, bot, fit
         chosen.append((best_name, best_bot))
     return chosen
 
 
-def _fit(bot: Bot, past: Sequence[Decision]) -> float:
-    """Log-likelihood of ``past`` if the seat plays ``bot`` but for some noise."""
+def _fit(
+    bot: Bot, past: Sequence[Decision], memory: Memory | None = None, key: Hashable = None
+) -> float:
+    """Log-likelihood of ``past`` if the seat plays ``bot`` but for some noise (what it
+    plays is looked up in ``memory`` under ``key``, if both are given)."""
     total = 0.0
     for decision in past:
-        if bot.choose(decision.view, decision.legal) == decision.action:
+        if memory is not None and key is not None:
+            same = memory.plays(key, bot, decision)
+        else:
+            same = bot.choose(decision.view, decision.legal) == decision.action
+        if same:
             total += math.log(1 - POLICY_NOISE)
         else:
             total += math.log(POLICY_NOISE / (len(decision.legal) - 1))

@@ -19,7 +19,7 @@ from coloretto.bots.evaluation import (
     prospect_table,
 )
 from coloretto.bots.expert import ExpertBot
-from coloretto.bots.model import decisions, policies, take_thresholds
+from coloretto.bots.model import Memory, policies, take_thresholds
 from coloretto.bots.options import choice, number, whole
 from coloretto.engine import (
     DRAW,
@@ -206,6 +206,8 @@ class SearchBot:
         self.confidence = number("confidence", confidence)
         self.observe = observe
         self._expert = ExpertBot()
+        self._memory = Memory()
+        """The game's decisions so far, and what the fitted policies would have played."""
         self._players: list[Bot] = []
         """Who plays each seat in the rollouts (the expert, or a fitted policy)."""
         self._root_actions: tuple[Action, ...] = ()
@@ -268,9 +270,11 @@ class SearchBot:
         if not self.observe:
             expert.thresholds = [expert.threshold] * view.seats
             return
-        past = decisions(view)
+        past = self._memory.decisions(view)
         expert.thresholds = take_thresholds(view, expert.threshold, past)
-        for seat, (_, bot) in enumerate(policies(view, expert, past)):
+        # The expert's choices depend on the thresholds it expects (its options are fixed).
+        fitted = policies(view, expert, past, self._memory, tuple(expert.thresholds))
+        for seat, (_, bot) in enumerate(fitted):
             if bot is not None:
                 self._players[seat] = bot
 

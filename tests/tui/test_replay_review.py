@@ -29,7 +29,7 @@ from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.screens import EndScreen
 from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.widgets import MoveLog, Notice, TurnBar
-from tests.test_review import FAST, finished
+from tests.test_review import PLUMBING, finished
 
 from .conftest import SIZE, asynctest, text_of
 from .test_replay import NAMES, random_game, screen_of
@@ -112,8 +112,8 @@ async def test_the_score_screen_offers_the_coachs_review(tmp_path: Path) -> None
     record = read_record(path)
     states = positions(record)
     plies = pending(states, Review(), people(record))
-    done = {d.ply: d for d in analyse(states, plies[:-2], FAST, 0)}  # the rest: on the screen
-    annotate(DataDir(tmp_path), path, with_review(record, Review(FAST, 0, done)))
+    done = {d.ply: d for d in analyse(states, plies[:-2], PLUMBING, 0)}  # the rest: on the screen
+    annotate(DataDir(tmp_path), path, with_review(record, Review(PLUMBING, 0, done)))
     session = load_session(path)
     app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
