@@ -25,6 +25,7 @@ async def a_few_rounds_in(pilot: Pilot[None]) -> None:
         await pilot.press(key_for(game_screen(pilot).session.game))
         await settle(pilot)
     await pilot.press("d")
+    await pilot.wait_for_scheduled_animations()  # a busy machine once caught a half-done refresh
     await pilot.pause()
 
 
