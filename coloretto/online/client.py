@@ -209,7 +209,6 @@ class RemoteTable:
         self._held: list[MovePlayed] = []
         self._kept = False
         self._sent: int | None = None
-        self._away: set[int] = set()
         self._listeners: list[Callable[[Any], None]] = []
         self.closed = False
 
@@ -231,7 +230,7 @@ class RemoteTable:
     @property
     def away(self) -> frozenset[int]:
         """The players whose person has no connection to the server now."""
-        return frozenset(self._away)
+        return frozenset() if self._session is None else self._session.away
 
     @property
     def connected(self) -> bool:
@@ -508,8 +507,9 @@ class RemoteTable:
         if not isinstance(away, list) or self._session is None:
             return
         names = self._session.config.players
-        now = {p for p in away if type(p) is int and 0 <= p < len(names)}
-        for player in sorted(now - self._away):
+        now = frozenset(p for p in away if type(p) is int and 0 <= p < len(names))
+        before = self._session.away
+        for player in sorted(now - before):
             if player != self.player:
                 name = names[player].name
                 self._tell(
@@ -518,11 +518,10 @@ class RemoteTable:
                         "until they are back."
                     )
                 )
-        for player in sorted(self._away - now):
+        for player in sorted(before - now):
             if player != self.player:
                 self._tell(TableNews(f"{names[player].name} is back."))
-        self._away = now
-        self._session.away = frozenset(now)
+        self._session.away = now
 
     _HANDLERS: Mapping[str, Callable[[RemoteTable, Mapping[str, Any]], None]] = {
         "welcome": _welcome,

@@ -68,6 +68,16 @@ def keys_text(keys: Sequence[Key], indent: int = 2, width: int = 9) -> str:
     return "\n".join(lines)
 
 
+def row_keys(rows: int) -> str:
+    """How the help and the footer write the row keys of a table of ``rows`` rows (with an
+    en dash).
+
+    >>> row_keys(3).replace("\N{EN DASH}", "-")
+    '1-3'
+    """
+    return f"1\N{EN DASH}{rows}"
+
+
 def _row(n: int) -> tuple[str, str]:
     return (str(n), f"row({n})")
 
@@ -75,7 +85,7 @@ def _row(n: int) -> tuple[str, str]:
 GAME_KEYS: tuple[Key, ...] = (
     Key("d", "Draw", ("draw the top card of the deck",), (("d,D", "draw"),), "draw"),
     Key(
-        "1\N{EN DASH}5",
+        row_keys(5),
         "Row",
         ("after drawing: put the drawn card on that row;", "without a drawn card: take that row"),
         tuple(_row(n) for n in range(1, 6)),

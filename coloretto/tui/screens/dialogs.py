@@ -15,9 +15,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
 from coloretto.engine import COLOURS, Card
-from coloretto.play.words import DASH
 from coloretto.tui.glyphs import GLYPHS, card_block
-from coloretto.tui.keys import GAME_KEYS, MOUSE_HELP
+from coloretto.tui.keys import GAME_KEYS, MOUSE_HELP, row_keys
 
 RULES_FILES = (
     Path(__file__).resolve().parents[2] / "rules.md",  # installed: copied into the wheel
@@ -33,7 +32,7 @@ def help_text(*, plain: bool = False, rows: int = 5) -> Table:
     keys.add_column(style="bold", no_wrap=True)
     keys.add_column()
     for key in GAME_KEYS:
-        shown = f"1{DASH}{rows}" if key.id == "row" else key.shown
+        shown = row_keys(rows) if key.id == "row" else key.shown
         keys.add_row(shown, " ".join(key.explains))
     keys.add_row(*MOUSE_HELP)
     cards = Table.grid(padding=(0, 1))

@@ -32,7 +32,7 @@ from coloretto.play.table import (
 )
 from coloretto.play.words import DASH, describe_deal, describe_move, row_list
 from coloretto.tui.glyphs import render
-from coloretto.tui.keys import GAME_KEYS, bindings
+from coloretto.tui.keys import GAME_KEYS, bindings, row_keys
 from coloretto.tui.messages import BotChose, GameOver, HintReady
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, MovesScreen, RulesScreen
 from coloretto.tui.table import show_table, table_widgets
@@ -85,7 +85,7 @@ class GameScreen(Screen[None]):
         """How the footer names ``binding`` here: the row keys as the rows there are
         (``1-3`` with three rows); ``None`` for the usual name."""
         if binding.id == "row-1":
-            return f"1{DASH}{len(self.session.game.row_capacities)}"
+            return row_keys(len(self.session.game.row_capacities))
         return None
 
     # ------------------------------------------------------------------ layout
