@@ -25,7 +25,11 @@ async def a_few_rounds_in(pilot: Pilot[None]) -> None:
         await pilot.press(key_for(game_screen(pilot).session.game))
         await settle(pilot)
     await pilot.press("d")
-    await pilot.wait_for_scheduled_animations()  # a busy machine once caught a half-done refresh
+    # Under a loaded parallel run the picture sometimes kept lines from a partial update
+    # (the same text and colours, drawn in more pieces): lay out and draw it all again.
+    await pilot.wait_for_scheduled_animations()
+    pilot.app.screen.refresh(layout=True)
+    await pilot.pause()
     await pilot.pause()
 
 
