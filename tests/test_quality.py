@@ -1,6 +1,7 @@
 """The project's static checks, run as tests: ruff (lint and format) and mypy --strict.
 
-mypy's configuration (strict, on the whole package) is in pyproject.toml.
+mypy's configuration (strict, on the whole package and the held-out opponents in
+``benchmarks/heldout``) is in pyproject.toml.
 """
 
 from __future__ import annotations

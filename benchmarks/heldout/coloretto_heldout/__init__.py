@@ -1,0 +1,204 @@
+"""Held-out opponents: simple players that coloretto's opponent model has never seen.
+
+The search bot fits each opponent to a family of styles (``coloretto.bots.model``), and
+the population it is measured against (``coloretto.bots.styles``) is that same family. A
+bot tuned that way may beat only the opponents it can recognise. These players are
+written apart from that code, against the public API alone (``PlayerView``), with other
+rules for taking and placing, and one of them plays at random part of the time; the
+README's "Held-out opponents" gives the figures.
+
+Install with ``pip install -e benchmarks/heldout``; the bots are then named
+``heldout-eager``, ``heldout-filler``, ``heldout-spoiler``, ``heldout-pair`` and
+``heldout-patient`` wherever coloretto takes a bot spec.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from coloretto.bots import Budget
+from coloretto.engine import Action, ActionKind, Card, PlayerView
+
+Row = tuple[Card, ...]
+
+
+def gain(view: PlayerView, seat: int, cards: Row) -> int:
+    """How much taking ``cards`` raises ``seat``'s score now."""
+    return view.score_with(seat, cards) - view.score_with(seat)
+
+
+def row_of(action: Action) -> int:
+    """The row a take or place action names."""
+    if action.row is None:
+        raise ValueError(f"{action} names no row")
+    return action.row
+
+
+def rivals(view: PlayerView) -> list[int]:
+    """The other seats still in this round, in the order they move after this one."""
+    seats = view.seats
+    later = ((view.seat + k) % seats for k in range(1, seats))
+    return [s for s in later if not view.seats_out[s]]
+
+
+class _Player:
+    """Takes or draws by ``wants_take``; places by ``place_score`` (highest wins)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def choose(
+        self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+    ) -> Action:
+        """Place a drawn card, or take the best row when wanted (or forced), else draw."""
+        if len(legal) == 1:
+            return legal[0]
+        card = view.drawn_card
+        if card is not None:
+            return max(legal, key=lambda a: self.place_score(view, card, row_of(a)))
+        takes = [a for a in legal if a.kind is ActionKind.TAKE]
+        draw = next((a for a in legal if a.kind is ActionKind.DRAW), None)
+        if not takes:
+            return legal[0]
+        best = max(takes, key=lambda a: self.row_score(view, view.rows[row_of(a)]))
+        if draw is None or self.wants_take(view, best):
+            return best
+        return draw
+
+    def row_score(self, view: PlayerView, row: Row) -> float:
+        """How much this player likes ``row`` (by default its score gain)."""
+        return gain(view, view.seat, row)
+
+    def wants_take(self, view: PlayerView, best: Action) -> bool:
+        """Whether to take ``best`` (the row it likes most) rather than draw."""
+        raise NotImplementedError
+
+    def place_score(self, view: PlayerView, card: Card, row: int) -> tuple[float, ...]:
+        """By default: what the card adds to the row's worth for this player, then the
+        longer row."""
+        cards = view.rows[row]
+        added = self.row_score(view, (*cards, card)) - self.row_score(view, cards)
+        return added, len(cards)
+
+
+class EagerBot(_Player):
+    """Takes any row that raises its score, but only three times in four (a seeded coin);
+    places a card where it adds most for itself, ties to the longer row."""
+
+    def __init__(self, seed: int | None = None, eagerness: float = 0.75) -> None:
+        super().__init__(seed)
+        self.eagerness = float(eagerness)
+        self._rng = random.Random(seed)
+
+    def wants_take(self, view: PlayerView, best: Action) -> bool:
+        worth = gain(view, view.seat, view.rows[row_of(best)])
+        return worth > 0 and self._rng.random() < self.eagerness
+
+
+class FillerBot(_Player):
+    """Fills rows up: puts each card on the fullest row it does not spoil for itself (else
+    the emptiest), and takes its best row once a row of two or more cards raises its score."""
+
+    def wants_take(self, view: PlayerView, best: Action) -> bool:
+        return any(
+            len(cards) >= 2 and gain(view, view.seat, cards) > 0
+            for cards, taken in zip(view.rows, view.rows_taken, strict=True)
+            if not taken
+        )
+
+    def place_score(self, view: PlayerView, card: Card, row: int) -> tuple[float, ...]:
+        cards = view.rows[row]
+        added = gain(view, view.seat, (*cards, card)) - gain(view, view.seat, cards)
+        return (added >= 0, len(cards) if added >= 0 else -len(cards))
+
+
+class SpoilerBot(_Player):
+    """Places each card where it lowers the next rival's best row most, and takes its best
+    row at a gain of 2, or earlier to keep a row worth 4 or more from a rival."""
+
+    def wants_take(self, view: PlayerView, best: Action) -> bool:
+        mine = gain(view, view.seat, view.rows[row_of(best)])
+        if mine >= 2:
+            return True
+        threat = max(
+            (gain(view, s, cards) for s in rivals(view) for cards in self._open(view) if cards),
+            default=0,
+        )
+        return mine >= 0 and threat >= 4
+
+    @staticmethod
+    def _open(view: PlayerView) -> list[Row]:
+        return [cards for cards, taken in zip(view.rows, view.rows_taken, strict=True) if not taken]
+
+    def place_score(self, view: PlayerView, card: Card, row: int) -> tuple[float, ...]:
+        following = rivals(view)
+        if not following:
+            return super().place_score(view, card, row)
+        victim = following[0]
+        rows = [
+            (*cards, card) if r == row else cards
+            for r, cards in enumerate(view.rows)
+            if not view.rows_taken[r]
+        ]
+        their_best = max((gain(view, victim, cards) for cards in rows if cards), default=0)
+        cards = view.rows[row]
+        mine = gain(view, view.seat, (*cards, card)) - gain(view, view.seat, cards)
+        return -their_best, mine
+
+
+class PairBot(_Player):
+    """Builds its two most-held colours (any colour while it holds fewer than three): such
+    a card, a joker or a "+2" is worth 2 to it, another colour -1; takes a row worth 3."""
+
+    def _wanted(self, view: PlayerView) -> set[Card]:
+        held = view.collection(view.seat)
+        colours = sorted((c for c in view.colours if held.get(c, 0)), key=lambda c: -held.get(c, 0))
+        if len(colours) < 3:
+            return set(view.colours)
+        return set(colours[:2])
+
+    def row_score(self, view: PlayerView, row: Row) -> float:
+        wanted = self._wanted(view)
+        return sum(2 if not c.is_colour or c in wanted else -1 for c in row)
+
+    def wants_take(self, view: PlayerView, best: Action) -> bool:
+        return self.row_score(view, view.rows[row_of(best)]) >= 3
+
+
+class PatientBot(_Player):
+    """Looks one card ahead: takes its best row unless one more unseen card, on average,
+    would make its best row worth more; places for its own gain, ties to the shorter row."""
+
+    def wants_take(self, view: PlayerView, best: Action) -> bool:
+        now = gain(view, view.seat, view.rows[row_of(best)])
+        if now <= 0:
+            return False
+        unseen = view.unseen()
+        total = sum(unseen.values())
+        room = [
+            r
+            for r, cards in enumerate(view.rows)
+            if not view.rows_taken[r] and len(cards) < view.row_capacities[r]
+        ]
+        if not total or not room:
+            return True
+        expected = 0.0
+        for card, count in unseen.items():
+            after = max(gain(view, view.seat, (*view.rows[r], card)) for r in room)
+            expected += count / total * max(after, now)
+        return now >= expected - 0.5
+
+    def place_score(self, view: PlayerView, card: Card, row: int) -> tuple[float, ...]:
+        added, length = super().place_score(view, card, row)
+        return added, -length
+
+
+STYLES: dict[str, Callable[..., _Player]] = {
+    "heldout-eager": EagerBot,
+    "heldout-filler": FillerBot,
+    "heldout-spoiler": SpoilerBot,
+    "heldout-pair": PairBot,
+    "heldout-patient": PatientBot,
+}
+"""The held-out players by the name they are registered under."""
