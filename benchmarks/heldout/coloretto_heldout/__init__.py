@@ -114,8 +114,9 @@ class FillerBot(_Player):
 
 
 class SpoilerBot(_Player):
-    """Places each card where it lowers the next rival's best row most, and takes its best
-    row at a gain of 2, or earlier to keep a row worth 4 or more from a rival."""
+    """Places each card where it lowers the next rival's best row most; takes its best row
+    at a gain of 2, or at any gain once a rival could gain 4 or more from an open row (it
+    leaves the round before the table turns against it)."""
 
     def wants_take(self, view: PlayerView, best: Action) -> bool:
         mine = gain(view, view.seat, view.rows[row_of(best)])
