@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 
@@ -48,11 +49,12 @@ def test_heldout_players_play_legal_games_and_repeat_them_for_a_seed(name: str) 
         assert first.history() == _play(rules, name, seed=i).history()
 
 
-def _decisions(seed: int) -> list[tuple[GameState, tuple[Action, ...]]]:
+@cache
+def _decisions() -> list[tuple[GameState, tuple[Action, ...]]]:
     """Positions with a choice, from 4-player games of random play."""
     found = []
     for game in range(6):
-        rng = random.Random(seed + game)
+        rng = random.Random(5 + game)
         state = new_game(Rules(players=4, scoring=rng.choice(("brown", "gray"))), seed=game)
         while not state.is_over:
             legal = state.legal_actions()
@@ -62,13 +64,21 @@ def _decisions(seed: int) -> list[tuple[GameState, tuple[Action, ...]]]:
     return found
 
 
-@pytest.mark.parametrize("name", sorted(STYLES))
-def test_no_heldout_player_is_a_style_the_search_bot_knows(name: str) -> None:
-    positions = _decisions(seed=5)
-    player = STYLES[name](seed=1)
-    theirs = [player.choose(s.view(s.current_player), legal) for s, legal in positions]
+@cache
+def _family_choices() -> dict[str, list[Action]]:
+    """What each member of the search bot's model family plays in ``_decisions()``."""
+    choices = {}
     for known, make in FAMILY.items():
         bot = make()
-        ours = [bot.choose(s.view(s.current_player), legal) for s, legal in positions]
+        choices[known] = [bot.choose(s.view(s.current_player), legal) for s, legal in _decisions()]
+    return choices
+
+
+@pytest.mark.parametrize("name", sorted(STYLES))
+def test_no_heldout_player_is_a_style_the_search_bot_knows(name: str) -> None:
+    positions = _decisions()
+    player = STYLES[name](seed=1)
+    theirs = [player.choose(s.view(s.current_player), legal) for s, legal in positions]
+    for known, ours in _family_choices().items():
         differ = sum(a != b for a, b in zip(theirs, ours, strict=True)) / len(positions)
         assert differ > 0.1, f"{name} plays as {known} does in {1 - differ:.0%} of positions"

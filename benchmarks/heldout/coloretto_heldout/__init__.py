@@ -35,6 +35,11 @@ def row_of(action: Action) -> int:
     return action.row
 
 
+def open_rows(view: PlayerView) -> list[int]:
+    """The rows not yet taken this round."""
+    return [r for r, taken in enumerate(view.rows_taken) if not taken]
+
+
 def rivals(view: PlayerView) -> list[int]:
     """The other seats still in this round, in the order they move after this one."""
     seats = view.seats
@@ -101,10 +106,9 @@ class FillerBot(_Player):
     the emptiest), and takes its best row once a row of two or more cards raises its score."""
 
     def wants_take(self, view: PlayerView, best: Action) -> bool:
+        rows = view.rows
         return any(
-            len(cards) >= 2 and gain(view, view.seat, cards) > 0
-            for cards, taken in zip(view.rows, view.rows_taken, strict=True)
-            if not taken
+            len(rows[r]) >= 2 and gain(view, view.seat, rows[r]) > 0 for r in open_rows(view)
         )
 
     def place_score(self, view: PlayerView, card: Card, row: int) -> tuple[float, ...]:
@@ -122,26 +126,18 @@ class SpoilerBot(_Player):
         mine = gain(view, view.seat, view.rows[row_of(best)])
         if mine >= 2:
             return True
+        rows = [view.rows[r] for r in open_rows(view)]
         threat = max(
-            (gain(view, s, cards) for s in rivals(view) for cards in self._open(view) if cards),
-            default=0,
+            (gain(view, s, cards) for s in rivals(view) for cards in rows if cards), default=0
         )
         return mine >= 0 and threat >= 4
-
-    @staticmethod
-    def _open(view: PlayerView) -> list[Row]:
-        return [cards for cards, taken in zip(view.rows, view.rows_taken, strict=True) if not taken]
 
     def place_score(self, view: PlayerView, card: Card, row: int) -> tuple[float, ...]:
         following = rivals(view)
         if not following:
             return super().place_score(view, card, row)
         victim = following[0]
-        rows = [
-            (*cards, card) if r == row else cards
-            for r, cards in enumerate(view.rows)
-            if not view.rows_taken[r]
-        ]
+        rows = [(*view.rows[r], card) if r == row else view.rows[r] for r in open_rows(view)]
         their_best = max((gain(view, victim, cards) for cards in rows if cards), default=0)
         cards = view.rows[row]
         mine = gain(view, view.seat, (*cards, card)) - gain(view, view.seat, cards)
@@ -177,11 +173,7 @@ class PatientBot(_Player):
             return False
         unseen = view.unseen()
         total = sum(unseen.values())
-        room = [
-            r
-            for r, cards in enumerate(view.rows)
-            if not view.rows_taken[r] and len(cards) < view.row_capacities[r]
-        ]
+        room = [r for r in open_rows(view) if len(view.rows[r]) < view.row_capacities[r]]
         if not total or not room:
             return True
         expected = 0.0
