@@ -6,6 +6,7 @@ import pytest
 from test_bot_expert import FOUR, SPREAD, START, deal_and_play
 from test_bots import ALL_RULES, play
 
+from coloretto.bots.parametric import ParametricBot
 from coloretto.bots.registry import available, make_bot
 from coloretto.bots.styles import first_colours, likely_taker
 from coloretto.engine import DRAW, Action, Card, GameState
@@ -88,3 +89,29 @@ def test_the_denial_player_spoils_the_likely_takers_row() -> None:
     assert likely_taker(state.view(0)) == 1
     assert move("denial", state) == Action.place(0)
     assert move("builder", state) == Action.place(1)
+
+
+def test_the_parametric_player_takes_at_its_threshold_or_under_a_threat() -> None:
+    # Row 1 holds one blue card: +2 to seat 0; each other seat could gain 2 from its row.
+    state = deal_and_play(FOUR, START, ["blue>1", "pink>2", "green>3", "yellow>4"])
+    view, legal = state.view(0), state.legal_actions()
+    assert ParametricBot(threshold=2).choose(view, legal) == Action.take(0)
+    assert ParametricBot(threshold=3).choose(view, legal) == DRAW
+    assert ParametricBot(threshold=10, threat=2).choose(view, legal) == Action.take(0)
+    assert ParametricBot(threshold=10, threat=3).choose(view, legal) == DRAW
+
+
+def test_the_parametric_player_places_with_spite_then_by_row_length() -> None:
+    # Orange is as good to seat 0 on any row, but costs seat 1 (pink) a point on row 1.
+    state = deal_and_play(FOUR, START, [*SPREAD, "pink>1", "draw orange"])
+    view, legal = state.view(0), state.legal_actions()
+    assert ParametricBot(spite=1, longer=False).choose(view, legal) == Action.place(0)
+    assert ParametricBot(spite=1, victim="next").choose(view, legal) == Action.place(0)
+    assert ParametricBot(longer=False).choose(view, legal) == Action.place(1)
+    assert ParametricBot(longer=True).choose(view, legal) == Action.place(0)
+
+
+def test_the_parametric_player_plays_legal_games_under_every_rules_combination() -> None:
+    players = [ParametricBot(threshold=2, threat=4, spite=2, victim="next"), "expert"]
+    for game, rules in enumerate(ALL_RULES):
+        play(rules, [*players, ParametricBot(spite=1, longer=False), "greedy", "random"], game)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -28,9 +29,12 @@ ALL_RULES = [
 FAST_SPECS = ["random", "greedy", "expert"]
 
 
-def play(rules: Rules, specs: list[str], seed: int) -> GameState:
-    """Play one game; every action a bot returns must be legal."""
-    bots = [make_bot(specs[p % len(specs)], seed=seed + p) for p in range(rules.players)]
+def play(rules: Rules, specs: Sequence[str | Bot], seed: int) -> GameState:
+    """Play one game (bots named or given); every action a bot returns must be legal."""
+    bots = [
+        make_bot(spec, seed=seed + p) if isinstance(spec, str) else spec
+        for p, spec in ((p, specs[p % len(specs)]) for p in range(rules.players))
+    ]
     state = new_game(rules, seed=seed)
     while not state.is_over:
         legal = state.legal_actions()

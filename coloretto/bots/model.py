@@ -8,20 +8,24 @@ seat saw it. Two models are fitted per seat:
   rather than draws, the expert's model of a rival, fitted by maximum likelihood with a
   prior at the expert's default; a seat that never takes early gets a high threshold, one
   that snatches any gain a low one;
-- a *policy*: the member of ``FAMILY`` (simple styles, the greedy and the expert) that
-  best explains its recent decisions, for the search bot's rollouts.
+- a *policy*, for the search bot's rollouts: its take-or-draw decisions and its
+  placements are each fitted to the rule that explains them best, among the ``FAMILY``
+  (simple styles and the greedy), parametric rules around them (``TAKE_RULES``,
+  ``PLACE_RULES``) and the expert, so that a seat playing a style nobody named is
+  still modelled by rules close to its own.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 
-from coloretto.bots.base import Bot
+from coloretto.bots.base import Bot, Budget
 from coloretto.bots.greedy import GreedyBot
+from coloretto.bots.parametric import ParametricBot
 from coloretto.bots.styles import BuilderBot, CollectorBot, DenialBot, NetGainBot, TakerBot
 from coloretto.engine import Action, ActionKind, Card, GameState, Move, PlayerView
 
@@ -47,6 +51,33 @@ FAMILY: dict[str, Callable[[], Bot]] = {
     "greedy": GreedyBot,
 }
 """Simple policies an opponent may be playing, besides the default (the expert)."""
+
+TAKE_RULES: dict[str, Callable[[], Bot]] = {
+    **{f"take{t}": partial(ParametricBot, threshold=t) for t in (1, 2, 3, 4, 5, 6, 8, 10)},
+    **{
+        f"take{t}-threat{u}": partial(ParametricBot, threshold=t, threat=u)
+        for t in (2, 3, 4, 6, 10)
+        for u in (3, 5)
+    },
+}
+"""Take-or-draw rules a seat's takes are fitted to, besides the family's: at a gain of
+``t``, or of 0 once a rival could gain ``u`` (``coloretto.bots.parametric``)."""
+PLACE_RULES: dict[str, Callable[[], Bot]] = {
+    **{
+        f"spite0-{'long' if longer else 'short'}": partial(ParametricBot, longer=longer)
+        for longer in (True, False)
+    },
+    **{
+        f"spite{spite}-{victim}-{'long' if longer else 'short'}": partial(
+            ParametricBot, spite=spite, victim=victim, longer=longer
+        )
+        for spite in (0.5, 1, 2, 4)
+        for victim in ("next", "likely")
+        for longer in (True, False)
+    },
+}
+"""Placement rules a seat's placements are fitted to, besides the family's: its own gain
+less ``spite`` times the next or the likeliest taker's, ties to the longer or shorter row."""
 
 _LAST_ROUND = Card.LAST_ROUND
 
@@ -208,29 +239,82 @@ def policies(
     memory: Memory | None = None,
     default_key: Hashable = None,
 ) -> list[tuple[str, Bot | None]]:
-    """Per seat: the family member that explains its latest decisions clearly better than
+    """Per seat: the policy that explains its latest decisions clearly better than
     ``default`` does, as ``(name, bot)``, or ``("default", None)``.
 
-    With ``memory`` (which gave ``past``), what each policy would have done is kept for
-    the next move: the family's answers always, the default's under ``default_key`` if
-    given (anything hashable that fixes its choices, besides the bot itself).
+    Its take-or-draw decisions and its placements are fitted apart, each to the rule
+    that explains them best: a ``FAMILY`` member's, one of the ``TAKE_RULES`` or
+    ``PLACE_RULES``, or the default's (one rule that explains both as well as any
+    pair is kept whole). Where the two differ, the policy is ``Mixed``
+    and named ``taking/placing``. With ``memory`` (which gave ``past``), what each rule
+    would have done is kept for the next move: the others' answers always, the
+    default's under ``default_key`` if given (anything hashable that fixes its choices,
+    besides the bot itself).
     """
+    family = {name: make() for name, make in FAMILY.items()}
+    takers = {**family, **{name: make() for name, make in TAKE_RULES.items()}}
+    placers = {**family, **{name: make() for name, make in PLACE_RULES.items()}}
+    keyed = None if default_key is None else ("default", default_key)
     chosen: list[tuple[str, Bot | None]] = []
     for seat in range(view.seats):
         mine = [d for d in past if d.seat == seat][-POLICY_WINDOW:]
         if seat == view.seat or not mine:
             chosen.append(("default", None))
             continue
-        keyed = None if default_key is None else ("default", default_key)
-        fitted = _fit(default, mine, memory, keyed)
-        best_name, best_bot, best_fit = "default", None, fitted + POLICY_MARGIN
-        for name, make in FAMILY.items():
-            bot = make()
-            fit = _fit(bot, mine, memory, name)
-            if fit > best_fit:
-                best_name, best_bot, best_fit = name, bot, fit
-        chosen.append((best_name, best_bot))
+        takes = [d for d in mine if d.view.drawn_card is None]
+        places = [d for d in mine if d.view.drawn_card is not None]
+        take_name, take_fit = _best(default, takers, takes, memory, keyed)
+        place_name, place_fit = _best(default, placers, places, memory, keyed)
+        if place_name in takers and _fit(takers[place_name], takes, memory, place_name) >= take_fit:
+            take_name = place_name  # one policy explains both as well as any pair
+        elif (
+            take_name in placers
+            and _fit(placers[take_name], places, memory, take_name) >= place_fit
+        ):
+            place_name = take_name
+        baseline = _fit(default, mine, memory, keyed)
+        both = take_fit + place_fit
+        if take_name == place_name == "default" or both <= baseline + POLICY_MARGIN:
+            chosen.append(("default", None))
+        elif take_name == place_name:
+            chosen.append((take_name, takers[take_name]))
+        else:
+            taking = takers.get(take_name, default)
+            placing = placers.get(place_name, default)
+            chosen.append((f"{take_name}/{place_name}", Mixed(taking, placing)))
     return chosen
+
+
+def _best(
+    default: Bot,
+    rules: Mapping[str, Bot],
+    past: Sequence[Decision],
+    memory: Memory | None,
+    default_key: Hashable,
+) -> tuple[str, float]:
+    """The name of the rule (or ``"default"``) that explains ``past`` best, and its fit
+    (log-likelihood); the default wins ties, then the rule named first."""
+    best_name, best_fit = "default", _fit(default, past, memory, default_key)
+    for name, bot in rules.items():
+        fit = _fit(bot, past, memory, name)
+        if fit > best_fit:
+            best_name, best_fit = name, fit
+    return best_name, best_fit
+
+
+class Mixed:
+    """A seat's policy that takes or draws as one bot and places as another."""
+
+    def __init__(self, taking: Bot, placing: Bot) -> None:
+        self.taking = taking
+        self.placing = placing
+
+    def choose(
+        self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+    ) -> Action:
+        """``placing``'s choice for a drawn card, else ``taking``'s."""
+        bot = self.placing if view.drawn_card is not None else self.taking
+        return bot.choose(view, legal, budget)
 
 
 def _fit(

@@ -165,8 +165,8 @@ class SearchBot:
     (the weight of the score margin in a finished game's reward), and for the
     tree mode ``exploration``. ``observe`` (default true) fits the table
     first (``coloretto.bots.model``): the expert expects each seat's own take
-    threshold, and in the rollouts each opponent is played by the simple
-    policy (a style, or the greedy bot) that explains its decisions this game
+    threshold, and in the rollouts each opponent takes and places by the simple
+    rules (a style's, or parametric ones) that explain its decisions this game
     clearly better than the expert does. The ``seconds`` cap covers all of it,
     rollouts included: a deal cut short is dropped. With an iteration budget
     alone the bot is fully deterministic for a seed; a time limit makes the

@@ -1,0 +1,136 @@
+"""A parametric opponent: simple rules for taking and for placing, each with a few knobs.
+
+The opponent model (``coloretto.bots.model``) fits a seat's take-or-draw decisions and
+its placements separately, each to the rule that explains them best. The named styles
+(``coloretto.bots.styles``) are some of those rules; ``ParametricBot`` spans the
+space around them, so that a seat that plays none of the named styles is still
+modelled by something close to what it does:
+
+- it takes its best row (by its own gain) once that gain reaches ``threshold``, or at
+  any gain of 0 or more once some rival in the round could gain ``threat`` or more
+  from an open row (it leaves before the table turns against it);
+- it places a drawn card where its own gain, less ``spite`` times the rise in the
+  ``victim``'s best take, is highest (the victim is the next seat in the round, or
+  the one with most to gain now), and on a tie on the ``longer`` or shorter row.
+
+>>> from coloretto.engine import Rules, new_game
+>>> game = new_game(Rules(players=4), seed=3)
+>>> str(ParametricBot(threshold=1).choose(game.view(game.current_player), game.legal_actions()))
+'draw'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from coloretto.bots.base import Budget
+from coloretto.engine import Action, ActionKind, Card, PlayerView
+
+Row = tuple[Card, ...]
+Victim = Literal["next", "likely"]
+
+
+class ParametricBot:
+    """Takes at a gain of ``threshold`` (or at any gain under a ``threat``), places for
+    its own gain less ``spite`` times the ``victim``'s; deterministic."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        threshold: float = 3,
+        threat: float | None = None,
+        spite: float = 0.0,
+        victim: Victim = "likely",
+        longer: bool = True,
+    ) -> None:
+        self.seed = seed
+        self.threshold = threshold
+        self.threat = threat
+        self.spite = spite
+        self.victim = victim
+        self.longer = longer
+
+    def choose(
+        self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+    ) -> Action:
+        """Place a drawn card, or take the best row when it is wanted (or forced), else draw."""
+        if len(legal) == 1:
+            return legal[0]
+        card = view.drawn_card
+        if card is not None:
+            return self._place(view, card, legal)
+        seat = view.seat
+        now = view.score_with(seat)
+        best, worth = None, 0
+        for action in legal:
+            if action.kind is ActionKind.TAKE:
+                gain = view.score_with(seat, view.rows[action.row or 0]) - now
+                if best is None or gain > worth:
+                    best, worth = action, gain
+        if best is None:
+            return legal[0]
+        if legal[0].kind is not ActionKind.DRAW or worth >= self.threshold:
+            return best
+        if self.threat is not None and worth >= 0 and _threat(view) >= self.threat:
+            return best
+        return legal[0]
+
+    def _place(self, view: PlayerView, card: Card, legal: Sequence[Action]) -> Action:
+        seat = view.seat
+        victim = _victim(view, self.victim) if self.spite else None
+        open_rows = [r for r, taken in enumerate(view.rows_taken) if not taken]
+        before = 0 if victim is None else _best_take(view, victim, open_rows, None, card)
+        sign = 1 if self.longer else -1
+        chosen, top = legal[0], None
+        for action in legal:
+            target = action.row or 0
+            row = view.rows[target]
+            key: float = view.score_with(seat, (*row, card)) - view.score_with(seat, row)
+            if victim is not None:
+                after = _best_take(view, victim, open_rows, target, card)
+                key -= self.spite * (after - before)
+            ranked = (key, sign * len(row))
+            if top is None or ranked > top:
+                chosen, top = action, ranked
+        return chosen
+
+
+def _rivals(view: PlayerView) -> list[int]:
+    """The other seats still in the round, in the order they move after this one."""
+    seats = view.seats
+    out = view.seats_out
+    later = ((view.seat + k) % seats for k in range(1, seats))
+    return [s for s in later if not out[s]]
+
+
+def _victim(view: PlayerView, victim: Victim) -> int | None:
+    """The rival placements are aimed at: the next in the round, or the likeliest taker."""
+    rivals = _rivals(view)
+    if not rivals or victim == "next":
+        return rivals[0] if rivals else None
+    open_rows = [r for r, taken in enumerate(view.rows_taken) if not taken]
+    return max(rivals, key=lambda s: _best_take(view, s, open_rows, None, None))
+
+
+def _best_take(
+    view: PlayerView, seat: int, rows: Sequence[int], grown: int | None, card: Card | None
+) -> int:
+    """``seat``'s best gain from one of the ``rows`` that holds cards, with ``card`` added
+    to row ``grown`` (0 if no row holds any)."""
+    now = view.score_with(seat)
+    best = 0
+    for r in rows:
+        cards = view.rows[r]
+        if r == grown and card is not None:
+            cards = (*cards, card)
+        if cards:
+            best = max(best, view.score_with(seat, cards) - now)
+    return best
+
+
+def _threat(view: PlayerView) -> int:
+    """The most a rival still in the round could gain from an open row now."""
+    open_rows = [r for r, taken in enumerate(view.rows_taken) if not taken]
+    return max((_best_take(view, s, open_rows, None, None) for s in _rivals(view)), default=0)
