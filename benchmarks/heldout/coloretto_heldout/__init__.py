@@ -8,8 +8,11 @@ rules for taking and placing, and one of them plays at random part of the time; 
 README's "Held-out opponents" gives the figures.
 
 Install with ``pip install -e benchmarks/heldout``; the bots are then named
-``heldout-eager``, ``heldout-filler``, ``heldout-spoiler``, ``heldout-pair`` and
-``heldout-patient`` wherever coloretto takes a bot spec.
+``heldout-eager``, ``heldout-filler``, ``heldout-spoiler``, ``heldout-pair``,
+``heldout-patient``, ``heldout-leader`` and ``heldout-counter`` wherever coloretto takes
+a bot spec. The last two were written after the opponent model was widened with
+parametric rules (partly on what the first five showed), and before it was measured
+against them.
 """
 
 from __future__ import annotations
@@ -187,11 +190,61 @@ class PatientBot(_Player):
         return added, -length
 
 
+class LeaderBot(_Player):
+    """Plays against the leader: places each card where it lowers the best row of the
+    other seat with the highest score now (for its own gain when it leads, ties to the
+    emptier row); takes a row worth twice the number of rivals still in the round less
+    one (5 at the start of a 4-player round, 1 when one rival is left), and at least 1."""
+
+    def _leader(self, view: PlayerView) -> int | None:
+        scores = view.scores()
+        others = [s for s in range(view.seats) if s != view.seat]
+        top = max(others, key=lambda s: scores[s])
+        return top if scores[top] >= scores[view.seat] else None
+
+    def wants_take(self, view: PlayerView, best: Action) -> bool:
+        worth = gain(view, view.seat, view.rows[row_of(best)])
+        return worth > 0 and worth >= 2 * len(rivals(view)) - 1
+
+    def place_score(self, view: PlayerView, card: Card, row: int) -> tuple[float, ...]:
+        cards = view.rows[row]
+        mine = gain(view, view.seat, (*cards, card)) - gain(view, view.seat, cards)
+        leader = self._leader(view)
+        if leader is None or view.seats_out[leader]:
+            return mine, -len(cards)
+        rows = [(*view.rows[r], card) if r == row else view.rows[r] for r in open_rows(view)]
+        their_best = max((gain(view, leader, c) for c in rows if c), default=0)
+        return -their_best + 0.5 * mine, -len(cards)
+
+
+class CounterBot(_Player):
+    """Counts cards, not points: a row is worth its cards of the three colours it holds
+    most (jokers and "+2" too) less twice its other colour cards; takes a row of two or
+    more cards worth 2, any row worth 1 once fewer than 20 cards are left, and places a
+    card where it adds most to that worth, ties to the longer row."""
+
+    def _wanted(self, view: PlayerView) -> set[Card]:
+        held = view.collection(view.seat)
+        ranked = sorted(view.colours, key=lambda c: -held.get(c, 0))
+        return {c for c in ranked[:3] if held.get(c, 0)} or set(view.colours)
+
+    def row_score(self, view: PlayerView, row: Row) -> float:
+        wanted = self._wanted(view)
+        return sum(1 if not c.is_colour or c in wanted else -2 for c in row)
+
+    def wants_take(self, view: PlayerView, best: Action) -> bool:
+        cards = view.rows[row_of(best)]
+        worth = self.row_score(view, cards)
+        return (worth >= 2 and len(cards) >= 2) or (worth >= 1 and view.deck_size < 20)
+
+
 STYLES: dict[str, Callable[..., _Player]] = {
     "heldout-eager": EagerBot,
     "heldout-filler": FillerBot,
     "heldout-spoiler": SpoilerBot,
     "heldout-pair": PairBot,
     "heldout-patient": PatientBot,
+    "heldout-leader": LeaderBot,
+    "heldout-counter": CounterBot,
 }
 """The held-out players by the name they are registered under."""
