@@ -31,9 +31,10 @@ FAST_SPECS = ["random", "greedy", "expert"]
 
 def play(rules: Rules, specs: Sequence[str | Bot], seed: int) -> GameState:
     """Play one game (bots named or given); every action a bot returns must be legal."""
+    given = [specs[p % len(specs)] for p in range(rules.players)]
     bots = [
         make_bot(spec, seed=seed + p) if isinstance(spec, str) else spec
-        for p, spec in ((p, specs[p % len(specs)]) for p in range(rules.players))
+        for p, spec in enumerate(given)
     ]
     state = new_game(rules, seed=seed)
     while not state.is_over:

@@ -263,8 +263,10 @@ def policies(
             continue
         takes = [d for d in mine if d.view.drawn_card is None]
         places = [d for d in mine if d.view.drawn_card is not None]
-        take_name, take_fit = _best(default, takers, takes, memory, keyed)
-        place_name, place_fit = _best(default, placers, places, memory, keyed)
+        take_base = _fit(default, takes, memory, keyed)
+        place_base = _fit(default, places, memory, keyed)
+        take_name, take_fit = _best(takers, takes, memory, take_base)
+        place_name, place_fit = _best(placers, places, memory, place_base)
         if place_name in takers and _fit(takers[place_name], takes, memory, place_name) >= take_fit:
             take_name = place_name  # one policy explains both as well as any pair
         elif (
@@ -272,9 +274,7 @@ def policies(
             and _fit(placers[take_name], places, memory, take_name) >= place_fit
         ):
             place_name = take_name
-        baseline = _fit(default, mine, memory, keyed)
-        both = take_fit + place_fit
-        if take_name == place_name == "default" or both <= baseline + POLICY_MARGIN:
+        if take_fit + place_fit <= take_base + place_base + POLICY_MARGIN:
             chosen.append(("default", None))
         elif take_name == place_name:
             chosen.append((take_name, takers[take_name]))
@@ -286,15 +286,12 @@ def policies(
 
 
 def _best(
-    default: Bot,
-    rules: Mapping[str, Bot],
-    past: Sequence[Decision],
-    memory: Memory | None,
-    default_key: Hashable,
+    rules: Mapping[str, Bot], past: Sequence[Decision], memory: Memory | None, default: float
 ) -> tuple[str, float]:
-    """The name of the rule (or ``"default"``) that explains ``past`` best, and its fit
-    (log-likelihood); the default wins ties, then the rule named first."""
-    best_name, best_fit = "default", _fit(default, past, memory, default_key)
+    """The name of the rule that explains ``past`` best and its fit (log-likelihood), or
+    ``"default"`` and the ``default`` policy's fit unless a rule beats it; ties go to the
+    rule named first."""
+    best_name, best_fit = "default", default
     for name, bot in rules.items():
         fit = _fit(bot, past, memory, name)
         if fit > best_fit:

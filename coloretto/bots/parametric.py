@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from typing import Literal
 
 from coloretto.bots.base import Budget
+from coloretto.bots.styles import Row, best_take, open_rows
 from coloretto.engine import Action, ActionKind, Card, PlayerView
 
-Row = tuple[Card, ...]
 Victim = Literal["next", "likely"]
 
 
@@ -80,17 +80,18 @@ class ParametricBot:
     def _place(self, view: PlayerView, card: Card, legal: Sequence[Action]) -> Action:
         seat = view.seat
         victim = _victim(view, self.victim) if self.spite else None
-        open_rows = [r for r, taken in enumerate(view.rows_taken) if not taken]
-        before = 0 if victim is None else _best_take(view, victim, open_rows, None, card)
+        untaken = open_rows(view)
+        before = 0 if victim is None else _worth(view, victim, [view.rows[r] for r in untaken])
         sign = 1 if self.longer else -1
         chosen, top = legal[0], None
         for action in legal:
             target = action.row or 0
             row = view.rows[target]
-            key: float = view.score_with(seat, (*row, card)) - view.score_with(seat, row)
+            grown = (*row, card)
+            key: float = view.score_with(seat, grown) - view.score_with(seat, row)
             if victim is not None:
-                after = _best_take(view, victim, open_rows, target, card)
-                key -= self.spite * (after - before)
+                rows = [grown if r == target else view.rows[r] for r in untaken]
+                key -= self.spite * (_worth(view, victim, rows) - before)
             ranked = (key, sign * len(row))
             if top is None or ranked > top:
                 chosen, top = action, ranked
@@ -110,27 +111,16 @@ def _victim(view: PlayerView, victim: Victim) -> int | None:
     rivals = _rivals(view)
     if not rivals or victim == "next":
         return rivals[0] if rivals else None
-    open_rows = [r for r, taken in enumerate(view.rows_taken) if not taken]
-    return max(rivals, key=lambda s: _best_take(view, s, open_rows, None, None))
+    rows = [view.rows[r] for r in open_rows(view)]
+    return max(rivals, key=lambda s: _worth(view, s, rows))
 
 
-def _best_take(
-    view: PlayerView, seat: int, rows: Sequence[int], grown: int | None, card: Card | None
-) -> int:
-    """``seat``'s best gain from one of the ``rows`` that holds cards, with ``card`` added
-    to row ``grown`` (0 if no row holds any)."""
-    now = view.score_with(seat)
-    best = 0
-    for r in rows:
-        cards = view.rows[r]
-        if r == grown and card is not None:
-            cards = (*cards, card)
-        if cards:
-            best = max(best, view.score_with(seat, cards) - now)
-    return best
+def _worth(view: PlayerView, seat: int, rows: Sequence[Row]) -> int:
+    """What ``rows`` offer ``seat``: its best gain from one of them, or 0 (it need not take)."""
+    return max(0, best_take(view, seat, rows))
 
 
 def _threat(view: PlayerView) -> int:
     """The most a rival still in the round could gain from an open row now."""
-    open_rows = [r for r, taken in enumerate(view.rows_taken) if not taken]
-    return max((_best_take(view, s, open_rows, None, None) for s in _rivals(view)), default=0)
+    rows = [view.rows[r] for r in open_rows(view)]
+    return max((_worth(view, s, rows) for s in _rivals(view)), default=0)

@@ -152,15 +152,15 @@ class DenialBot(_Style):
         if card is None or taker is None or len(legal) == 1:
             return super().choose(view, legal, budget)
         seat = view.seat
-        open_rows = [r for r, taken in enumerate(view.rows_taken) if not taken]
-        before = _best_take(view, taker, [view.rows[r] for r in open_rows])
+        untaken = open_rows(view)
+        before = best_take(view, taker, [view.rows[r] for r in untaken])
 
         def key(action: Action) -> Key:
             target = _row(action)
             row = view.rows[target]
             grown = (*row, card)
-            after = _best_take(
-                view, taker, [grown if r == target else view.rows[r] for r in open_rows]
+            after = best_take(
+                view, taker, [grown if r == target else view.rows[r] for r in untaken]
             )
             own = _gain(view, seat, grown) - _gain(view, seat, row)
             return own - (after - before), own
@@ -173,8 +173,8 @@ def likely_taker(view: PlayerView) -> int | None:
     rivals = _rivals_in_round(view)
     if not rivals:
         return None
-    rows = [cards for cards, taken in zip(view.rows, view.rows_taken, strict=True) if not taken]
-    return max(rivals, key=lambda s: _best_take(view, s, rows))
+    rows = [view.rows[r] for r in open_rows(view)]
+    return max(rivals, key=lambda s: best_take(view, s, rows))
 
 
 def first_colours(view: PlayerView, seat: int) -> tuple[Card, ...]:
@@ -216,7 +216,12 @@ def _gain(view: PlayerView, seat: int, cards: Row) -> int:
     return view.score_with(seat, cards) - view.score_with(seat)
 
 
-def _best_take(view: PlayerView, seat: int, rows: Sequence[Row]) -> int:
+def open_rows(view: PlayerView) -> list[int]:
+    """The rows not yet taken this round."""
+    return [r for r, taken in enumerate(view.rows_taken) if not taken]
+
+
+def best_take(view: PlayerView, seat: int, rows: Sequence[Row]) -> int:
     """``seat``'s best gain from one of ``rows`` that holds cards (0 if none)."""
     return max((_gain(view, seat, row) for row in rows if row), default=0)
 
