@@ -2,7 +2,8 @@
 core with the default budget, and whether two reviews with different seeds agree.
 
 Run: ``python benchmarks/review.py [--games 3] [--players 4] [--all] [--bot SPEC]``. Each
-game is played by one person (the greedy bot at seat 0) against the ``normal`` level; its
+game is played by one person (the greedy bot at seat 0) against expert bots
+(deterministic, so every run reviews the same games); its
 decisions (every seat's with ``--all``) are reviewed twice, with seeds 0 and 1, in this
 process (one core). Printed per game: decisions, seconds, seconds per decision, processor
 seconds, and the blunders and mistakes each seed finds (and whether they agree). The
@@ -41,7 +42,7 @@ def main() -> None:
         state = new_game(Rules(players=args.players), seed=seed)
         states = [state]
         bots = [make_bot("greedy", seed=seed)] + [
-            make_bot("normal", seed=seed) for _ in range(args.players - 1)
+            make_bot("expert", seed=seed) for _ in range(args.players - 1)
         ]
         while not state.is_over:
             seat = state.current_player

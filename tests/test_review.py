@@ -50,8 +50,9 @@ PLUMBING = "search:iterations=4"
 grades)."""
 
 
-def finished(home: Path, players: int, seed: int, me: str, others: str = "normal") -> Path:
-    """A game the person at seat 0 played with the bot ``me``, kept in the history."""
+def finished(home: Path, players: int, seed: int, me: str, others: str = "expert") -> Path:
+    """A game the person at seat 0 played with the bot ``me`` against deterministic
+    bots (``others``: no clock cap, so the same game on any machine), kept in the history."""
     config = GameConfig.build(Rules(players=players), humans=1, bot=others, seed=seed)
     session = Session(config)
     keeper = Keeper(DataDir(home))
@@ -166,7 +167,7 @@ def test_blunders_do_not_depend_on_the_seed(tmp_path: Path, game: int) -> None:
 
 def test_following_the_hints_is_accurate(tmp_path: Path) -> None:
     config = GameConfig.build(
-        Rules(players=3), humans=1, bot="normal", seed=8, hint_bot="search:iterations=12"
+        Rules(players=3), humans=1, bot="expert", seed=8, hint_bot="search:iterations=12"
     )
     table = LocalTable(Session(config), Keeper(DataDir(tmp_path)))
     while not table.session.game.is_over:

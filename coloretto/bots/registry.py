@@ -29,15 +29,16 @@ GROUP = "coloretto.bots"
 LEVELS: Mapping[str, str] = {
     "beginner": "random",
     "easy": "greedy",
-    "normal": "expert",
+    "normal": "search:iterations=4:seconds=0.05",
     "hard": "search:iterations=16:seconds=0.5",
 }
 """Difficulty levels offered to players, weakest first, and the bot spec each stands for.
 
 Ordered by measured strength (README, "Bot strength"): random < greedy < expert < search,
-each beating the one below it heads-up. The default (``normal``, the expert) answers in
-milliseconds; ``hard`` (the search bot, its rollouts capped at half a second) in well under
-a second, and under 3 s even on a slow machine.
+each beating the one below it heads-up, and the search with 16 deals beating it with 4.
+The default (``normal``, the search bot on 4 deals, capped at 50 ms a move) answers in tens
+of milliseconds; ``hard`` (16 deals, capped at half a second) in well under a second, and
+under 3 s even on a slow machine.
 """
 
 STRONGEST = LEVELS["hard"]
