@@ -8,6 +8,7 @@ import random
 import sqlite3
 import tempfile
 from collections import defaultdict
+from contextlib import closing
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -16,12 +17,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from coloretto.bots.registry import LEVELS
 from coloretto.cli.main import main
 from coloretto.engine import GameState, Rules, new_game
 from coloretto.store import stats as stats_module
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import (
     APPLICATION_ID,
+    MIGRATIONS,
     PEOPLE_ONLY,
     GameResult,
     PlayerResult,
@@ -51,7 +54,7 @@ def seats(rules: Rules) -> list[tuple[str, str | None]]:
 
 def game(
     game_id: str,
-    *results: tuple[str, str | None, int, float],
+    *results: tuple[str, str | None, int, float] | tuple[str, str | None, int, float, str],
     players: int | None = None,
     scoring: str = "brown",
 ) -> GameResult:
@@ -90,7 +93,7 @@ RULES = (
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_of_a_finished_game(rules: Rules, seed: int) -> None:
     state = finished(rules, seed)
-    result = GameResult.of(f"g{seed}", state, seats(rules), finished_at=WHEN)
+    result = GameResult.of(f"g{seed}", state, seats(rules), finished_at=WHEN, levels=LEVELS)
     assert (result.players, result.scoring, result.edition, result.variant) == (
         rules.players,
         rules.scoring.value,
@@ -99,6 +102,9 @@ def test_of_a_finished_game(rules: Rules, seed: int) -> None:
     )
     assert len(result.results) == rules.players
     assert [(r.name, r.bot) for r in result.results] == seats(rules)
+    assert [r.spec for r in result.results] == [None] + [
+        LEVELS[bot] for _, bot in seats(rules)[1:] if bot is not None
+    ]
     seat_scores = state.final_scores()
     if rules.variant.value == "ghost":
         # Each player's score is their own seat plus the ghost seat opposite.
@@ -363,7 +369,7 @@ def test_a_version_0_database_is_migrated(tmp_path: Path, layout: str) -> None:
             raw.execute("DROP TABLE scratch")
         assert path.stat().st_size > 0
     db = Stats(path)
-    assert db.schema_version() == schema_version() == 2
+    assert db.schema_version() == schema_version() == 3
     assert db.add(game("g", ("Ana", None, 1, 1.0), ("B", "easy", 0, 0.0)))
     assert db.summary().games == 1
 
@@ -379,16 +385,17 @@ def test_an_older_database_is_migrated_keeping_its_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = _v1_database(tmp_path / "stats.sqlite3")
+    current = schema_version()
 
     def add_a_column(connection: sqlite3.Connection) -> None:
         connection.execute("ALTER TABLE games ADD COLUMN seed INTEGER")
         connection.execute("UPDATE games SET seed = 7")
 
     monkeypatch.setattr(stats_module, "MIGRATIONS", [*stats_module.MIGRATIONS, add_a_column])
-    assert schema_version() == 3
+    assert schema_version() == current + 1
     assert db.summary().games == 2  # reading upgrades the file
     with sqlite3.connect(db.path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone() == (3,)
+        assert raw.execute("PRAGMA user_version").fetchone() == (current + 1,)
         assert raw.execute("SELECT DISTINCT seed FROM games").fetchall() == [(7,)]
     assert db.add(game("new", ("Ana", None, 50, 1.0), ("B", "hard", 20, 0.0)))
     assert [p.wins for p in db.summary().people] == [2.0]
@@ -398,6 +405,7 @@ def test_a_failing_migration_leaves_the_older_database_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = _v1_database(tmp_path / "stats.sqlite3")
+    current = schema_version()
 
     def half_done(connection: sqlite3.Connection) -> None:
         connection.execute("CREATE TABLE extra (x)")
@@ -405,16 +413,67 @@ def test_a_failing_migration_leaves_the_older_database_as_it_was(
 
     monkeypatch.setattr(stats_module, "MIGRATIONS", [*stats_module.MIGRATIONS, half_done])
     with pytest.raises(
-        StatsError, match=r"stats\.sqlite3: cannot be upgraded from schema version 2 to 3"
+        StatsError,
+        match=rf"stats\.sqlite3: cannot be upgraded from schema version {current} to {current + 1}",
     ):
         db.summary()
     with sqlite3.connect(db.path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone() == (2,)
+        assert raw.execute("PRAGMA user_version").fetchone() == (current,)
         tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
         assert raw.execute("SELECT count(*) FROM games").fetchone() == (2,)
     assert "extra" not in tables
     monkeypatch.undo()
     assert db.summary().games == 2
+
+
+def _v2_database(path: Path, *games: tuple[str, str | None, int, float]) -> Stats:
+    """A statistics file as version 2 wrote it, with one 2-player game per result given
+    after Ana's."""
+    with closing(sqlite3.connect(path)) as raw, raw:
+        for migrate in MIGRATIONS[:2]:
+            migrate(raw)
+        raw.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        raw.execute("PRAGMA user_version = 2")
+        for number, (name, bot, score, win) in enumerate(games):
+            game_id = f"old-{number}"
+            raw.execute(
+                "INSERT INTO games VALUES (?, ?, 2, 'brown', 'classic', 'standard')",
+                (game_id, WHEN.isoformat()),
+            )
+            raw.executemany(
+                "INSERT INTO results (game_id, player, name, bot, score, win)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, 0, "Ana", None, 30, 1.0 - win), (game_id, 1, name, bot, score, win)],
+            )
+    return Stats(path)
+
+
+def test_the_normal_levels_games_against_the_expert_stay_apart_from_its_games_now(
+    tmp_path: Path,
+) -> None:
+    """Until schema version 3, "normal" was the expert: those games keep their own group."""
+    db = _v2_database(
+        tmp_path / "stats.sqlite3",
+        ("B", "normal", 20, 0.0),
+        ("B", "normal", 40, 1.0),
+        ("B", "hard", 20, 0.0),
+    )
+    rules = Rules(players=2)
+    players = [("Ana", None), ("B", "normal")]
+    db.add(GameResult.of("new", finished(rules, 1), players, levels=LEVELS))
+    assert db.schema_version() == 3
+    groups = {g.opponents: g.games for g in db.summary(levels=LEVELS).groups}
+    assert groups == {"normal (expert)": 2, "normal": 1, "hard": 1}
+
+
+def test_a_level_is_named_with_the_bot_it_stood_for_when_that_was_another(db: Stats) -> None:
+    db.add(game("a", ("Ana", None, 30, 1.0), ("B", "hard", 20, 0.0, LEVELS["hard"])))
+    db.add(game("b", ("Ana", None, 30, 1.0), ("B", "hard", 20, 0.0, "search:iterations=8")))
+    db.add(game("c", ("Ana", None, 30, 1.0), ("B", "greedy", 20, 0.0)))
+    opponents = sorted(g.opponents for g in db.summary(levels=LEVELS).groups)
+    assert opponents == ["greedy", "hard", "hard (search:iterations=8)"]
+    with pytest.raises(ValueError, match="a spec needs a bot"):
+        PlayerResult("Ana", None, 30, 1.0, "expert")
 
 
 def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
@@ -546,6 +605,21 @@ def test_cli_shows_the_figures(home: DataDir, capsys: pytest.CaptureFixture[str]
     assert [p["player"] for p in only_ben["people"]] == ["Ben"]
     assert "Ana" not in run_ok(capsys, "--player", "Ben").split("Ben:")[1].split("\n")[0]
     assert "No finished games for 'Cy' yet" in run_ok(capsys, "--player", "Cy")
+
+
+def test_cli_names_the_bot_a_level_stood_for(
+    home: DataDir, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home.stats.parent.mkdir(parents=True, exist_ok=True)
+    _v2_database(home.stats, ("B", "normal", 20, 0.0))
+    rules = Rules(players=2)
+    played = GameResult.of(
+        "now", finished(rules, 2), [("Ana", None), ("B", "normal")], levels=LEVELS
+    )
+    Stats(home.stats).add(played)
+    data = json.loads(run_ok(capsys, "--json"))
+    assert sorted(g["opponents"] for g in data["groups"]) == ["normal", "normal (expert)"]
+    assert "normal (expert)" in run_ok(capsys)
 
 
 def test_cli_with_a_bad_database(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:

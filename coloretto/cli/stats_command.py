@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from coloretto.bots.registry import LEVELS
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import GroupStats, PersonStats, Stats, StatsError, StatsSummary
 from coloretto.store.text import printable
@@ -29,8 +30,10 @@ JSON_HELP = """\
               "win_rate" (wins / games, 0 to 1), "best" and "average" (scores),
   "groups":   the same figures for each person by "opponents" (the other players'
               bots, distinct and sorted, joined by "+", e.g. "hard+normal"; "+people"
-              when other people played too; "people only" without bots), "players"
-              (the player count) and "scoring" ("brown" or "gray"),
+              when other people played too; "people only" without bots; a level
+              that stood for another bot then is named with it, e.g. "normal
+              (expert)"), "players" (the player count) and "scoring" ("brown" or
+              "gray"),
   "accuracy": per person and month (UTC) with games reviewed by the coach
               (coloretto review): "player", "month" ("2026-11"), "games" and
               "accuracy" (their average, 0 to 100).
@@ -65,7 +68,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if player == "":
         parser.error("--player needs a name")
     try:
-        summary = stats.summary(player=player)
+        summary = stats.summary(player=player, levels=LEVELS)
         anyone = bool(summary.people) or bool(player and stats.summary().people)
     except StatsError as error:
         print(printable(f"{parser.prog}: error: {error}"), file=sys.stderr)

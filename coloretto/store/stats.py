@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -112,6 +112,14 @@ MIGRATIONS: list[Migration] = [
         ) WITHOUT ROWID
         """,
     ),
+    # Version 3: the bot spec a level stood for in each game (NULL for a person or a bot
+    # named by its spec), so that a level's games against another bot are told apart from
+    # its games now. Until this version "normal" was the expert (the search has been the
+    # normal level only since the day before).
+    _sql(
+        "ALTER TABLE results ADD COLUMN spec TEXT",
+        "UPDATE results SET spec = 'expert' WHERE bot = 'normal'",
+    ),
 ]
 """The schema, as steps: ``MIGRATIONS[v]`` upgrades version ``v`` to ``v + 1``.
 
@@ -124,7 +132,7 @@ def schema_version() -> int:
     """The schema version this program writes (``PRAGMA user_version``).
 
     >>> schema_version()
-    2
+    3
     """
     return len(MIGRATIONS)
 
@@ -144,12 +152,17 @@ class PlayerResult:
     """The final score (in the ghost variant: the player's team total)."""
     win: float
     """1.0 won, 1/k shared a k-way tie for first place, 0.0 lost."""
+    spec: str | None = None
+    """When ``bot`` names a level: the bot spec it stood for in this game (``"expert"``
+    for the normal level's games before schema version 3); ``None`` otherwise."""
 
     def __post_init__(self) -> None:
         if not self.name.strip():
             raise ValueError("a player's name cannot be empty")
         if self.bot is not None and not self.bot.strip():
             raise ValueError(f"{self.name}: the bot must be a spec or None, not empty")
+        if self.spec is not None and (self.bot is None or not self.spec.strip()):
+            raise ValueError(f"{self.name}: a spec needs a bot and cannot be empty")
         if not 0.0 <= self.win <= 1.0:
             raise ValueError(f"{self.name}: the win share must be 0 to 1, not {self.win}")
 
@@ -192,10 +205,12 @@ class GameResult:
         state: GameState,
         players: Sequence[tuple[str, str | None]],
         finished_at: datetime | None = None,
+        levels: Mapping[str, str] | None = None,
     ) -> GameResult:
         """The result of the finished game ``state``.
 
-        ``players`` gives each player's name and bot (``None`` for a person), in order.
+        ``players`` gives each player's name and bot (``None`` for a person), in order;
+        a bot named by one of the ``levels`` (level name to bot spec) keeps its spec.
         A player's score is their team total (``state.outcome()``), which is their own
         seat's score except in the ghost variant, where each player also moves a ghost
         seat; the winners are the players with the highest total, sharing the win.
@@ -217,7 +232,7 @@ class GameResult:
             edition=rules.edition.value,
             variant=rules.variant.value,
             results=tuple(
-                PlayerResult(name, bot, total, outcome.share(player))
+                PlayerResult(name, bot, total, outcome.share(player), _spec(bot, levels or {}))
                 for player, ((name, bot), total) in enumerate(
                     zip(players, outcome.totals, strict=True)
                 )
@@ -270,7 +285,8 @@ class GroupStats(_Figures):
     player: str
     opponents: str
     """The other players' bots, distinct and sorted, joined by ``+`` (``"hard+normal"``);
-    ``+people`` when other people played too; ``"people only"`` without bots."""
+    ``+people`` when other people played too; ``"people only"`` without bots. A level
+    that stood for another bot in those games is named with it (``"normal (expert)"``)."""
     players: int
     scoring: str
     games: int
@@ -330,6 +346,26 @@ class StatsSummary:
             "groups": [g.to_json() for g in self.groups],
             "accuracy": [a.to_json() for a in self.accuracy],
         }
+
+
+def _spec(bot: str | None, levels: Mapping[str, str]) -> str | None:
+    """The spec of the level ``bot`` names; ``None`` if it names none."""
+    return None if bot is None else levels.get(bot.strip())
+
+
+def bot_label(bot: str, spec: str | None, levels: Mapping[str, str]) -> str:
+    """How a bot is named in the statistics: its level or spec, and the bot the level
+    stood for in that game when that is not what it stands for now (``levels``).
+
+    >>> levels = {"normal": "search:iterations=4"}
+    >>> bot_label("normal", "search:iterations=4", levels), bot_label("normal", "expert", levels)
+    ('normal', 'normal (expert)')
+    >>> bot_label("greedy", None, levels)
+    'greedy'
+    """
+    if spec is None or levels.get(bot) == spec:
+        return bot
+    return f"{bot} ({spec})"
 
 
 def opponents_label(bots: Sequence[str | None]) -> str:
@@ -415,10 +451,10 @@ class Stats:
             if cursor.rowcount == 0:
                 return False
             connection.executemany(
-                "INSERT INTO results (game_id, player, name, bot, score, win)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO results (game_id, player, name, bot, spec, score, win)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (result.game_id, index, r.name, r.bot, r.score, r.win)
+                    (result.game_id, index, r.name, r.bot, r.spec, r.score, r.win)
                     for index, r in enumerate(result.results)
                 ],
             )
@@ -461,22 +497,29 @@ class Stats:
             if wanted is None or name.casefold() == wanted
         )
 
-    def summary(self, player: str | None = None) -> StatsSummary:
-        """The figures for every person (or only ``player``, matched ignoring case)."""
+    def summary(
+        self, player: str | None = None, levels: Mapping[str, str] | None = None
+    ) -> StatsSummary:
+        """The figures for every person (or only ``player``, matched ignoring case).
+
+        ``levels`` (level name to bot spec) are what the levels stand for now: a level's
+        games against another bot are grouped apart, named with it (``bot_label``).
+        """
         if not self.path.exists():
             return StatsSummary(0, (), ())
         with self._connect(create=False) as connection:
             rows = self._query(
                 connection,
-                "SELECT g.game_id, g.players, g.scoring, r.name, r.bot, r.score, r.win"
+                "SELECT g.game_id, g.players, g.scoring, r.name, r.bot, r.spec, r.score, r.win"
                 " FROM games AS g JOIN results AS r ON r.game_id = g.game_id"
                 " ORDER BY g.game_id, r.player",
             )
             accuracy = self._accuracy(connection, None if player is None else player.casefold())
         tables: dict[str, list[tuple[str, str | None, int, float]]] = {}
         rules: dict[str, tuple[int, str]] = {}
-        for game_id, players, scoring, name, bot, score, win in rows:
-            tables.setdefault(game_id, []).append((name, bot, score, win))
+        for game_id, players, scoring, name, bot, spec, score, win in rows:
+            label = None if bot is None else bot_label(bot, spec, levels or {})
+            tables.setdefault(game_id, []).append((name, label, score, win))
             rules[game_id] = (players, scoring)
         wanted = None if player is None else player.casefold()
         people: dict[str, _Accumulator] = {}
