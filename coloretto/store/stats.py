@@ -224,6 +224,7 @@ class GameResult:
             raise ValueError(f"{rules.players} players needed, not {len(players)}")
         outcome = state.outcome()
         assert outcome is not None
+        specs = levels or {}
         return cls(
             game_id=game_id,
             finished_at=datetime.now(UTC) if finished_at is None else finished_at,
@@ -232,7 +233,9 @@ class GameResult:
             edition=rules.edition.value,
             variant=rules.variant.value,
             results=tuple(
-                PlayerResult(name, bot, total, outcome.share(player), _spec(bot, levels or {}))
+                PlayerResult(
+                    name, bot, total, outcome.share(player), None if bot is None else specs.get(bot)
+                )
                 for player, ((name, bot), total) in enumerate(
                     zip(players, outcome.totals, strict=True)
                 )
@@ -346,11 +349,6 @@ class StatsSummary:
             "groups": [g.to_json() for g in self.groups],
             "accuracy": [a.to_json() for a in self.accuracy],
         }
-
-
-def _spec(bot: str | None, levels: Mapping[str, str]) -> str | None:
-    """The spec of the level ``bot`` names; ``None`` if it names none."""
-    return None if bot is None else levels.get(bot.strip())
 
 
 def bot_label(bot: str, spec: str | None, levels: Mapping[str, str]) -> str:
@@ -517,8 +515,9 @@ class Stats:
             accuracy = self._accuracy(connection, None if player is None else player.casefold())
         tables: dict[str, list[tuple[str, str | None, int, float]]] = {}
         rules: dict[str, tuple[int, str]] = {}
+        now = levels or {}
         for game_id, players, scoring, name, bot, spec, score, win in rows:
-            label = None if bot is None else bot_label(bot, spec, levels or {})
+            label = None if bot is None else bot_label(bot, spec, now)
             tables.setdefault(game_id, []).append((name, label, score, win))
             rules[game_id] = (players, scoring)
         wanted = None if player is None else player.casefold()
