@@ -10,7 +10,17 @@ import pytest
 
 from coloretto.bots.expert import ExpertBot
 from coloretto.bots.registry import make_bot
-from coloretto.engine import COLOURS, Action, ActionKind, Card, GameState, Rules, Setup, new_game
+from coloretto.engine import (
+    COLOURS,
+    DRAW,
+    Action,
+    ActionKind,
+    Card,
+    GameState,
+    Rules,
+    Setup,
+    new_game,
+)
 
 BELOW_LAST_ROUND = 15
 
@@ -241,9 +251,39 @@ def test_beats_greedy_heads_up() -> None:
     assert wins >= 14
 
 
+def test_waits_longer_while_the_rows_have_room() -> None:
+    # Round 2, five cards on the four rows of three: 7 of the 12 places are free.
+    state = deal_and_play(
+        FOUR, START, [*SPREAD, "blue>1", "orange>1", "pink>2", "green>3", "blue>1"]
+    )
+    view, legal = state.view(0), state.legal_actions()
+    flat = ExpertBot(observe=False, patience=0, waiting=0).rate(view, legal)
+    brown = ExpertBot(observe=False).rate(view, legal)
+    assert brown[DRAW] - flat[DRAW] == pytest.approx(-2 + 8 * 7 / 12)
+    assert all(brown[a] == flat[a] for a in legal if a.kind is ActionKind.TAKE)
+    # On the gray side the defaults add nothing.
+    gray = deal_and_play(
+        FOUR_GRAY, START, [*SPREAD, "blue>1", "orange>1", "pink>2", "green>3", "blue>1"]
+    )
+    view = gray.view(0)
+    flat = ExpertBot(observe=False, patience=0, waiting=0).rate(view, legal)
+    assert ExpertBot(observe=False).rate(view, legal) == flat
+
+
+def test_heads_up_on_the_brown_side_its_patience_is_fixed() -> None:
+    game = new_game(Rules(players=2), seed=5)
+    for row in (1, 2):
+        game = game.apply("draw").apply(f"place {row}")
+    view, legal = game.view(game.current_player), game.legal_actions()
+    fixed = ExpertBot(observe=False, patience=2, waiting=0).rate(view, legal)
+    assert ExpertBot(observe=False).rate(view, legal) == fixed
+    scaled = ExpertBot(observe=False, patience=-2, waiting=8).rate(view, legal)
+    assert scaled[DRAW] != fixed[DRAW]
+
+
 def test_options_come_through_the_registry() -> None:
-    bot = make_bot("expert:denial=0.2:patience=1", seed=3)
+    bot = make_bot("expert:denial=0.2:patience=1:waiting=3", seed=3)
     assert isinstance(bot, ExpertBot)
-    assert (bot.denial, bot.patience) == (0.2, 1)
+    assert (bot.denial, bot.patience, bot.waiting) == (0.2, 1, 3)
     with pytest.raises(ValueError, match="denial"):
         ExpertBot(denial=-1)

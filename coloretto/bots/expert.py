@@ -42,8 +42,19 @@ Row = tuple[Card, ...]
 DEFAULT_DENIAL = 0.5
 DEFAULT_THRESHOLD = 3.0
 DEFAULT_SOFTNESS = 1.0
-DEFAULT_PATIENCE = {Scoring.BROWN: 2.0, Scoring.GRAY: 0.0}
-"""Waiting pays on the brown side, where full rows of one's colours score big."""
+DEFAULT_TIMING = {
+    (Scoring.BROWN, False): (-2.0, 8.0),
+    (Scoring.BROWN, True): (2.0, 0.0),
+    (Scoring.GRAY, False): (0.0, 0.0),
+    (Scoring.GRAY, True): (0.0, 0.0),
+}
+"""The default ``patience`` and ``waiting`` by scoring side and whether the game is heads-up.
+
+Waiting pays on the brown side while the rows can still grow (full rows of one's colours
+score big); once they are nearly full, taking early pays. Heads-up a fixed patience plays
+better (the one other seat's turn is most of the round), and on the gray side the
+expert's timing is best left as the outlook sees it (README, "The expert waits while the
+rows have room")."""
 
 _MAX_DENIAL = 2.0
 _MAX_FORESIGHT = 20.0
@@ -62,9 +73,12 @@ class ExpertBot:
       by default 0.5 on the brown side and 6 on the gray side.
     - ``threshold``: the worth (points) at which it expects an opponent to take a row.
     - ``softness``: how gradually that expectation sets in (points).
-    - ``patience``: points by which taking must beat drawing before it takes (the
-      outlook sees only one turn ahead, so it undervalues waiting); by default 2
-      on the brown side and 0 on the gray side.
+    - ``patience`` and ``waiting``: points by which taking must beat drawing before it
+      takes: ``patience``, plus ``waiting`` times the share of the open rows' room still
+      free. The outlook sees only one turn ahead, so it undervalues waiting while the
+      rows can grow and overvalues it once they are nearly full; by default -2 and 8
+      on the brown side with three or more players (6 points to beat when the rows are
+      empty, -2 when they are full), 2 and 0 heads-up, 0 and 0 on the gray side.
     - ``observe`` (default true): fit each seat's threshold to what it has done this
       game (``coloretto.bots.model``) instead of expecting ``threshold`` of everyone.
 
@@ -80,6 +94,7 @@ class ExpertBot:
         threshold: float = DEFAULT_THRESHOLD,
         softness: float = DEFAULT_SOFTNESS,
         patience: float | None = None,
+        waiting: float | None = None,
         observe: bool = True,
     ) -> None:
         self.seed = seed
@@ -97,6 +112,7 @@ class ExpertBot:
         self.threshold = number("threshold", threshold)
         self.softness = number("softness", softness, above=0)
         self.patience = None if patience is None else number("patience", patience)
+        self.waiting = None if waiting is None else number("waiting", waiting)
 
     def choose(
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
@@ -203,7 +219,7 @@ class _Table:
         collections = [view.collection(s) for s in range(seats)]
         scoring = rules.scoring
         foresight = DEFAULT_FORESIGHT[scoring] if bot.foresight is None else bot.foresight
-        self.patience = DEFAULT_PATIENCE[scoring] if bot.patience is None else bot.patience
+        self.patience = self._patience(bot, scoring, seats == 2)
         expected = self._expected_cards(view, unseen, collections, foresight)
         self.collectors = [
             _Collector(view, held, expected if s == self.me else None)
@@ -213,6 +229,17 @@ class _Table:
         self.mean = [self._mean_gain(s) for s in range(seats)]
 
     # ------------------------------------------------------------ values
+
+    def _patience(self, bot: ExpertBot, scoring: Scoring, heads_up: bool) -> float:
+        """Points by which taking must beat drawing: more while the open rows have room."""
+        patience, waiting = DEFAULT_TIMING[scoring, heads_up]
+        patience = patience if bot.patience is None else bot.patience
+        waiting = waiting if bot.waiting is None else bot.waiting
+        if not waiting:
+            return patience
+        free = sum(self.caps[r] - len(self.rows[r]) for r in self.open_rows)
+        room = sum(self.caps[r] for r in self.open_rows)
+        return patience + waiting * free / room if room else patience
 
     def _weights(self, view: PlayerView, against: float) -> list[float]:
         """How much each seat's gain counts against mine.
