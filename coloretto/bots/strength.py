@@ -10,28 +10,30 @@ MEASURED: Mapping[str, str] = {
     "random": "the baseline: wins 0.4% heads-up against greedy (2000 games)",
     "greedy": "wins 88.4% of 4-player games against 3 random (2000 games); "
     "99.6% heads-up against random",
-    "expert": "wins 80.0% of 4-player games against 3 greedy (1000 games); "
-    "99.2% heads-up against greedy; against 3 of each style (4 players, brown, 200 games): "
-    "builder 48.0%, netgain 83.0%, taker 91.2%, collector 60.4%, denial 70.0%",
+    "expert": "wins 78.8% of 4-player games against 3 greedy (1000 games); "
+    "99.2% heads-up against greedy; against 3 of each style (4 players, brown, 1000 games): "
+    "builder 54.5%, netgain 80.2%, taker 90.0%, collector 65.8%, denial 71.0%",
     "search": "iterations=16, seconds=0.5 (the hard level): wins 75.0% heads-up against "
     "expert (1000 games, 34 ms/move); 80.5% of 4-player games against 3 greedy "
     "(200 games, 116 ms/move) and 99.25% heads-up against greedy (400); "
-    "against 3 of each style (4 players, 1000 games) brown: builder 73.2%, netgain 89.1%, "
-    "taker 97.2%, collector 77.7%, denial 83.6%, held-out patient 54.4%, held-out leader "
-    "61.5%; gray: builder 98.1%, netgain 96.4%, taker 52.5%, collector 87.9%, denial "
-    "88.3%, held-out spoiler 50.0%; "
+    "against 3 of each style (4 players, 1000 games) brown: builder 75.8%, netgain 89.1%, "
+    "taker 97.2%, collector 77.7%, denial 83.6%, held-out patient 56.0%, held-out leader "
+    "61.5% (netgain, taker, collector, denial and leader measured before the expert's "
+    "brown timing change of 2026-11-24); gray: builder 98.1%, netgain 96.4%, taker 52.5%, "
+    "collector 87.9%, denial 88.3%, held-out spoiler 50.0%; "
     "the strongest bot; iterations=4, seconds=0.05 (the normal level): against 3 of each "
-    "(4 players, 1000 games) brown: builder 63.2%, collector 65.3%, denial 78.1%, "
-    "netgain 85.2%, taker 94.5%, held-out patient 48.5%; gray: builder 97.1%, netgain "
+    "(4 players, 1000 games) brown: builder 68.1%, collector 65.3%, denial 78.1%, "
+    "netgain 85.2%, taker 94.5%, held-out patient 47.8% (the middle four measured before "
+    "the expert's brown timing change); gray: builder 97.1%, netgain "
     "94.3%, taker 49.1%, collector 81.2%, denial 83.5%, held-out spoiler 49.2%",
-    "builder": "an opponent style: the expert wins 48.0% of 4-player games against 3 "
-    "(brown, 200 games), 91.5% on the gray side",
-    "netgain": "an opponent style: the expert wins 83.0% of 4-player games against 3 "
-    "(brown, 200 games), 91.8% on the gray side",
-    "taker": "an opponent style: the expert wins 91.2% of 4-player games against 3 "
-    "(brown, 200 games), 40.7% on the gray side",
-    "collector": "an opponent style: the expert wins 60.4% of 4-player games against 3 "
-    "(brown, 200 games), 77.7% on the gray side",
-    "denial": "an opponent style: the expert wins 70.0% of 4-player games against 3 "
-    "(brown, 200 games), 79.9% on the gray side",
+    "builder": "an opponent style: the expert wins 54.5% of 4-player games against 3 "
+    "(brown, 1000 games), 89.6% on the gray side",
+    "netgain": "an opponent style: the expert wins 80.2% of 4-player games against 3 "
+    "(brown, 1000 games), 89.5% on the gray side",
+    "taker": "an opponent style: the expert wins 90.0% of 4-player games against 3 "
+    "(brown, 1000 games), 46.3% on the gray side",
+    "collector": "an opponent style: the expert wins 65.8% of 4-player games against 3 "
+    "(brown, 1000 games), 77.9% on the gray side",
+    "denial": "an opponent style: the expert wins 71.0% of 4-player games against 3 "
+    "(brown, 1000 games), 77.2% on the gray side",
 }
