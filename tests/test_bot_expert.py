@@ -102,11 +102,13 @@ BLUE_RIVAL = round_one(
 )
 
 
+# Round 2: row 1 fills with blue, orange, blue; one card each on rows 2 and 3.
+BLUE_ROW = [*SPREAD, "blue>1", "orange>1", "pink>2", "green>3", "blue>1"]
+
+
 def test_takes_a_row_that_builds_its_colours() -> None:
-    # Round 2: row 1 fills with blue, orange, blue: seat 0 would hold 4 blue, 2 orange.
-    state = deal_and_play(
-        FOUR, START, [*SPREAD, "blue>1", "orange>1", "pink>2", "green>3", "blue>1"]
-    )
+    # Seat 0 would hold 4 blue, 2 orange.
+    state = deal_and_play(FOUR, START, BLUE_ROW)
     assert state.current_player == 0
     assert expert_move(state) == Action.take(0)
 
@@ -253,19 +255,15 @@ def test_beats_greedy_heads_up() -> None:
 
 def test_waits_longer_while_the_rows_have_room() -> None:
     # Round 2, five cards on the four rows of three: 7 of the 12 places are free.
-    state = deal_and_play(
-        FOUR, START, [*SPREAD, "blue>1", "orange>1", "pink>2", "green>3", "blue>1"]
-    )
+    state = deal_and_play(FOUR, START, BLUE_ROW)
     view, legal = state.view(0), state.legal_actions()
     flat = ExpertBot(observe=False, patience=0, waiting=0).rate(view, legal)
     brown = ExpertBot(observe=False).rate(view, legal)
     assert brown[DRAW] - flat[DRAW] == pytest.approx(-2 + 8 * 7 / 12)
     assert all(brown[a] == flat[a] for a in legal if a.kind is ActionKind.TAKE)
     # On the gray side the defaults add nothing.
-    gray = deal_and_play(
-        FOUR_GRAY, START, [*SPREAD, "blue>1", "orange>1", "pink>2", "green>3", "blue>1"]
-    )
-    view = gray.view(0)
+    gray = deal_and_play(FOUR_GRAY, START, BLUE_ROW)
+    view, legal = gray.view(0), gray.legal_actions()
     flat = ExpertBot(observe=False, patience=0, waiting=0).rate(view, legal)
     assert ExpertBot(observe=False).rate(view, legal) == flat
 

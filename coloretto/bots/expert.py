@@ -219,7 +219,7 @@ class _Table:
         collections = [view.collection(s) for s in range(seats)]
         scoring = rules.scoring
         foresight = DEFAULT_FORESIGHT[scoring] if bot.foresight is None else bot.foresight
-        self.patience = self._patience(bot, scoring, seats == 2)
+        self.patience = self._patience(scoring, heads_up=seats == 2)
         expected = self._expected_cards(view, unseen, collections, foresight)
         self.collectors = [
             _Collector(view, held, expected if s == self.me else None)
@@ -230,8 +230,9 @@ class _Table:
 
     # ------------------------------------------------------------ values
 
-    def _patience(self, bot: ExpertBot, scoring: Scoring, heads_up: bool) -> float:
+    def _patience(self, scoring: Scoring, *, heads_up: bool) -> float:
         """Points by which taking must beat drawing: more while the open rows have room."""
+        bot = self.bot
         patience, waiting = DEFAULT_TIMING[scoring, heads_up]
         patience = patience if bot.patience is None else bot.patience
         waiting = waiting if bot.waiting is None else bot.waiting
