@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coloretto.bots.registry import LEVELS
+from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.main import main
 from coloretto.engine import GameState, Rules, new_game
 from coloretto.store import stats as stats_module
@@ -54,7 +54,9 @@ def seats(rules: Rules) -> list[tuple[str, str | None]]:
 
 def game(
     game_id: str,
-    *results: tuple[str, str | None, int, float] | tuple[str, str | None, int, float, str],
+    *results: tuple[str, str | None, int, float]
+    | tuple[str, str | None, int, float, str]
+    | tuple[str, str | None, int, float, str, str],
     players: int | None = None,
     scoring: str = "brown",
 ) -> GameResult:
@@ -159,10 +161,12 @@ def test_finished_at_is_utc_and_timezone_aware() -> None:
     assert now.tzinfo is UTC
     assert abs(datetime.now(UTC) - now) < timedelta(minutes=1)
     paris = datetime(2026, 11, 21, 9, 0, tzinfo=timezone(timedelta(hours=1)))
-    assert GameResult.of("g", state, players, paris).finished_at == WHEN
-    assert GameResult.of("g", state, players, paris).finished_at.utcoffset() == timedelta(0)
+    assert GameResult.of("g", state, players, finished_at=paris).finished_at == WHEN
+    assert GameResult.of(
+        "g", state, players, finished_at=paris
+    ).finished_at.utcoffset() == timedelta(0)
     with pytest.raises(ValueError, match="timezone-aware"):
-        GameResult.of("g", state, players, datetime(2026, 11, 21))
+        GameResult.of("g", state, players, finished_at=datetime(2026, 11, 21))
 
 
 def test_invalid_results_are_refused() -> None:
@@ -369,7 +373,7 @@ def test_a_version_0_database_is_migrated(tmp_path: Path, layout: str) -> None:
             raw.execute("DROP TABLE scratch")
         assert path.stat().st_size > 0
     db = Stats(path)
-    assert db.schema_version() == schema_version() == 3
+    assert db.schema_version() == schema_version() == 4
     assert db.add(game("g", ("Ana", None, 1, 1.0), ("B", "easy", 0, 0.0)))
     assert db.summary().games == 1
 
@@ -461,7 +465,7 @@ def test_the_normal_levels_games_against_the_expert_stay_apart_from_its_games_no
     rules = Rules(players=2)
     players = [("Ana", None), ("B", "normal")]
     db.add(GameResult.of("new", finished(rules, 1), players, levels=LEVELS))
-    assert db.schema_version() == 3
+    assert db.schema_version() == schema_version()
     groups = {g.opponents: g.games for g in db.summary(levels=LEVELS).groups}
     assert groups == {"normal (expert)": 2, "normal": 1, "hard": 1}
 
@@ -474,6 +478,29 @@ def test_a_level_is_named_with_the_bot_it_stood_for_when_that_was_another(db: St
     assert opponents == ["greedy", "hard", "hard (search:iterations=8)"]
     with pytest.raises(ValueError, match="a spec needs a bot"):
         PlayerResult("Ana", None, 30, 1.0, "expert")
+
+
+def test_a_levels_games_from_before_its_play_changed_stay_apart(db: Stats) -> None:
+    """A change to how a level plays, its spec unchanged, starts a group of its own."""
+    rules = Rules(players=2)
+    players = [("Ana", None), ("B", "hard")]
+    db.add(game("old", ("Ana", None, 30, 1.0), ("B", "hard", 20, 0.0, LEVELS["hard"])))
+    now = GameResult.of(
+        "now", finished(rules, 1), players, levels=LEVELS, revisions=LEVEL_REVISIONS
+    )
+    assert now.results[1].revision == LEVEL_REVISIONS["hard"]
+    db.add(now)
+    date = LEVEL_REVISIONS["hard"]
+    groups = {
+        g.opponents: g.games for g in db.summary(levels=LEVELS, revisions=LEVEL_REVISIONS).groups
+    }
+    assert groups == {"hard": 1, f"hard (before {date})": 1}
+    later = {"hard": "2099-01-01"}
+    groups = {g.opponents: g.games for g in db.summary(levels=LEVELS, revisions=later).groups}
+    assert groups == {f"hard (play of {date})": 1, "hard (before 2099-01-01)": 1}
+    assert {g.opponents for g in db.summary(levels=LEVELS).groups} == {"hard"}
+    with pytest.raises(ValueError, match="a revision needs a spec"):
+        PlayerResult("B", "hard", 30, 1.0, None, date)
 
 
 def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
@@ -564,10 +591,31 @@ def test_cli_without_games(home: DataDir, capsys: pytest.CaptureFixture[str]) ->
 def test_cli_shows_the_figures(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:
     db = Stats(home.stats)
     rules = Rules(players=2, variant="ghost")
-    played = GameResult.of("ghost-1", finished(rules, 4), [("Ana", None), ("Bot", "hard")])
+    played = GameResult.of(
+        "ghost-1",
+        finished(rules, 4),
+        [("Ana", None), ("Bot", "hard")],
+        levels=LEVELS,
+        revisions=LEVEL_REVISIONS,
+    )
     db.add(played)
-    db.add(game("a", ("Ana", None, 30, 1.0), ("B1", "normal", 20, 0.0), ("B2", "hard", 2, 0.0)))
-    db.add(game("b", ("Ana", None, 20, 0.5), ("B1", "normal", 20, 0.5), ("B2", "hard", 2, 0.0)))
+    normal, hard = ((LEVELS[level], LEVEL_REVISIONS[level]) for level in ("normal", "hard"))
+    db.add(
+        game(
+            "a",
+            ("Ana", None, 30, 1.0),
+            ("B1", "normal", 20, 0.0, *normal),
+            ("B2", "hard", 2, 0.0, *hard),
+        )
+    )
+    db.add(
+        game(
+            "b",
+            ("Ana", None, 20, 0.5),
+            ("B1", "normal", 20, 0.5, *normal),
+            ("B2", "hard", 2, 0.0, *hard),
+        )
+    )
     db.add(game("c", ("Ben", None, 20, 0.0), ("Ana", None, 21, 1.0), scoring="gray"))
     text = run_ok(capsys)
     assert "4 finished games recorded" in text
@@ -607,19 +655,28 @@ def test_cli_shows_the_figures(home: DataDir, capsys: pytest.CaptureFixture[str]
     assert "No finished games for 'Cy' yet" in run_ok(capsys, "--player", "Cy")
 
 
-def test_cli_names_the_bot_a_level_stood_for(
+def test_cli_names_the_bot_a_level_stood_for_and_when_its_play_changed(
     home: DataDir, capsys: pytest.CaptureFixture[str]
 ) -> None:
     home.stats.parent.mkdir(parents=True, exist_ok=True)
     _v2_database(home.stats, ("B", "normal", 20, 0.0))
     rules = Rules(players=2)
-    played = GameResult.of(
-        "now", finished(rules, 2), [("Ana", None), ("B", "normal")], levels=LEVELS
+    players = [("Ana", None), ("B", "normal")]
+    db = Stats(home.stats)
+    db.add(GameResult.of("then", finished(rules, 1), players, levels=LEVELS))
+    db.add(
+        GameResult.of("now", finished(rules, 2), players, levels=LEVELS, revisions=LEVEL_REVISIONS)
     )
-    Stats(home.stats).add(played)
+    before = f"normal (before {LEVEL_REVISIONS['normal']})"
     data = json.loads(run_ok(capsys, "--json"))
-    assert sorted(g["opponents"] for g in data["groups"]) == ["normal", "normal (expert)"]
-    assert "normal (expert)" in run_ok(capsys)
+    assert sorted(g["opponents"] for g in data["groups"]) == [
+        "normal",
+        before,
+        "normal (expert)",
+    ]
+    text = run_ok(capsys)
+    assert "normal (expert)" in text
+    assert before in text
 
 
 def test_cli_with_a_bad_database(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from coloretto.bots.registry import LEVELS
+from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import GroupStats, PersonStats, Stats, StatsError, StatsSummary
 from coloretto.store.text import printable
@@ -32,8 +32,9 @@ JSON_HELP = """\
               bots, distinct and sorted, joined by "+", e.g. "hard+normal"; "+people"
               when other people played too; "people only" without bots; a level
               that stood for another bot then is named with it, e.g. "normal
-              (expert)"), "players" (the player count) and "scoring" ("brown" or
-              "gray"),
+              (expert)", and one whose play has changed since with the date,
+              e.g. "hard (before 2026-11-24)"), "players" (the player count) and
+              "scoring" ("brown" or "gray"),
   "accuracy": per person and month (UTC) with games reviewed by the coach
               (coloretto review): "player", "month" ("2026-11"), "games" and
               "accuracy" (their average, 0 to 100).
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if player == "":
         parser.error("--player needs a name")
     try:
-        summary = stats.summary(player=player, levels=LEVELS)
+        summary = stats.summary(player=player, levels=LEVELS, revisions=LEVEL_REVISIONS)
         anyone = bool(summary.people) or bool(player and stats.summary().people)
     except StatsError as error:
         print(printable(f"{parser.prog}: error: {error}"), file=sys.stderr)

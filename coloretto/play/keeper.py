@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from coloretto.bots.registry import LEVELS
+from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
 from coloretto.store.incidents import incident_log
@@ -91,7 +91,9 @@ class Keeper:
         try:
             players = [(p.name, p.bot) for p in session.config.players]
             game_id = f"{session.id}/{match.game_number}"
-            result = GameResult.of(game_id, session.game, players, levels=LEVELS)
+            result = GameResult.of(
+                game_id, session.game, players, levels=LEVELS, revisions=LEVEL_REVISIONS
+            )
             Stats(self.data.stats).add(result)
         except StatsError as error:
             self.log.error("statistics: %s", error)

@@ -120,6 +120,10 @@ MIGRATIONS: list[Migration] = [
         "ALTER TABLE results ADD COLUMN spec TEXT",
         "UPDATE results SET spec = 'expert' WHERE bot = 'normal'",
     ),
+    # Version 4: the date of the level's play in each game (``LEVEL_REVISIONS``; NULL for
+    # a person, a bot named by its spec, a level without a date, and every earlier game),
+    # so that a level's games from before a change to how it plays are told apart.
+    _sql("ALTER TABLE results ADD COLUMN revision TEXT"),
 ]
 """The schema, as steps: ``MIGRATIONS[v]`` upgrades version ``v`` to ``v + 1``.
 
@@ -132,7 +136,7 @@ def schema_version() -> int:
     """The schema version this program writes (``PRAGMA user_version``).
 
     >>> schema_version()
-    3
+    4
     """
     return len(MIGRATIONS)
 
@@ -155,6 +159,9 @@ class PlayerResult:
     spec: str | None = None
     """When ``bot`` names a level: the bot spec it stood for in this game (``"expert"``
     for the normal level's games before schema version 3); ``None`` otherwise."""
+    revision: str | None = None
+    """When ``bot`` names a level with a date in ``revisions``: the date of the level's play
+    in this game (see ``GameResult.of``); ``None`` otherwise and for earlier games."""
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -163,6 +170,8 @@ class PlayerResult:
             raise ValueError(f"{self.name}: the bot must be a spec or None, not empty")
         if self.spec is not None and (self.bot is None or not self.spec.strip()):
             raise ValueError(f"{self.name}: a spec needs a bot and cannot be empty")
+        if self.revision is not None and (self.spec is None or not self.revision.strip()):
+            raise ValueError(f"{self.name}: a revision needs a spec and cannot be empty")
         if not 0.0 <= self.win <= 1.0:
             raise ValueError(f"{self.name}: the win share must be 0 to 1, not {self.win}")
 
@@ -204,13 +213,16 @@ class GameResult:
         game_id: str,
         state: GameState,
         players: Sequence[tuple[str, str | None]],
+        *,
         finished_at: datetime | None = None,
         levels: Mapping[str, str] | None = None,
+        revisions: Mapping[str, str] | None = None,
     ) -> GameResult:
         """The result of the finished game ``state``.
 
         ``players`` gives each player's name and bot (``None`` for a person), in order;
-        a bot named by one of the ``levels`` (level name to bot spec) keeps its spec.
+        a bot named by one of the ``levels`` (level name to bot spec) keeps its spec, and
+        the date of its play when ``revisions`` (level name to date) has one.
         A player's score is their team total (``state.outcome()``), which is their own
         seat's score except in the ghost variant, where each player also moves a ghost
         seat; the winners are the players with the highest total, sharing the win.
@@ -225,6 +237,7 @@ class GameResult:
         outcome = state.outcome()
         assert outcome is not None
         specs = levels or {}
+        dates = revisions or {}
         return cls(
             game_id=game_id,
             finished_at=datetime.now(UTC) if finished_at is None else finished_at,
@@ -234,7 +247,12 @@ class GameResult:
             variant=rules.variant.value,
             results=tuple(
                 PlayerResult(
-                    name, bot, total, outcome.share(player), None if bot is None else specs.get(bot)
+                    name,
+                    bot,
+                    total,
+                    outcome.share(player),
+                    None if bot is None else specs.get(bot),
+                    None if bot is None or bot not in specs else dates.get(bot),
                 )
                 for player, ((name, bot), total) in enumerate(
                     zip(players, outcome.totals, strict=True)
@@ -289,7 +307,8 @@ class GroupStats(_Figures):
     opponents: str
     """The other players' bots, distinct and sorted, joined by ``+`` (``"hard+normal"``);
     ``+people`` when other people played too; ``"people only"`` without bots. A level
-    that stood for another bot in those games is named with it (``"normal (expert)"``)."""
+    that stood for another bot in those games is named with it (``"normal (expert)"``),
+    and one whose play has changed since, with the date (``"hard (before 2026-11-24)"``)."""
     players: int
     scoring: str
     games: int
@@ -351,19 +370,36 @@ class StatsSummary:
         }
 
 
-def bot_label(bot: str, spec: str | None, levels: Mapping[str, str]) -> str:
+def bot_label(
+    bot: str,
+    spec: str | None,
+    levels: Mapping[str, str],
+    revision: str | None = None,
+    revisions: Mapping[str, str] | None = None,
+) -> str:
     """How a bot is named in the statistics: its level or spec, and the bot the level
-    stood for in that game when that is not what it stands for now (``levels``).
+    stood for in that game when that is not what it stands for now (``levels``), or else
+    when its play has changed since (``revision``, the game's date of the level's play,
+    against ``revisions``, the dates now).
 
-    >>> levels = {"normal": "search:iterations=4"}
+    >>> levels, dates = {"normal": "search:iterations=4"}, {"normal": "2026-11-24"}
     >>> bot_label("normal", "search:iterations=4", levels), bot_label("normal", "expert", levels)
     ('normal', 'normal (expert)')
+    >>> bot_label("normal", "search:iterations=4", levels, "2026-11-24", dates)
+    'normal'
+    >>> bot_label("normal", "search:iterations=4", levels, None, dates)
+    'normal (before 2026-11-24)'
+    >>> bot_label("normal", "search:iterations=4", levels, "2026-11-20", dates)
+    'normal (play of 2026-11-20)'
     >>> bot_label("greedy", None, levels)
     'greedy'
     """
-    if spec is None or levels.get(bot) == spec:
+    if spec is not None and levels.get(bot) != spec:
+        return f"{bot} ({spec})"
+    now = (revisions or {}).get(bot)
+    if now is None or revision == now:
         return bot
-    return f"{bot} ({spec})"
+    return f"{bot} (before {now})" if revision is None else f"{bot} (play of {revision})"
 
 
 def opponents_label(bots: Sequence[str | None]) -> str:
@@ -449,10 +485,10 @@ class Stats:
             if cursor.rowcount == 0:
                 return False
             connection.executemany(
-                "INSERT INTO results (game_id, player, name, bot, spec, score, win)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO results (game_id, player, name, bot, spec, revision, score, win)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (result.game_id, index, r.name, r.bot, r.spec, r.score, r.win)
+                    (result.game_id, index, r.name, r.bot, r.spec, r.revision, r.score, r.win)
                     for index, r in enumerate(result.results)
                 ],
             )
@@ -496,19 +532,24 @@ class Stats:
         )
 
     def summary(
-        self, player: str | None = None, levels: Mapping[str, str] | None = None
+        self,
+        player: str | None = None,
+        levels: Mapping[str, str] | None = None,
+        revisions: Mapping[str, str] | None = None,
     ) -> StatsSummary:
         """The figures for every person (or only ``player``, matched ignoring case).
 
-        ``levels`` (level name to bot spec) are what the levels stand for now: a level's
-        games against another bot are grouped apart, named with it (``bot_label``).
+        ``levels`` (level name to bot spec) are what the levels stand for now, and
+        ``revisions`` (level name to date) when their play last changed: a level's games
+        against another bot, or from before that date, are grouped apart (``bot_label``).
         """
         if not self.path.exists():
             return StatsSummary(0, (), ())
         with self._connect(create=False) as connection:
             rows = self._query(
                 connection,
-                "SELECT g.game_id, g.players, g.scoring, r.name, r.bot, r.spec, r.score, r.win"
+                "SELECT g.game_id, g.players, g.scoring,"
+                " r.name, r.bot, r.spec, r.revision, r.score, r.win"
                 " FROM games AS g JOIN results AS r ON r.game_id = g.game_id"
                 " ORDER BY g.game_id, r.player",
             )
@@ -516,8 +557,8 @@ class Stats:
         tables: dict[str, list[tuple[str, str | None, int, float]]] = {}
         rules: dict[str, tuple[int, str]] = {}
         now = levels or {}
-        for game_id, players, scoring, name, bot, spec, score, win in rows:
-            label = None if bot is None else bot_label(bot, spec, now)
+        for game_id, players, scoring, name, bot, spec, revision, score, win in rows:
+            label = None if bot is None else bot_label(bot, spec, now, revision, revisions)
             tables.setdefault(game_id, []).append((name, label, score, win))
             rules[game_id] = (players, scoring)
         wanted = None if player is None else player.casefold()

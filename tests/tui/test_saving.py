@@ -13,6 +13,7 @@ import pytest
 from textual.widgets import Button
 
 from coloretto.bots.base import Budget
+from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.engine import Action, PlayerView
 from coloretto.play.saving import load_session, read_session
 from coloretto.store.paths import DataDir
@@ -119,6 +120,19 @@ async def test_a_finished_game_goes_to_the_history_not_to_resume() -> None:
     (you,) = summary.people
     assert you.player == "You"
     assert you.best == app.session.game.final_scores()[0]
+
+
+@asynctest
+async def test_a_game_against_a_level_is_counted_with_what_the_level_plays_now() -> None:
+    app = make_app(2, bot="normal")
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(pilot)
+        assert isinstance(app.screen, EndScreen)
+    stats = Stats(DataDir.default().stats)
+    (group,) = stats.summary(levels=LEVELS, revisions=LEVEL_REVISIONS).groups
+    assert group.opponents == "normal"
+    (group,) = stats.summary(levels=LEVELS, revisions={"normal": "2099-01-01"}).groups
+    assert group.opponents == f"normal (play of {LEVEL_REVISIONS['normal']})"
 
 
 @asynctest
