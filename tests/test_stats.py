@@ -600,22 +600,13 @@ def test_cli_shows_the_figures(home: DataDir, capsys: pytest.CaptureFixture[str]
     )
     db.add(played)
     normal, hard = ((LEVELS[level], LEVEL_REVISIONS[level]) for level in ("normal", "hard"))
-    db.add(
-        game(
-            "a",
-            ("Ana", None, 30, 1.0),
-            ("B1", "normal", 20, 0.0, *normal),
-            ("B2", "hard", 2, 0.0, *hard),
+    for game_id, score, win in (("a", 30, 1.0), ("b", 20, 0.5)):
+        ana = ("Ana", None, score, win)
+        db.add(
+            game(
+                game_id, ana, ("B1", "normal", 20, 1 - win, *normal), ("B2", "hard", 2, 0.0, *hard)
+            )
         )
-    )
-    db.add(
-        game(
-            "b",
-            ("Ana", None, 20, 0.5),
-            ("B1", "normal", 20, 0.5, *normal),
-            ("B2", "hard", 2, 0.0, *hard),
-        )
-    )
     db.add(game("c", ("Ben", None, 20, 0.0), ("Ana", None, 21, 1.0), scoring="gray"))
     text = run_ok(capsys)
     assert "4 finished games recorded" in text
