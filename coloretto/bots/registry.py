@@ -45,11 +45,10 @@ LEVEL_REVISIONS: Mapping[str, str] = {
     "normal": "2026-11-24",
     "hard": "2026-11-24",
 }
-"""When a level's play last changed while its spec stayed the same (a UTC date), for the
-levels whose play changed so since the statistics began keeping specs: the statistics
-group a level's games from before that date apart. Set a level's date whenever a change
-to the bots alters how it plays; the expert's brown-side timing changed both searches on
-2026-11-24.
+"""The date (UTC) a level's play last changed while its spec stayed the same; the statistics
+group a level's games from before that date apart. Only levels whose play has changed so
+are listed. Set a level's date whenever a change to the bots alters how it plays: the
+expert's brown-side timing changed both searches on 2026-11-24.
 """
 
 STRONGEST = LEVELS["hard"]
