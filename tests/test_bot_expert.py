@@ -261,11 +261,29 @@ def test_waits_longer_while_the_rows_have_room() -> None:
     brown = ExpertBot(observe=False).rate(view, legal)
     assert brown[DRAW] - flat[DRAW] == pytest.approx(-2 + 8 * 7 / 12)
     assert all(brown[a] == flat[a] for a in legal if a.kind is ActionKind.TAKE)
-    # On the gray side the defaults add nothing.
+    # On the gray side with four seats the defaults add nothing.
     gray = deal_and_play(FOUR_GRAY, START, BLUE_ROW)
     view, legal = gray.view(0), gray.legal_actions()
     flat = ExpertBot(observe=False, patience=0, waiting=0).rate(view, legal)
     assert ExpertBot(observe=False).rate(view, legal) == flat
+
+
+def test_at_five_gray_seats_its_timing_follows_the_table() -> None:
+    game = new_game(Rules(players=5, scoring="gray"), seed=5)
+    for row in (1, 2, 3):
+        game = game.apply("draw").apply(f"place {row}")
+    game = game.apply("take 1")  # one seat out: three of the mover's four others are in
+    view, legal = game.view(game.current_player), game.legal_actions()
+    flat = ExpertBot(observe=False, patience=0, waiting=0, crowd=0, final=0, early=0)
+    fitted = ExpertBot(observe=False).rate(view, legal)
+    open_rows = [r for r, taken in enumerate(view.rows_taken) if not taken]
+    free = sum(view.row_capacities[r] - len(view.rows[r]) for r in open_rows)
+    room = sum(view.row_capacities[r] for r in open_rows)
+    before = view.cards_before_last_round
+    assert before is not None
+    assert before >= 45  # early in the game: the ``early`` term counts in full
+    expected = 0.4 + 0.2 * free / room + 0.6 * 3 / 4 - 0.8
+    assert fitted[DRAW] - flat.rate(view, legal)[DRAW] == pytest.approx(expected)
 
 
 def test_heads_up_on_the_brown_side_its_patience_is_fixed() -> None:
@@ -280,8 +298,11 @@ def test_heads_up_on_the_brown_side_its_patience_is_fixed() -> None:
 
 
 def test_options_come_through_the_registry() -> None:
-    bot = make_bot("expert:denial=0.2:patience=1:waiting=3", seed=3)
+    bot = make_bot("expert:denial=0.2:patience=1:waiting=3:crowd=0:final=-1:early=0.5", seed=3)
     assert isinstance(bot, ExpertBot)
     assert (bot.denial, bot.patience, bot.waiting) == (0.2, 1, 3)
+    assert (bot.crowd, bot.final, bot.early) == (0, -1, 0.5)
     with pytest.raises(ValueError, match="denial"):
         ExpertBot(denial=-1)
+    with pytest.raises(ValueError, match="final must be a number"):
+        make_bot("expert:final=soon", seed=3)

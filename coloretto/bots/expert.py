@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from coloretto.bots.base import Budget
 from coloretto.bots.evaluation import (
@@ -42,19 +43,63 @@ Row = tuple[Card, ...]
 DEFAULT_DENIAL = 0.5
 DEFAULT_THRESHOLD = 3.0
 DEFAULT_SOFTNESS = 1.0
-DEFAULT_TIMING = {
-    (Scoring.BROWN, False): (-2.0, 8.0),
-    (Scoring.BROWN, True): (2.0, 0.0),
-    (Scoring.GRAY, False): (0.0, 0.0),
-    (Scoring.GRAY, True): (0.0, 0.0),
-}
-"""The default ``patience`` and ``waiting`` by scoring side and whether the game is heads-up.
+EARLY_CARDS = 45
+"""How far (cards before the Last Round card) the ``early`` term of the timing looks."""
 
-Waiting pays on the brown side while the rows can still grow (full rows of one's colours
-score big); once they are nearly full, taking early pays. Heads-up a fixed patience plays
-better (the one other seat's turn is most of the round), and on the gray side the
-expert's timing is best left as the outlook sees it (README, "The expert waits while the
-rows have room")."""
+
+class Timing(NamedTuple):
+    """The points by which taking must beat drawing, as a sum of terms.
+
+    ``patience``, plus ``waiting`` times the share of the open rows' places still free,
+    ``crowd`` times the share of the other seats still in the round, ``final`` in the last
+    round, and ``early`` times how far the Last Round card still is (1 with
+    ``EARLY_CARDS`` or more cards before it, 0 when it is drawn).
+
+    >>> brown = Timing(patience=-2.0, waiting=8.0)
+    >>> brown.points(free=6, room=12, crowd=1.0, final=False, early=1.0)
+    2.0
+    """
+
+    patience: float = 0.0
+    waiting: float = 0.0
+    crowd: float = 0.0
+    final: float = 0.0
+    early: float = 0.0
+
+    def points(self, *, free: int, room: int, crowd: float, final: bool, early: float) -> float:
+        """The sum for a table with ``free`` of the open rows' ``room`` places free and these
+        shares (0-1)."""
+        return (
+            self.patience
+            + (self.waiting * free / room if room else 0.0)
+            + self.crowd * crowd
+            + (self.final if final else 0.0)
+            + self.early * early
+        )
+
+
+def default_timing(scoring: Scoring, seats: int) -> Timing:
+    """The expert's timing by scoring side and number of seats.
+
+    Waiting pays on the brown side while the rows can still grow (full rows of one's
+    colours score big); once they are nearly full, taking early pays. Heads-up a fixed
+    patience plays better (the one other seat's turn is most of the round). On the gray
+    side with up to four seats the timing is best left as the outlook sees it; with five,
+    terms fitted by a cross-entropy search over 4- and 5-player tables of the population
+    (kept for five seats only, where they held on fresh deals; README, "The expert's
+    timing at five gray seats").
+
+    >>> default_timing(Scoring.GRAY, 4)
+    Timing(patience=0.0, waiting=0.0, crowd=0.0, final=0.0, early=0.0)
+    """
+    if seats == 2:
+        return Timing(patience=2.0) if scoring is Scoring.BROWN else Timing()
+    if scoring is Scoring.BROWN:
+        return Timing(patience=-2.0, waiting=8.0)
+    if seats >= 5:
+        return Timing(patience=0.4, waiting=0.2, crowd=0.6, final=-0.9, early=-0.8)
+    return Timing()
+
 
 _MAX_DENIAL = 2.0
 _MAX_FORESIGHT = 20.0
@@ -73,12 +118,14 @@ class ExpertBot:
       by default 0.5 on the brown side and 6 on the gray side.
     - ``threshold``: the worth (points) at which it expects an opponent to take a row.
     - ``softness``: how gradually that expectation sets in (points).
-    - ``patience`` and ``waiting``: points by which taking must beat drawing before it
-      takes: ``patience``, plus ``waiting`` times the share of the open rows' room still
-      free. The outlook sees only one turn ahead, so it undervalues waiting while the
-      rows can grow and overvalues it once they are nearly full; by default -2 and 8
-      on the brown side with three or more players (6 points to beat when the rows are
-      empty, -2 when they are full), 2 and 0 heads-up, 0 and 0 on the gray side.
+    - ``patience``, ``waiting``, ``crowd``, ``final`` and ``early``: the terms of the
+      points by which taking must beat drawing before it takes (``Timing``); each one
+      given replaces that term of ``default_timing``. The outlook sees only one turn
+      ahead, so it undervalues waiting while the rows can grow and overvalues it once
+      they are nearly full: by default ``patience`` -2 and ``waiting`` 8 on the brown
+      side with three or more players (6 points to beat when the rows are empty, -2 when
+      they are full), ``patience`` 2 heads-up; on the gray side nothing up to four
+      players, and fitted terms with five.
     - ``observe`` (default true): fit each seat's threshold to what it has done this
       game (``coloretto.bots.model``) instead of expecting ``threshold`` of everyone.
 
@@ -95,6 +142,9 @@ class ExpertBot:
         softness: float = DEFAULT_SOFTNESS,
         patience: float | None = None,
         waiting: float | None = None,
+        crowd: float | None = None,
+        final: float | None = None,
+        early: float | None = None,
         observe: bool = True,
     ) -> None:
         self.seed = seed
@@ -111,8 +161,27 @@ class ExpertBot:
         )
         self.threshold = number("threshold", threshold)
         self.softness = number("softness", softness, above=0)
-        self.patience = None if patience is None else number("patience", patience)
-        self.waiting = None if waiting is None else number("waiting", waiting)
+        self.patience = _optional("patience", patience)
+        self.waiting = _optional("waiting", waiting)
+        self.crowd = _optional("crowd", crowd)
+        self.final = _optional("final", final)
+        self.early = _optional("early", early)
+
+    def timing(self, scoring: Scoring, seats: int) -> Timing:
+        """The timing it plays with: ``default_timing`` with the terms given replaced.
+
+        >>> ExpertBot(final=0).timing(Scoring.GRAY, 5).final
+        0.0
+        """
+        given = {
+            "patience": self.patience,
+            "waiting": self.waiting,
+            "crowd": self.crowd,
+            "final": self.final,
+            "early": self.early,
+        }
+        terms = {name: value for name, value in given.items() if value is not None}
+        return default_timing(scoring, seats)._replace(**terms)
 
     def choose(
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
@@ -219,7 +288,7 @@ class _Table:
         collections = [view.collection(s) for s in range(seats)]
         scoring = rules.scoring
         foresight = DEFAULT_FORESIGHT[scoring] if bot.foresight is None else bot.foresight
-        self.patience = self._patience(scoring, heads_up=seats == 2)
+        self.patience = self._patience(bot.timing(scoring, seats))
         expected = self._expected_cards(view, unseen, collections, foresight)
         self.collectors = [
             _Collector(view, held, expected if s == self.me else None)
@@ -230,17 +299,17 @@ class _Table:
 
     # ------------------------------------------------------------ values
 
-    def _patience(self, scoring: Scoring, *, heads_up: bool) -> float:
-        """Points by which taking must beat drawing: more while the open rows have room."""
-        bot = self.bot
-        patience, waiting = DEFAULT_TIMING[scoring, heads_up]
-        patience = patience if bot.patience is None else bot.patience
-        waiting = waiting if bot.waiting is None else bot.waiting
-        if not waiting:
-            return patience
-        free = sum(self.caps[r] - len(self.rows[r]) for r in self.open_rows)
-        room = sum(self.caps[r] for r in self.open_rows)
-        return patience + waiting * free / room if room else patience
+    def _patience(self, timing: Timing) -> float:
+        """Points by which taking must beat drawing at this table (``Timing``)."""
+        view = self.view
+        before = view.cards_before_last_round
+        return timing.points(
+            free=sum(self.caps[r] - len(self.rows[r]) for r in self.open_rows),
+            room=sum(self.caps[r] for r in self.open_rows),
+            crowd=len(self.others) / max(1, view.rules.seats - 1),
+            final=before is None,
+            early=0.0 if before is None else min(before, EARLY_CARDS) / EARLY_CARDS,
+        )
 
     def _weights(self, view: PlayerView, against: float) -> list[float]:
         """How much each seat's gain counts against mine.
@@ -421,6 +490,11 @@ def _row(action: Action) -> int:
     if action.row is None:
         raise ValueError(f"{action} names no row")
     return action.row
+
+
+def _optional(name: str, value: float | None) -> float | None:
+    """An optional number option, checked (``number``)."""
+    return None if value is None else number(name, value)
 
 
 def _sigmoid(x: float) -> float:

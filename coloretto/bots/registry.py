@@ -42,13 +42,14 @@ under 3 s even on a slow machine.
 """
 
 LEVEL_REVISIONS: Mapping[str, str] = {
-    "normal": "2026-11-24",
-    "hard": "2026-11-24",
+    "normal": "2026-11-24 10:05",
+    "hard": "2026-11-24 10:05",
 }
-"""The date (UTC) a level's play last changed while its spec stayed the same; the statistics
-group a level's games from before that date apart. Only levels whose play has changed so
-are listed. Set a level's date whenever a change to the bots alters how it plays: the
-expert's brown-side timing changed both searches on 2026-11-24.
+"""The date (UTC, with the time when it changed more than once that day) a level's play last
+changed while its spec stayed the same; the statistics group a level's games from before
+then apart. Only levels whose play has changed so are listed. Set a level's date whenever a
+change to the bots alters how it plays: the expert's brown-side timing changed both
+searches on 2026-11-24 and its timing at five gray seats at 10:05 that day.
 """
 
 STRONGEST = LEVELS["hard"]
