@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from test_bot_expert import FOUR, SPREAD, START, deal_and_play
 from test_bots import ALL_RULES, play
@@ -99,6 +101,20 @@ def test_the_parametric_player_takes_at_its_threshold_or_under_a_threat() -> Non
     assert ParametricBot(threshold=3).choose(view, legal) == DRAW
     assert ParametricBot(threshold=10, threat=2).choose(view, legal) == Action.take(0)
     assert ParametricBot(threshold=10, threat=3).choose(view, legal) == DRAW
+
+
+def test_the_parametric_player_waits_while_one_more_card_is_worth_waiting_for() -> None:
+    # Row 1 holds one blue card (+2 to seat 0), and every row has room: some unseen
+    # cards (blue ones) would make it worth more, so only a tolerant waiter takes now.
+    state = deal_and_play(FOUR, START, ["blue>1", "pink>2", "green>3", "yellow>4"])
+    view, legal = state.view(0), state.legal_actions()
+    assert ParametricBot(threshold=math.inf, wait=0).choose(view, legal) == DRAW
+    assert ParametricBot(threshold=math.inf, wait=0.5).choose(view, legal) == DRAW
+    assert ParametricBot(threshold=math.inf, wait=3).choose(view, legal) == Action.take(0)
+    # Every row is full: no card can come, so waiting is worth nothing.
+    full = deal_and_play(FOUR, START, PAIRS + PAIRS[:4])
+    view, legal = full.view(0), full.legal_actions()
+    assert ParametricBot(threshold=math.inf, wait=0).choose(view, legal) == Action.take(0)
 
 
 def test_the_parametric_player_places_with_spite_then_by_row_length() -> None:

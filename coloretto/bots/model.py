@@ -59,9 +59,11 @@ TAKE_RULES: dict[str, Callable[[], Bot]] = {
         for t in (2, 3, 4, 6, 10)
         for u in (3, 5)
     },
+    **{f"wait{w}": partial(ParametricBot, threshold=math.inf, wait=w) for w in (0, 0.5, 1, 2)},
 }
 """Take-or-draw rules a seat's takes are fitted to, besides the family's: at a gain of
-``t``, or of 0 once a rival could gain ``u`` (``coloretto.bots.parametric``)."""
+``t``, or of 0 once a rival could gain ``u``, or once one more card is expected to add
+no more than ``w`` (``coloretto.bots.parametric``)."""
 PLACE_RULES: dict[str, Callable[[], Bot]] = {
     **{
         f"spite0-{'long' if longer else 'short'}": partial(ParametricBot, longer=longer)
@@ -246,57 +248,105 @@ def policies(
     that explains them best: a ``FAMILY`` member's, one of the ``TAKE_RULES`` or
     ``PLACE_RULES``, or the default's (one rule that explains both as well as any
     pair is kept whole). Where the two differ, the policy is ``Mixed``
-    and named ``taking/placing``. With ``memory`` (which gave ``past``), what each rule
-    would have done is kept for the next move: the others' answers always, the
-    default's under ``default_key`` if given (anything hashable that fixes its choices,
-    besides the bot itself).
+    and named ``taking/placing``. One policy fitted to all the opponents together is
+    given to each of them when it explains them all about as well as their own do
+    (within ``POLICY_MARGIN`` for each policy more): a table of one style is
+    recognised from everyone's decisions, so sooner. With ``memory`` (which gave
+    ``past``), what each rule would have done is kept for the next move: the others'
+    answers always, the default's under ``default_key`` if given (anything hashable
+    that fixes its choices, besides the bot itself).
     """
     family = {name: make() for name, make in FAMILY.items()}
     takers = {**family, **{name: make() for name, make in TAKE_RULES.items()}}
     placers = {**family, **{name: make() for name, make in PLACE_RULES.items()}}
     keyed = None if default_key is None else ("default", default_key)
-    chosen: list[tuple[str, Bot | None]] = []
+    take_fits: list[dict[str, float]] = []
+    place_fits: list[dict[str, float]] = []
+    fitted: dict[int, _Fitted] = {}
     for seat in range(view.seats):
         mine = [d for d in past if d.seat == seat][-POLICY_WINDOW:]
         if seat == view.seat or not mine:
-            chosen.append(("default", None))
             continue
         takes = [d for d in mine if d.view.drawn_card is None]
         places = [d for d in mine if d.view.drawn_card is not None]
-        take_base = _fit(default, takes, memory, keyed)
-        place_base = _fit(default, places, memory, keyed)
-        take_name, take_fit = _best(takers, takes, memory, take_base)
-        place_name, place_fit = _best(placers, places, memory, place_base)
-        if place_name in takers and _fit(takers[place_name], takes, memory, place_name) >= take_fit:
-            take_name = place_name  # one policy explains both as well as any pair
-        elif (
-            take_name in placers
-            and _fit(placers[take_name], places, memory, take_name) >= place_fit
-        ):
-            place_name = take_name
-        if take_fit + place_fit <= take_base + place_base + POLICY_MARGIN:
+        take_fits.append(_fits(default, keyed, takers, takes, memory))
+        place_fits.append(_fits(default, keyed, placers, places, memory))
+        fitted[seat] = _Fitted.of(take_fits[-1], place_fits[-1], takers, placers)
+    if len(fitted) > 1:
+        shared = _Fitted.of(_summed(take_fits), _summed(place_fits), takers, placers)
+        own = sum(fit.fit for fit in fitted.values())
+        if shared.fit + POLICY_MARGIN * (len(fitted) - 1) >= own:
+            fitted = dict.fromkeys(fitted, shared)
+    chosen: list[tuple[str, Bot | None]] = []
+    for seat in range(view.seats):
+        fit = fitted.get(seat)
+        if fit is None or fit.fit <= fit.default + POLICY_MARGIN:
             chosen.append(("default", None))
-        elif take_name == place_name:
-            chosen.append((take_name, takers[take_name]))
+        elif fit.taking == fit.placing:
+            chosen.append((fit.taking, takers[fit.taking]))
         else:
-            taking = takers.get(take_name, default)
-            placing = placers.get(place_name, default)
-            chosen.append((f"{take_name}/{place_name}", Mixed(taking, placing)))
+            taking = takers.get(fit.taking, default)
+            placing = placers.get(fit.placing, default)
+            chosen.append((f"{fit.taking}/{fit.placing}", Mixed(taking, placing)))
     return chosen
 
 
-def _best(
-    rules: Mapping[str, Bot], past: Sequence[Decision], memory: Memory | None, default: float
-) -> tuple[str, float]:
-    """The name of the rule that explains ``past`` best and its fit (log-likelihood), or
-    ``"default"`` and the ``default`` policy's fit unless a rule beats it; ties go to the
-    rule named first."""
-    best_name, best_fit = "default", default
+@dataclass(frozen=True)
+class _Fitted:
+    """The rules that explain some decisions best, for taking and for placing, their
+    fit (log-likelihood) and the default policy's."""
+
+    taking: str
+    placing: str
+    fit: float
+    default: float
+
+    @classmethod
+    def of(
+        cls,
+        take: Mapping[str, float],
+        place: Mapping[str, float],
+        takers: Mapping[str, Bot],
+        placers: Mapping[str, Bot],
+    ) -> _Fitted:
+        """The best rules given each rule's fit to the takes and to the placements
+        (one rule that explains both as well as any pair is kept whole)."""
+        taking, placing = _best(take), _best(place)
+        fit = take[taking] + place[placing]
+        if placing in takers and take[placing] >= take[taking]:
+            taking = placing
+        elif taking in placers and place[taking] >= place[placing]:
+            placing = taking
+        return cls(taking, placing, fit, take["default"] + place["default"])
+
+
+def _fits(
+    default: Bot,
+    default_key: Hashable,
+    rules: Mapping[str, Bot],
+    past: Sequence[Decision],
+    memory: Memory | None,
+) -> dict[str, float]:
+    """The fit (log-likelihood) of ``past`` under the default policy (named
+    ``"default"``) and under each of ``rules``, in that order."""
+    fits = {"default": _fit(default, past, memory, default_key)}
     for name, bot in rules.items():
-        fit = _fit(bot, past, memory, name)
+        fits[name] = _fit(bot, past, memory, name)
+    return fits
+
+
+def _summed(fits: Sequence[Mapping[str, float]]) -> dict[str, float]:
+    """Per rule: its fits added up."""
+    return {name: sum(fit[name] for fit in fits) for name in fits[0]}
+
+
+def _best(fits: Mapping[str, float]) -> str:
+    """The name of the best fit; ties go to the one named first (the default first)."""
+    best_name, best_fit = "default", fits["default"]
+    for name, fit in fits.items():
         if fit > best_fit:
             best_name, best_fit = name, fit
-    return best_name, best_fit
+    return best_name
 
 
 class Mixed:

@@ -8,7 +8,9 @@ modelled by something close to what it does:
 
 - it takes its best row (by its own gain) once that gain reaches ``threshold``, or at
   any gain of 0 or more once some rival in the round could gain ``threat`` or more
-  from an open row (it leaves before the table turns against it);
+  from an open row (it leaves before the table turns against it), or at any gain above
+  0 once one more card, on average over the unseen cards, would add no more than
+  ``wait`` points to what it could take (it looks one card ahead);
 - it places a drawn card where its own gain, less ``spite`` times the rise in the
   ``victim``'s best take, is highest (the victim is the next seat in the round, or
   the one with most to gain now), and on a tie on the ``longer`` or shorter row.
@@ -32,8 +34,9 @@ Victim = Literal["next", "likely"]
 
 
 class ParametricBot:
-    """Takes at a gain of ``threshold`` (or at any gain under a ``threat``), places for
-    its own gain less ``spite`` times the ``victim``'s; deterministic."""
+    """Takes at a gain of ``threshold`` (or at any gain under a ``threat``, or once waiting
+    for one more card is worth no more than ``wait``), places for its own gain less
+    ``spite`` times the ``victim``'s; deterministic."""
 
     def __init__(
         self,
@@ -41,6 +44,7 @@ class ParametricBot:
         *,
         threshold: float = 3,
         threat: float | None = None,
+        wait: float | None = None,
         spite: float = 0.0,
         victim: Victim = "likely",
         longer: bool = True,
@@ -48,6 +52,7 @@ class ParametricBot:
         self.seed = seed
         self.threshold = threshold
         self.threat = threat
+        self.wait = wait
         self.spite = spite
         self.victim = victim
         self.longer = longer
@@ -74,6 +79,8 @@ class ParametricBot:
         if legal[0].kind is not ActionKind.DRAW or worth >= self.threshold:
             return best
         if self.threat is not None and worth >= 0 and _threat(view) >= self.threat:
+            return best
+        if self.wait is not None and worth > 0 and _waiting(view, worth) <= self.wait:
             return best
         return legal[0]
 
@@ -124,3 +131,21 @@ def _threat(view: PlayerView) -> int:
     """The most a rival still in the round could gain from an open row now."""
     rows = [view.rows[r] for r in open_rows(view)]
     return max((_worth(view, s, rows) for s in _rivals(view)), default=0)
+
+
+def _waiting(view: PlayerView, worth: int) -> float:
+    """What one more card adds, on average over the unseen cards, to the most the seat
+    could gain from a row (``worth`` now): each card put on the row where it would be
+    worth most to the seat (0 when no row has room or no card is left)."""
+    seat = view.seat
+    now = view.score_with(seat)
+    rows = [view.rows[r] for r in open_rows(view) if len(view.rows[r]) < view.row_capacities[r]]
+    unseen = view.unseen()
+    total = sum(unseen.values())
+    if not rows or not total:
+        return 0.0
+    added = 0
+    for card, count in unseen.items():
+        after = max(view.score_with(seat, (*row, card)) for row in rows) - now
+        added += count * max(0, after - worth)
+    return added / total
