@@ -14,8 +14,9 @@ import pytest
 from coloretto.bots.model import FAMILY, PLACE_RULES, TAKE_RULES
 from coloretto.engine import Action, GameState, Rules, new_game
 
-LATER = ("heldout-counter", "heldout-leader")
-"""Written after the model learned parametric rules, and kept apart from those too."""
+LATER = ("heldout-counter", "heldout-leader", "heldout-halfway")
+"""Written after the model learned parametric rules (the last after its waiting rule too),
+and kept apart from those too."""
 HELDOUT = Path(__file__).parents[1] / "benchmarks" / "heldout" / "coloretto_heldout"
 
 

@@ -9,10 +9,12 @@ README's "Held-out opponents" gives the figures.
 
 Install with ``pip install -e benchmarks/heldout``; the bots are then named
 ``heldout-eager``, ``heldout-filler``, ``heldout-spoiler``, ``heldout-pair``,
-``heldout-patient``, ``heldout-leader`` and ``heldout-counter`` wherever coloretto takes
-a bot spec. The last two were written after the opponent model was widened with
-parametric rules (partly on what the first five showed), and before it was measured
-against them.
+``heldout-patient``, ``heldout-leader``, ``heldout-counter`` and ``heldout-halfway``
+wherever coloretto takes a bot spec. The leader and the counter were written after the
+opponent model was widened with parametric rules (partly on what the first five showed),
+and before it was measured against them; the halfway player after the model learned a
+waiting rule from the patient player (which it now models exactly) and to fit one policy
+to a table of one style, and before it was measured against it.
 """
 
 from __future__ import annotations
@@ -238,6 +240,28 @@ class CounterBot(_Player):
         return (worth >= 2 and len(cards) >= 2) or (worth >= 1 and view.deck_size < 20)
 
 
+class HalfwayBot(_Player):
+    """Judges rows by how full they are: takes its best row once it is worth 1 or more and
+    holds at least half the cards it has room for (any such row when it is the last one
+    open); places a card that raises its own worth on the emptiest row, and any other card
+    on the row the highest-scoring other seat would gain most from, ties to the fuller
+    row."""
+
+    def wants_take(self, view: PlayerView, best: Action) -> bool:
+        row = row_of(best)
+        full = 2 * len(view.rows[row]) >= view.row_capacities[row]
+        return gain(view, view.seat, view.rows[row]) >= 1 and (full or len(open_rows(view)) == 1)
+
+    def place_score(self, view: PlayerView, card: Card, row: int) -> tuple[float, ...]:
+        cards = view.rows[row]
+        added = gain(view, view.seat, (*cards, card)) - gain(view, view.seat, cards)
+        if added > 0:
+            return 1.0, -len(cards)
+        scores = view.scores()
+        leader = max((s for s in range(view.seats) if s != view.seat), key=lambda s: scores[s])
+        return 0.0, gain(view, leader, cards), len(cards)
+
+
 STYLES: dict[str, Callable[..., _Player]] = {
     "heldout-eager": EagerBot,
     "heldout-filler": FillerBot,
@@ -246,5 +270,6 @@ STYLES: dict[str, Callable[..., _Player]] = {
     "heldout-patient": PatientBot,
     "heldout-leader": LeaderBot,
     "heldout-counter": CounterBot,
+    "heldout-halfway": HalfwayBot,
 }
 """The held-out players by the name they are registered under."""
