@@ -12,7 +12,9 @@ seat saw it. Two models are fitted per seat:
   placements are each fitted to the rule that explains them best, among the ``FAMILY``
   (simple styles and the greedy), parametric rules around them (``TAKE_RULES``,
   ``PLACE_RULES``) and the expert, so that a seat playing a style nobody named is
-  still modelled by rules close to its own.
+  still modelled by rules close to its own; when one policy explains every opponent
+  about as well as each one's own does, they all get it (a table of one style is
+  recognised from everyone's decisions).
 """
 
 from __future__ import annotations
