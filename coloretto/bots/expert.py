@@ -86,8 +86,8 @@ def default_timing(scoring: Scoring, seats: int) -> Timing:
     patience plays better (the one other seat's turn is most of the round). On the gray
     side with up to four seats the timing is best left as the outlook sees it; with five,
     terms fitted by a cross-entropy search over 4- and 5-player tables of the population
-    (kept for five seats only, where they held on fresh deals; README, "The expert's
-    timing at five gray seats").
+    (kept for five seats only, where they held on fresh deals; docs/bot-strength.md, "The
+    expert's timing at five gray seats").
 
     >>> default_timing(Scoring.GRAY, 4)
     Timing(patience=0.0, waiting=0.0, crowd=0.0, final=0.0, early=0.0)
