@@ -35,7 +35,8 @@ LEVELS: Mapping[str, str] = {
 """Difficulty levels offered to players, weakest first, and the bot spec each stands for.
 
 Ordered by measured strength (README, "Bot strength"; docs/bot-strength.md, "The normal
-level"), each beating the one below it heads-up: random < greedy < the search on 4 deals < on 16.
+level"), each beating the one below it heads-up: random < greedy < the search on 4 deals <
+on 16.
 The default (``normal``, the search bot on 4 deals, capped at 50 ms a move) answers in tens
 of milliseconds; ``hard`` (16 deals, capped at half a second) in well under a second, and
 under 3 s even on a slow machine.
