@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from coloretto.bots import expert as expert_module
 from coloretto.bots.expert import ExpertBot
 from coloretto.bots.registry import make_bot
 from coloretto.engine import (
@@ -240,6 +241,27 @@ def test_plays_whole_games_under_every_rule_quickly_and_reproducibly(rules: Rule
     again, _ = play(rules, 11, ["expert", "greedy"])
     assert first.history() == again.history()
     assert sum(times) / len(times) < 0.02
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p-{r.variant}-{r.scoring}")
+def test_remembering_gains_between_decisions_changes_no_rating(rules: Rules) -> None:
+    """The expert remembers what cards are worth to each collection from one decision to
+    the next; its ratings are the same as with nothing remembered, in any order."""
+    final, _ = play(rules, 5, ["expert", "greedy"])
+    states = [new_game(rules, seed=5)]
+    for move in final.history():
+        states.append(states[-1].apply(move.action))
+    positions = [s for s in states if not s.is_over and len(s.legal_actions()) > 1]
+    bot = ExpertBot(seed=1, observe=False)
+    fresh = []
+    for state in positions:
+        expert_module._GAINS.clear()
+        fresh.append(bot.rate(state.view(state.current_player), state.legal_actions()))
+    remembered = [
+        bot.rate(state.view(state.current_player), state.legal_actions())
+        for state in reversed(positions)
+    ]
+    assert fresh == remembered[::-1]
 
 
 def test_beats_greedy_heads_up() -> None:

@@ -21,7 +21,7 @@ card it does not want where it hurts the likely takers most.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
 from coloretto.bots.base import Budget
@@ -220,8 +220,27 @@ class ExpertBot:
         return values
 
 
+GAINS_KEPT = 4_000
+"""Collections whose what-if gains are remembered between decisions (then forgotten)."""
+
+
+class _Gains(NamedTuple):
+    """A collection's value as it stands, and the gains of the cards asked about so far."""
+
+    base: float
+    rows: dict[Row, float]
+
+
+_GAINS: dict[Hashable, _Gains] = {}
+"""What-if gains by collection: the same collections come back in decision after decision
+(an opponent's collection changes only when it takes a row), in play and in rollouts."""
+
+
 class _Collector:
-    """One seat's collection, scored what-if: exact points, plus prospects if given."""
+    """One seat's collection, scored what-if: exact points, plus prospects if given.
+
+    Gains are remembered by collection (``_GAINS``), so only new questions are scored.
+    """
 
     def __init__(
         self, view: PlayerView, collection: dict[Card, int], expected: list[float] | None
@@ -233,12 +252,24 @@ class _Collector:
         self.plus2 = collection.get(Card.PLUS2, 0)
         self.table = rules.scoring.table
         self.plus = rules.plus_colours
-        self.prospects = (
-            None
-            if expected is None
-            else [prospect_table(self.table, round(x, PROSPECT_DECIMALS)) for x in expected]
+        self.expected = (
+            None if expected is None else tuple(round(x, PROSPECT_DECIMALS) for x in expected)
         )
-        self.base = self.value(())
+        key = (
+            self.table,
+            self.plus,
+            tuple(view.colours),
+            tuple(self.counts),
+            self.jokers,
+            self.plus2,
+            self.expected,
+        )
+        gains = _GAINS.get(key)
+        if gains is None:
+            if len(_GAINS) >= GAINS_KEPT:
+                _GAINS.clear()
+            gains = _GAINS[key] = _Gains(self.value(()), {})
+        self._gains = gains
 
     def value(self, cards: Row) -> float:
         """The score after adding ``cards``, plus the prospects of the colours being built."""
@@ -252,15 +283,21 @@ class _Collector:
             elif card.is_joker:
                 jokers += 1
         points = best_total(counts, jokers, plus2, self.table, self.plus)
-        prospects = self.prospects
-        if prospects is None:
+        if self.expected is None:
             return points
+        expected, table = self.expected, self.table
         built = building(counts, self.plus)
-        return points + sum(prospects[i][min(counts[i], MAX_COUNT)] for i in built)
+        return points + sum(
+            prospect_table(table, expected[i])[min(counts[i], MAX_COUNT)] for i in built
+        )
 
     def gain(self, cards: Row) -> float:
         """How much taking ``cards`` changes the value."""
-        return self.value(cards) - self.base
+        gains = self._gains
+        gain = gains.rows.get(cards)
+        if gain is None:
+            gain = gains.rows[cards] = self.value(cards) - gains.base
+        return gain
 
 
 class _Table:
@@ -295,7 +332,7 @@ class _Table:
             for s, held in enumerate(collections)
         ]
         self._cache: dict[tuple[int, Row], float] = {}
-        self.mean = [self._mean_gain(s) for s in range(seats)]
+        self._means: dict[int, float] = {}
 
     # ------------------------------------------------------------ values
 
@@ -346,10 +383,13 @@ class _Table:
         ]
         return expected_cards(future, [unseen.get(c, 0) for c in view.colours], rivals)
 
-    def _mean_gain(self, seat: int) -> float:
+    def mean(self, seat: int) -> float:
         """What one random unseen card is worth to ``seat``."""
-        collector = self.collectors[seat]
-        return sum(p * collector.gain((card,)) for card, p in self.deck)
+        mean = self._means.get(seat)
+        if mean is None:
+            collector = self.collectors[seat]
+            mean = self._means[seat] = sum(p * collector.gain((card,)) for card, p in self.deck)
+        return mean
 
     def worth(self, seat: int, cards: Row) -> float:
         """What taking ``cards`` is worth to ``seat`` (a golden joker brings a card)."""
@@ -358,7 +398,7 @@ class _Table:
         if value is None:
             value = self.collectors[seat].gain(cards)
             if Card.GOLDEN_JOKER in cards and self.view.deck_size > 0:
-                value += self.mean[seat]
+                value += self.mean(seat)
             self._cache[key] = value
         return value
 
@@ -425,7 +465,7 @@ class _Table:
 
         A row's worth includes the cards it is expected to receive (``fills``).
         """
-        mean = self.mean[seat]
+        mean = self.mean(seat)
         ranked = []
         for r in open_rows:
             fill = fills.get(r, 0.0)
