@@ -14,7 +14,7 @@ import pytest
 from coloretto.bots.model import FAMILY, PLACE_RULES, TAKE_RULES
 from coloretto.engine import Action, GameState, Rules, new_game
 
-LATER = ("heldout-counter", "heldout-leader", "heldout-halfway")
+LATER = ("heldout-counter", "heldout-leader", "heldout-halfway", "heldout-dumper")
 """Written after the model learned parametric rules (the last after its waiting rule too),
 and kept apart from those too."""
 HELDOUT = Path(__file__).parents[1] / "benchmarks" / "heldout" / "coloretto_heldout"

@@ -9,12 +9,14 @@ README's "Held-out players" gives the figures.
 
 Install with ``pip install -e benchmarks/heldout``; the bots are then named
 ``heldout-eager``, ``heldout-filler``, ``heldout-spoiler``, ``heldout-pair``,
-``heldout-patient``, ``heldout-leader``, ``heldout-counter`` and ``heldout-halfway``
-wherever coloretto takes a bot spec. The leader and the counter were written after the
-opponent model was widened with parametric rules (partly on what the first five showed),
-and before it was measured against them; the halfway player after the model learned a
-waiting rule from the patient player (which it now models exactly) and to fit one policy
-to a table of one style, and before it was measured against it.
+``heldout-patient``, ``heldout-leader``, ``heldout-counter``, ``heldout-halfway`` and
+``heldout-dumper`` wherever coloretto takes a bot spec. The leader and the counter
+were written after the opponent model was widened with parametric rules (partly on what
+the first five showed), and before it was measured against them; the halfway player after
+the model learned a waiting rule from the patient player (which it now models exactly)
+and to fit one policy to a table of one style, and before it was measured against it; the
+dumper after the search had been measured against all of them, and before the model's
+placement rules were widened again.
 """
 
 from __future__ import annotations
@@ -262,6 +264,29 @@ class HalfwayBot(_Player):
         return 0.0, gain(view, leader, cards), len(cards)
 
 
+class DumperBot(_Player):
+    """Keeps its junk together: a card that would lower its score goes on the open row
+    already holding most such cards for it (ties to the fuller row), any other card on the
+    row holding most cards that raise its score and none that lower it (else the emptiest
+    row); takes its best row at a gain of 2, or of 1 once at most one open row has room."""
+
+    def _good(self, view: PlayerView, card: Card) -> bool:
+        return gain(view, view.seat, (card,)) > 0
+
+    def wants_take(self, view: PlayerView, best: Action) -> bool:
+        worth = gain(view, view.seat, view.rows[row_of(best)])
+        room = [r for r in open_rows(view) if len(view.rows[r]) < view.row_capacities[r]]
+        return worth >= 2 or (worth >= 1 and len(room) <= 1)
+
+    def place_score(self, view: PlayerView, card: Card, row: int) -> tuple[float, ...]:
+        cards = view.rows[row]
+        good = sum(self._good(view, c) for c in cards)
+        bad = len(cards) - good
+        if not self._good(view, card):
+            return bad, len(cards)
+        return (bad == 0, good, -len(cards))
+
+
 STYLES: dict[str, Callable[..., _Player]] = {
     "heldout-eager": EagerBot,
     "heldout-filler": FillerBot,
@@ -271,5 +296,6 @@ STYLES: dict[str, Callable[..., _Player]] = {
     "heldout-leader": LeaderBot,
     "heldout-counter": CounterBot,
     "heldout-halfway": HalfwayBot,
+    "heldout-dumper": DumperBot,
 }
 """The held-out players by the name they are registered under."""
