@@ -16,7 +16,7 @@ MEASURED: Mapping[str, str] = {
     "search": "the normal and hard levels. hard (iterations=16, seconds=0.5): wins 75.0% "
     "heads-up against expert (1000 games); at 4 players against three of each style "
     "(1000 games a table, both scoring sides) 75.0-98.1%, but 54.6% against gray takers; "
-    "against three held-out players (200-1000 games) 66.3-90.0%, but 56.2% against gray "
+    "against three held-out players (200-1000 games) 60.1-91.8%, but 56.2% against gray "
     "spoilers. normal (iterations=4, seconds=0.05): wins 67.6% heads-up against expert "
     "(400 games); at 4 players against three of each style 49.4-96.9%. The README's Bot "
     "strength section has every table",
