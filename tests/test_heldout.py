@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import tomllib
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -15,8 +16,8 @@ from coloretto.bots.model import FAMILY, PLACE_RULES, TAKE_RULES
 from coloretto.engine import Action, GameState, Rules, new_game
 
 LATER = ("heldout-counter", "heldout-leader", "heldout-halfway", "heldout-dumper")
-"""Written after the model learned parametric rules (the last after its waiting rule too),
-and kept apart from those too."""
+"""Written after the model learned parametric rules (the halfway and dumper players after
+its waiting rule too), and kept apart from those too."""
 HELDOUT = Path(__file__).parents[1] / "benchmarks" / "heldout" / "coloretto_heldout"
 
 
@@ -43,6 +44,13 @@ def _play(rules: Rules, name: str, seed: int) -> GameState:
         assert action in legal, f"{name} played {action}, not legal in {state}"
         state = state.apply(action)
     return state
+
+
+def test_every_heldout_player_is_registered_under_its_name() -> None:
+    # ``coloretto arena --against heldout-...`` finds the players through these entry points.
+    pyproject = tomllib.loads((HELDOUT.parent / "pyproject.toml").read_text())
+    points = pyproject["project"]["entry-points"]["coloretto.bots"]
+    assert points == {name: f"coloretto_heldout:{bot.__name__}" for name, bot in STYLES.items()}
 
 
 @pytest.mark.parametrize("name", sorted(STYLES))

@@ -15,8 +15,8 @@ were written after the opponent model was widened with parametric rules (partly 
 the first five showed), and before it was measured against them; the halfway player after
 the model learned a waiting rule from the patient player (which it now models exactly)
 and to fit one policy to a table of one style, and before it was measured against it; the
-dumper after the search had been measured against all of them, and before the model's
-placement rules were widened again.
+dumper after the search had been measured against all of them, and before a widening of
+the model's placement rules was tried (and not kept).
 """
 
 from __future__ import annotations
@@ -45,6 +45,11 @@ def row_of(action: Action) -> int:
 def open_rows(view: PlayerView) -> list[int]:
     """The rows not yet taken this round."""
     return [r for r, taken in enumerate(view.rows_taken) if not taken]
+
+
+def rows_with_room(view: PlayerView) -> list[int]:
+    """The open rows that can still take a card."""
+    return [r for r in open_rows(view) if len(view.rows[r]) < view.row_capacities[r]]
 
 
 def rivals(view: PlayerView) -> list[int]:
@@ -180,7 +185,7 @@ class PatientBot(_Player):
             return False
         unseen = view.unseen()
         total = sum(unseen.values())
-        room = [r for r in open_rows(view) if len(view.rows[r]) < view.row_capacities[r]]
+        room = rows_with_room(view)
         if not total or not room:
             return True
         expected = 0.0
@@ -275,7 +280,7 @@ class DumperBot(_Player):
 
     def wants_take(self, view: PlayerView, best: Action) -> bool:
         worth = gain(view, view.seat, view.rows[row_of(best)])
-        room = [r for r in open_rows(view) if len(view.rows[r]) < view.row_capacities[r]]
+        room = rows_with_room(view)
         return worth >= 2 or (worth >= 1 and len(room) <= 1)
 
     def place_score(self, view: PlayerView, card: Card, row: int) -> tuple[float, ...]:
