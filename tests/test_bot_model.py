@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from coloretto.bots.base import Bot
 from coloretto.bots.expert import ExpertBot
@@ -165,3 +166,46 @@ def test_the_search_keeps_its_time_cap_inside_the_rollouts() -> None:
         state = state.apply(action)
     assert bot.last_iterations == 0
     assert action == bot._candidates(view, legal)[0]
+
+
+def test_a_fit_past_its_deadline_falls_back_to_the_last_one_of_the_game() -> None:
+    state = played(["expert", "builder", "taker", "netgain"], 120)[0]
+    expert = ExpertBot(observe=False)
+    late = time.perf_counter()
+    memory = Memory()
+    view = state.view(0)
+    assert policies(view, expert, memory.decisions(view), memory, "x", deadline=late) is None
+    fitted = policies(view, expert, memory.decisions(view), memory, "x")
+    assert fitted is not None
+    assert [name for name, _ in fitted] == ["default", "builder", "taker", "netgain"]
+    later = state.apply(state.legal_actions()[0]).view(0)
+    assert policies(later, expert, memory.decisions(later), memory, "y", deadline=late) == fitted
+    other = played(["expert", "builder", "taker", "netgain"], 120, seed=5)[0].view(0)
+    assert policies(other, expert, memory.decisions(other), memory, "x", deadline=late) is None
+
+
+def test_a_fit_cut_short_goes_on_from_where_it_stopped() -> None:
+    state = played(["expert", "builder", "taker", "netgain"], 120)[0]
+    view = state.view(0)
+    expert = ExpertBot(observe=False)
+    whole = policies(view, expert, decisions(view), Memory(), "x")
+    memory = Memory()
+    fitted, tries = None, 0
+    while fitted is None and tries < 10_000:
+        soon = time.perf_counter() + 0.001
+        fitted = policies(view, expert, memory.decisions(view), memory, "x", deadline=soon)
+        tries += 1
+    assert fitted is not None
+    assert [name for name, _ in fitted] == [name for name, _ in whole or ()]
+    assert tries > 1  # a millisecond is too short for a whole fit, but each try gets on
+
+
+def test_the_search_s_time_cap_covers_fitting_the_opponents() -> None:
+    # A cap too short for the fit leaves every seat to the expert in the rollouts.
+    state, _ = played(["expert", "builder", "taker", "netgain"], 120)
+    view, legal = state.view(state.current_player), state.legal_actions()
+    capped, uncapped = SearchBot(seconds=1e-9, iterations=100), SearchBot(iterations=1)
+    capped.choose(view, legal)
+    uncapped.choose(view, legal)
+    assert all(isinstance(player, ExpertBot) for player in capped._players)
+    assert not all(isinstance(player, ExpertBot) for player in uncapped._players)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, partial
 
 from coloretto.bots.base import Bot, Budget
@@ -192,7 +193,7 @@ class Memory:
         history = view.history()
         kept = self._kept
         if kept is None or kept.game != game or history[: len(kept.history)] != kept.history:
-            kept = _Kept(game, (), GameState.from_setup(view.rules, setup), 0, (), {})
+            kept = _Kept(game, (), GameState.from_setup(view.rules, setup), 0, (), {}, None)
         state, drawn, found = kept.state, kept.drawn, list(kept.found)
         if len(history) > len(kept.history):
             # The cards drawn since, in their places: the deal the replay began with
@@ -207,8 +208,22 @@ class Memory:
                 )
             state = state.apply(move.action)
             drawn += (move.card is not None) + move.last_round  # cards taken from the deck
-        self._kept = _Kept(game, history, state, drawn, tuple(found), kept.verdicts)
+        self._kept = _Kept(game, history, state, drawn, tuple(found), kept.verdicts, kept.fitted)
         return found
+
+    @property
+    def fitted(self) -> list[tuple[str, Bot | None]] | None:
+        """The policies last fitted with this memory in the game last seen, if any."""
+        return None if self._kept is None else self._kept.fitted
+
+    def remember(self, fitted: list[tuple[str, Bot | None]]) -> None:
+        """Keep ``fitted``, the policies just fitted to the game last seen."""
+        if self._kept is not None:
+            self._kept = replace(self._kept, fitted=fitted)
+
+    def knows(self, key: Hashable, decision: Decision) -> bool:
+        """Whether what the policy asked under ``key`` plays at ``decision`` is kept."""
+        return self._kept is not None and (key, decision.ply) in self._kept.verdicts
 
     def plays(self, key: Hashable, bot: Bot, decision: Decision) -> bool:
         """Whether ``bot`` (asked under ``key``) chooses the action the seat played at
@@ -226,7 +241,7 @@ class Memory:
 class _Kept:
     """A ``Memory``'s content: the game (its rules and the public part of its deal), the
     moves replayed, the position after them and the deck's cards they drew, the decisions
-    found, and the policies' verdicts on them."""
+    found, the policies' verdicts on them, and the policies last fitted."""
 
     game: tuple[object, ...]
     history: tuple[Move, ...]
@@ -234,6 +249,7 @@ class _Kept:
     drawn: int
     found: tuple[Decision, ...]
     verdicts: dict[tuple[Hashable, int], bool]
+    fitted: list[tuple[str, Bot | None]] | None
 
 
 def policies(
@@ -242,7 +258,9 @@ def policies(
     past: Sequence[Decision],
     memory: Memory | None = None,
     default_key: Hashable = None,
-) -> list[tuple[str, Bot | None]]:
+    *,
+    deadline: float | None = None,
+) -> list[tuple[str, Bot | None]] | None:
     """Per seat: the policy that explains its latest decisions clearly better than
     ``default`` does, as ``(name, bot)``, or ``("default", None)``.
 
@@ -257,7 +275,34 @@ def policies(
     ``past``), what each rule would have done is kept for the next move: the others'
     answers always, the default's under ``default_key`` if given (anything hashable
     that fixes its choices, besides the bot itself).
+
+    If the clock (``time.perf_counter``) reaches ``deadline`` first, the answer is
+    the policies last fitted with ``memory`` in this game, or ``None`` if there are
+    none; what the fit cut short worked out is kept, so the next one goes on from it.
     """
+    try:
+        fitted = _policies(view, default, past, memory, default_key, deadline=deadline)
+    except _Late:
+        return None if memory is None else memory.fitted
+    if memory is not None:
+        memory.remember(fitted)
+    return fitted
+
+
+class _Late(Exception):
+    """The fit's deadline passed."""
+
+
+def _policies(
+    view: PlayerView,
+    default: Bot,
+    past: Sequence[Decision],
+    memory: Memory | None,
+    default_key: Hashable,
+    *,
+    deadline: float | None,
+) -> list[tuple[str, Bot | None]]:
+    """``policies``, raising ``_Late`` once the deadline passes."""
     family = {name: make() for name, make in FAMILY.items()}
     takers = {**family, **{name: make() for name, make in TAKE_RULES.items()}}
     placers = {**family, **{name: make() for name, make in PLACE_RULES.items()}}
@@ -271,8 +316,8 @@ def policies(
             continue
         takes = [d for d in mine if d.view.drawn_card is None]
         places = [d for d in mine if d.view.drawn_card is not None]
-        take_fits.append(_fits(default, keyed, takers, takes, memory))
-        place_fits.append(_fits(default, keyed, placers, places, memory))
+        take_fits.append(_fits(default, keyed, takers, takes, memory, deadline=deadline))
+        place_fits.append(_fits(default, keyed, placers, places, memory, deadline=deadline))
         fitted[seat] = _Fitted.of(take_fits[-1], place_fits[-1], takers, placers)
     if len(fitted) > 1:
         shared = _Fitted.of(_summed(take_fits), _summed(place_fits), takers, placers)
@@ -328,12 +373,14 @@ def _fits(
     rules: Mapping[str, Bot],
     past: Sequence[Decision],
     memory: Memory | None,
+    *,
+    deadline: float | None,
 ) -> dict[str, float]:
     """The fit (log-likelihood) of ``past`` under the default policy (named
     ``"default"``) and under each of ``rules``, in that order."""
-    fits = {"default": _fit(default, past, memory, default_key)}
+    fits = {"default": _fit(default, past, memory, default_key, deadline=deadline)}
     for name, bot in rules.items():
-        fits[name] = _fit(bot, past, memory, name)
+        fits[name] = _fit(bot, past, memory, name, deadline=deadline)
     return fits
 
 
@@ -367,14 +414,24 @@ class Mixed:
 
 
 def _fit(
-    bot: Bot, past: Sequence[Decision], memory: Memory | None = None, key: Hashable = None
+    bot: Bot,
+    past: Sequence[Decision],
+    memory: Memory | None = None,
+    key: Hashable = None,
+    *,
+    deadline: float | None = None,
 ) -> float:
     """Log-likelihood of ``past`` if the seat plays ``bot`` but for some noise (what it
-    plays is looked up in ``memory`` under ``key``, if both are given)."""
+    plays is looked up in ``memory`` under ``key``, if both are given). Raises ``_Late``
+    if the clock reaches ``deadline`` before ``bot`` is asked about a decision."""
     total = 0.0
+    kept = memory if key is not None else None
     for decision in past:
-        if memory is not None and key is not None:
-            same = memory.plays(key, bot, decision)
+        known = kept is not None and kept.knows(key, decision)
+        if not known and deadline is not None and time.perf_counter() >= deadline:
+            raise _Late
+        if kept is not None:
+            same = kept.plays(key, bot, decision)
         else:
             same = bot.choose(decision.view, decision.legal) == decision.action
         if same:

@@ -37,6 +37,8 @@ PLAYOUT_MOVES = 30
 """``analyse``: the moves a deal's playouts are expected to run (per action) at least."""
 SHORT_PLAYOUTS = 8
 """``analyse``: at most this many times the iterations, when the playouts are short."""
+FIT_SHARE = 0.5
+"""The share of a move's time cap that fitting the opponents' policies may take."""
 _TAKE = ActionKind.TAKE
 _JOKER = Card.JOKER
 _GOLDEN = Card.GOLDEN_JOKER
@@ -232,14 +234,14 @@ class SearchBot:
             self.last_iterations = 0
             return legal[0]
         start = time.perf_counter()
-        self._observe(view)
+        budget = self.budget.within(budget)
+        self._observe(view, start, budget.seconds)
         candidates = self._candidates(view, legal)
         if len(candidates) == 1:
             self.last_iterations = 0
             return candidates[0]
         self._root_actions = candidates
         self._horizon = None if self.rounds is None else view.round + self.rounds
-        budget = self.budget.within(budget)
         deadline = None if budget.seconds is None else start + budget.seconds
         if self.playout == "expert":
             return self._compare(view, candidates, budget.iterations, deadline)
@@ -261,10 +263,15 @@ class SearchBot:
         seat = view.seat
         return max(edges, key=lambda ae: (ae[1].visits, ae[1].rewards[seat]))[0]
 
-    def _observe(self, view: PlayerView) -> None:
+    def _observe(self, view: PlayerView, start: float, seconds: float | None) -> None:
         """Fit the other seats to what they have done this game (``observe``): the expert
         expects each seat's own take threshold, and the rollouts play each seat by the
-        simple policy that explains it clearly better than the expert, if any."""
+        simple policy that explains it clearly better than the expert, if any.
+
+        Under a time cap the policies' fit may take ``FIT_SHARE`` of it; one not done by
+        then leaves each seat to the policy of this game's last fit (the expert if
+        none), and goes on at the next move from what it worked out.
+        """
         expert = self._expert
         self._players = [expert] * view.seats
         if not self.observe:
@@ -272,9 +279,11 @@ class SearchBot:
             return
         past = self._memory.decisions(view)
         expert.thresholds = take_thresholds(view, expert.threshold, past)
+        deadline = None if seconds is None else start + FIT_SHARE * seconds
         # The expert's choices depend on the thresholds it expects (its options are fixed).
-        fitted = policies(view, expert, past, self._memory, tuple(expert.thresholds))
-        for seat, (_, bot) in enumerate(fitted):
+        thresholds = tuple(expert.thresholds)
+        fitted = policies(view, expert, past, self._memory, thresholds, deadline=deadline)
+        for seat, (_, bot) in enumerate(fitted or ()):
             if bot is not None:
                 self._players[seat] = bot
 
@@ -373,9 +382,9 @@ class SearchBot:
         if not actions:
             return {}
         start = time.perf_counter()
-        self._observe(view)
-        self._horizon = None if self.rounds is None else view.round + self.rounds
         budget = self.budget.within(budget)
+        self._observe(view, start, budget.seconds)
+        self._horizon = None if self.rounds is None else view.round + self.rounds
         deadline = None if budget.seconds is None else start + budget.seconds
         limit = budget.iterations
         seat = view.seat
