@@ -12,7 +12,15 @@ from textual.pilot import Pilot
 
 from coloretto.tui import ColorettoApp
 
-from .conftest import SIZE, game_screen, key_for, make_app, play_to_end, settle
+from .conftest import (
+    SIZE,
+    game_screen,
+    key_for,
+    make_app,
+    merge_backgrounds,
+    play_to_end,
+    settle,
+)
 
 SnapCompare = Callable[..., bool]
 LARGE = (120, 40)
@@ -77,3 +85,24 @@ def test_end_screen_five_players(snap_compare: SnapCompare, size: tuple[int, int
 def test_setup_screen(snap_compare: SnapCompare, size: tuple[int, int]) -> None:
     """The first field has the focus: its label and value stand out."""
     assert snap_compare(ColorettoApp(), terminal_size=size)
+
+
+def _rect(fill: str, x: float, width: float, y: float = 1.5) -> str:
+    return (
+        f'<rect fill="{fill}" x="{x:g}" y="{y:g}" width="{width:g}" height="24.65" '
+        'shape-rendering="crispEdges"/>'
+    )
+
+
+def test_snapshots_compare_runs_of_one_background_as_one() -> None:
+    # Columns 0-1 and 2-5 of one colour are one run; a new colour, a gap or a new line
+    # starts another.
+    split = _rect("#121212", 0, 24.4) + _rect("#121212", 24.4, 48.8) + _rect("#412f17", 73.2, 12.2)
+    whole = _rect("#121212", 0, 73.2) + _rect("#412f17", 73.2, 12.2)
+    assert merge_backgrounds(split) == merge_backgrounds(whole) == whole
+    apart = _rect("#121212", 0, 12.2) + _rect("#121212", 24.4, 12.2)
+    assert merge_backgrounds(apart) == apart
+    lines = _rect("#121212", 0, 12.2) + _rect("#121212", 12.2, 12.2, y=25.9)
+    assert merge_backgrounds(lines) == lines
+    text = _rect("#121212", 0, 12.2) + "<text>a</text>" + _rect("#121212", 12.2, 12.2)
+    assert merge_backgrounds(text) == text
