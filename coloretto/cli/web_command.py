@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import ssl
 import sys
 import tempfile
 from pathlib import Path
@@ -25,7 +26,8 @@ websockets on, and give --public-url, the https:// address visitors open.
 
 With --server HOST:PORT, visitors play online instead: each one types the code of a room
 opened with `coloretto host --server HOST:PORT` (and their name), and takes a seat there,
-as `coloretto join` does.
+as `coloretto join` does. A wss:// server whose certificate is not signed by an authority
+this computer trusts needs --cafile, as for `coloretto join`.
 """
 
 EPILOG = """\
@@ -35,6 +37,7 @@ examples:
   coloretto web --public-url https://games.example.org    behind a TLS reverse proxy
   coloretto web --host 192.0.2.7              on the local network, without TLS
   coloretto web --server 127.0.0.1:7787       visitors join rooms of this game server
+  coloretto web --server wss://games.example.org:7787 --cafile ca.pem
 """
 
 EVERY_ADDRESS = {"0.0.0.0", "::", ""}
@@ -83,6 +86,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="visitors join rooms of this game server (coloretto server), typing a room's "
         "code, instead of playing against bots",
     )
+    parser.add_argument(
+        "--cafile",
+        metavar="PEM",
+        help="with a wss:// --server: trust this certificate authority (PEM), as "
+        "coloretto join --cafile does",
+    )
     parser.set_defaults(run=run, parser=parser)
 
 
@@ -94,7 +103,8 @@ def visitor_arguments(args: argparse.Namespace) -> list[str]:
     not theirs)."""
     if args.server is None:
         return []
-    return ["join", "--server", args.server, "--name", ""]
+    trust = [] if args.cafile is None else ["--cafile", args.cafile]
+    return ["join", "--server", args.server, *trust, "--name", ""]
 
 
 def visitor_command(args: argparse.Namespace, base: Path) -> str:
@@ -102,6 +112,19 @@ def visitor_command(args: argparse.Namespace, base: Path) -> str:
     by ``coloretto.cli.visitor`` with a data directory of its own inside ``base``."""
     program = [sys.executable, "-m", "coloretto.cli.visitor", str(base)]
     return shlex.join([*program, *visitor_arguments(args)])
+
+
+def trusted_authority(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
+    """``--cafile`` as an absolute path, once it is known to load and to be needed (a usage
+    error otherwise): each visitor's process runs in a directory of its own."""
+    if args.server is None or not args.server.startswith("wss://"):
+        parser.error("--cafile is for a wss:// --server (a game server with TLS)")
+    path = Path(args.cafile).absolute()
+    try:
+        ssl.create_default_context(cafile=path)
+    except (OSError, ssl.SSLError) as error:
+        parser.error(f"cannot load --cafile: {error}")
+    return str(path)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -117,6 +140,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     host = args.host.strip()
     if args.server is not None:
         args.server = server_address(args.server, parser)
+    if args.cafile is not None:
+        args.cafile = trusted_authority(args, parser)
     if args.public_url is not None:
         try:
             url = check_public_url(args.public_url)

@@ -26,7 +26,15 @@ from coloretto.online.public import PublicGame
 from coloretto.online.server import Limits, run_server
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
-from tests.online.conftest import ROOT, AutoPlayer, ServerProcess, history_record, same_game, until
+from tests.online.conftest import (
+    ROOT,
+    AutoPlayer,
+    ServerProcess,
+    certificate,
+    history_record,
+    same_game,
+    until,
+)
 
 RULES = {"players": 4, "scoring": "brown", "edition": "classic", "variant": "standard"}
 HOST = {"type": "host", "version": 1, "name": "Ana", "rules": RULES, "bot": "easy", "delay": 0}
@@ -319,13 +327,7 @@ def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
 
 
 def test_the_server_speaks_tls_with_a_certificate(tmp_path: Path) -> None:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+    cert, key = certificate(tmp_path)
     server = ServerProcess(tmp_path / "server", options=("--certfile", str(cert), "--keyfile",
                                                          str(key)))  # fmt: skip
     try:

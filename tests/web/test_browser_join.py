@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 from coloretto.online.client import LobbyChanged, RemoteTable
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
-from tests.online.conftest import ServerProcess
+from tests.online.conftest import ServerProcess, certificate
 from tests.web.page import Screen, web_server
 
 if TYPE_CHECKING:
@@ -24,10 +25,12 @@ if TYPE_CHECKING:
 class Host:
     """Ann's seat at a room of ``server``: a table talking to it on a thread of its own."""
 
-    def __init__(self, server: ServerProcess, home: Path) -> None:
+    def __init__(
+        self, server: ServerProcess, home: Path, tls: ssl.SSLContext | None = None
+    ) -> None:
         opening = {"type": "host", "name": "Ann", "rules": {"players": 3}, "bot": "easy",
                    "delay": 0}  # fmt: skip
-        self.table = RemoteTable(server.address, opening, Keeper(DataDir(home)))
+        self.table = RemoteTable(server.url, opening, Keeper(DataDir(home)), tls=tls)
         self.seated: list[str] = []
         self.table.subscribe(self._heard)
         self.loop = asyncio.new_event_loop()
@@ -60,8 +63,8 @@ class Host:
 
 
 @contextlib.contextmanager
-def hosting(server: ServerProcess, home: Path) -> Iterator[Host]:
-    host = Host(server, home)
+def hosting(server: ServerProcess, home: Path, tls: ssl.SSLContext | None = None) -> Iterator[Host]:
+    host = Host(server, home, tls)
     host.thread.start()
     try:
         yield host
@@ -84,6 +87,31 @@ def test_a_web_visitor_types_a_code_and_plays_online(
         ):  # fmt: skip
             host.wait(lambda: host.table.room is not None and bool(host.seated), "room")
             play_in_the_page(browser, url, server.address, host)
+    finally:
+        server.stop()
+
+
+def test_a_web_visitor_plays_online_at_a_server_with_tls(
+    browser: BrowserContext, tmp_path: Path
+) -> None:
+    # The server's certificate is signed by no authority this computer trusts: the web
+    # server passes --cafile on to each visitor's join, as one checked absolute path.
+    cert, key = certificate(tmp_path)
+    (tmp_path / "web-home").mkdir()
+    (tmp_path / "web-temp").mkdir()
+    server = ServerProcess(tmp_path / "server", options=("--certfile", str(cert), "--keyfile",
+                                                         str(key)))  # fmt: skip
+    try:
+        server.start()
+        assert server.scheme == "wss"
+        tls = ssl.create_default_context(cafile=cert)
+        with (
+            hosting(server, tmp_path / "ann", tls) as host,
+            web_server(tmp_path / "web-home", tmp_path / "web-temp", "--server", server.url,
+                       "--cafile", str(cert)) as url,
+        ):  # fmt: skip
+            host.wait(lambda: host.table.room is not None and bool(host.seated), "room")
+            play_in_the_page(browser, url, server.url, host)
     finally:
         server.stop()
 

@@ -15,6 +15,7 @@ from coloretto.cli import web_command
 from coloretto.cli.main import build_parser, main
 from coloretto.cli.visitor import main as visitor
 from tests.conftest import run_coloretto
+from tests.online.conftest import certificate
 from tests.web import page
 
 
@@ -42,6 +43,9 @@ def test_without_the_web_extra_it_says_what_to_install(
         (["--port", "http"], "--port must be a whole number"),
         (["--max-visitors", "0"], "--max-visitors must be 1 to 256"),
         (["--server", "nowhere"], "--server: expected HOST:PORT or a ws:// address"),
+        (["--cafile", "ca.pem"], "--cafile is for a wss:// --server"),
+        (["--server", "127.0.0.1:7787", "--cafile", "ca.pem"], "--cafile is for a wss://"),
+        (["--server", "wss://127.0.0.1:7787", "--cafile", "/no/ca.pem"], "cannot load --cafile"),
     ],
 )
 def test_bad_options_are_one_line_errors(
@@ -82,6 +86,20 @@ def test_with_a_server_each_visitor_runs_join_without_a_code() -> None:
     args.server = "ws://games.example.org:7787"  # as run checks it
     assert web_command.visitor_arguments(args) == [
         "join", "--server", "ws://games.example.org:7787", "--name", ""
+    ]  # fmt: skip
+
+
+def test_a_trusted_authority_is_passed_on_to_each_visitor_s_join(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "ca.pem").write_text(certificate(tmp_path)[0].read_text())
+    monkeypatch.chdir(tmp_path)  # a relative --cafile: the visitors run elsewhere
+    parser = build_parser()
+    args = parser.parse_args(["web", "--server", "wss://127.0.0.1:7787", "--cafile", "ca.pem"])
+    args.cafile = web_command.trusted_authority(args, parser)
+    assert web_command.visitor_arguments(args) == [
+        "join", "--server", "wss://127.0.0.1:7787", "--cafile", str(tmp_path / "ca.pem"),
+        "--name", "",
     ]  # fmt: skip
 
 
