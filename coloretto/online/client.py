@@ -108,6 +108,24 @@ class Refused:
 RoomEvent = LobbyChanged | GameStarted | Refused | Event
 
 
+def unreachable(server: str, error: BaseException) -> str:
+    """Why the server at ``server`` could not be reached at all, for the person joining.
+
+    >>> print(unreachable("ws://h:9", ConnectionRefusedError(111, "refused")))
+    cannot reach the server at ws://h:9 (Connection refused): is coloretto server running there?
+    """
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return (
+            f"the certificate of the server at {server} is not trusted here "
+            f"({error.verify_message}): --cafile names the authority that signed it"
+        )
+    if isinstance(error, ssl.SSLError):
+        return f"cannot speak TLS with the server at {server} ({error.reason or error})"
+    errno = error.errno if isinstance(error, OSError) else None
+    why = os.strerror(errno) if errno else error
+    return f"cannot reach the server at {server} ({why}): is coloretto server running there?"
+
+
 class RemoteSession(Session):
     """The session a screen draws during an online game: the real players and the game as
     the table saw it, the order of the undrawn cards invented (and never shown)."""
@@ -349,14 +367,7 @@ class RemoteTable:
                             return
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
                 if not reached:  # never connected: say so, rather than try for ever
-                    errno = error.errno if isinstance(error, OSError) else None
-                    why = os.strerror(errno) if errno else error
-                    self._tell(
-                        Refused(
-                            f"cannot reach the server at {self.server} ({why}): is "
-                            "coloretto server running there?"
-                        )
-                    )
+                    self._tell(Refused(unreachable(self.server, error)))
                     return
             except InvalidURI as error:
                 self._tell(Refused(str(error)))

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
+import socket
 import ssl
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 from coloretto.engine import Rules
-from coloretto.online.client import RemoteTable
+from coloretto.online.client import Refused, RemoteTable
 from coloretto.online.public import PublicGame
 from coloretto.online.server import Limits, run_server
 from coloretto.play.keeper import Keeper
@@ -335,6 +336,15 @@ def test_the_server_speaks_tls_with_a_certificate(tmp_path: Path) -> None:
         assert server.scheme == "wss"
 
         async def test() -> None:
+            told: list[object] = []
+            stranger = RemoteTable(server.url, HOST, Keeper(DataDir(tmp_path / "zed")),
+                                   tls=ssl.create_default_context())  # fmt: skip
+            stranger.subscribe(told.append)
+            await stranger.run()  # refused at once: no authority here signed the certificate
+            assert told == [Refused(
+                f"the certificate of the server at {server.url} is not trusted here "
+                "(self-signed certificate): --cafile names the authority that signed it"
+            )]  # fmt: skip
             tls = ssl.create_default_context(cafile=cert)
             ana = RemoteTable(server.url, HOST, Keeper(DataDir(tmp_path / "ana")), tls=tls)
             running = asyncio.create_task(ana.run())
@@ -370,3 +380,17 @@ def test_rooms_nobody_is_in_are_let_go(tmp_path: Path) -> None:
         serving.cancel()
 
     run(test)
+
+
+def test_a_server_nobody_runs_is_told_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a free port, then nobody listening on it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    told: list[object] = []
+    table = RemoteTable(f"ws://127.0.0.1:{port}", HOST, Keeper(DataDir(tmp_path)))
+    table.subscribe(told.append)
+    run(table.run)
+    assert told == [Refused(
+        f"cannot reach the server at ws://127.0.0.1:{port} (Connection refused): is coloretto "
+        "server running there?"
+    )]  # fmt: skip
