@@ -221,9 +221,9 @@ class Memory:
         if self._kept is not None:
             self._kept = replace(self._kept, fitted=fitted)
 
-    def knows(self, key: Hashable, decision: Decision) -> bool:
-        """Whether what the policy asked under ``key`` plays at ``decision`` is kept."""
-        return self._kept is not None and (key, decision.ply) in self._kept.verdicts
+    def verdict(self, key: Hashable, decision: Decision) -> bool | None:
+        """``plays``'s answer for ``key`` at ``decision`` if it is kept, else ``None``."""
+        return None if self._kept is None else self._kept.verdicts.get((key, decision.ply))
 
     def plays(self, key: Hashable, bot: Bot, decision: Decision) -> bool:
         """Whether ``bot`` (asked under ``key``) chooses the action the seat played at
@@ -427,13 +427,14 @@ def _fit(
     total = 0.0
     kept = memory if key is not None else None
     for decision in past:
-        known = kept is not None and kept.knows(key, decision)
-        if not known and deadline is not None and time.perf_counter() >= deadline:
-            raise _Late
-        if kept is not None:
-            same = kept.plays(key, bot, decision)
-        else:
-            same = bot.choose(decision.view, decision.legal) == decision.action
+        same = None if kept is None else kept.verdict(key, decision)
+        if same is None:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise _Late
+            if kept is not None:
+                same = kept.plays(key, bot, decision)
+            else:
+                same = bot.choose(decision.view, decision.legal) == decision.action
         if same:
             total += math.log(1 - POLICY_NOISE)
         else:

@@ -185,8 +185,14 @@ def _given_name(args: argparse.Namespace) -> str:
 def _tls(args: argparse.Namespace, parser: argparse.ArgumentParser) -> ssl.SSLContext | None:
     if not args.server.startswith("wss://"):
         return None
+    return trusting(args.cafile, parser)
+
+
+def trusting(cafile: str | None, parser: argparse.ArgumentParser) -> ssl.SSLContext:
+    """A client's TLS context that trusts ``cafile`` (``--cafile``; the system's
+    authorities if ``None``): a usage error if the file does not load."""
     try:
-        return ssl.create_default_context(cafile=args.cafile)
+        return ssl.create_default_context(cafile=cafile)
     except (OSError, ssl.SSLError) as error:
         parser.error(f"cannot load --cafile: {error}")
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import ssl
 import sys
 import tempfile
 from pathlib import Path
 
-from coloretto.cli.online_command import server_address
+from coloretto.cli.online_command import server_address, trusting
 from coloretto.cli.parser import bounded_int, fail
 
 DESCRIPTION = """\
@@ -119,12 +118,9 @@ def trusted_authority(args: argparse.Namespace, parser: argparse.ArgumentParser)
     error otherwise): each visitor's process runs in a directory of its own."""
     if args.server is None or not args.server.startswith("wss://"):
         parser.error("--cafile is for a wss:// --server (a game server with TLS)")
-    path = Path(args.cafile).absolute()
-    try:
-        ssl.create_default_context(cafile=path)
-    except (OSError, ssl.SSLError) as error:
-        parser.error(f"cannot load --cafile: {error}")
-    return str(path)
+    path = str(Path(args.cafile).absolute())
+    trusting(path, parser)
+    return path
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

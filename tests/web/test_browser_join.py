@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 from coloretto.online.client import LobbyChanged, RemoteTable
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
@@ -72,46 +74,34 @@ def hosting(server: ServerProcess, home: Path, tls: ssl.SSLContext | None = None
         host.stop()
 
 
+@pytest.mark.parametrize("tls", [False, True], ids=["ws", "wss"])
 def test_a_web_visitor_types_a_code_and_plays_online(
-    browser: BrowserContext, tmp_path: Path
+    browser: BrowserContext, tmp_path: Path, tls: bool
 ) -> None:
+    # With TLS, the server's certificate is signed by no authority this computer trusts:
+    # the web server passes --cafile on to each visitor's join, as one checked absolute path.
     (tmp_path / "web-home").mkdir()
     (tmp_path / "web-temp").mkdir()
-    server = ServerProcess(tmp_path / "server")
+    options: tuple[str, ...] = ()
+    trust: tuple[str, ...] = ()
+    context = None
+    if tls:
+        cert, key = certificate(tmp_path)
+        options = ("--certfile", str(cert), "--keyfile", str(key))
+        trust = ("--cafile", str(cert))
+        context = ssl.create_default_context(cafile=cert)
+    server = ServerProcess(tmp_path / "server", options=options)
     try:
         server.start()
+        assert server.scheme == ("wss" if tls else "ws")
+        shown = server.url if tls else server.address
         with (
-            hosting(server, tmp_path / "ann") as host,
-            web_server(tmp_path / "web-home", tmp_path / "web-temp", "--server", server.address)
+            hosting(server, tmp_path / "ann", context) as host,
+            web_server(tmp_path / "web-home", tmp_path / "web-temp", "--server", shown, *trust)
             as url,
         ):  # fmt: skip
             host.wait(lambda: host.table.room is not None and bool(host.seated), "room")
-            play_in_the_page(browser, url, server.address, host)
-    finally:
-        server.stop()
-
-
-def test_a_web_visitor_plays_online_at_a_server_with_tls(
-    browser: BrowserContext, tmp_path: Path
-) -> None:
-    # The server's certificate is signed by no authority this computer trusts: the web
-    # server passes --cafile on to each visitor's join, as one checked absolute path.
-    cert, key = certificate(tmp_path)
-    (tmp_path / "web-home").mkdir()
-    (tmp_path / "web-temp").mkdir()
-    server = ServerProcess(tmp_path / "server", options=("--certfile", str(cert), "--keyfile",
-                                                         str(key)))  # fmt: skip
-    try:
-        server.start()
-        assert server.scheme == "wss"
-        tls = ssl.create_default_context(cafile=cert)
-        with (
-            hosting(server, tmp_path / "ann", tls) as host,
-            web_server(tmp_path / "web-home", tmp_path / "web-temp", "--server", server.url,
-                       "--cafile", str(cert)) as url,
-        ):  # fmt: skip
-            host.wait(lambda: host.table.room is not None and bool(host.seated), "room")
-            play_in_the_page(browser, url, server.url, host)
+            play_in_the_page(browser, url, shown, host)
     finally:
         server.stop()
 
