@@ -92,7 +92,14 @@ GAME_KEYS: tuple[Key, ...] = (
         "row",
     ),
     Key(
-        "h", "Hint", ("hint: what the strongest bot would do, and why",), (("h,H", "hint"),), "hint"
+        "h",
+        "Hint",
+        (
+            "hint: what the strongest bot would do, and why;",
+            "while others move: at your next turn",
+        ),
+        (("h,H", "hint"),),
+        "hint",
     ),
     Key("l", "Log", ("show or hide the move log",), (("l,L", "toggle_log"),), "toggle-log"),
     Key(

@@ -1,13 +1,17 @@
-"""The hint key: the best move and why, again on a second ``h`` or after any other message."""
+"""The hint key: the best move and why, again on a second ``h`` or after any other message,
+and at your turn when asked for during someone else's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.pilot import Pilot
 
+from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import GameScreen
 from coloretto.tui.widgets import Notice
 
-from .conftest import SIZE, asynctest, game_screen, make_app, settle, text_of
+from .conftest import SIZE, asynctest, game_screen, make_app, make_config, settle, text_of
 
 
 def notice(screen: GameScreen) -> str:
@@ -40,3 +44,26 @@ async def test_a_second_h_and_an_h_after_another_message_show_the_hint_again() -
         assert "does nothing" in notice(screen)
         assert await hint(pilot, screen) == first
         assert len(screen.hints) == 1  # asked once: the same position, the same hint
+
+
+@asynctest
+async def test_h_during_a_bots_turn_brings_the_hint_at_your_turn() -> None:
+    config = make_config(2, humans=1, seed=1, bot="easy")
+    app = ColorettoApp(replace(config, delay=0.5))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(pilot)
+        if not screen.busy:  # it is our turn: play until the bot's turn comes
+            await pilot.press("d")
+            await pilot.press(str(screen.session.game.legal_actions()[0].row + 1))  # type: ignore[operator]
+        await pilot.pause()
+        assert screen.busy
+        await pilot.press("h")
+        assert notice(screen).strip() == "Bot 1 is to move: a hint comes once it is your turn."
+        assert not screen.hints
+        await settle(pilot)  # the bot has moved: our turn
+        for _ in range(1000):
+            if screen.hints:
+                break
+            await pilot.pause(0.01)
+        assert len(screen.hints) == 1, "the hint asked for during the bot's turn never came"
+        assert notice(screen).strip() == f"Hint: {screen.hints[0]}"

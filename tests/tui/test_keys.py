@@ -91,7 +91,7 @@ async def test_keys_during_a_bots_turn_say_to_wait() -> None:
         await pilot.pause()
         assert screen.busy
         assert "Bot 1 is thinking" in text_of(screen.query_one("#turn"))
-        for key in ("d", "2", "h", "x"):
+        for key in ("d", "2", "x"):
             await pilot.press(key)
             assert "It is Bot 1's turn: wait a moment." in notice(screen)
 

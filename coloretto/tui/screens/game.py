@@ -71,6 +71,8 @@ class GameScreen(Screen[None]):
         self._fresh_row: int | None = None
         self._results_shown = False
         self._hint_token: int | None = None
+        self._hint_wanted = False
+        """``h`` was pressed while someone else was to move: hint at the next person's turn."""
         self._hint: tuple[int, str] | None = None
         """The latest hint, with the move count it was given at (shown again on ``h``)."""
         self.hints: list[str] = []
@@ -170,6 +172,9 @@ class GameScreen(Screen[None]):
             self.think(seat, self.token)
         else:
             self.thinking = None
+            if self._hint_wanted and self.table.plays_here(seat):
+                self._hint_wanted = False
+                self._start_hint()
 
     @work(thread=True, group="bot", exit_on_error=False)
     def think(self, seat: int, token: int) -> None:
@@ -315,9 +320,19 @@ class GameScreen(Screen[None]):
             )
 
     def action_hint(self) -> None:
-        """``h``: ask the strongest bot what it would do, and why."""
-        if not self._person_to_move():
+        """``h``: ask the strongest bot what it would do, and why; while someone else is to
+        move, the hint comes at the next turn played here."""
+        game = self.session.game
+        if not game.is_over and not self.table.plays_here(game.current_player):
+            self._hint_wanted = True
+            name = self.session.seat_names[game.current_player]
+            self.notice.say(f"{name} is to move: a hint comes once it is your turn.")
             return
+        if self._person_to_move():
+            self._start_hint()
+
+    def _start_hint(self) -> None:
+        """Show the hint for the position on the table, finding it first if need be."""
         if self._hint is not None and self._hint[0] == self.token:
             self.notice.say(self._hint[1], "hint")  # the same position: the same hint
             return
