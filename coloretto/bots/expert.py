@@ -225,10 +225,15 @@ GAINS_KEPT = 4_000
 
 
 class _Gains(NamedTuple):
-    """A collection's value as it stands, and the gains of the cards asked about so far."""
+    """A collection's value as it stands, and the gains of the cards asked about so far.
+
+    The cards are kept as plain numbers (a card equals its number, so a row of cards
+    finds them): tuples of numbers are not tracked by Python's garbage collector, whose
+    full collections would otherwise walk every row ever asked about.
+    """
 
     base: float
-    rows: dict[Row, float]
+    rows: dict[tuple[int, ...], float]
 
 
 _GAINS: dict[Hashable, _Gains] = {}
@@ -258,7 +263,7 @@ class _Collector:
         key = (
             self.table,
             self.plus,
-            tuple(view.colours),
+            tuple(map(int, view.colours)),
             tuple(self.counts),
             self.jokers,
             self.plus2,
@@ -296,7 +301,7 @@ class _Collector:
         gains = self._gains
         gain = gains.rows.get(cards)
         if gain is None:
-            gain = gains.rows[cards] = self.value(cards) - gains.base
+            gain = gains.rows[tuple(map(int, cards))] = self.value(cards) - gains.base
         return gain
 
 
