@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -68,6 +69,16 @@ class Terminal:
                 raise AssertionError(f"{needle!r} still on screen after {timeout} s:\n{text}")
             time.sleep(0.05)
         return text
+
+    def wait_for_focus(self, label: str, timeout: float = 20.0) -> None:
+        """Wait until the setup screen marks ``label`` as the field with the focus (its
+        label in reverse video)."""
+        marked = re.compile(r"\x1b\[[0-9;]*;7m(?:\x1b\[[0-9;]*m)*" + re.escape(label))
+        deadline = time.monotonic() + timeout
+        while not marked.search(styled := self._run("capture-pane", "-p", "-e", "-t", "game")):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{label!r} never had the focus:\n{styled!r}")
+            time.sleep(0.05)
 
     def keys(self, *keys: str) -> None:
         """Type ``keys`` (tmux key names, e.g. ``Escape``, ``C-s``)."""
@@ -149,3 +160,18 @@ def test_bad_arguments_in_a_real_terminal(terminal: Terminal) -> None:
     assert screen.startswith("coloretto play: error: ")
     assert "--players must be 2 to 5, not 7" in screen
     assert "Traceback" not in screen
+
+
+def test_keys_typed_in_one_burst_edit_a_name_in_order(terminal: Terminal) -> None:
+    # tmux writes one send-keys call to the terminal at once: the app reads these keys
+    # together, as it does those of a fast typist or a key macro.
+    terminal.start([])
+    terminal.wait_for_focus("Players")
+    terminal.keys("Tab", "Tab")  # People, then the names
+    terminal.wait_for_focus("Names")
+    terminal.keys("Christopher")
+    terminal.wait_for("Christopher")
+    terminal.keys(*["BSpace"] * 5, "ine", "Left", "Left", "Left", "-")
+    terminal.wait_for("Names     Christ-ine ")
+    terminal.keys("Escape")
+    terminal.wait_for("exit status 0")

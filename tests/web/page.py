@@ -40,9 +40,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-TYPING_PAUSE_MS = 40
-"""Milliseconds between two keys typed in the page (see ``Screen.press``)."""
-
 VIEWPORT = {"width": 1280, "height": 800}
 """The browser window: 142 x 38 cells of the page's terminal."""
 
@@ -241,12 +238,8 @@ class Screen:
         self.click(*self.find(text))
 
     def press(self, *keys: str) -> None:
-        """Type ``keys`` (Playwright's names: ``d``, ``1``, ``Control+s``, ``Enter``) at a
-        fast typist's pace (``TYPING_PAUSE`` between keys).
-
-        Not faster: a burst of backspaces and letters in one read of the terminal loses
-        keys in Textual 8's ``Input`` (seen in tmux as well as in the page; not in the
-        pilot, which bypasses the terminal), so a burst would test that bug, not ours."""
+        """Type ``keys`` (Playwright's names: ``d``, ``1``, ``Control+s``, ``Enter``) as fast
+        as the page takes them: the text fields keep backspaces and letters in order even
+        when they reach the app in one read (``coloretto.tui.widgets.TextInput``)."""
         for key in keys:
             self.page.keyboard.press(key)
-            self.page.wait_for_timeout(TYPING_PAUSE_MS)

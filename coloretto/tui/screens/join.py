@@ -16,7 +16,7 @@ from textual.widgets import Button, Footer, Input, Label, Static
 from coloretto.online.protocol import room_code, seat_name
 from coloretto.play.config import MAX_NAME
 from coloretto.store.text import printable
-from coloretto.tui.widgets import Notice
+from coloretto.tui.widgets import Notice, TextInput
 
 MAX_TYPED_CODE = 16
 """Room for a code typed with spaces around it (the code itself has six characters)."""
@@ -58,12 +58,12 @@ class JoinScreen(Screen[None]):
         with Vertical(id="join"):
             yield Static(f"Join a room on {printable(self.server, 80)}", id="join-title")
             yield Label("Room code (as the host was shown it)")
-            yield Input(
+            yield TextInput(
                 self.code, placeholder="e.g. K7PQ2M", max_length=MAX_TYPED_CODE, id="join-code"
             )
             if self.player_name is not None:
                 yield Label("Your name at the table")
-                yield Input(
+                yield TextInput(
                     self.player_name, placeholder="your name", max_length=MAX_NAME, id="join-name"
                 )
             yield Button("Join (Enter)", variant="primary", id="join-button")

@@ -19,6 +19,7 @@ from coloretto.engine import Edition, Rules, Scoring, Variant
 from coloretto.play.config import PACES, GameConfig
 from coloretto.store.text import printable
 from coloretto.tui.messages import ResumeGame, StartGame
+from coloretto.tui.widgets import TextInput
 
 
 def _options(values: list[str]) -> list[tuple[str, str]]:
@@ -63,7 +64,7 @@ class SetupScreen(Screen[None]):
                 yield Label("People")
                 yield _choice(self._people_options(rules.players), config.humans, "humans")
                 yield Label("Names")
-                yield Input(
+                yield TextInput(
                     names,
                     placeholder="comma-separated, e.g. Ana, Ben (optional)",
                     compact=True,
@@ -80,9 +81,9 @@ class SetupScreen(Screen[None]):
                 yield Label("Variant")
                 yield _choice(_options([v.value for v in Variant]), rules.variant.value, "variant")
                 yield Label("Games")
-                yield Input(str(rules.games), type="integer", compact=True, id="games")
+                yield TextInput(str(rules.games), type="integer", compact=True, id="games")
                 yield Label("Seed")
-                yield Input(
+                yield TextInput(
                     "" if config.seed is None else str(config.seed),
                     placeholder="random",
                     type="integer",

@@ -5,6 +5,7 @@ from coloretto.tui.widgets.log import MoveLog
 from coloretto.tui.widgets.rows import DrawnCard, RowsPanel, RowView
 from coloretto.tui.widgets.score_card import ScoreCard
 from coloretto.tui.widgets.seats import SeatInfo, SeatsPanel, SeatView, SidePanel
+from coloretto.tui.widgets.text_input import TextInput
 
 __all__ = [
     "DrawnCard",
@@ -18,6 +19,7 @@ __all__ = [
     "SeatView",
     "SeatsPanel",
     "SidePanel",
+    "TextInput",
     "TopBar",
     "TurnBar",
 ]
