@@ -67,3 +67,16 @@ async def test_h_during_a_bots_turn_brings_the_hint_at_your_turn() -> None:
             await pilot.pause(0.01)
         assert len(screen.hints) == 1, "the hint asked for during the bot's turn never came"
         assert notice(screen).strip() == f"Hint: {screen.hints[0]}"
+
+
+@asynctest
+async def test_watching_bots_the_keys_say_so() -> None:
+    config = make_config(3, humans=0, seed=1, bot="easy")
+    app = ColorettoApp(replace(config, delay=10))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(pilot)
+        await pilot.pause()
+        await pilot.press("h")
+        assert notice(screen).strip() == "! You are watching: hints are for the players."
+        await pilot.press("d")
+        assert notice(screen).strip() == "! You are watching: nobody plays from this keyboard."

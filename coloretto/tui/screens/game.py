@@ -266,10 +266,18 @@ class GameScreen(Screen[None]):
             return False
         seat = game.current_player
         if not self.table.plays_here(seat):
-            name = self.session.seat_names[seat]
-            self.notice.say(f"It is {possessive(name)} turn: wait a moment.", "error")
+            if self._watching:
+                self.notice.say("You are watching: nobody plays from this keyboard.", "error")
+            else:
+                name = self.session.seat_names[seat]
+                self.notice.say(f"It is {possessive(name)} turn: wait a moment.", "error")
             return False
         return True
+
+    @property
+    def _watching(self) -> bool:
+        """True when no seat is played from this keyboard (bots only, or a spectator)."""
+        return not any(map(self.table.plays_here, range(len(self.session.seat_names))))
 
     # ------------------------------------------------------------------ keys
 
@@ -324,6 +332,9 @@ class GameScreen(Screen[None]):
         move, the hint comes at the next turn played here."""
         game = self.session.game
         if not game.is_over and not self.table.plays_here(game.current_player):
+            if self._watching:
+                self.notice.say("You are watching: hints are for the players.", "error")
+                return
             self._hint_wanted = True
             name = self.session.seat_names[game.current_player]
             self.notice.say(f"{name} is to move: a hint comes once it is your turn.")
