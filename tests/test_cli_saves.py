@@ -4,6 +4,7 @@ clear one-line errors, files never changed behind the player's back."""
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -13,8 +14,10 @@ from coloretto.cli.main import main
 from coloretto.engine import Match, Rules
 from coloretto.engine.record import write_record
 from coloretto.play.config import GameConfig, Player
+from coloretto.play.keeper import Keeper
 from coloretto.play.saving import read_session, session_record
 from coloretto.play.session import Session
+from coloretto.play.table import LocalTable
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import save as save_record
 from coloretto.tui.app import ColorettoApp
@@ -65,6 +68,46 @@ def test_resume_continues_the_saved_game(started: list[ColorettoApp]) -> None:
     assert app.session.game == saved.game
     assert app.session.id == saved.id
     assert [p.bot for p in app.session.config.players] == [None, "easy", "hard"]
+
+
+def test_resume_id_continues_that_game(
+    started: list[ColorettoApp],
+) -> None:
+    data = DataDir.default()
+    older, newer = in_progress(5), in_progress(9)
+    older.id, newer.id = "20261120-101010-aaaaaa", "20261121-101010-bbbbbb"
+    save(data, older)
+    path = save(data, newer)
+    os.utime(path, (path.stat().st_atime, path.stat().st_mtime + 60))  # played last
+    assert main(["play", "--resume", older.id]) == 0
+    assert main(["play", "--resume"]) == 0
+    first, second = started
+    assert first.session is not None
+    assert second.session is not None
+    assert (first.session.id, first.session.game) == (older.id, older.game)
+    assert (second.session.id, second.session.game) == (newer.id, newer.game)
+
+
+def test_quitting_names_the_other_games_in_progress() -> None:
+    data = DataDir.default()
+    playing, other = in_progress(5), in_progress(9)
+    other.id = "20261121-101010-bbbbbb"
+    save(data, other)
+    message = LocalTable(playing, Keeper(data)).suspend()
+    assert message == (
+        "Your game is saved: coloretto play --resume continues it.\n"
+        f"Also in progress: {other.id} (coloretto play --resume ID continues one)."
+    )
+
+
+@pytest.mark.parametrize("wanted", ["20261120-101010-cccccc", "../../outside", "x" * 300])
+def test_resume_of_a_game_not_in_progress_lists_those_that_are(
+    capsys: pytest.CaptureFixture[str], wanted: str
+) -> None:
+    save(DataDir.default(), in_progress())
+    err = error_of(capsys, ["play", "--resume", wanted])
+    assert "there is no game in progress called " in err
+    assert "; the games are 20261121-101010-abcdef (" in err
 
 
 def test_resume_without_a_save_says_so(capsys: pytest.CaptureFixture[str]) -> None:

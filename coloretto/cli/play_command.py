@@ -18,8 +18,11 @@ from coloretto.play.keeper import Keeper
 from coloretto.play.saving import load_session
 from coloretto.play.session import Session
 from coloretto.store.paths import HOME_VARIABLE, DataDir
-from coloretto.store.saves import latest_save, new_id
+from coloretto.store.saves import games_in_progress, new_id, save_path
 from coloretto.store.text import printable
+
+LATEST = "(latest)"
+"""What a bare ``--resume`` stands for: the game played last (no session id looks so)."""
 
 DESCRIPTION = """\
 Play Coloretto in the terminal. By default you play against bots at the default level
@@ -114,8 +117,11 @@ def add_parser(
     resume = saved.add_mutually_exclusive_group()
     resume.add_argument(
         "--resume",
-        action="store_true",
-        help="continue the game in progress, exactly where it stood",
+        nargs="?",
+        const=LATEST,
+        metavar="ID",
+        help="continue the game in progress (the one played last, or the game ID named when "
+        "you quit), exactly where it stood",
     )
     resume.add_argument(
         "--load",
@@ -189,12 +195,7 @@ def saved_session(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if changed:
         parser.error(f"{option} plays the saved game as it was: leave out {', '.join(changed)}")
     data = DataDir.default()
-    if args.resume:
-        path = latest_save(data)
-        if path is None:
-            parser.error(f"there is no game in progress to resume (in {data.saves})")
-    else:
-        path = Path(args.load)
+    path = _save_to_resume(data, args.resume, parser) if args.resume else Path(args.load)
     try:
         session = load_session(path, default_bot=args.bot)
     except RecordError as error:
@@ -211,6 +212,25 @@ def saved_session(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if args.delay != defaults.delay:
         session.config = replace(session.config, delay=args.delay)
     return session
+
+
+def _save_to_resume(data: DataDir, wanted: str, parser: argparse.ArgumentParser) -> Path:
+    """The save of the game ``--resume`` names (``LATEST``: the one played last)."""
+    ids = games_in_progress(data)
+    if not ids:
+        parser.error(f"there is no game in progress to resume (in {data.saves})")
+    if wanted == LATEST:
+        return save_path(data, ids[0])
+    if wanted not in ids:
+        shown = printable(wanted, 40)
+        parser.error(f"there is no game in progress called {shown}; the games are {_listed(ids)}")
+    return save_path(data, wanted)
+
+
+def _listed(ids: list[str], most: int = 3) -> str:
+    """``ids`` in a sentence, the first ``most`` of them."""
+    more = len(ids) - most
+    return ", ".join(ids[:most]) + (f" and {more} more" if more > 0 else "")
 
 
 _SAVED_KEEPS = {"resume", "load", "delay", "bot", "run", "parser"}

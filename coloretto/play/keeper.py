@@ -15,7 +15,7 @@ from coloretto.play.session import Session
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Lock, Locked, hold
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import keep_finished, lock_path, save, save_path
+from coloretto.store.saves import games_in_progress, keep_finished, lock_path, save, save_path
 from coloretto.store.stats import GameResult, Stats, StatsError
 
 
@@ -35,6 +35,10 @@ class Keeper:
                 self.data.root.mkdir(parents=True, exist_ok=True)
             self._log = incident_log(self.data.log)
         return self._log
+
+    def games_in_progress(self, *, besides: Session) -> list[str]:
+        """The ids of the other games saved in progress, the one played last first."""
+        return [i for i in games_in_progress(self.data) if i != besides.id]
 
     def claim(self, session: Session) -> str | None:
         """Hold the session's game for this process (one game, one writer) until

@@ -188,12 +188,20 @@ class LocalTable:
         """Save the game in progress; the message says how to resume it (or why it could not
         be saved). ``None`` when there is nothing to resume."""
         session = self._session
+        others = [] if self.keeper is None else self.keeper.games_in_progress(besides=session)
+        also = (
+            f"Also in progress: {', '.join(others)} (coloretto play --resume ID continues one)."
+            if others
+            else ""
+        )
         if session.match.is_over:
-            return None
+            return also or None
         problem = None if self.keeper is None else self.keeper.save(session)
         if problem is not None:
             return f"Sorry, {problem}."
-        return "Your game is saved: coloretto play --resume continues it."
+        return "\n".join(
+            filter(None, ("Your game is saved: coloretto play --resume continues it.", also))
+        )
 
     # ------------------------------------------------------------------ bots and hints
 

@@ -106,6 +106,12 @@ def latest_save(data: DataDir) -> Path | None:
     return _newest(data.saves)
 
 
+def games_in_progress(data: DataDir) -> list[str]:
+    """The session ids of the games saved in progress, the one touched last first (files
+    whose names are no session id are left out)."""
+    return [p.stem for p in _by_age(data.saves) if SESSION_ID.fullmatch(p.stem)]
+
+
 def finished_games(data: DataDir) -> list[Path]:
     """The history, newest first."""
     return _by_age(data.history)
