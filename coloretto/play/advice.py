@@ -229,17 +229,32 @@ def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[st
             f"it builds row {action.row + 1} for you ({mine:+d} for you, at most "
             f"{rival.gain:+d} for the others)"
         )
-    worst = max(
-        (r for r in range(len(rows)) if r != action.row and _has_room(state, r)),
-        key=lambda r: _rival(state, seat, _placed(state, r), names).gain,
-        default=None,
-    )
-    gift = rival if worst is None else _rival(state, seat, _placed(state, worst), names)
-    if worst is None or gift.gain <= rival.gain:
+    return _placement_reason(state, seat, action.row, rival, names)
+
+
+def _placement_reason(
+    state: GameState, seat: int, row: int, rival: _Rival, names: Sequence[str]
+) -> str:
+    """Why a card that does not build a row for you goes on ``row``: what it is worth to
+    the others there (``rival``) against the other rows it could go on."""
+    others = [r for r in range(len(state.rows)) if r != row and _has_room(state, r)]
+    if not others:
+        worth = f" ({rival.gain:+d} for {rival.name})" if rival.name != "nobody" else ""
+        return f"the only row it can go on{worth}"
+    gifts = {r: _rival(state, seat, _placed(state, r), names) for r in others}
+    worst = max(others, key=lambda r: gifts[r].gain)
+    least = min(others, key=lambda r: gifts[r].gain)
+    if gifts[least].gain == gifts[worst].gain == rival.gain:
         return f"on any row it would be worth about as much to the others ({rival.gain:+d})"
+    if rival.gain <= gifts[least].gain:
+        return (
+            f"it helps the others least there (at most {rival.gain:+d} for them); "
+            f"on row {worst + 1} it would be worth {gifts[worst].gain:+d} to {gifts[worst].name}"
+        )
     return (
-        f"it helps the others least there (at most {rival.gain:+d} for them); "
-        f"on row {worst + 1} it would be worth {gift.gain:+d} to {gift.name}"
+        f"it makes row {row + 1} worth {rival.gain:+d} to {rival.name} (on row {least + 1} "
+        f"at most {gifts[least].gain:+d} to the others), but the round played out goes "
+        "better for you this way"
     )
 
 

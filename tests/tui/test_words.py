@@ -124,10 +124,42 @@ def test_hints_say_why_in_a_few_words() -> None:
                 assert hint.startswith(
                     f"put the {name(state.drawn_card)} card on row {action.row + 1}: "
                 )
-                assert (
-                    "builds row" in hint or "helps the others least" in hint or "on any row" in hint
-                )
+                check_placement_reason(state, seat, action.row, hint, names)
             assert "+0 to you" not in hint  # never a reason that reads as bad advice
+
+
+def check_placement_reason(
+    state: GameState, seat: int, row: int, hint: str, names: list[str]
+) -> None:
+    """A placement's reason says only what is so of what the row is worth to the others
+    still in the round."""
+    assert state.drawn_card is not None
+
+    def most_to_others(target: int) -> int:
+        cards = [*state.rows[target], state.drawn_card]
+        rivals = [s for s in range(len(names)) if s != seat and not state.seats_out[s]]
+        return max((row_gain(state, s, cards) for s in rivals), default=0)
+
+    here = most_to_others(row)
+    others = [
+        most_to_others(r)
+        for r, cards in enumerate(state.rows)
+        if r != row and not state.rows_taken[r] and len(cards) < state.row_capacities[r]
+    ]
+    if "builds row" in hint:
+        return
+    if "the only row it can go on" in hint:
+        assert not others
+    elif "on any row" in hint:
+        assert set(others) == {here}
+    elif "helps the others least" in hint:
+        assert here <= min(others)
+        assert set(others) != {here}
+    else:
+        assert "goes better for you" in hint
+        assert f"worth {here:+d} to " in hint
+        assert f"at most {min(others):+d} to the others" in hint
+        assert min(others) < here
 
 
 def test_a_rows_gain_is_the_change_in_score() -> None:
