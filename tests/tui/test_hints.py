@@ -80,3 +80,20 @@ async def test_watching_bots_the_keys_say_so() -> None:
         assert notice(screen).strip() == "! You are watching: hints are for the players."
         await pilot.press("d")
         assert notice(screen).strip() == "! You are watching: nobody plays from this keyboard."
+
+
+@asynctest
+async def test_a_long_hint_shows_whole_on_the_smallest_terminal() -> None:
+    app = make_app(5, humans=1, seed=3, bot="easy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        words = " ".join(f"word{n}" for n in range(30))  # three lines at 80 columns
+        screen.notice.say(words, "hint")
+        await pilot.pause()
+        shown = [
+            "".join(segment.text for segment in screen.notice.render_line(y))
+            for y in range(screen.notice.size.height)
+        ]
+        assert screen.notice.size.height == 3
+        assert " ".join(" ".join(shown).split()) == f"Hint: {words}"

@@ -77,7 +77,7 @@ class Notice(Static):
             self.kind = kind
         prefix = {"error": "! ", "hint": "Hint: ", "info": "", "event": ""}[kind]
         body = text if isinstance(text, Text) else Text(printable(text))
-        self.update(Text.assemble((prefix, "bold"), body), layout=False)
+        self.update(Text.assemble((prefix, "bold"), body))  # a long one takes more lines
 
 
 class Legend(Static):
