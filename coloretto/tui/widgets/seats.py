@@ -127,6 +127,10 @@ def collection_columns(
     >>> b = score({Card.GREEN: 2, Card.BLUE: 1, Card.PINK: 0, Card.GRAY: 0}, jokers=1)
     >>> [line.plain for line in collection_columns(held, b, 2, plain=True)]
     ['[G]         ', '[G] [B] [*] ', '+2* +1  \N{MULTIPLICATION SIGN}1  ']
+    >>> held = {Card.BROWN: 2, Card.JOKER: 2, Card.ORANGE: 2}
+    >>> b = score({Card.BROWN: 2, Card.ORANGE: 2}, jokers=2)
+    >>> collection_columns(held, b, 1, plain=True)[-1].plain  # a wide label keeps a gap
+    '+2** +2  \N{MULTIPLICATION SIGN}2  '
     """
     columns: list[tuple[Card, int, Text]] = []
     for entry in breakdown.sets:
@@ -143,6 +147,7 @@ def collection_columns(
     lines = [Text() for _ in range(stack + 1)]
     for card, count, label in columns:
         width = card_block(card, plain=plain).cell_len
+        gap = " " * (max(width, label.cell_len) - width + 1)  # a label never meets the next
         filled = min(count, stack)
         for i in range(stack):
             if i < stack - filled:
@@ -151,8 +156,8 @@ def collection_columns(
                 lines[i].append_text(card_block(card, plain=plain))
             else:
                 lines[i].append(" " * width, style=GLYPHS[card].style)
-            lines[i].append(" ")
-        label.truncate(width + 1, pad=True)
+            lines[i].append(gap)
+        label.truncate(width + len(gap), pad=True)
         lines[stack].append_text(label)
     return lines
 
