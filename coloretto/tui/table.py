@@ -80,11 +80,13 @@ def show_table(
     *,
     fresh_row: int | None = None,
     prompt: Text | None = None,
+    played: bool = True,
 ) -> None:
     """Draw ``session``'s current game on ``screen``'s table widgets.
 
     ``fresh_row`` is the row a card was just put on (highlighted); ``prompt`` replaces the
-    turn bar's usual words (whose turn it is and which keys play).
+    turn bar's usual words (whose turn it is and which keys play); ``played`` is false
+    where the keys do not play the game (a replay): the deck does not offer ``d``.
     """
     game = session.game
     names = session.seat_names
@@ -99,6 +101,7 @@ def show_table(
         game.deck_size,
         fresh_row=fresh_row,
         plain=plain,
+        drawable=played and not game.is_over and game.deck_size > 0,
     )
     screen.query_one(SeatsPanel).show(
         [seat_info(session, seat, takers) for seat in range(game.rules.seats)], plain=plain

@@ -7,7 +7,7 @@ from textual.widgets import Input
 from coloretto.engine import Card, score
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen
 from coloretto.tui.screens.end import names_and
-from coloretto.tui.widgets import Notice, ScoreCard
+from coloretto.tui.widgets import DrawnCard, Notice, ScoreCard
 from coloretto.tui.widgets.score_card import breakdown_table
 from coloretto.tui.words import turn_prompt
 
@@ -82,6 +82,7 @@ async def test_the_score_screen_and_its_keys() -> None:
         await pilot.press("b")  # back to the board, which stays readable
         screen = pilot.app.screen
         assert isinstance(screen, GameScreen)
+        assert "d draws" not in text_of(screen.query_one(DrawnCard))  # nothing to draw
         await pilot.press("d")
         assert "The game is over: press Enter" in text_of(screen.query_one(Notice))
         await pilot.press("enter")

@@ -84,6 +84,7 @@ def check_board(screen: ReplayScreen, step: int) -> None:
     assert rows_shown(screen) == rows_expected(replay, step)
     drawn = text_of(screen.query_one("#drawn", Static))
     assert drawn.startswith("Deck") == (game.drawn_card is None)
+    assert "d draws" not in drawn  # the keys step through the replay
     for view in screen.query(SeatView):
         head = text_of(view).splitlines()[0]
         assert replay.seats[view.seat] in head

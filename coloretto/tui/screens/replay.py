@@ -118,7 +118,7 @@ class ReplayScreen(Screen[None]):
         self.session = session = replay.session(step)
         move = replay.move(step)
         fresh = move.action.row if move and move.action.kind is ActionKind.PLACE else None
-        show_table(self, session, fresh_row=fresh, prompt=self._prompt())
+        show_table(self, session, fresh_row=fresh, prompt=self._prompt(), played=False)
         log = self.query_one(MoveLog)
         count = self._shown[step]
         log.entries = self._entries[: count - 1]

@@ -141,9 +141,18 @@ class DrawnCard(Static):
         event.stop()
         self.post_message(self.Selected())
 
-    def show(self, card: Card | None, deck: int, size: CardSize, *, plain: bool = False) -> None:
-        """Show the drawn ``card`` with its name, or the deck (``deck`` cards) to draw from."""
-        key = (card, deck, size, plain)
+    def show(
+        self,
+        card: Card | None,
+        deck: int,
+        size: CardSize,
+        *,
+        plain: bool = False,
+        drawable: bool = True,
+    ) -> None:
+        """Show the drawn ``card`` with its name, or the deck (``deck`` cards), with the key
+        that draws from it while a person could (``drawable``)."""
+        key = (card, deck, size, plain, drawable)
         if self._shown == key:
             return
         resized = not isinstance(self._shown, tuple) or self._shown[2] != size
@@ -152,7 +161,7 @@ class DrawnCard(Static):
         if card is None:
             head = Text(f"Deck {deck}", style="bold")
             face = card_back(size.width, size.height, plain=plain)
-            foot = Text("d draws", style="dim")
+            foot = Text("d draws" if drawable else "", style="dim")
         else:
             head = Text("Drawn", style="bold")
             face = card_face(card, size.width, size.height, plain=plain)
@@ -179,6 +188,7 @@ class RowsPanel(Horizontal):
                 int,
                 int | None,
                 bool,
+                bool,
             ]
             | None
         ) = None
@@ -200,8 +210,17 @@ class RowsPanel(Horizontal):
     def on_resize(self, event: events.Resize) -> None:
         """Cards grow and shrink with the panel."""
         if self._last is not None:
-            rows, capacities, takers, drawn, deck, fresh_row, plain = self._last
-            self.show(rows, capacities, takers, drawn, deck, fresh_row=fresh_row, plain=plain)
+            rows, capacities, takers, drawn, deck, fresh_row, plain, drawable = self._last
+            self.show(
+                rows,
+                capacities,
+                takers,
+                drawn,
+                deck,
+                fresh_row=fresh_row,
+                plain=plain,
+                drawable=drawable,
+            )
 
     def show(
         self,
@@ -213,9 +232,11 @@ class RowsPanel(Horizontal):
         *,
         fresh_row: int | None = None,
         plain: bool = False,
+        drawable: bool = True,
     ) -> None:
-        """Show every row, who took which this round, and the drawn card (or the deck)."""
-        self._last = (rows, capacities, takers, drawn, deck, fresh_row, plain)
+        """Show every row, who took which this round, and the drawn card (or the deck, with
+        its key while a person could draw: ``drawable``)."""
+        self._last = (rows, capacities, takers, drawn, deck, fresh_row, plain, drawable)
         size = self.size_for(capacities)
         widest = max(capacities)
         for view in self.query(RowView):
@@ -229,4 +250,4 @@ class RowsPanel(Horizontal):
                 fresh=r == fresh_row,
                 plain=plain,
             )
-        self.query_one(DrawnCard).show(drawn, deck, size, plain=plain)
+        self.query_one(DrawnCard).show(drawn, deck, size, plain=plain, drawable=drawable)
