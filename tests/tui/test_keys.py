@@ -153,6 +153,12 @@ async def test_help_rules_log_pace_and_quit() -> None:
         assert screen.delay == 0.2
         await pilot.press("plus", "plus")
         assert screen.delay == 0
+        assert notice(screen).strip() == "Bots already play at once: - slows them down."
+        await pilot.press(*["minus"] * 7)
+        assert screen.delay == 2.5
+        assert notice(screen).strip() == "Bots already wait 2.5 s: + speeds them up."
+        await pilot.press("plus")
+        assert notice(screen).strip() == "Bots now wait 1.5 s between actions (+ faster, - slower)."
 
         await pilot.press("q")
         assert isinstance(pilot.app.screen, ConfirmQuit)

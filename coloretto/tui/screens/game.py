@@ -392,8 +392,13 @@ class GameScreen(Screen[None]):
                 else "No bot plays at this table: + and - set the bots' pace."
             )
             return
-        nearest = min(range(len(PACES)), key=lambda i: abs(PACES[i] - self.delay))
-        self.delay = PACES[max(0, min(len(PACES) - 1, nearest + step))]
+        if step < 0 and self.delay <= PACES[0]:
+            self.notice.say("Bots already play at once: - slows them down.")
+        elif step > 0 and self.delay >= PACES[-1]:
+            self.notice.say(f"Bots already wait {self.delay:g} s: + speeds them up.")
+        else:
+            nearest = min(range(len(PACES)), key=lambda i: abs(PACES[i] - self.delay))
+            self.delay = PACES[max(0, min(len(PACES) - 1, nearest + step))]
 
     def watch_delay(self, delay: float) -> None:
         """Say how fast the bots play now."""
