@@ -39,14 +39,14 @@ class CardSize(NamedTuple):
 
 
 def card_size(width: int, height: int, rows: int, widest: int) -> CardSize:
-    """The largest cards (up to 5 lines tall, about as wide as tall on screen) with which
+    """The largest cards (up to 8 lines tall, about as wide as tall on screen) with which
     ``rows`` rows of ``widest`` cards and the drawn card fit in ``width`` x ``height`` cells.
 
     >>> card_size(38, 17, 4, 3), card_size(38, 17, 5, 3), card_size(68, 33, 4, 3)
     (CardSize(width=7, height=3, gap=1), CardSize(width=5, height=2, gap=1), \
-CardSize(width=11, height=5, gap=1))
+CardSize(width=15, height=7, gap=1))
     """
-    for tall in range(5, 0, -1):
+    for tall in range(8, 0, -1):
         wide = 2 * tall + 1
         gap = 1 if tall > 1 or rows * 2 - 1 <= height else 0  # rows of blocks need a gap
         across = LABEL + widest * (wide + 1) + SIDE_GAP + max(wide, SIDE_MIN)
