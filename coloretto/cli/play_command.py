@@ -154,7 +154,11 @@ def config_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) 
         else:
             args.players = 4
     elif seats is not None and len(seats) != args.players:
-        parser.error(f"{len(seats)} --seat options for --players {args.players}")
+        given = "one --seat was" if len(seats) == 1 else f"{len(seats)} --seat options were"
+        parser.error(
+            f"--players {args.players} needs one --seat for each player, but {given} given "
+            "(or leave out --players: the seats set it)"
+        )
     rules = rules_from_args(args, parser)
     try:
         rules = replace(rules, games=args.games)

@@ -69,7 +69,7 @@ def test_the_two_player_variants_default_to_two_players() -> None:
         (["--humans", "5", "--players", "4"], "--humans 5"),
         (["--humans", "-1"], "--humans"),
         (["--humans", "1", "--seat", "Ana"], "either --humans or --seat"),
-        (["--seat", "Ana", "--seat", "Ben", "--players", "3"], "2 --seat options"),
+        (["--seat", "Ana", "--seat", "Ben", "--players", "3"], "but 2 --seat options were given"),
         (["--seat", "Ana"], "players must be 2 to 5"),
         (["--seat", "Ana", "--seat", "ana"], "two players are named"),
         (["--seat", "Ana", "--seat", "A" * 30], "too long"),
