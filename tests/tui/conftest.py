@@ -123,6 +123,15 @@ def key_for(game: GameState) -> str:
     return str(best.row + 1)
 
 
+async def until_a_bots_turn(pilot: Pilot[None], screen: GameScreen) -> None:
+    """Play our first move if it is ours, so that a bot is to move (and thinking)."""
+    if not screen.busy:
+        await pilot.press("d")
+        await pilot.press(str(screen.session.game.legal_actions()[0].row + 1))  # type: ignore[operator]
+    await pilot.pause()
+    assert screen.busy
+
+
 async def play_to_end(pilot: Pilot[None], max_keys: int = 2000) -> int:
     """Play by key presses until the score screen shows; returns the keys pressed."""
     keys = 0

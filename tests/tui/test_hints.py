@@ -11,7 +11,16 @@ from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import GameScreen
 from coloretto.tui.widgets import Notice
 
-from .conftest import SIZE, asynctest, game_screen, make_app, make_config, settle, text_of
+from .conftest import (
+    SIZE,
+    asynctest,
+    game_screen,
+    make_app,
+    make_config,
+    settle,
+    text_of,
+    until_a_bots_turn,
+)
 
 
 def notice(screen: GameScreen) -> str:
@@ -52,11 +61,7 @@ async def test_h_during_a_bots_turn_brings_the_hint_at_your_turn() -> None:
     app = ColorettoApp(replace(config, delay=0.5))
     async with app.run_test(size=SIZE) as pilot:
         screen = game_screen(pilot)
-        if not screen.busy:  # it is our turn: play until the bot's turn comes
-            await pilot.press("d")
-            await pilot.press(str(screen.session.game.legal_actions()[0].row + 1))  # type: ignore[operator]
-        await pilot.pause()
-        assert screen.busy
+        await until_a_bots_turn(pilot, screen)
         await pilot.press("h")
         assert notice(screen).strip() == "Bot 1 is to move: a hint comes once it is your turn."
         assert not screen.hints

@@ -20,6 +20,7 @@ from .conftest import (
     play_to_end,
     settle,
     text_of,
+    until_a_bots_turn,
 )
 
 
@@ -85,11 +86,7 @@ async def test_keys_during_a_bots_turn_say_to_wait() -> None:
     app = ColorettoApp(config)
     async with app.run_test(size=SIZE) as pilot:
         screen = game_screen(pilot)
-        if not screen.busy:  # it is our turn: play until the bot's turn comes
-            await pilot.press("d")
-            await pilot.press(str(screen.session.game.legal_actions()[0].row + 1))  # type: ignore[operator]
-        await pilot.pause()
-        assert screen.busy
+        await until_a_bots_turn(pilot, screen)
         assert "Bot 1 is thinking" in text_of(screen.query_one("#turn"))
         for key in ("d", "2", "x"):
             await pilot.press(key)
