@@ -11,6 +11,7 @@ import argparse
 from datetime import datetime
 from pathlib import Path
 
+from rich.box import SIMPLE_HEAD
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -132,12 +133,14 @@ def print_history(paths: list[Path], folder: Path) -> None:
     """The games as a table: file, date, players, winners and scores, then how to replay
     one (``folder``: where they are); the text that comes from the files is shown
     ``printable``, never as markup."""
-    table = Table(title="Finished games, newest first", title_justify="left")
+    # Light rules and columns that may wrap (the date at its space), so that 80 columns
+    # leave the names room for a few words a line.
+    table = Table(title="Finished games, newest first", title_justify="left", box=SIMPLE_HEAD)
     table.add_column("File", no_wrap=True, overflow="fold")
-    table.add_column("Date", no_wrap=True)
-    table.add_column("Players")
-    table.add_column("Winner")
-    table.add_column("Scores", no_wrap=True)
+    table.add_column("Date", min_width=10)
+    table.add_column("Players", min_width=12, ratio=3)
+    table.add_column("Winner", min_width=6, ratio=1)
+    table.add_column("Scores", min_width=5, ratio=1)
     for path in paths:
         try:
             date = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")

@@ -452,6 +452,20 @@ def test_replay_screen_snapshot(snap_compare: SnapCompare) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=round_three_drawn)
 
 
+def test_the_list_fits_80_columns(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    keep(home, "20261121-070503-ab12cd.json", random_game(12), age=5)
+    assert main(["replay", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 80 for line in lines), lines
+    header = next(line for line in lines if "File" in line)
+    assert header.split() == ["File", "Date", "Players", "Winner", "Scores"]
+    game = [line for line in lines if line.strip() and "Finished" not in line][2:-2]
+    assert len(game) <= 3, game  # the names wrap a few to a line, not one word a line
+
+
 def test_a_name_from_the_list_replays_that_game(
     home: Path,
     started: list[ReplayApp],
