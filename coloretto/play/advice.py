@@ -29,6 +29,10 @@ class _Rival:
     gain: int
 
 
+_NOBODY = _Rival("nobody", 0)
+"""The rival when no other seat is still in the round."""
+
+
 def _rival(state: GameState, seat: int, cards: Sequence[Card], names: Sequence[str]) -> _Rival:
     rules = state.rules
     mine = rules.controller(seat)
@@ -38,7 +42,7 @@ def _rival(state: GameState, seat: int, cards: Sequence[Card], names: Sequence[s
         if not state.seats_out[s] and rules.controller(s) != mine and s != seat
     ]
     if not others:
-        return _Rival("nobody", 0)
+        return _NOBODY
     best = max(others, key=lambda s: (row_gain(state, s, cards), -s))
     name = names[best]
     return _Rival("you" if name == YOU else name, row_gain(state, best, cards))
@@ -239,7 +243,7 @@ def _placement_reason(
     the others there (``rival``) against the other rows it could go on."""
     others = [r for r in range(len(state.rows)) if r != row and _has_room(state, r)]
     if not others:
-        worth = f" ({rival.gain:+d} for {rival.name})" if rival.name != "nobody" else ""
+        worth = "" if rival == _NOBODY else f" ({rival.gain:+d} for {rival.name})"
         return f"the only row it can go on{worth}"
     gifts = {r: _rival(state, seat, _placed(state, r), names) for r in others}
     worst = max(others, key=lambda r: gifts[r].gain)

@@ -189,19 +189,18 @@ class LocalTable:
         be saved). ``None`` when there is nothing to resume."""
         session = self._session
         others = [] if self.keeper is None else self.keeper.games_in_progress(besides=session)
-        also = (
-            f"Also in progress: {', '.join(others)} (coloretto play --resume ID continues one)."
-            if others
-            else ""
-        )
-        if session.match.is_over:
-            return also or None
+        lines = [] if session.match.is_over else [self._saved(session)]
+        if others:
+            ids = ", ".join(others)
+            lines.append(f"Also in progress: {ids} (coloretto play --resume ID continues one).")
+        return "\n".join(lines) or None
+
+    def _saved(self, session: Session) -> str:
+        """Save the game in progress: how to resume it, or why it could not be saved."""
         problem = None if self.keeper is None else self.keeper.save(session)
         if problem is not None:
             return f"Sorry, {problem}."
-        return "\n".join(
-            filter(None, ("Your game is saved: coloretto play --resume continues it.", also))
-        )
+        return "Your game is saved: coloretto play --resume continues it."
 
     # ------------------------------------------------------------------ bots and hints
 
