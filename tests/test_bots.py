@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -86,9 +87,18 @@ def test_search_bot_plays_legal_games_under_every_rules_combination(
     play(rules, [spec, "greedy"], seed=game)
 
 
-def test_unknown_bot_lists_the_available_names() -> None:
-    with pytest.raises(BotError, match=r"unknown bot 'nope'; available: .*greedy.*random"):
+def test_unknown_bot_lists_the_levels_then_the_available_names() -> None:
+    with pytest.raises(BotError) as refused:
         make_bot("nope")
+    assert str(refused.value).startswith(
+        "unknown bot 'nope'; choose a level (beginner, easy, normal, hard) or a bot ("
+    )
+    assert re.search(r"or a bot \(.*greedy.*random.*\)$", str(refused.value))
+
+
+def test_a_level_with_options_is_not_called_an_unknown_bot() -> None:
+    with pytest.raises(BotError, match=r"the level 'hard' takes no options \(it stands for search"):
+        make_bot("hard:seconds=1")
 
 
 def test_bad_options_are_reported_with_the_spec() -> None:
@@ -145,7 +155,7 @@ def test_a_plugin_that_fails_to_import_gets_a_clear_error(
 ) -> None:
     _install_plugin(tmp_path, monkeypatch, "import module_that_does_not_exist\n")
     assert "first" in available()  # listing does not import
-    with pytest.raises(BotError, match=r"'first' failed to load \(ModuleNotFoundError.*available"):
+    with pytest.raises(BotError, match=r"'first' failed to load \(ModuleNotFoundError.*choose a level"):
         make_bot("first")
 
 

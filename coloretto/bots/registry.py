@@ -16,7 +16,7 @@ or ``search:iterations=400:exploration=0.7``. A difficulty level
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
@@ -126,16 +126,31 @@ def _value(text: str) -> object:
 def load_factory(name: str) -> BotFactory:
     """The factory registered as ``name``; ``BotError`` lists what is available."""
     points = _entry_points()
-    names = ", ".join(sorted(points)) or "none"
+    if name in LEVELS and name not in points:
+        raise BotError(
+            f"the level {name!r} takes no options (it stands for {LEVELS[name]}; give that "
+            "spec with other options instead)"
+        )
     if name not in points:
-        raise BotError(f"unknown bot {name!r}; available: {names}")
+        raise BotError(f"unknown bot {name!r}; {choices(points)}")
     try:
         factory: BotFactory = points[name].load()
     except Exception as error:  # a plug-in may fail in any way while importing
         raise BotError(
-            f"bot {name!r} failed to load ({type(error).__name__}: {error}); available: {names}"
+            f"bot {name!r} failed to load ({type(error).__name__}: {error}); {choices(points)}"
         ) from error
     return factory
+
+
+def choices(bots: Iterable[str]) -> str:
+    """What may be named instead: the levels first (what players are told to use), then
+    the bots.
+
+    >>> choices(["random", "greedy"])
+    'choose a level (beginner, easy, normal, hard) or a bot (greedy, random)'
+    """
+    names = ", ".join(sorted(bots)) or "none installed"
+    return f"choose a level ({', '.join(LEVELS)}) or a bot ({names})"
 
 
 def make_bot(spec: str | BotSpec, seed: int | None = None) -> Bot:
