@@ -155,7 +155,7 @@ def test_a_plugin_that_fails_to_import_gets_a_clear_error(
 ) -> None:
     _install_plugin(tmp_path, monkeypatch, "import module_that_does_not_exist\n")
     assert "first" in available()  # listing does not import
-    with pytest.raises(BotError, match=r"'first' failed to load \(ModuleNotFoundError.*choose a level"):
+    with pytest.raises(BotError, match=r"'first' failed to load \(ModuleNotFoundError.*a level"):
         make_bot("first")
 
 

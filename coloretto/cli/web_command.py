@@ -1,15 +1,19 @@
 """``coloretto web``: the game as a web page, each visitor playing in a process of their own.
 
-Needs the ``web`` extra: ``pip install "coloretto[web]"`` (textual-serve).
+Needs the ``web`` extra (textual-serve); ``install_command`` says how to add it to the
+Python the game runs in (the project is installed from a checkout, not from PyPI).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sys
 import tempfile
+from importlib.metadata import Distribution, PackageNotFoundError, distribution
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from coloretto.cli.online_command import server_address, trusting
 from coloretto.cli.parser import bounded_int, fail
@@ -42,7 +46,69 @@ examples:
 EVERY_ADDRESS = {"0.0.0.0", "::", ""}
 """Hosts that mean "listen on every address": visitors need --public-url to find us."""
 
-INSTALL = 'pip install "coloretto[web]"'
+WEB_EXTRA = "web"
+
+WEB_NEEDS = ("textual-serve>=1.1,<2",)
+"""The web extra's requirements, should the installed metadata not say (pyproject.toml)."""
+
+MAX_METADATA = 64 * 1024
+"""The most read of the installed ``direct_url.json`` (it is a few dozen bytes)."""
+
+
+def install_command(dist: Distribution | None = None) -> str:
+    """The command that adds the web extra to this Python (``sys.executable``): from the
+    checkout the game was installed from (``pip install "DIR[web]"``, with ``-e`` for an
+    editable install), else the extra's requirements themselves. ``dist``: the installed
+    game (found when ``None``)."""
+    pip = [sys.executable, "-m", "pip", "install"]
+    if dist is None:
+        try:
+            dist = distribution("coloretto")
+        except PackageNotFoundError:
+            dist = None
+    checkout = _checkout(dist) if dist is not None else _running_from()
+    if checkout is not None:
+        editable = checkout[1]
+        return shlex.join([*pip, *(["-e"] if editable else []), f"{checkout[0]}[{WEB_EXTRA}]"])
+    return shlex.join([*pip, *_extra_requirements(dist)])
+
+
+def _checkout(dist: Distribution) -> tuple[Path, bool] | None:
+    """The project directory ``dist`` was installed from (and whether editably), if it was
+    installed from one that is still there (PEP 610's ``direct_url.json``)."""
+    try:
+        text = (dist.read_text("direct_url.json") or "")[:MAX_METADATA]
+        found = json.loads(text)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(found, dict) or not isinstance(found.get("dir_info"), dict):
+        return None
+    url = found.get("url")
+    if not isinstance(url, str) or not url.startswith("file://"):
+        return None
+    path = Path(unquote(urlparse(url).path))
+    if not (path / "pyproject.toml").is_file():
+        return None
+    return path, found["dir_info"].get("editable") is True
+
+
+def _running_from() -> tuple[Path, bool] | None:
+    """The checkout this code runs from when it is not installed at all (``python -m
+    coloretto`` there): installing it is then the way to the extra."""
+    root = Path(__file__).resolve().parents[2]
+    return (root, False) if (root / "pyproject.toml").is_file() else None
+
+
+def _extra_requirements(dist: Distribution | None) -> list[str]:
+    """The web extra's requirements, as the installed metadata lists them."""
+    marker = f"extra == '{WEB_EXTRA}'"
+    listed = (dist.requires if dist is not None else None) or []
+    needs = [
+        requirement.partition(";")[0].strip()
+        for requirement in listed
+        if marker in requirement.replace('"', "'")
+    ]
+    return needs or list(WEB_NEEDS)
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -132,7 +198,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             serve,
         )
     except ImportError as error:
-        return fail(parser, f"serving the game needs the web extra: {INSTALL} ({error})")
+        return fail(
+            parser,
+            f"serving the game needs the web extra (textual-serve: {error}); install it "
+            f"with: {install_command()}",
+        )
     host = args.host.strip()
     if args.server is not None:
         args.server = server_address(args.server, parser)

@@ -7,6 +7,7 @@ import os
 import shlex
 import socket
 import sys
+from importlib.metadata import Distribution, PathDistribution
 from pathlib import Path
 
 import pytest
@@ -25,12 +26,48 @@ def test_without_the_web_extra_it_says_what_to_install(
     monkeypatch.setitem(sys.modules, "textual_serve", None)  # hidden, as if not installed
     monkeypatch.setitem(sys.modules, "textual_serve.server", None)
     monkeypatch.delitem(sys.modules, "coloretto.web.server", raising=False)
+    monkeypatch.setattr(web_command, "install_command", lambda: "python -m pip install X")
     assert main(["web"]) == 2
     error = capsys.readouterr().err
-    assert error.startswith(
-        'coloretto web: error: serving the game needs the web extra: pip install "coloretto[web]"'
-    )
+    assert error.startswith("coloretto web: error: serving the game needs the web extra")
+    assert error.endswith("; install it with: python -m pip install X\n")
     assert error.count("\n") == 1
+    assert "coloretto[web]" not in error  # the project is not on PyPI
+
+
+def installed(tmp_path: Path, direct_url: str | None) -> Distribution:
+    """An installed distribution of the game (its metadata in a dist-info folder)."""
+    info = tmp_path / "coloretto-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: coloretto\nVersion: 1.0\n"
+        "Requires-Dist: rich>=13.7\n"
+        "Requires-Dist: textual-serve<2,>=1.1; extra == 'web'\n"
+    )
+    if direct_url is not None:
+        (info / "direct_url.json").write_text(direct_url)
+    return PathDistribution(info)
+
+
+def test_the_install_command_fits_how_the_game_was_installed(tmp_path: Path) -> None:
+    checkout = tmp_path / "my checkout"
+    checkout.mkdir()
+    (checkout / "pyproject.toml").write_text("[project]\n")
+    url = checkout.as_uri()
+    python = shlex.quote(sys.executable)
+    editable = installed(tmp_path / "a", f'{{"url": "{url}", "dir_info": {{"editable": true}}}}')
+    assert web_command.install_command(editable) == (
+        f"{python} -m pip install -e '{checkout}[web]'"
+    )
+    plain = installed(tmp_path / "b", f'{{"url": "{url}", "dir_info": {{}}}}')
+    assert web_command.install_command(plain) == f"{python} -m pip install '{checkout}[web]'"
+    wheel = installed(tmp_path / "c", None)  # from a wheel: the extra's own requirements
+    assert web_command.install_command(wheel) == f"{python} -m pip install 'textual-serve<2,>=1.1'"
+    gone = installed(tmp_path / "d", '{"url": "file:///no/such/checkout", "dir_info": {}}')
+    assert "textual-serve" in web_command.install_command(gone)
+    for hostile in ("[1, 2", '{"url": 3, "dir_info": {}}', '"x"', "[" * 100_000):
+        broken = installed(tmp_path / str(abs(hash(hostile))), hostile)
+        assert web_command.install_command(broken).endswith("'textual-serve<2,>=1.1'")
 
 
 @pytest.mark.parametrize(
