@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from coloretto.cli.parser import fail, need_terminal
+from coloretto.cli.stats_command import NO_GAMES
 from coloretto.engine import GameRecord, RecordError, UnreadableRecord, read_record
 from coloretto.play.replay import Replay
 from coloretto.store import DataDir
@@ -115,7 +116,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     data = DataDir.default()
     try:
         if args.list:
-            print_history(history(data), data.history)
+            print_history(finished_games(data), data.history)
             return 0
         path = find(args.file, data) if args.file else history(data)[0]
         record = load(path)
@@ -130,42 +131,64 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def print_history(paths: list[Path], folder: Path) -> None:
-    """The games as a table: file, date, players, winners and scores, then how to replay
-    one (``folder``: where they are); the text that comes from the files is shown
-    ``printable``, never as markup."""
-    # Light rules and columns that may wrap (the date at its space), so that 80 columns
-    # leave the names room for a few words a line.
-    table = Table(title="Finished games, newest first", title_justify="left", box=SIMPLE_HEAD)
-    table.add_column("File", no_wrap=True, overflow="fold")
+    """The games as a table: file, date, the players one a line with their scores beside
+    them and "won" beside the winners, then how to replay one (``folder``: where they
+    are); the text that comes from the files is shown ``printable``, never as markup. No
+    games is no error: it says so, as ``coloretto stats`` does."""
+    if not paths:
+        print(NO_GAMES)
+        print(printable(f"Finished games are kept in {folder}."))
+        return
+    # At 80 columns too (and in a file, which rich draws 80 wide): a name never wraps, so
+    # each score stays on its player's line; the file name is never cut, to be copied.
+    table = Table(
+        title="Finished games, newest first",
+        title_justify="left",
+        box=SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        leading=1,
+    )
+    table.add_column("File", no_wrap=True)
     table.add_column("Date", min_width=10)
-    table.add_column("Players", min_width=12, ratio=3)
-    table.add_column("Winner", min_width=6, ratio=1)
-    table.add_column("Scores", min_width=5, ratio=1)
+    table.add_column("Players", min_width=8)
+    table.add_column("Scores", justify="right", no_wrap=True)
+    table.add_column("Result", min_width=6)
     for path in paths:
-        try:
-            date = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-        except OSError:
-            date = ""
-        try:
-            record = read_record(path)
-        except RecordError as error:
-            problem = str(error).removeprefix(f"{path}: ")
-            table.add_row(_shown(path.name), date, _shown(f"unreadable: {problem}", "red"), "", "")
-            continue
-        state = record.state
-        scores = state.final_scores() if state.is_over else state.scores()
-        seats = [printable(name, LONGEST_NAME) for name in record.seats]
-        winners = ", ".join(seats[s] for s in state.winners())
-        table.add_row(
-            _shown(path.name),
-            date,
-            _shown(", ".join(seats)),
-            _shown(winners) if state.is_over else f"(unfinished, round {state.round})",
-            " ".join(str(s) for s in scores),
-        )
+        table.add_row(*_history_row(path))
     console = Console(soft_wrap=False)
     console.print(table)
+    console.print()
     console.print(Text(f"coloretto replay FILE replays one (files in {printable(str(folder))})"))
+
+
+def _history_row(path: Path) -> tuple[Text, str, Text, str, str]:
+    """One game of the history: file, date, players, scores and who won (or the problem)."""
+    try:
+        date = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+    except OSError:
+        date = ""
+    try:
+        record = read_record(path)
+    except RecordError as error:
+        problem = str(error).removeprefix(f"{path}: ")
+        shown = Text(printable(f"unreadable: {problem}"), "red", no_wrap=False, overflow="fold")
+        return _shown(path.name), date, shown, "", ""
+    state = record.state
+    scores = state.final_scores() if state.is_over else state.scores()
+    seats = [printable(name, LONGEST_NAME) for name in record.seats]
+    if state.is_over:
+        winners = state.winners()
+        result = "\n".join("won" if seat in winners else "" for seat in range(len(seats)))
+    else:
+        result = f"unfinished (round {state.round})"
+    return (
+        _shown(path.name),
+        date,
+        Text("\n".join(seats), no_wrap=True, overflow="ellipsis"),  # printable already
+        "\n".join(str(score) for score in scores),
+        result,
+    )
 
 
 def _shown(text: str, style: str = "") -> Text:
