@@ -51,6 +51,9 @@ examples:
 
 SEAT_BOT = "bot"
 
+MOST_PLAYERS = 5
+"""The most players a game may have (``--players``, ``--seat``)."""
+
 
 def add_parser(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
@@ -146,6 +149,13 @@ def config_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     seats: list[str] | None = args.seat
     if seats is not None and args.humans is not None:
         parser.error("give either --humans or --seat, not both")
+    if seats is not None and args.players is None and not 2 <= len(seats) <= MOST_PLAYERS:
+        given = "once" if len(seats) == 1 else f"{len(seats)} times"
+        parser.error(
+            f"--seat was given {given}, but a game has 2 to {MOST_PLAYERS} players: give "
+            "--seat once for each, in seating order (a person's name, or bot or bot:LEVEL), "
+            "e.g. --seat Ana --seat bot:hard"
+        )
     if args.players is None:
         if seats is not None:
             args.players = len(seats)
