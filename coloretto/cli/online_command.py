@@ -132,7 +132,11 @@ def _add_connection(parser: argparse.ArgumentParser) -> None:
         metavar="HOST:PORT",
         help=f"the game server (default {DEFAULT_SERVER}; wss://HOST:PORT for TLS)",
     )
-    parser.add_argument("--name", help="your name at the table (default: your login name)")
+    parser.add_argument(
+        "--name",
+        help="your name at the table (default: your login name; for root or a system "
+        'account, "Host" when hosting, else the join screen asks or "Player")',
+    )
     parser.add_argument("--cafile", help="trust this certificate authority (PEM) for wss://")
 
 
@@ -166,20 +170,49 @@ def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     return 0
 
 
-def _name(args: argparse.Namespace) -> str:
-    """``--name``, else the login name; "Player" when nothing of it is left."""
-    return _given_name(args) or "Player"
+SYSTEM_ACCOUNTS = frozenset(
+    {"root", "admin", "administrator", "nobody", "daemon", "toor", "user", "guest"}
+)
+"""Login names that name a machine's account, not a person at the table."""
+
+FIRST_PERSON_UID = 500 if sys.platform == "darwin" else 1000
+"""The lowest user id of a person's account (below it: the system's own accounts)."""
+
+
+def person_login_name() -> str:
+    """The login name as a player's name ("ana" gives "Ana"); ``""`` when it names no
+    person: root, an administrator's or system account (or no login name at all)."""
+    try:
+        login = getpass.getuser()
+    except (OSError, KeyError):
+        return ""
+    if login.lower() in SYSTEM_ACCOUNTS or _system_uid(login):
+        return ""
+    return seat_name(login.capitalize())
+
+
+def _system_uid(login: str) -> bool:
+    """True when ``login`` is an account of the system itself (a low user id, or the
+    ``nobody`` id); False when unknown here (say, on Windows)."""
+    try:
+        import pwd  # noqa: PLC0415 (POSIX only)
+
+        uid = pwd.getpwnam(login).pw_uid
+    except (ImportError, KeyError):
+        return False
+    return uid < FIRST_PERSON_UID or uid == 65534
+
+
+def _name(args: argparse.Namespace, fallback: str) -> str:
+    """``--name``, else the login name; ``fallback`` when nothing of it is left (or the
+    login is root or a system account)."""
+    return _given_name(args) or fallback
 
 
 def _given_name(args: argparse.Namespace) -> str:
-    """``--name`` (``--name ''`` gives ``""``), else the login name, as the table shows it."""
-    name = args.name
-    if name is None:
-        try:
-            name = getpass.getuser().capitalize()
-        except (OSError, KeyError):
-            name = ""
-    return seat_name(name)
+    """``--name`` (``--name ''`` gives ``""``), else a person's login name, as the table
+    shows it (control characters removed, cut to the longest name allowed)."""
+    return seat_name(person_login_name() if args.name is None else args.name)
 
 
 def _tls(args: argparse.Namespace, parser: argparse.ArgumentParser) -> ssl.SSLContext | None:
@@ -222,7 +255,7 @@ def run_host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     rules = rules_from_args(args, parser)
     opening: dict[str, Any] = {
         "type": "host",
-        "name": _name(args),
+        "name": _name(args, "Host"),
         "rules": {k: v for k, v in rules.to_dict().items() if k != "games"},
         "bot": args.bot,
         "delay": args.delay,
@@ -247,7 +280,7 @@ def run_join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return connect({"type": "join", "room": code, "name": name}, keeper)
 
     if code is not None:
-        return _play(parser, table_for(code, _name(args), None), host=False)
+        return _play(parser, table_for(code, _name(args, "Player"), None), host=False)
     from coloretto.tui.online_app import JoinForm  # noqa: PLC0415 (Textual only to play)
 
     server = server_address(args.server, parser).removeprefix("ws://")

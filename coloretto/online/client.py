@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shlex
 import ssl
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -91,6 +92,8 @@ class LobbyChanged:
     """Each seat's person and whether they are connected now."""
     rules: Rules
     bot: str
+    here: int | None = None
+    """The player at this front end (``None``: watching)."""
 
 
 @dataclass(frozen=True)
@@ -148,8 +151,11 @@ class RemoteSession(Session):
         return self.config.rules.controller(seat) != self.here
 
     def waiting_for(self, seat: int) -> str:
-        """``away`` for a player whose connection is lost, else ``thinking…``."""
-        return "away" if self.config.rules.controller(seat) in self.away else "thinking…"
+        """``away`` for a player whose connection is lost, ``thinking…`` for a bot, ``to
+        move`` for a person (as a person's seat reads at one keyboard)."""
+        if self.config.rules.controller(seat) in self.away:
+            return "away"
+        return "to move" if self.config.controller(seat).is_human else "thinking…"
 
 
 class SeatKeys:
@@ -325,18 +331,33 @@ class RemoteTable:
         if problem is not None:
             self._tell(NotSaved(problem))
 
+    @property
+    def comeback(self) -> str | None:
+        """The command that takes this seat back, from this machine (``None`` while
+        watching, before the room is known, or once the game is over).
+
+        >>> table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "K7PQ2M",
+        ...                                         "name": "Ana's"})
+        >>> table.player = 1
+        >>> print(table.comeback)
+        coloretto join K7PQ2M --server 127.0.0.1:7787 --name 'Ana'"'"'s'
+        """
+        if self._final is not None or self.player is None or self.room is None:
+            return None
+        server = self.server.removeprefix("ws://")
+        return shlex.join(["coloretto", "join", self.room, "--server", server, "--name", self.name])
+
     def suspend(self) -> str | None:
         """Leaving: the game goes on at the server; say how to come back."""
         self.closed = True
         if self._ws is not None:
             asyncio.get_running_loop().create_task(self._ws.close())
-        if self._final is not None or self.player is None or self.room is None:
+        comeback = self.comeback
+        if comeback is None:
             return None
-        server = self.server.removeprefix("ws://")
         return (
             f"The game goes on without you (a bot plays for you after {self.away_after:g} s): "
-            f"coloretto join {self.room} --server {server} --name {self.name!r} takes your "
-            "seat back."
+            f"{comeback} takes your seat back."
         )
 
     # ------------------------------------------------------------------ the connection
@@ -438,7 +459,8 @@ class RemoteTable:
                 None if seat is None else (printable(seat["name"], MAX_NAME), bool(seat["present"]))
                 for seat in message["seats"][: rules.players]
             )
-            self._tell(LobbyChanged(str(self.room), seats, rules, str(message["bot"])[:20]))
+            bot = str(message["bot"])[:20]
+            self._tell(LobbyChanged(str(self.room), seats, rules, bot, self.player))
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ProtocolError(f"lobby: {error}") from None
 
@@ -520,6 +542,7 @@ class RemoteTable:
         names = self._session.config.players
         now = frozenset(p for p in away if type(p) is int and 0 <= p < len(names))
         before = self._session.away
+        self._session.away = now  # before the news: a screen redraws on it
         for player in sorted(now - before):
             if player != self.player:
                 name = names[player].name
@@ -532,7 +555,6 @@ class RemoteTable:
         for player in sorted(before - now):
             if player != self.player:
                 self._tell(TableNews(f"{names[player].name} is back."))
-        self._session.away = now
 
     _HANDLERS: Mapping[str, Callable[[RemoteTable, Mapping[str, Any]], None]] = {
         "welcome": _welcome,

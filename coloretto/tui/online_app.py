@@ -14,10 +14,11 @@ from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews
 from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.messages import GameOver
-from coloretto.tui.screens import EndScreen, GameScreen, TooSmallScreen
+from coloretto.tui.screens import EndScreen, TooSmallScreen
 from coloretto.tui.screens.end import EndChoice
 from coloretto.tui.screens.join import JoinScreen
 from coloretto.tui.screens.lobby import LobbyScreen
+from coloretto.tui.screens.online_game import OnlineGameScreen
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,15 @@ class JoinForm:
     name: str | None
     """The name the form starts with; ``None``: watching, no name asked."""
     table_for: Callable[[str, str, Keeper], RemoteTable]
+
+
+def literal(text: str) -> str:
+    r"""``text`` as Textual markup that shows it as it is (a name may hold brackets).
+
+    >>> literal("--name '[b]Ana'")
+    "--name '\\[b]Ana'"
+    """
+    return text.replace("[", "\\[")
 
 
 class OnlineEndScreen(EndScreen):
@@ -97,7 +107,7 @@ class OnlineApp(GuardedApp):
         if isinstance(event, LobbyChanged) and self.screen is self.lobby:
             self.lobby.show(event)
         elif isinstance(event, GameStarted):
-            self.switch_screen(GameScreen(self.table))
+            self.switch_screen(OnlineGameScreen(self.table))
         elif isinstance(event, Refused):
             self._refused(event.message)
         elif isinstance(event, TableNews) and self.screen is self.lobby:
@@ -135,15 +145,17 @@ class OnlineApp(GuardedApp):
 
     @property
     def quit_question(self) -> str:
-        """What the quit dialog asks at an online table."""
+        """What the quit dialog asks at an online table (Textual markup: the name and the
+        server are escaped)."""
         table = self.table
         if table.player is None:
             return "Stop watching? The game goes on."
         if table.finished:
             return "Leave the table? The game is kept in your history (coloretto replay)."
+        back = f"; to take your seat back:\n{literal(table.comeback)}" if table.comeback else "."
         return (
             "Leave the table? The game goes on without you (a bot plays for you after "
-            f"{table.away_after:g} s); coloretto join {table.room} takes your seat back."
+            f"{table.away_after:g} s){back}"
         )
 
     def leave(self) -> None:

@@ -95,7 +95,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
     def cy_sees(game: GameState) -> bool:
         """True when Cy's screen shows Cy to move in ``game``'s phase (a card drawn or not):
         a key pressed before Cy's client has heard of the last move is lost."""
-        turn = [line for line in tmux.screen("cy").splitlines() if "Cy's turn" in line]
+        turn = [line for line in tmux.screen("cy").splitlines() if "Your turn (Cy)" in line]
         return bool(turn) and ("put the" in turn[-1]) == (game.drawn_card is not None)
 
     def join_cy() -> int:
@@ -220,7 +220,7 @@ def test_a_player_away_is_shown_away_not_thinking() -> None:
     while game.current_player != ben:
         game = game.apply(game.legal_actions()[0])
     session.match = Match(rules, 0, game)
-    assert seat_status(session, ben, {}) == "thinking…"
+    assert seat_status(session, ben, {}) == "to move"  # a person, not a bot thinking
     session.away = frozenset({1})
     assert seat_status(session, ben, {}) == "away"
     assert turn_prompt(session).plain == "Ben is away"

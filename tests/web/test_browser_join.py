@@ -133,7 +133,7 @@ def play_in_the_page(browser: BrowserContext, url: str, address: str, host: Host
         assert table.session.seat_names[:2] == ("Ann", "Zoe")
         acted = -1
         deadline = time.monotonic() + 20
-        while "Zoe's turn: draw a card (d)" not in screen.text():
+        while "Your turn (Zoe): draw a card (d)" not in screen.text():
             game = table.session.game
             ply = len(game.history())
             if table.plays_here(game.current_player) and acted != ply:

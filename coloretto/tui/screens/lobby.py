@@ -72,7 +72,8 @@ class LobbyScreen(Screen[None]):
                 lines.append(Text(f"  {number}. (free: a bot at level {lobby.bot} plays)", "dim"))
             else:
                 name, present = seat
-                lines.append(Text(f"  {number}. {name}" + ("" if present else "  (away)")))
+                you = " (you)" if number - 1 == lobby.here else ""
+                lines.append(Text(f"  {number}. {name}{you}" + ("" if present else "  (away)")))
         self.query_one("#lobby-seats", Static).update(Text("\n").join(lines))
         how = f"Friends join with:  {self.join_hint.format(room=lobby.room)}\n"
         how += (

@@ -1,0 +1,88 @@
+"""The game screen at an online table: the same board and keys, in the words of the one
+player at this front end ("Your turn (Ana): …", their seat marked "you"; another person's
+turn is theirs to play, not a bot's to think about)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from coloretto.online.client import RemoteSession, RemoteTable
+from coloretto.play.config import possessive
+from coloretto.tui.screens.game import GameScreen
+from coloretto.tui.table import seat_info, show_table
+from coloretto.tui.widgets import SeatInfo, SeatsPanel
+from coloretto.tui.words import turn_prompt
+
+YOU_MARK = " (you)"
+"""After the name of this player's own seat in the players' panel."""
+
+
+def online_turn_prompt(session: RemoteSession, *, away_after: float, plain: bool = False) -> Text:
+    """Whose turn it is, as the player at this front end reads it: their own ("Your turn
+    (Ana): draw a card (d)…"), another person's ("Ben's turn: waiting for their move…"),
+    or a bot's ("Bot 1 is thinking…"); a watcher sees every turn as another's.
+    ``away_after``: the seconds after which a bot plays for a person away."""
+    game = session.game
+    prompt = turn_prompt(session, plain=plain)
+    if game.is_over:
+        return prompt
+    seat = game.current_player
+    if not session.is_bot(seat):  # played here
+        return _own_turn(session, seat, prompt)
+    if not session.config.controller(seat).is_human:
+        return prompt  # a bot thinks (on the server)
+    head = f"{possessive(session.seat_names[seat])} turn: "
+    mover = session.controller_name(seat)
+    if game.rules.controller(seat) in session.away:
+        return Text(f"{head}{mover} is away (a bot plays after {away_after:g} s)…")
+    if seat >= game.rules.players:  # a ghost, played by its partner
+        return Text(f"{head}waiting for {possessive(mover)} move…")
+    return Text(f"{head}waiting for their move…")
+
+
+def _own_turn(session: RemoteSession, seat: int, prompt: Text) -> Text:
+    """``prompt`` (``turn_prompt``'s words, "Ana's turn: …") with "Your turn (Ana)" for
+    its head."""
+    name = session.seat_names[seat]
+    head = f"{possessive(name)} turn"
+    if seat >= session.game.rules.players:
+        head += f" ({session.controller_name(seat)} plays it)"
+        mine = "Your ghost's turn (you play it)"
+    else:
+        mine = f"Your turn ({name})"
+    if not prompt.plain.startswith(head):
+        return prompt
+    return Text.assemble(Text(mine, "bold"), prompt[len(head) :])
+
+
+def mark_own(seats: list[SeatInfo], player: int | None) -> list[SeatInfo]:
+    """``seats`` with " (you)" after the name of ``player``'s own seat (``None``: watching,
+    no seat marked)."""
+    return [
+        info._replace(name=info.name + YOU_MARK) if seat == player else info
+        for seat, info in enumerate(seats)
+    ]
+
+
+class OnlineGameScreen(GameScreen):
+    """The game screen of one seat at a room of a game server (or of a watcher)."""
+
+    CSS_PATH = "game.tcss"
+
+    def __init__(self, table: RemoteTable) -> None:
+        super().__init__(table)
+        self.remote = table
+        """The table, as the online table it is."""
+
+    def refresh_table(self) -> None:
+        """Redraw everything, in this player's words, their own seat marked."""
+        session = self.session
+        prompt = None  # once the game is over: the real game's session, in the usual words
+        if isinstance(session, RemoteSession):
+            away_after = self.remote.away_after
+            prompt = online_turn_prompt(session, away_after=away_after, plain=self.plain)
+        show_table(self, session, fresh_row=self._fresh_row, prompt=prompt)
+        if self.remote.player is not None:
+            takers = session.row_takers()
+            seats = [seat_info(session, s, takers) for s in range(session.game.rules.seats)]
+            self.query_one(SeatsPanel).show(mark_own(seats, self.remote.player), plain=self.plain)
