@@ -18,7 +18,7 @@ from coloretto.bots import Analyst, Budget, Estimate
 from coloretto.bots.guard import guarded_analysis
 from coloretto.bots.registry import make_bot
 from coloretto.bots.search import SearchBot
-from coloretto.engine import Action, PlayerView, Rules, read_record
+from coloretto.engine import Action, PlayerView, Rules, new_game, read_record
 from coloretto.play.advice import why_costly
 from coloretto.play.coach import Decision, Grade, analyse_position, grade
 from coloretto.play.config import GameConfig
@@ -184,6 +184,32 @@ def test_following_the_hints_is_accurate(tmp_path: Path) -> None:
     (summary,) = summaries(review, states, record.seats, people(record))
     assert summary.accuracy >= 95
     assert summary.grades[Grade.BLUNDER] == summary.grades[Grade.MISTAKE] == 0
+    assert all(costly.decision.grade.is_flaw for costly in summary.costliest)
+
+
+def test_only_decisions_worth_pointing_out_are_among_the_costliest() -> None:
+    game = new_game(Rules(players=3), seed=5)
+    states = [game]
+    while not game.is_over:
+        game = game.apply(game.legal_actions()[0])
+        states.append(game)
+    choices = [p for p in range(len(states) - 1) if len(states[p].legal_actions()) > 1]
+    mine = [p for p in choices if states[p].current_player == 0][:3]
+
+    def decision(ply: int, lost_points: float) -> Decision:
+        played, other = states[ply].legal_actions()[:2]
+        estimates = {played: Estimate(0.3, -lost_points), other: Estimate(0.3, 0.0)}
+        return Decision(ply, 0, played, estimates)
+
+    close = {mine[0]: decision(mine[0], 1.3), mine[1]: decision(mine[1], 0.5)}
+    review = Review(FAST, 0, close)
+    (summary,) = summaries(review, states, ["You", "Ben", "Cy"], [0])
+    assert summary.grades[Grade.GOOD] == 2
+    assert summary.costliest == ()  # a good decision is no lesson, even the hints' own
+    flawed = {**close, mine[2]: decision(mine[2], 3.0)}
+    (summary,) = summaries(Review(FAST, 0, flawed), states, ["You", "Ben", "Cy"], [0])
+    assert [c.decision.ply for c in summary.costliest] == [mine[2]]
+    assert summary.costliest[0].where.startswith(f"Move {mine[2] + 1} (round ")
 
 
 def test_the_analysis_kept_in_a_record_is_checked(tmp_path: Path) -> None:

@@ -221,11 +221,11 @@ class _Report:
                 _grade_text(decision.grade),
             )
         console.print(table)
+        from coloretto.tui.summary import costly_list  # noqa: PLC0415 (the tui layer loads lazily)
+
         for summary in self.found:
-            console.print(Text(_summary_line(summary), style="bold"))
-            for number, costly in enumerate(summary.costliest, start=1):
-                where = f"Move {costly.decision.ply + 1} (round {costly.round})"
-                console.print(Text(f"  {number}. {where}: {costly.why.plain}"))
+            console.print(Text(summary.headline, style="bold"))
+            console.print(costly_list(summary))
 
     def to_json(self, *, complete: bool) -> dict[str, Any]:
         """The review as one JSON object (see ``EPILOG``)."""
@@ -272,11 +272,3 @@ def _grade_text(grade: Grade) -> Text:
     style = {Grade.INACCURACY: "yellow", Grade.MISTAKE: "dark_orange", Grade.BLUNDER: "bold red"}
     mark = f" {grade.mark}" if grade.mark else ""
     return Text(grade.value + mark, style=style.get(grade, ""))
-
-
-def _summary_line(summary: Summary) -> str:
-    counts = ", ".join(f"{n} {grade.value}" for grade, n in summary.grades.items() if n)
-    return (
-        f"{summary.name}: accuracy {summary.accuracy:.0f}% over {summary.decisions} "
-        f"decisions ({counts})"
-    )

@@ -68,6 +68,11 @@ class Grade(Enum):
         return _MARKS[self]
 
     @property
+    def is_flaw(self) -> bool:
+        """True for an inaccuracy, a mistake or a blunder: a decision worth pointing out."""
+        return self in (Grade.INACCURACY, Grade.MISTAKE, Grade.BLUNDER)
+
+    @property
     def is_error(self) -> bool:
         """True for a mistake or a blunder (what the replay's "next mistake" key finds)."""
         return self in (Grade.MISTAKE, Grade.BLUNDER)

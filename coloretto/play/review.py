@@ -348,6 +348,15 @@ class Costly:
     round: int
     why: Line
 
+    @property
+    def where(self) -> str:
+        """The move and round, as the review names them: ``Move 84 (round 4)``."""
+        return f"Move {self.decision.ply + 1} (round {self.round})"
+
+
+NO_FLAWS = "No inaccuracy, mistake or blunder: every decision was the best or close to it."
+"""What the review says of a player none of whose decisions is worth pointing out."""
+
 
 @dataclass(frozen=True)
 class Summary:
@@ -364,18 +373,29 @@ class Summary:
         """How many decisions were analysed."""
         return sum(self.grades.values())
 
+    @property
+    def headline(self) -> str:
+        """The player's accuracy and grades in one line."""
+        counts = ", ".join(f"{n} {grade.value}" for grade, n in self.grades.items() if n)
+        return (
+            f"{self.name}: accuracy {self.accuracy:.0f}% over {self.decisions} decisions ({counts})"
+        )
+
 
 def summaries(
     review: Review, states: Sequence[GameState], names: Sequence[str], seats: Sequence[int]
 ) -> list[Summary]:
-    """Each of ``seats`` with analysed decisions: its accuracy, grades and costliest three."""
+    """Each of ``seats`` with analysed decisions: its accuracy, grades and costliest three
+    (of those graded an inaccuracy or worse: a decision close to the best is no lesson, and
+    may well be one the hints advised)."""
     found = []
     for seat in seats:
         mine = [d for d in review.decisions.values() if d.seat == seat]
         if not mine:
             continue
         grades = {g: sum(d.grade is g for d in mine) for g in Grade}
-        worst = sorted((d for d in mine if d.loss > 0), key=lambda d: (-d.loss, d.ply))[:3]
+        flaws = (d for d in mine if d.grade.is_flaw)
+        worst = sorted(flaws, key=lambda d: (-d.loss, d.ply))[:3]
         costly = tuple(
             Costly(d, states[d.ply].round, why_costly(states[d.ply], d, names)) for d in worst
         )

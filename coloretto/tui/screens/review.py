@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -22,8 +23,16 @@ from textual.widgets import Footer, ProgressBar, Static
 
 from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord
-from coloretto.play.review import Review, Reviewing, count_accuracy, people, positions, review_of
+from coloretto.play.review import (
+    Review,
+    Reviewing,
+    count_accuracy,
+    people,
+    positions,
+    review_of,
+)
 from coloretto.store.paths import DataDir
+from coloretto.tui.summary import costly_list
 
 
 class StopReview(Exception):
@@ -86,18 +95,10 @@ class ReviewScreen(Screen[None]):
         self.query_one(ProgressBar).display = False
         reviewing = self.reviewing
         found = reviewing.summaries(self.names)
-        parts: list[Text] = []
+        parts: list[RenderableType] = []
         for summary in found:
-            counts = ", ".join(f"{n} {grade.value}" for grade, n in summary.grades.items() if n)
-            head = Text(
-                f"{summary.name}: accuracy {summary.accuracy:.0f}% over "
-                f"{summary.decisions} decisions",
-                style="bold",
-            )
-            parts.append(Text.assemble(head, " (", counts, ")"))
-            for number, costly in enumerate(summary.costliest, start=1):
-                where = f"Move {costly.decision.ply + 1} (round {costly.round})"
-                parts.append(Text(f"  {number}. {where}: {costly.why.plain}"))
+            parts.append(Text(summary.headline, style="bold"))
+            parts.append(costly_list(summary))
         if not parts:
             parts.append(Text("No decision to review: nobody had a choice."))
         trouble = count_accuracy(reviewing.data, reviewing.record, found)
@@ -108,7 +109,7 @@ class ReviewScreen(Screen[None]):
         parts.append(
             Text("coloretto replay shows the grades move by move (n: next mistake).", "dim")
         )
-        self.query_one("#review-body", Static).update(Text("\n").join(parts))
+        self.query_one("#review-body", Static).update(Group(*parts))
 
     def action_back(self) -> None:
         """Back to the score screen; a review under way stops (what is done is kept)."""
