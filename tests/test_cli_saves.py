@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import save as save_record
+from coloretto.store.saves import save_path
 from coloretto.tui.app import ColorettoApp
 from tests.conftest import random_play
 
@@ -88,16 +90,37 @@ def test_resume_id_continues_that_game(
     assert (second.session.id, second.session.game) == (newer.id, newer.game)
 
 
-def test_quitting_names_the_other_games_in_progress() -> None:
+def test_quitting_names_the_other_games_in_progress_and_who_plays_them() -> None:
     data = DataDir.default()
     playing, other = in_progress(5), in_progress(9)
     other.id = "20261121-101010-bbbbbb"
-    save(data, other)
+    path = save(data, other)
+    when = datetime(2026, 11, 21, 10, 10).timestamp()
+    os.utime(path, (when, when))
+    broken = save_path(data, "20261120-101010-cccccc")
+    broken.write_text("{")
+    os.utime(broken, (when - 60, when - 60))
     message = LocalTable(playing, Keeper(data)).suspend()
     assert message == (
         "Your game is saved: coloretto play --resume continues it.\n"
-        f"Also in progress: {other.id} (coloretto play --resume ID continues one)."
+        "Also in progress (coloretto play --resume ID continues one):\n"
+        f"  {other.id}: Ana, Bot 1 and Bot 2, round {other.game.round}, saved 21 Nov at 10:10\n"
+        "  20261120-101010-cccccc: cannot be read"
     )
+
+
+def test_quitting_describes_five_other_games_and_counts_the_rest() -> None:
+    data = DataDir.default()
+    for i in range(7):
+        other = in_progress(i)
+        other.id = f"20261121-10101{i}-bbbbbb"
+        save(data, other)
+    message = LocalTable(in_progress(), Keeper(data)).suspend()
+    assert message is not None
+    lines = message.splitlines()
+    assert len(lines) == 2 + 5 + 1, lines
+    assert all(": Ana, Bot 1 and Bot 2, round " in line for line in lines[2:7])
+    assert lines[-1] == "  and 2 more"
 
 
 @pytest.mark.parametrize("wanted", ["20261120-101010-cccccc", "../../outside", "x" * 300])

@@ -265,6 +265,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     keeper = Keeper()
     if session is not None and (problem := keeper.claim(session)) is not None:
         return fail(parser, f"cannot resume: {problem}; coloretto play starts a new game")
+    if session is None and not args.setup:  # the setup screen keeps what it starts
+        keeper.remember(config)  # for the setup screen of plain coloretto, next time
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
     app = ColorettoApp(config, setup=args.setup, session=session, keeper=keeper)

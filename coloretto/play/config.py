@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from coloretto.bots.registry import DEFAULT_LEVEL, STRONGEST
+from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, STRONGEST
 from coloretto.engine import Rules
+from coloretto.store.text import printable
 
 HINT_BOT = STRONGEST
 """The bot asked for hints: the strongest bot as measured."""
@@ -122,7 +124,7 @@ class GameConfig:
             if i < len(names) and names[i].strip():
                 name = names[i].strip()
             else:
-                name = YOU if humans == 1 else f"Player {i + 1}"
+                name = default_name(i, humans)
             players.append(Player(name))
         players += [Player(f"Bot {i + 1}", bot) for i in range(rules.players - humans)]
         return cls(rules, tuple(players), seed, delay, hint_bot, bot)
@@ -155,3 +157,114 @@ def possessive(name: str) -> str:
     ("Ana's", 'Your')
     """
     return "Your" if name == YOU else f"{name}'s"
+
+
+SETUP_FORMAT = "coloretto-setup/1"
+"""The format of the last setup kept for the setup screen (see ``setup_to_json``)."""
+
+
+def setup_to_json(config: GameConfig) -> dict[str, Any]:
+    """What the setup screen offers of ``config``, JSON-ready: the rules, how many people
+    and their names, the bots' level and pace (not the seed: the next game is a new deal).
+
+    >>> setup_to_json(GameConfig.build(Rules(players=3), humans=2, names=["Ana"], bot="easy"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'format': 'coloretto-setup/1', 'players': 3, 'scoring': 'brown', 'edition': 'classic',
+     'variant': 'standard', 'games': 1, 'humans': 2, 'names': ['Ana', ''],
+     'level': 'easy', 'delay': 0.6}
+    """
+    rules = config.rules
+    bots = [p.bot for p in config.players if p.bot is not None]
+    level = next((b for b in bots if b in LEVELS), config.level)
+    return {
+        "format": SETUP_FORMAT,
+        "players": rules.players,
+        "scoring": rules.scoring.value,
+        "edition": rules.edition.value,
+        "variant": rules.variant.value,
+        "games": rules.games,
+        "humans": config.humans,
+        "names": typed_names(config),
+        "level": level if level in LEVELS else DEFAULT_LEVEL,
+        "delay": config.delay,
+    }
+
+
+def setup_from_json(data: object) -> GameConfig:
+    """The setup kept by ``setup_to_json``, from an untrusted JSON value: whatever is
+    missing or wrong is left at its default, never an error.
+
+    >>> setup_from_json(setup_to_json(GameConfig.build(Rules(players=2), humans=2))).humans
+    2
+    >>> kept = {"format": SETUP_FORMAT, "players": "many", "humans": 9, "level": "easy"}
+    >>> [(p.name, p.bot) for p in setup_from_json(kept).players][:2]
+    [('You', None), ('Bot 1', 'easy')]
+    >>> setup_from_json([1, 2]) == GameConfig.build(Rules())
+    True
+    """
+    fields: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
+    if fields.get("format") != SETUP_FORMAT:
+        fields = {}
+    rules = _kept_rules(fields)
+    level = fields.get("level")
+    level = level if isinstance(level, str) and level in LEVELS else DEFAULT_LEVEL
+    delay = fields.get("delay")
+    if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= MAX_DELAY:
+        delay = DEFAULT_DELAY  # NaN too
+    humans = fields.get("humans")
+    if isinstance(humans, bool) or not isinstance(humans, int) or not 0 <= humans <= rules.players:
+        humans = 1
+    listed = fields.get("names")
+    names = []
+    for entry in listed[:humans] if isinstance(listed, list) else []:
+        name = printable(entry) if isinstance(entry, str) else ""
+        names.append(name if len(name) <= MAX_NAME else "")  # too long: the default name
+    for chosen in (names, []):  # names that do not fit together (twice one name): none
+        try:
+            return GameConfig.build(
+                rules, humans=humans, names=chosen, bot=level, delay=float(delay)
+            )
+        except ValueError:
+            continue
+    return GameConfig.build(Rules())
+
+
+def _kept_rules(fields: Mapping[str, Any]) -> Rules:
+    """The rules of a kept setup; the defaults where they do not make a game."""
+    try:
+        return Rules(
+            players=fields.get("players", 4),
+            scoring=fields.get("scoring", "brown"),
+            edition=fields.get("edition", "classic"),
+            variant=fields.get("variant", "standard"),
+            games=fields.get("games", 1),
+        )
+    except (TypeError, ValueError):
+        pass
+    try:  # the number of players alone, with the usual rules
+        return Rules(players=fields.get("players", 4))
+    except (TypeError, ValueError):
+        return Rules()
+
+
+def default_name(person: int, people: int) -> str:
+    """The name of the ``person``-th of ``people`` (from 0) when none is given.
+
+    >>> default_name(0, 1), default_name(1, 2)
+    ('You', 'Player 2')
+    """
+    return YOU if people == 1 else f"Player {person + 1}"
+
+
+def typed_names(config: GameConfig) -> list[str]:
+    """The people's names in seat order, "" for a default one ("You", "Player 2"); none
+    at all when every name is a default one.
+
+    >>> typed_names(GameConfig.build(Rules(), humans=3, names=["", "Ben"]))
+    ['', 'Ben', '']
+    >>> typed_names(GameConfig.build(Rules(), humans=2))
+    []
+    """
+    people = [p.name for p in config.players if p.is_human]
+    names = ["" if name == default_name(i, len(people)) else name for i, name in enumerate(people)]
+    return names if any(names) else []

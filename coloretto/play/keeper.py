@@ -1,5 +1,6 @@
 """Keeping the game on disk while it is played: a save after every action, the finished
-games in the history, their results in the statistics, incidents in the log.
+games in the history, their results in the statistics, incidents in the log, and the last
+setup chosen.
 
 Disk trouble never stops a game: the keeper says what went wrong (once) and play goes on.
 """
@@ -8,15 +9,104 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
-from coloretto.play.saving import session_record
+from coloretto.play.config import MAX_NAME, GameConfig, setup_from_json, setup_to_json
+from coloretto.play.saving import load_session, session_record
 from coloretto.play.session import Session
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Lock, Locked, hold
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import games_in_progress, keep_finished, lock_path, save, save_path
+from coloretto.store.saves import (
+    games_in_progress,
+    keep_finished,
+    lock_path,
+    read_setup,
+    save,
+    save_path,
+    write_setup,
+)
 from coloretto.store.stats import GameResult, Stats, StatsError
+from coloretto.store.text import printable
+
+MOST_LISTED = 5
+"""The most other games in progress described when quitting (the rest are counted)."""
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A game in progress on disk, as its players know it: who plays, where it stands, when
+    it was saved. Everything shown is ``printable``."""
+
+    id: str
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    """The players' scores now (in a match: this game's)."""
+    round: int
+    game: int
+    games: int
+    saved: datetime | None
+
+    @classmethod
+    def read(cls, path: Path) -> SavedGame | None:
+        """The game saved in ``path`` (only read; its id is the file's name, as ``--resume
+        ID`` takes it); ``None`` if it cannot be loaded."""
+        try:
+            session = load_session(path)
+        except ValueError:  # RecordError: not a save, or a broken one
+            return None
+        try:
+            saved: datetime | None = datetime.fromtimestamp(path.stat().st_mtime)
+        except OSError:
+            saved = None
+        config = session.config
+        return cls(
+            id=path.stem,
+            players=tuple(printable(p.name, MAX_NAME) for p in config.players),
+            scores=session.game.scores()[: config.rules.players],
+            round=session.game.round,
+            game=session.match.game_number,
+            games=config.rules.games,
+            saved=saved,
+        )
+
+    @property
+    def stage(self) -> str:
+        """ "round 3", or "game 2 of 3, round 1"."""
+        game = f"game {self.game} of {self.games}, " if self.games > 1 else ""
+        return f"{game}round {self.round}"
+
+    def when(self) -> str:
+        """ "25 Nov at 01:50" (or "" if unknown)."""
+        return "" if self.saved is None else f"{self.saved:%d %b at %H:%M}"
+
+    def line(self) -> str:
+        """The game in one short line, for a list of ids.
+
+        >>> SavedGame("ID", ("Ana", "Ben"), (3, 5), 2, 1, 1, datetime(2026, 11, 25, 1, 50)).line()
+        'ID: Ana and Ben, round 2, saved 25 Nov at 01:50'
+        """
+        saved = f", saved {self.when()}" if self.saved is not None else ""
+        return f"{self.id}: {_and(self.players)}, {self.stage}{saved}"
+
+    def standing(self, longest: int = MAX_NAME) -> str:
+        """Who plays, their scores and the round; names cut to ``longest`` characters.
+
+        >>> SavedGame("ID", ("Ana", "Bot 1"), (3, -1), 2, 2, 3, None).standing(4)
+        'Ana 3, Bot… -1 (game 2 of 3, round 2)'
+        """
+        scores = ", ".join(
+            f"{printable(name, longest)} {score}"
+            for name, score in zip(self.players, self.scores, strict=False)
+        )
+        return f"{scores} ({self.stage})"
+
+
+def _and(names: tuple[str, ...]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 class Keeper:
@@ -39,6 +129,27 @@ class Keeper:
     def games_in_progress(self, *, besides: Session) -> list[str]:
         """The ids of the other games saved in progress, the one played last first."""
         return [i for i in games_in_progress(self.data) if i != besides.id]
+
+    def other_games(self, *, besides: Session) -> list[str]:
+        """The other games saved in progress, one short line each (id, who plays, when
+        saved), the one played last first; more than ``MOST_LISTED`` are counted."""
+        ids = self.games_in_progress(besides=besides)
+        lines = [describe_save(save_path(self.data, i)) for i in ids[:MOST_LISTED]]
+        if len(ids) > MOST_LISTED:
+            lines.append(f"and {len(ids) - MOST_LISTED} more")
+        return lines
+
+    def remember(self, config: GameConfig) -> None:
+        """Keep ``config`` as the last setup (see ``last_setup``); trouble is only logged."""
+        try:
+            write_setup(self.data, setup_to_json(config))
+        except OSError as error:
+            self.log.warning("could not keep the setup: %s", error)
+
+    def last_setup(self) -> GameConfig | None:
+        """The last setup kept (what is wrong in it left at the defaults); ``None`` if none."""
+        kept = read_setup(self.data)
+        return None if kept is None else setup_from_json(kept)
 
     def claim(self, session: Session) -> str | None:
         """Hold the session's game for this process (one game, one writer) until
@@ -107,3 +218,10 @@ class Keeper:
     def _trouble(self, what: str, path: object, error: OSError) -> str:
         self.log.error("could not %s in %s: %s", what, path, error)
         return f"could not {what} ({error.strerror or error}) in {path}"
+
+
+def describe_save(path: Path) -> str:
+    """The game saved in ``path`` in one short line (``SavedGame.line``), or its id and
+    that it cannot be read."""
+    game = SavedGame.read(path)
+    return f"{printable(path.stem)}: cannot be read" if game is None else game.line()

@@ -188,11 +188,11 @@ class LocalTable:
         """Save the game in progress; the message says how to resume it (or why it could not
         be saved). ``None`` when there is nothing to resume."""
         session = self._session
-        others = [] if self.keeper is None else self.keeper.games_in_progress(besides=session)
+        others = [] if self.keeper is None else self.keeper.other_games(besides=session)
         lines = [] if session.match.is_over else [self._saved(session)]
         if others:
-            ids = ", ".join(others)
-            lines.append(f"Also in progress: {ids} (coloretto play --resume ID continues one).")
+            lines.append("Also in progress (coloretto play --resume ID continues one):")
+            lines += [f"  {game}" for game in others]
         return "\n".join(lines) or None
 
     def _saved(self, session: Session) -> str:

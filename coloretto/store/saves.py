@@ -5,14 +5,22 @@ seats, bots and match totals.
 A save is written after every action, atomically (the engine's ``write_record``), one
 file per session in ``DataDir.saves``. A finished game is copied to ``DataDir.history``;
 when it ends the match, its save is removed.
+
+The last setup chosen (players, people, names, level...) is kept beside them, in
+``setup.json``, for the setup screen to start from.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import secrets
+import tempfile
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from coloretto.engine.record import GameRecord, write_record
 from coloretto.store.paths import DataDir
@@ -135,3 +143,48 @@ def _modified(path: Path) -> tuple[float, str]:
         return (path.stat().st_mtime, path.name)
     except OSError:
         return (0.0, path.name)
+
+
+SETUP_FILE = "setup.json"
+
+MAX_SETUP_BYTES = 16 * 1024
+"""The most read of the setup file (it takes a few hundred bytes)."""
+
+
+def setup_path(data: DataDir) -> Path:
+    """Where the last setup chosen is kept."""
+    return data.root / SETUP_FILE
+
+
+def write_setup(data: DataDir, setup: Mapping[str, Any]) -> Path:
+    """Keep ``setup`` (JSON-ready) as the last setup, atomically; raises ``OSError`` if
+    the disk refuses."""
+    path = setup_path(data)
+    data.root.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=data.root)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(json.dumps(setup, indent=1) + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_setup(data: DataDir) -> object:
+    """The JSON value kept as the last setup, unchecked (see ``setup_from_json``); ``None``
+    when there is none, or it cannot be read, is too large or is not JSON."""
+    try:
+        with setup_path(data).open("rb") as file:
+            raw = file.read(MAX_SETUP_BYTES + 1)
+    except OSError:
+        return None
+    if len(raw) > MAX_SETUP_BYTES:
+        return None
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deeply
+        return None

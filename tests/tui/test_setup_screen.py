@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import os
+import random
+from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
 
+import pytest
 from textual.widgets import Input, Select, Static
 
+from coloretto.bots.registry import LEVELS
+from coloretto.cli.main import main
 from coloretto.engine import Rules
+from coloretto.play.keeper import Keeper
+from coloretto.play.saving import load_session, session_record
+from coloretto.play.session import Session
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import save, setup_path
 from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.screens import GameScreen, SetupScreen
+from tests.conftest import random_play
 
 from .conftest import SIZE, asynctest, text_of
 from .test_cli_play import config_of
@@ -127,3 +141,162 @@ async def test_named_seats_keep_their_bot_level_and_an_odd_pace_is_kept() -> Non
         assert isinstance(game, GameScreen)
         assert [p.bot for p in game.session.config.players] == [None, None, "hard"]
         assert game.session.config.delay == 0.05
+
+
+# ------------------------------------------------------- resuming and the last setup
+
+
+def offered(screen: SetupScreen) -> list[str]:
+    """What the footer offers (the bindings shown)."""
+    return [b.binding.description for b in screen.active_bindings.values() if b.binding.show]
+
+
+@asynctest
+async def test_resume_is_offered_only_with_a_game_and_ctrl_r_says_there_is_none() -> None:
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        assert offered(screen) == ["Start", "Quit"]
+        assert not screen.query("#resume")
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert "there is no game in progress to resume" in text_of(
+            screen.query_one("#setup-error", Static)
+        )
+        assert isinstance(pilot.app.screen, SetupScreen)
+
+
+def save_game(names: Sequence[str], rules: Rules, actions: int = 6) -> Path:
+    """A game in progress on disk, ``actions`` moves in (people only: no bot moves)."""
+    config = GameConfig.build(rules, humans=len(names), names=names, seed=3)
+    session = Session(config)
+    session.match = replace(
+        session.match, game=random_play(session.game, random.Random(1), actions)
+    )
+    return save(DataDir.default(), session.id, session_record(session))
+
+
+@asynctest
+async def test_the_game_in_progress_is_described_who_plays_where_it_stands() -> None:
+    path = save_game(["Ana", "Ben"], Rules(players=2, games=3))
+    game = load_session(path).game
+    when = datetime(2026, 11, 25, 1, 50).timestamp()
+    os.utime(path, (when, when))
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        assert "Resume" in offered(screen)
+        ana, ben = game.scores()
+        assert " ".join(text_of(screen.query_one("#setup-resume", Static)).split()) == (
+            f"Game in progress, saved 25 Nov at 01:50: Ana {ana}, Ben {ben} "
+            f"(game 1 of 3, round {game.round})."
+        )
+
+
+@asynctest
+async def test_five_long_names_in_progress_still_fit_80x24() -> None:
+    names = [f"{letter * 14}{n}" for n, letter in enumerate("ABCDE")]
+    save_game(names, Rules(players=5, games=12), actions=40)
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        described = screen.query_one("#setup-resume", Static)
+        assert described.size.height <= 2
+        assert "AAAAAAAAA…" in text_of(described)
+        box = screen.query_one("#setup-box")
+        assert box.region.bottom <= SIZE[1] - 1  # above the footer, nothing cut off
+
+
+@asynctest
+async def test_the_last_setup_is_remembered() -> None:
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        screen.query_one("#players", Select).value = 2
+        await pilot.pause()
+        screen.query_one("#humans", Select).value = 2
+        screen.query_one("#names", Input).value = "Ana, Ben"
+        screen.query_one("#level", Select).value = "hard"
+        screen.query_one("#delay", Select).value = 1.5
+        screen.query_one("#scoring", Select).value = "gray"
+        screen.query_one("#games", Input).value = "3"
+        screen.query_one("#seed", Input).value = "42"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, GameScreen)
+    again = ColorettoApp()
+    async with again.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        assert screen.query_one("#players", Select).value == 2
+        assert screen.query_one("#humans", Select).value == 2
+        assert screen.query_one("#names", Input).value == "Ana, Ben"
+        assert screen.query_one("#level", Select).value == "hard"
+        assert screen.query_one("#delay", Select).value == 1.5
+        assert screen.query_one("#scoring", Select).value == "gray"
+        assert screen.query_one("#games", Input).value == "3"
+        assert screen.query_one("#seed", Input).value == ""  # a new deal
+
+
+def test_a_game_started_from_the_command_line_is_remembered_too(
+    monkeypatch: pytest.MonkeyPatch, terminal: None
+) -> None:
+    monkeypatch.setattr(ColorettoApp, "run", lambda self, **kw: None)
+    assert main(["play", "--seat", "Ana", "--seat", "Ben", "--seat", "bot:easy"]) == 0
+    kept = Keeper().last_setup()
+    assert kept is not None
+    assert [(p.name, p.bot) for p in kept.players] == [
+        ("Ana", None),
+        ("Ben", None),
+        ("Bot 1", "easy"),
+    ]
+    assert main(["play", "--setup", "--players", "5"]) == 0  # the setup screen keeps its own
+    assert Keeper().last_setup() == kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "{",
+        "[]",
+        "null",
+        '{"format": "coloretto-setup/1", "players": 9, "humans": "all", "names": 3}',
+        '{"format": "coloretto-setup/1", "players": 2, "variant": "ghost", "humans": 5}',
+        '{"format": "coloretto-setup/1", "delay": NaN, "level": "search", "games": 1e9}',
+        '{"format": "coloretto-setup/1", "humans": 2, "names": ["Ann", "ann"]}',
+        '{"format": "coloretto-setup/1", "names": ["' + "x" * 40 + '"]}',
+        '{"format": "coloretto-setup/1", "names": ["\\u001b]0;pwned\\u0007Zoe"]}',
+        "[" * 100_000,
+        '{"format": "coloretto-setup/1", "pad": "' + "x" * 20_000 + '"}',
+        "9" * 5000,
+        "\udcff",
+    ],
+)
+def test_a_damaged_setup_file_falls_back_to_the_defaults(text: str) -> None:
+    data = DataDir.default()
+    data.root.mkdir(parents=True, exist_ok=True)
+    setup_path(data).write_bytes(text.encode("utf-8", "surrogateescape"))
+    kept = Keeper(data).last_setup()
+    config = GameConfig.build(Rules()) if kept is None else kept
+    assert 2 <= config.rules.players <= 5
+    assert all(p.bot in LEVELS for p in config.players if p.bot is not None)
+    assert all(p.name.isprintable() and len(p.name) <= 16 for p in config.players)
+    assert 0 <= config.delay <= 10
+
+
+@asynctest
+async def test_the_setup_screen_opens_on_a_damaged_setup_file() -> None:
+    data = DataDir.default()
+    data.root.mkdir(parents=True, exist_ok=True)
+    setup_path(data).write_text('{"format": "coloretto-setup/1", "players": 3, "humans": 7}')
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        assert screen.query_one("#players", Select).value == 3  # what makes sense is kept
+        assert screen.query_one("#humans", Select).value == 1

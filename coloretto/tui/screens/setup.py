@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +15,14 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
-from coloretto.play.config import PACES, GameConfig
+from coloretto.play.config import PACES, GameConfig, typed_names
+from coloretto.play.keeper import Keeper, SavedGame
 from coloretto.store.text import printable
 from coloretto.tui.messages import ResumeGame, StartGame
 from coloretto.tui.widgets import TextInput
+
+SHORT_NAME = 10
+"""Names in the line about the game in progress are cut to this length (two lines at most)."""
 
 
 def _options(values: list[str]) -> list[tuple[str, str]]:
@@ -38,20 +41,41 @@ class SetupScreen(Screen[None]):
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
         Binding("ctrl+s", "start", "Start", id="start", priority=True),
         Binding("ctrl+r", "resume", "Resume", id="resume", priority=True),
+        Binding("ctrl+r", "no_game", show=False, id="no-resume", priority=True),
         Binding("escape", "app.quit", "Quit", id="quit-setup"),
     ]
 
     def __init__(self, defaults: GameConfig | None = None, resumable: Path | None = None) -> None:
         super().__init__()
+        self.given = defaults
+        """The choices to start from; ``None``: the last setup kept, else the defaults."""
         self.defaults = defaults or GameConfig.build(Rules())
         self.resumable = resumable
         """The save of the game in progress, if there is one ("Resume")."""
 
+    @property
+    def keeper(self) -> Keeper | None:
+        """The app's keeper of the data directory (where the last setup is kept)."""
+        keeper = getattr(self.app, "keeper", None)
+        return keeper if isinstance(keeper, Keeper) else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers Resume only when there is a game to resume; Ctrl+R without
+        one says there is none (``action_no_game``)."""
+        if action == "resume":
+            return self.resumable is not None
+        if action == "no_game":
+            return self.resumable is None
+        return True
+
     def compose(self) -> ComposeResult:
         """A two-column form, the start button and a line for mistakes."""
+        if self.given is None and self.keeper is not None:
+            self.defaults = self.keeper.last_setup() or self.defaults
         config = self.defaults
         rules = config.rules
-        names = ", ".join(p.name for p in config.players if p.is_human and p.name != "You")
+        people = [p.name for p in config.players if p.is_human]
+        names = ", ".join(people) if typed_names(config) else ""  # not "You" or "Player 1"
         paces = sorted({*PACES, config.delay})
         bots = [p.bot for p in config.players if p.bot is not None]
         level = next((b for b in bots if b in LEVELS), config.level)
@@ -95,7 +119,7 @@ class SetupScreen(Screen[None]):
                 id="setup-help",
             )
             if self.resumable is not None:
-                yield Static(_saved_when(self.resumable), id="setup-resume")
+                yield Static(Text(_in_progress(self.resumable)), id="setup-resume")
             yield Static("", id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
@@ -142,9 +166,13 @@ class SetupScreen(Screen[None]):
     def action_resume(self) -> None:
         """Resume the game in progress (if there is one)."""
         if self.resumable is None:
-            self.show_error("there is no game in progress to resume")
+            self.action_no_game()
         else:
             self.post_message(ResumeGame(self.resumable))
+
+    def action_no_game(self) -> None:
+        """Ctrl+R with no game in progress: say so."""
+        self.show_error("there is no game in progress to resume")
 
     def show_error(self, text: str) -> None:
         """Show what is wrong, in the line under the form."""
@@ -206,13 +234,16 @@ class SetupScreen(Screen[None]):
         except ValueError as error:
             self.show_error(str(error))
             return
+        if self.keeper is not None:
+            self.keeper.remember(config)
         self.post_message(StartGame(config))
 
 
-def _saved_when(path: Path) -> str:
-    """ "A game in progress, saved on 21 Nov at 07:45." (the file's time)"""
-    try:
-        when = datetime.fromtimestamp(path.stat().st_mtime)
-    except OSError:
-        return "A game in progress was saved."
-    return f"A game in progress, saved on {when:%d %b at %H:%M}: ctrl+r resumes it."
+def _in_progress(path: Path) -> str:
+    """The game in progress in two lines at most (five players' names cut to 10
+    characters): "Game in progress, saved 21 Nov at 07:45: Ana 12, Ben 8 (round 3)."."""
+    game = SavedGame.read(path)
+    if game is None:
+        return "A game in progress was saved, but it cannot be read."
+    saved = f", saved {game.when()}" if game.saved is not None else ""
+    return f"Game in progress{saved}: {game.standing(SHORT_NAME)}."
