@@ -47,8 +47,9 @@ move played by the chance to win it lost against the best one (or the points of 
 margin it lost, at 2.5 % a point, if more):
   best < 1 %   good < 5 %   inaccuracy < 10 %   mistake < 15 %   blunder 15 % or more
 Each player gets an accuracy (100: always the best move) and their three costliest
-decisions graded an inaccuracy or worse, with why. The analysis is kept in the record (meta.analysis): a game is
-reviewed once, and an interrupted review (Ctrl+C) continues where it stopped.
+decisions graded an inaccuracy or worse, with why. The analysis is kept in the record
+(meta.analysis): a game is reviewed once, and an interrupted review (Ctrl+C) continues
+where it stopped.
 """
 
 EPILOG = """\
