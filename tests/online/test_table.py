@@ -46,14 +46,18 @@ from tests.online.pilot_client import play_turns
 
 
 class Tmux:
-    """A private tmux server (its own socket), killed at the end."""
+    """A private tmux server (its socket in the test's own directory, so that none is left
+    behind in the user's tmux directory), killed at the end."""
 
-    def __init__(self) -> None:
-        self.socket = f"coloretto-online-{os.getpid()}"
+    def __init__(self, socket: Path) -> None:
+        self.socket = str(socket)
 
     def __call__(self, *args: str) -> str:
         done = subprocess.run(
-            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False
+            ["tmux", "-S", self.socket, "-f", os.devnull, *args],
+            capture_output=True,
+            text=True,
+            check=False,
         )
         return done.stdout
 
@@ -70,8 +74,8 @@ class Tmux:
 
 
 @pytest.fixture
-def tmux() -> Iterator[Tmux]:
-    terminal = Tmux()
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    terminal = Tmux(tmp_path / "tmux.sock")
     try:
         yield terminal
     finally:
