@@ -130,7 +130,7 @@ def test_resume_of_a_game_not_in_progress_lists_those_that_are(
     save(DataDir.default(), in_progress())
     err = error_of(capsys, ["play", "--resume", wanted])
     assert "there is no game in progress called " in err
-    assert "; the games are 20261121-101010-abcdef (" in err
+    assert "; the games in progress are 20261121-101010-abcdef: Ana, Bot 1 and Bot 2, round" in err
 
 
 def test_resume_without_a_save_says_so(capsys: pytest.CaptureFixture[str]) -> None:
