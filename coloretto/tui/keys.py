@@ -78,6 +78,18 @@ def row_keys(rows: int) -> str:
     return f"1\N{EN DASH}{rows}"
 
 
+def offered_row_keys(numbers: Sequence[int]) -> str:
+    """How the footer writes the keys of the rows ``numbers`` (1-based) that can be played
+    now: a run of three or more with an en dash, otherwise one by one.
+
+    >>> [offered_row_keys(n).replace("\N{EN DASH}", "-") for n in ([2, 3, 4], [1, 3], [5])]
+    ['2-4', '1,3', '5']
+    """
+    if len(numbers) > 2 and list(numbers) == list(range(numbers[0], numbers[-1] + 1)):
+        return f"{numbers[0]}\N{EN DASH}{numbers[-1]}"
+    return ",".join(map(str, numbers))
+
+
 def _row(n: int) -> tuple[str, str]:
     return (str(n), f"row({n})")
 
@@ -127,10 +139,10 @@ GAME_KEYS: tuple[Key, ...] = (
         ("the score screen, once the game is over",),
         (("enter", "results"),),
         "results",
-        footer=False,
     ),
 )
-"""The game screen's keys (Coloretta's: ``d`` draws, ``1``-``5`` place or take)."""
+"""The game screen's keys (Coloretta's: ``d`` draws, ``1``-``5`` place or take); the
+footer shows those that work at the moment (the game screen's ``check_action``)."""
 
 MOUSE_HELP = ("mouse", "clicking a row acts like its number; clicking the deck draws")
 """What the mouse does on the game screen, for the help."""

@@ -6,6 +6,7 @@ from textual.widgets import Input
 
 from coloretto.engine import Card, score
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen
+from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.end import names_and
 from coloretto.tui.widgets import DrawnCard, Notice, ScoreCard
 from coloretto.tui.widgets.score_card import breakdown_table
@@ -22,6 +23,7 @@ from .conftest import (
     settle,
     text_of,
 )
+from .test_keys import footer_keys
 
 
 def test_a_breakdown_shows_counts_points_jokers_and_plus2() -> None:
@@ -64,10 +66,10 @@ async def test_the_score_screen_and_its_keys() -> None:
         cards = list(end.query(ScoreCard))
         assert [c.seat for c in cards] == [0, 1]
         for card in cards:
-            assert card.border_subtitle == f"{scores[card.seat]} pts"
             assert card.has_class("-winner") == (scores[card.seat] == max(scores))
-            assert card.border_title == ("★ winner" if card.has_class("-winner") else "")
+            assert card.border_title == ("★ winner" if card.has_class("-winner") else "2nd")
             body = text_of(card)
+            assert body.count(str(scores[card.seat])) == 1  # the total, said once
             assert f"Total {scores[card.seat]}" in body
             for entry in game.score_breakdown(card.seat).sets:
                 assert f"{entry.points:+d}" in body
@@ -76,19 +78,27 @@ async def test_the_score_screen_and_its_keys() -> None:
         assert headline.startswith(winner)
         assert "points!" in headline
 
+        assert "seed 21" in text_of(end.query_one(Notice))
         await pilot.press("x")  # a key that does nothing here says which keys do
-        assert "r: rematch" in text_of(end.query_one(Notice))
+        assert "x does nothing here: r rematch · s new setup" in text_of(end.query_one(Notice))
 
         await pilot.press("b")  # back to the board, which stays readable
         screen = pilot.app.screen
         assert isinstance(screen, GameScreen)
         assert "d draws" not in text_of(screen.query_one(DrawnCard))  # nothing to draw
-        await pilot.press("d")
-        assert "The game is over: press Enter" in text_of(screen.query_one(Notice))
+        # The footer offers what works: the scores first, no move, no hint.
+        assert await footer_keys(pilot) == ["Enter", "l", "l", "?", "r", "r", "q", "q"]
+        for key in ("d", "1", "h"):
+            await pilot.press(key)
+            assert "The game is over: press Enter" in text_of(screen.query_one(Notice))
         await pilot.press("enter")
         assert isinstance(pilot.app.screen, EndScreen)
 
-        await pilot.press("r")  # a rematch: a new game with the next seed
+        await pilot.press("r")  # a rematch (r is the rules on the board): asked first
+        assert isinstance(pilot.app.screen, ConfirmRematch)
+        await pilot.press("escape")
+        assert isinstance(pilot.app.screen, EndScreen)
+        await pilot.press("r", "y")  # a new game with the next seed
         await settle(pilot)
         rematch = game_screen(pilot)
         assert rematch is not screen

@@ -51,19 +51,18 @@ async def test_wrong_keys_say_why() -> None:
         assert game().drawn_card is not None
         await pilot.press("d")
         assert "you have already drawn a card" in notice(screen)
-        assert "put the drawn card on a row with 1\N{EN DASH}3" in notice(screen)
+        assert "put the card on row 1, 2 or 3" in notice(screen)
         await pilot.press("1")  # the first card goes on row 1
         assert len(game().rows[0]) == 1
 
         await pilot.press("z")
-        assert "draw with d or take a row with 1 (? shows all keys)" in notice(screen)
+        assert "draw with d or take row 1 (? shows all keys)" in notice(screen)
 
         for _ in range(2):  # fill row 1
             await pilot.press("d", "1")
         assert len(game().rows[0]) == 3
         await pilot.press("d", "1")
-        assert "row 1 is full" in notice(screen)
-        assert "put the drawn card on a row with 2 or 3" in notice(screen)
+        assert f"row 1 is full {DASH} put the card on row 2 or 3" in notice(screen)
         await pilot.press("2")
 
         taker = game().current_player
@@ -210,6 +209,7 @@ async def test_the_footer_and_help_name_the_rows_there_are_and_a_dialogs_own_key
     app = make_app(3, humans=1, seed=1)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        await pilot.press("d")  # every row has room for the drawn card
         keys = await footer_keys(pilot)
         assert f"1{DASH}3" in keys
         assert f"1{DASH}5" not in keys
@@ -223,6 +223,48 @@ async def test_the_footer_and_help_name_the_rows_there_are_and_a_dialogs_own_key
         await pilot.pause()
         assert isinstance(pilot.app.screen, ConfirmQuit)
         assert "d" not in await footer_keys(pilot)
+
+
+@asynctest
+async def test_the_footer_offers_the_moves_that_can_be_played() -> None:
+    app = make_app(4, humans=4, seed=1)  # every move by a key press
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        keys = await footer_keys(pilot)
+        assert "d" in keys
+        assert not any(key[0].isdigit() for key in keys)  # no row to take yet
+        assert "Enter" not in keys
+        await pilot.press("1")  # left out of the footer, the key still says why
+        assert f"row 1 is empty {DASH} draw with d" in notice(screen)
+        await pilot.press("d")
+        keys = await footer_keys(pilot)
+        assert "d" not in keys
+        assert f"1{DASH}4" in keys
+        await pilot.press("d")
+        assert "you have already drawn a card" in notice(screen)
+        await pilot.press("1", "d", "1", "d", "1", "d")  # row 1 full, a card drawn
+        assert len(screen.session.game.rows[0]) == 3
+        assert f"2{DASH}4" in await footer_keys(pilot)
+        await pilot.press("1")
+        assert f"row 1 is full {DASH} put the card on row 2, 3 or 4" in notice(screen)
+        await pilot.press("3")
+        assert "1,3" in await footer_keys(pilot)  # draw, or take a row with cards
+        assert "d" in await footer_keys(pilot)
+
+
+@asynctest
+async def test_the_footer_waits_with_the_moves_while_a_bot_plays() -> None:
+    config = make_config(2, humans=1, seed=1)
+    config = type(config)(config.rules, config.players, config.seed, delay=10, hint_bot="greedy")
+    app = ColorettoApp(config)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(pilot)
+        await until_a_bots_turn(pilot, screen)
+        keys = await footer_keys(pilot)
+        assert "d" not in keys
+        assert not any(key[0].isdigit() for key in keys)
+        assert {"h", "l", "?", "r", "q"} <= set(keys)
 
 
 @asynctest
@@ -247,6 +289,6 @@ async def test_quitting_after_the_game_promises_no_resume() -> None:
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(pilot.app.screen, ConfirmQuit)
-        question = text_of(pilot.app.screen.query_one("#quit-question"))
+        question = text_of(pilot.app.screen.query_one("#confirm-question"))
         assert "--resume" not in question
         assert "over" in question

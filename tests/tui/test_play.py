@@ -102,7 +102,7 @@ async def test_the_gray_side() -> None:
         game = end.session.game
         assert game.score_breakdown(0).scoring.value == "gray"
         for card in end.query(ScoreCard):
-            assert card.border_subtitle == f"{game.final_scores()[card.seat]} pts"
+            assert f"Total {game.final_scores()[card.seat]}" in text_of(card)
 
 
 @asynctest
@@ -116,7 +116,7 @@ async def test_a_match_of_two_games() -> None:
         first = session.game.final_scores()
         first_player = session.game.setup.first_player
         assert "Game 1 of 2" in text_of(end.query_one("#headline"))
-        assert "n: next game" in text_of(end.query_one("#end-notice"))
+        assert end.active_bindings["n"].enabled  # the next game, in the footer
         assert "after 1 of 2" in text_of(end.query_one("#standings"))
         await pilot.press("n")
         await settle(pilot)
@@ -136,7 +136,7 @@ async def test_a_match_of_two_games() -> None:
         # The match is over: n says what to do instead of dealing a third game.
         await pilot.press("n")
         assert pilot.app.screen is end
-        assert "r: rematch" in text_of(end.query_one("#end-notice"))
+        assert "n does nothing here: r rematch" in text_of(end.query_one("#end-notice"))
         await pilot.press("q")  # q on the score screen quits at once
         await pilot.pause()
         assert not pilot.app.is_running

@@ -222,6 +222,8 @@ async def act(pilot: Pilot[None], step: Step) -> None:
                 await pilot.press("enter")
         elif isinstance(screen, EndScreen):
             await pilot.press("n" if screen.session.has_next_game else "r")
+        elif isinstance(screen, dialogs.ConfirmRematch):
+            await pilot.press("y")
         elif not isinstance(screen, SetupScreen | TooSmallScreen):
             await pilot.press("escape")  # close a dialog
 

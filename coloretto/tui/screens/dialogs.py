@@ -85,7 +85,7 @@ class HelpScreen(Dialog):
         """The help text in a box that scrolls when the terminal is short; the way out is on
         its frame, always in sight."""
         with VerticalScroll(id="help-box", classes="dialog") as box:
-            box.border_title = "Keys"
+            box.border_title = "Help"
             box.border_subtitle = "Esc closes this help"
             yield Static(help_text(plain=self.app.no_color, rows=self.rows), id="help-text")
         yield Footer(compact=True)
@@ -157,46 +157,82 @@ class MovesScreen(Dialog):
         log.focus()
 
 
-class ConfirmQuit(ModalScreen[bool]):
-    """Asks before quitting: ``y`` quits, ``n`` or Esc goes back."""
+class Confirm(ModalScreen[bool]):
+    """A yes-or-no question (Textual markup) with two buttons; a subclass binds the keys
+    (``y``, ``n`` and Esc, and one of its own) to ``answer(True)`` and ``answer(False)``."""
 
     CSS_PATH = "dialogs.tcss"
-    BINDINGS = [  # noqa: RUF012 (Textual's convention)
-        Binding("y,q", "answer(True)", "Quit", id="quit-yes"),
-        Binding("n,escape", "answer(False)", "Keep playing", id="quit-no"),
-    ]
 
-    def __init__(self, *, saved: bool = True, question: str | None = None) -> None:
+    heading = ""
+    """The box's title."""
+    yes_label = "Yes (y)"
+
+    def __init__(self, question: str, *, no: str = "Back (n)") -> None:
         super().__init__()
-        self.saved = saved
-        """True when there is a game to resume later (not after the match is over)."""
         self.question = question
-        """The question, when the usual one does not fit (say, online)."""
+        """What is asked (a line break keeps a command on one line)."""
+        self.no_label = no
 
     def compose(self) -> ComposeResult:
         """The question and two buttons."""
-        with Vertical(id="quit-box", classes="dialog") as box:
-            box.border_title = "Quit"
-            if self.question is not None:
-                question = self.question
-            elif self.saved:
-                question = "Quit the game? It is saved: coloretto play --resume continues it."
-            else:
-                question = "Quit? The game is over and kept in the history (coloretto replay)."
-            yield Static(question, id="quit-question")
-            with Horizontal(id="quit-buttons"):
-                yield Button("Quit (y)", id="yes", variant="error", compact=True)
-                stay = "Keep playing (n)" if self.saved else "Back (n)"
-                yield Button(stay, id="no", variant="primary", compact=True)
+        with Vertical(id="confirm-box", classes="dialog") as box:
+            box.border_title = self.heading
+            yield Static(self.question, id="confirm-question")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(self.yes_label, id="yes", variant="error", compact=True)
+                yield Button(self.no_label, id="no", variant="primary", compact=True)
         yield Footer(compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The buttons answer like the keys."""
         self.dismiss(event.button.id == "yes")
 
-    def action_answer(self, quit_now: bool) -> None:
-        """``y`` quits, ``n`` goes back."""
-        self.dismiss(quit_now)
+    def action_answer(self, yes: bool) -> None:
+        """``y`` says yes, ``n`` goes back."""
+        self.dismiss(yes)
+
+
+class ConfirmQuit(Confirm):
+    """Asks before quitting: ``y`` (or ``q`` again) quits, ``n`` or Esc goes back."""
+
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("y,q", "answer(True)", "Quit", id="quit-yes"),
+        Binding("n,escape", "answer(False)", "Keep playing", id="quit-no"),
+    ]
+    heading = "Quit"
+    yes_label = "Quit (y)"
+
+    def __init__(self, *, saved: bool = True, question: str | None = None) -> None:
+        if question is None and saved:
+            question = "Quit the game? It is saved:\ncoloretto play --resume continues it."
+        elif question is None:
+            question = "Quit? The game is over and kept in the history:\ncoloretto replay shows it."
+        super().__init__(question, no="Keep playing (n)" if saved else "Back (n)")
+        self.saved = saved
+        """True when there is a game to resume later (not after the match is over)."""
+
+
+class ConfirmRematch(Confirm):
+    """Asks before a rematch from the score screen (where ``r`` is not the rules, as on
+    the board): ``y`` (or ``r`` again) starts it, ``n`` or Esc goes back to the scores."""
+
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("y,r", "answer(True)", "Rematch", id="rematch-yes"),
+        Binding("n,escape", "answer(False)", "Back to the scores", id="rematch-no"),
+    ]
+    heading = "Rematch"
+    yes_label = "Rematch (y)"
+
+    def __init__(self, *, played: int = 1, games: int = 1) -> None:
+        if played < games:
+            question = (
+                "Start a new match with the same players?\n"
+                f"This one stops after game {played} of {games}."
+            )
+        else:
+            kind = "match" if games > 1 else "game"
+            question = f"Start a new {kind} with the same players\n(a new deal)?"
+        super().__init__(question)
 
 
 class TooSmallScreen(Dialog):

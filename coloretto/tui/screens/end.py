@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Center, Grid, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -20,8 +20,10 @@ from coloretto.play.config import YOU, possessive
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
+from coloretto.play.words import rules_in_words
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import history_path
+from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.widgets import Notice, ScoreCard
 
@@ -57,8 +59,40 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def place_of(scores: Sequence[int], seat: int) -> tuple[int, list[int]]:
+    """``seat``'s place (1 + the players with more points) and the others with as many
+    points: the rules break no tie, so equal scores share a place.
+
+    >>> place_of([23, 31, 31, 40], 1)
+    (2, [2])
+    """
+    mine = scores[seat]
+    place = 1 + sum(score > mine for score in scores)
+    return place, [s for s, score in enumerate(scores) if score == mine and s != seat]
+
+
+def place_title(scores: Sequence[int], seat: int) -> str:
+    """A score card's title: ``"2nd"``, or ``"shared 2nd"`` on a tie.
+
+    >>> place_title([23, 31, 31, 40], 1), place_title([23, 31, 31, 40], 0)
+    ('shared 2nd', '4th')
+    """
+    place, tied = place_of(scores, seat)
+    return f"{'shared ' if tied else ''}{_ordinal(place)}"
+
+
+def place_line(names: Sequence[str], scores: Sequence[int], seat: int) -> str:
+    """``"You came 3rd of 4 with 24 points."``, or who shares that place."""
+    place, tied = place_of(scores, seat)
+    if not tied:
+        return f"{names[seat]} came {_ordinal(place)} of {len(scores)} with {scores[seat]} points."
+    who = names_and([names[seat], *(names[s] for s in tied)])
+    return f"{who} share {_ordinal(place)} place with {scores[seat]} points each."
+
+
 def headline(session: Session) -> list[Text]:
-    """Who won the game (and the match, once it is over), in words."""
+    """Who won the game (and the match, once it is over), in words; a person's place, and
+    who shares it on a tie."""
     game = session.game
     rules = game.rules
     names = session.seat_names
@@ -75,14 +109,8 @@ def headline(session: Session) -> list[Text]:
     people = [s for s in range(rules.players) if session.config.players[s].is_human]
     if len(people) == 1 and not ghost:
         (seat,) = people
-        place = 1 + sum(score > scores[seat] for score in scores)
-        if place > 1:
-            lines.append(
-                Text(
-                    f"{names[seat]} came {_ordinal(place)} of {rules.seats} "
-                    f"with {scores[seat]} points."
-                )
-            )
+        if seat not in outcome.winners:
+            lines.append(Text(place_line(names, scores, seat)))
     match = session.match.outcome()
     if rules.games > 1 and match is not None:
         who = [names[p] for p in match.winners]
@@ -148,14 +176,12 @@ class EndScreen(Screen[EndChoice]):
         """Headline, one score card per seat, standings, message line and keys."""
         with VerticalScroll(id="end"):
             yield Static(id="headline")
-            with Horizontal(id="cards"):
+            with Center(), Grid(id="cards"):
                 for seat in range(self.session.game.rules.seats):
                     yield ScoreCard(seat)
-            yield Static(
-                "+ plus, - minus · 5+1: five cards and a joker · * → Y: a joker counted as Y",
-                id="end-key",
-            )
-            yield Static(id="standings")
+            yield Static(id="end-key")
+            with Center():
+                yield Static(id="standings")
         yield Notice(id="end-notice")
         yield Footer(compact=True)
 
@@ -166,6 +192,8 @@ class EndScreen(Screen[EndChoice]):
         plain = self.app.no_color
         outcome = game.outcome()
         assert outcome is not None
+        scores = game.final_scores()
+        ghost = game.rules.variant is Variant.GHOST  # a seat's place means little there
         for card in self.query(ScoreCard):
             seat = card.seat
             card.show(
@@ -173,21 +201,44 @@ class EndScreen(Screen[EndChoice]):
                 game.score_breakdown(seat),
                 golden=game.collection(seat).get(Card.GOLDEN_JOKER, 0),
                 winner=game.rules.controller(seat) in outcome.winners,  # a ghost's team wins
+                place="" if ghost else place_title(scores, seat),
                 plain=plain,
             )
         self.query_one("#headline", Static).update(Text("\n").join(headline(session)))
+        self.query_one("#end-key", Static).update(
+            "+ plus · - minus · 5+1: five cards and a joker · * → Y: a joker counted as Y"
+        )
         table = standings(session)
         standings_view = self.query_one("#standings", Static)
         standings_view.display = table is not None
         if table is not None:
             standings_view.update(table)
-        self.query_one(Notice).say(self._keys_text())
+        self._fit_cards()
+        self.query_one(Notice).say(f"{rules_in_words(game.rules)}; seed {session.shown_seed}.")
+
+    def on_resize(self) -> None:
+        """The cards fit the new width."""
+        self._fit_cards()
+
+    def _fit_cards(self) -> None:
+        """Cards of one size, as wide as the widest content needs (not the whole width),
+        side by side and centred; with no room to spare, they lose their gaps and padding
+        and share the width there is."""
+        cards = list(self.query(ScoreCard))
+        grid = self.query_one("#cards", Grid)
+        count, content = len(cards), max(card.wanted_width for card in cards)
+        room = self.size.width - 2  # the screen's padding
+        roomy = count * (content + 4) + count - 1  # border, padding and a gap
+        narrow = roomy > room
+        grid.set_class(narrow, "-narrow")
+        grid.styles.grid_size_columns = count
+        grid.styles.width = count * min(content + 2, room // count) if narrow else roomy
 
     def _keys_text(self) -> str:
-        seed = f"(seed {self.session.seed})"
+        """The keys, for a key that does nothing here (the footer shows them too)."""
         if self.session.has_next_game:
-            return f"n: next game · r: new match · v: review · b: board · q: quit {seed}"
-        return f"r: rematch · s: new setup · v: review · b: board · q: quit {seed}"
+            return "n next game · r new match · v review · b board · q quit"
+        return "r rematch · s new setup · v review · b board · q quit"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``n`` only while the match has games to come."""
@@ -208,8 +259,19 @@ class EndScreen(Screen[EndChoice]):
             self.app.push_screen(ReviewScreen(session_record(session), None, data))
 
     def action_choose(self, choice: EndChoice) -> None:
-        """Leave the score screen with ``choice``."""
-        self.dismiss(choice)
+        """Leave the score screen with ``choice``; a rematch (a new match while this one
+        has games to come) once confirmed: ``r`` is the rules' key on the board, and a
+        habit must not start a new game."""
+        if choice != "rematch":
+            self.dismiss(choice)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss(choice)
+
+        played, games = self.session.match.game_number, self.session.game.rules.games
+        self.app.push_screen(ConfirmRematch(played=played, games=games), answered)
 
     def on_key(self, event: events.Key) -> None:
         """A key that does nothing here says which keys do."""
@@ -217,4 +279,5 @@ class EndScreen(Screen[EndChoice]):
         if active is not None and active.enabled:
             return
         event.stop()
-        self.query_one(Notice).say(self._keys_text(), "error")
+        key = event.character if event.is_printable and event.character else event.key
+        self.query_one(Notice).say(f"{key} does nothing here: {self._keys_text()}", "error")

@@ -11,6 +11,7 @@ from functools import partial
 
 from rich.text import Text
 from textual import events, on, work
+from textual.actions import parse
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -30,9 +31,9 @@ from coloretto.play.table import (
     Table,
     TableNews,
 )
-from coloretto.play.words import DASH, describe_deal, describe_move, row_list
+from coloretto.play.words import DASH, describe_deal, describe_move
 from coloretto.tui.glyphs import render
-from coloretto.tui.keys import GAME_KEYS, bindings, row_keys
+from coloretto.tui.keys import GAME_KEYS, bindings, offered_row_keys
 from coloretto.tui.messages import BotChose, GameOver, HintReady
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, MovesScreen, RulesScreen
 from coloretto.tui.table import show_table, table_widgets
@@ -46,12 +47,37 @@ from coloretto.tui.widgets import (
     SidePanel,
 )
 
+PLAYS = {
+    name: action
+    for key in GAME_KEYS
+    if key.id in ("draw", "row")
+    for press, action in key.presses
+    for name in press.split(",")
+}
+"""The keys that play, with their actions: pressed while the footer leaves them out (they
+cannot be played now), they still say why."""
+
+Offer = tuple[bool, tuple[int, ...]]
+"""What the person to move may press: ``d`` or not, and the rows (numbered from 1)."""
+
+
+def either(numbers: tuple[int, ...]) -> str:
+    """Row numbers in words: ``"2, 3 or 4"`` (``""`` for none).
+
+    >>> either(()), either((3,)), either((1, 2)), either((2, 3, 4))
+    ('', '3', '1 or 2', '2, 3 or 4')
+    """
+    words = [str(n) for n in numbers]
+    return " or ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
+
 
 class GameScreen(Screen[None]):
     """One game of the session on the table, played from the keyboard."""
 
     CSS_PATH = "game.tcss"
-    BINDINGS = bindings(GAME_KEYS)  # type: ignore[assignment]
+    BINDINGS = bindings(sorted(GAME_KEYS, key=lambda key: key.id != "results"))  # type: ignore[assignment]
+    """Enter (the scores) comes first in the footer: it shows alone with the keys that
+    still work once the game is over."""
 
     delay: reactive[float] = reactive(DEFAULT_DELAY, init=False)
     """Seconds between two bot actions, so that a person can follow them (``+``/``-``)."""
@@ -77,6 +103,8 @@ class GameScreen(Screen[None]):
         """The latest hint, with the move count it was given at (shown again on ``h``)."""
         self.hints: list[str] = []
         """The hints given so far."""
+        self._offered: Offer | None = None
+        """What the footer offers now (``None`` once the game is over)."""
 
     @property
     def session(self) -> Session:
@@ -84,11 +112,44 @@ class GameScreen(Screen[None]):
         return self.table.session
 
     def key_display(self, binding: Binding) -> str | None:
-        """How the footer names ``binding`` here: the row keys as the rows there are
-        (``1-3`` with three rows); ``None`` for the usual name."""
-        if binding.id == "row-1":
-            return row_keys(len(self.session.game.row_capacities))
+        """How the footer names ``binding`` here: the row keys as the rows that can be
+        played (``2-4`` with row 1 full); ``None`` for the usual name."""
+        offer = self.offer()
+        if binding.id == "row-1" and offer is not None and offer[1]:
+            return offered_row_keys(offer[1])
         return None
+
+    def offer(self) -> Offer | None:
+        """What the person to move here may play; nothing while others move; ``None`` once
+        the game is over."""
+        game = self.session.game
+        if game.is_over:
+            return None
+        if not self.table.plays_here(game.current_player):
+            return (False, ())
+        legal = game.legal_actions()
+        return (DRAW in legal, tuple(sorted({a.row + 1 for a in legal if a.row is not None})))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers the keys that work now: ``d`` and the rows that can be played
+        by the person to move; once the game is over, Enter for the scores and no moves."""
+        offer = self.offer()
+        if action == "results":
+            return offer is None
+        if action in ("draw", "row", "hint", "pace") and offer is None:
+            return False
+        if action == "draw" and offer is not None:
+            return offer[0]
+        if action == "row" and offer is not None:
+            return bool(offer[1])
+        return True
+
+    def _update_footer(self) -> None:
+        """Show the keys that work now, when they have changed."""
+        offer = self.offer()
+        if offer != self._offered:
+            self._offered = offer
+            self.refresh_bindings()
 
     # ------------------------------------------------------------------ layout
 
@@ -118,6 +179,7 @@ class GameScreen(Screen[None]):
         self.query_one(Legend).show(game.colours, game.rules.edition, plain=self.plain)
         self._log_start()
         self.refresh_table()
+        self._update_footer()
         self.notice.say("Press ? for the keys, r for the rules.", "info")
         self.table.subscribe(self._on_table_event)
         self.table.keep()
@@ -214,7 +276,13 @@ class GameScreen(Screen[None]):
         return True
 
     def _on_table_event(self, event: Event) -> None:
-        """Show what happened at the table: a move, a failed bot, trouble with the disk."""
+        """Show what happened at the table: a move, a failed bot, trouble with the disk;
+        the footer offers the keys that work now."""
+        self._show_event(event)
+        self._update_footer()
+
+    def _show_event(self, event: Event) -> None:
+        """Log and say ``event``; after a move, start what comes next."""
         if isinstance(event, MovePlayed):
             self.token += 1
             action = event.move.action
@@ -246,17 +314,17 @@ class GameScreen(Screen[None]):
             self.refresh_table()
 
     def _options(self) -> str:
-        """What the person to move can do, with the keys."""
+        """What the person to move can do, with the keys: ``put the card on row 2 or 3``."""
         game = self.session.game
         legal = game.legal_actions()
-        rows = row_list(a.row for a in legal if a.row is not None)
+        rows = either(tuple(sorted({a.row + 1 for a in legal if a.row is not None})))
         if game.drawn_card is not None:
-            return f"put the drawn card on a row with {rows}"
+            return f"put the card on row {rows}"
         if DRAW in legal and rows:
-            return f"draw with d or take a row with {rows}"
+            return f"draw with d or take row {rows}"
         if DRAW in legal:
             return "draw with d"
-        return f"take a row with {rows}"
+        return f"take row {rows}"
 
     def _person_to_move(self) -> bool:
         """True when a person is to move; otherwise say why nothing happens."""
@@ -312,11 +380,15 @@ class GameScreen(Screen[None]):
         self.action_draw()
 
     def on_key(self, event: events.Key) -> None:
-        """A key that does nothing here gets a message saying what does."""
+        """A key that does nothing here gets a message saying what does; a move that
+        cannot be played now, why."""
         if event.key in self.app.active_bindings:
             return
         event.stop()
-        if self.session.game.is_over:
+        if event.key in PLAYS:
+            _, name, parameters = parse(PLAYS[event.key])
+            getattr(self, f"action_{name}")(*parameters)
+        elif self.session.game.is_over:
             self.notice.say("The game is over: press Enter for the scores.", "error")
         elif self.busy:
             name = self.session.seat_names[self.session.game.current_player]

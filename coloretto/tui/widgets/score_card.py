@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.cells import cell_len
+from rich.console import Console, Group
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -51,12 +53,18 @@ def breakdown_table(
     return table
 
 
+NAME_WIDTH = 16
+"""A longer name wraps rather than widening every card."""
+
+
 class ScoreCard(Static):
-    """A seat's final breakdown, with the total in the title and the winner marked."""
+    """A seat's final breakdown and total; the winner marked, or the place in the title."""
 
     def __init__(self, seat: int) -> None:
         super().__init__(id=f"score-{seat + 1}", classes="score-card")
         self.seat = seat
+        self.wanted_width = 0
+        """The width the content needs (a long name wrapping), without border or padding."""
 
     def show(
         self,
@@ -65,12 +73,22 @@ class ScoreCard(Static):
         *,
         golden: int = 0,
         winner: bool = False,
+        place: str = "",
         plain: bool = False,
     ) -> None:
-        """Show the breakdown of ``name``'s score."""
+        """Show the breakdown of ``name``'s score; ``place`` (``"2nd"``) titles a card that
+        did not win."""
         self.set_class(winner, "-winner")
-        self.border_title = "★ winner" if winner else ""
-        self.border_subtitle = f"{breakdown.total} pts"
+        self.border_title = "★ winner" if winner else place
         head = Text(name, style="bold")  # a name is no markup; a long one wraps, never cut
+        table = breakdown_table(breakdown, golden, plain=plain)
         total = Text.assemble(("Total ", "bold"), (f"{breakdown.total}", "bold"))
-        self.update(Group(head, breakdown_table(breakdown, golden, plain=plain), total))
+        self.wanted_width = max(
+            min(cell_len(name), NAME_WIDTH), _width(self.app.console, table), total.cell_len
+        )
+        self.update(Group(head, table, total))
+
+
+def _width(console: Console, table: Table) -> int:
+    """The width ``table`` takes unwrapped."""
+    return Measurement.get(console, console.options, table).maximum

@@ -1,0 +1,81 @@
+"""The score screen's places (ties shared, as the rules have it) and its layout: cards of
+one size, sized to their content and centred, at the sizes a terminal has."""
+
+from __future__ import annotations
+
+import pytest
+
+from coloretto.tui.screens import EndScreen
+from coloretto.tui.screens.dialogs import ConfirmRematch
+from coloretto.tui.screens.end import place_line, place_title
+from coloretto.tui.widgets import ScoreCard
+
+from .conftest import asynctest, make_app, play_to_end, text_of
+
+NAMES = ["You", "Bot 1", "Bot 2", "Bot 3"]
+
+
+def test_a_place_of_ones_own_is_said_plainly() -> None:
+    assert place_line(NAMES, [24, 15, 36, 33], 0) == "You came 3rd of 4 with 24 points."
+
+
+def test_a_shared_place_names_who_shares_it() -> None:
+    # The rules break no tie: Bot 2 and you both come 3rd, and nobody 4th.
+    scores = [31, 40, 31, 35]
+    assert place_line(NAMES, scores, 0) == "You and Bot 2 share 3rd place with 31 points each."
+    assert [place_title(scores, seat) for seat in range(4)] == [
+        "shared 3rd",
+        "1st",
+        "shared 3rd",
+        "2nd",
+    ]
+    three = place_line(["Ana", "Ben", "Cy", "Di"], [20, 20, 20, 30], 1)
+    assert three == "Ben, Ana and Cy share 2nd place with 20 points each."
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+@pytest.mark.parametrize("players", [4, 5])
+@asynctest
+async def test_the_cards_are_one_size_fit_their_content_and_are_centred(
+    size: tuple[int, int], players: int
+) -> None:
+    app = make_app(players, humans=1, seed=1, names=["Alexandra Smithe"])
+    async with app.run_test(size=size) as pilot:
+        await play_to_end(pilot)
+        end = pilot.app.screen
+        assert isinstance(end, EndScreen)
+        cards = list(end.query(ScoreCard))
+        regions = [card.region for card in cards]
+        assert len({(r.width, r.height) for r in regions}) == 1, regions  # one size
+        assert len({r.y for r in regions}) == 1  # side by side
+        assert all(end.region.contains_region(r) for r in regions)  # all in sight
+        content = max(card.wanted_width for card in cards)
+        assert regions[0].width <= content + 4  # no huge empty boxes
+        left, right = regions[0].x, size[0] - regions[-1].right
+        assert abs(left - right) <= 2  # centred
+        headline = end.query_one("#headline")
+        above = headline.region.y
+        below = size[1] - 2 - end.query_one("#end-key").region.bottom  # notice, footer
+        assert abs(above - below) <= 2  # the results in the middle, not at the top
+        for card in cards:
+            body = text_of(card)
+            assert end.session.seat_names[card.seat] in body.replace("\n", " ")
+            assert body.count(" pts") == 0  # the total is said once, as "Total"
+
+
+@asynctest
+async def test_a_rematch_is_asked_for_and_a_match_in_progress_says_so() -> None:
+    app = make_app(3, humans=1, seed=2, games=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_to_end(pilot)
+        end = pilot.app.screen
+        assert isinstance(end, EndScreen)
+        await pilot.press("r")
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ConfirmRematch)
+        question = text_of(dialog.query_one("#confirm-question"))
+        assert "new match" in question
+        assert "stops after game 1 of 3" in question
+        await pilot.press("n")
+        assert pilot.app.screen is end
+        assert end.session.match.game_number == 1
