@@ -119,33 +119,41 @@ def collection_columns(
     plain: bool = False,
 ) -> list[Text]:
     """The collection as colour columns up to ``stack`` lines tall (a line per card, no
-    taller than the largest colour needs), each with its count underneath: ``+3`` plus,
-    ``\N{MINUS SIGN}1`` minus, ``3*`` with a joker.
+    taller than the largest colour needs), each with its count underneath (``3*``: three
+    and a joker counted with them): the plus colours after ``+``, the minus colours after
+    the minus sign, then jokers and "+2" cards (``\N{MULTIPLICATION SIGN}2``). The signs
+    mark the groups, so that a count never reads as points.
 
     >>> from coloretto.engine import score
     >>> held = {Card.GREEN: 2, Card.BLUE: 1, Card.JOKER: 1}
     >>> b = score({Card.GREEN: 2, Card.BLUE: 1, Card.PINK: 0, Card.GRAY: 0}, jokers=1)
     >>> [line.plain for line in collection_columns(held, b, 2, plain=True)]
-    ['[G]         ', '[G] [B] [*] ', '+2* +1  \N{MULTIPLICATION SIGN}1  ']
+    ['  [G]           ', '  [G] [B]   [*] ', '+ 2*  1     \N{MULTIPLICATION SIGN}1  ']
     >>> held = {Card.BROWN: 2, Card.JOKER: 2, Card.ORANGE: 2}
     >>> b = score({Card.BROWN: 2, Card.ORANGE: 2}, jokers=2)
     >>> collection_columns(held, b, 1, plain=True)[-1].plain  # a wide label keeps a gap
-    '+2** +2  \N{MULTIPLICATION SIGN}2  '
+    '+ 2** 2     \N{MULTIPLICATION SIGN}2  '
     """
-    columns: list[tuple[Card, int, Text]] = []
-    for entry in breakdown.sets:
-        sign = "+" if entry.plus else MINUS
-        label = Text(f"{sign}{entry.cards}{'*' * entry.jokers}")
-        label.stylize("bold" if entry.plus else "dim")
-        columns.append((entry.colour, entry.cards, label))
-    for card in SPECIALS:
-        if collection.get(card):
-            columns.append((card, collection[card], Text(f"{TIMES}{collection[card]}")))
+    columns: list[tuple[Card, int, Text, str | None]] = []
+    plus = [s for s in breakdown.sets if s.plus]
+    minus = [s for s in breakdown.sets if not s.plus]
+    for sign, sets in (("+", plus), (MINUS, minus)):
+        for i, entry in enumerate(sets):
+            label = Text(f"{entry.cards}{'*' * entry.jokers}")
+            label.stylize("bold" if entry.plus else "dim")
+            columns.append((entry.colour, entry.cards, label, sign if i == 0 else None))
+    for i, card in enumerate(c for c in SPECIALS if collection.get(c)):
+        label = Text(f"{TIMES}{collection[card]}")
+        columns.append((card, collection[card], label, " " if i == 0 else None))
     if not columns:
         return [Text("no cards", style="dim")]
-    stack = min(stack, max(count for _, count, _ in columns))  # no empty lines on top
+    stack = min(stack, max(count for _, count, _, _ in columns))  # no empty lines on top
     lines = [Text() for _ in range(stack + 1)]
-    for card, count, label in columns:
+    for card, count, label, group in columns:
+        if group is not None:  # a group starts: its sign in a gutter of its own
+            for line in lines[:stack]:
+                line.append("  ")
+            lines[stack].append(f"{group} ", style="bold")
         width = card_block(card, plain=plain).cell_len
         gap = " " * (max(width, label.cell_len) - width + 1)  # a label never meets the next
         filled = min(count, stack)
