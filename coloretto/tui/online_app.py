@@ -48,7 +48,7 @@ class OnlineEndScreen(EndScreen):
     CSS_PATH = "screens/end.tcss"
 
     def _keys_text(self) -> str:
-        return f"b: back to the board · q: quit (seed {self.session.seed})"
+        return "b board · q quit"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only "board" and "quit": the next game is another room."""

@@ -201,7 +201,9 @@ async def test_the_score_cards_at_the_end_and_quitting() -> None:
         assert f"with {best} points" in headline
         await pilot.press("r")  # no rematch in a replay
         assert app.screen is end
-        assert "b: back to the replay" in text_of(end.query_one(Notice))
+        assert "r does nothing here: b back to the replay · q quit" in text_of(
+            end.query_one(Notice)
+        )
         await pilot.press("b")
         assert isinstance(app.screen, ReplayScreen)
         await pilot.press("m")

@@ -276,7 +276,7 @@ class ReplayEndScreen(EndScreen):
     """The score screen of a replayed game: back to the board, or quit."""
 
     def _keys_text(self) -> str:
-        return "b: back to the replay · q: quit"
+        return "b back to the replay · q quit"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only ``b``/Esc and ``q``: a replay has no next game, rematch or review."""
