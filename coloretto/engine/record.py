@@ -295,8 +295,14 @@ def write_record(
     meta: Mapping[str, Any] | None = None,
 ) -> None:
     """Write the record atomically: a crash mid-write leaves any previous file intact."""
+    write_atomically(path, json.dumps(to_record(state, seats, meta), indent=1) + "\n")
+
+
+def write_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed over it, flushed to the
+    disk first: a crash mid-write leaves any previous file intact. The file keeps the
+    permissions it had (a new one gets the usual ones)."""
     path = Path(path)
-    text = json.dumps(to_record(state, seats, meta), indent=1) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         if hasattr(os, "fchmod"):  # POSIX; elsewhere the defaults are fine

@@ -13,16 +13,14 @@ The last setup chosen (players, people, names, level...) is kept beside them, in
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
-import tempfile
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from coloretto.engine.record import GameRecord, write_record
+from coloretto.engine.record import GameRecord, write_atomically, write_record
 from coloretto.store.paths import DataDir
 
 SUFFIX = ".json"
@@ -161,16 +159,7 @@ def write_setup(data: DataDir, setup: Mapping[str, Any]) -> Path:
     the disk refuses."""
     path = setup_path(data)
     data.root.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=data.root)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(json.dumps(setup, indent=1) + "\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, json.dumps(setup, indent=1) + "\n")
     return path
 
 
