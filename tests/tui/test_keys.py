@@ -78,11 +78,16 @@ async def test_wrong_keys_say_why() -> None:
         assert str(game().history()[-1].action) == "draw"
 
 
-@asynctest
-async def test_keys_during_a_bots_turn_say_to_wait() -> None:
+def slow_bot_app() -> ColorettoApp:
+    """A heads-up game whose bot waits 10 s before each move: time to press keys."""
     config = make_config(2, humans=1, seed=1)
     config = type(config)(config.rules, config.players, config.seed, delay=10, hint_bot="greedy")
-    app = ColorettoApp(config)
+    return ColorettoApp(config)
+
+
+@asynctest
+async def test_keys_during_a_bots_turn_say_to_wait() -> None:
+    app = slow_bot_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = game_screen(pilot)
         await until_a_bots_turn(pilot, screen)
@@ -255,9 +260,7 @@ async def test_the_footer_offers_the_moves_that_can_be_played() -> None:
 
 @asynctest
 async def test_the_footer_waits_with_the_moves_while_a_bot_plays() -> None:
-    config = make_config(2, humans=1, seed=1)
-    config = type(config)(config.rules, config.players, config.seed, delay=10, hint_bot="greedy")
-    app = ColorettoApp(config)
+    app = slow_bot_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = game_screen(pilot)
         await until_a_bots_turn(pilot, screen)
