@@ -56,27 +56,36 @@ def stack_height(room: int, seats: int) -> int:
     return max(0, min(MAX_STACK, room // max(1, seats) - 3))
 
 
-def collection_items(
-    collection: Mapping[Card, int], breakdown: ScoreBreakdown[Card], *, plain: bool = False
-) -> list[tuple[str, Text]]:
-    """A collection's pieces, each with the space before it: the plus colours (the first
-    after ``+``), the minus colours (after the minus sign), then jokers and "+2" cards."""
-    items: list[tuple[str, Text]] = []
+class _Piece(NamedTuple):
+    """One colour (or kind of special card) of a collection, as the panel shows it."""
+
+    card: Card
+    held: int
+    """Cards of it held (a column's height)."""
+    label: Text
+    """The count as shown: ``3*`` is three and a joker counted with them."""
+    group: str
+    """``+`` (a plus colour), the minus sign (a minus colour) or ``""`` (special cards)."""
+
+
+def _pieces(collection: Mapping[Card, int], breakdown: ScoreBreakdown[Card]) -> list[_Piece]:
+    """The plus colours, the minus colours, then the special cards. Jokers stand on their
+    own only when some are counted with no colour: otherwise the ``*`` after a count says
+    where each one is (shown twice, they read as more jokers than there are)."""
+    pieces: list[_Piece] = []
     plus = [s for s in breakdown.sets if s.plus]
     minus = [s for s in breakdown.sets if not s.plus]
     for sign, sets in (("+", plus), (MINUS, minus)):
-        for i, entry in enumerate(sets):
-            item = Text(f"{sign} ", style="bold") if i == 0 else Text()
-            item.append_text(card_block(entry.colour, plain=plain))
-            item.append(str(entry.cards), style="bold" if entry.plus else "")
-            item.append("*" * entry.jokers)
-            items.append(("  " if i == 0 else " ", item))
-    for i, card in enumerate(c for c in SPECIALS if collection.get(c)):
-        # "+2" followed by a count would read as "+21": the count of "+2" cards gets a times sign.
-        times = TIMES if card is Card.PLUS2 else ""
-        item = Text.assemble(card_block(card, plain=plain), f"{times}{collection[card]}")
-        items.append(("  " if i == 0 else " ", item))
-    return items
+        for entry in sets:
+            label = Text(f"{entry.cards}{'*' * entry.jokers}")
+            label.stylize("bold" if entry.plus else "dim")
+            pieces.append(_Piece(entry.colour, entry.cards, label, sign))
+    counted = sum(entry.jokers for entry in breakdown.sets)
+    held = collection.get(Card.JOKER, 0) + collection.get(Card.GOLDEN_JOKER, 0)
+    for card in SPECIALS:
+        if collection.get(card) and (card is Card.PLUS2 or counted < held):
+            pieces.append(_Piece(card, collection[card], Text(f"{TIMES}{collection[card]}"), ""))
+    return pieces
 
 
 def collection_lines(
@@ -86,26 +95,38 @@ def collection_lines(
     plain: bool = False,
     width: int | None = None,
 ) -> list[Text]:
-    """A collection grouped by colour (see ``collection_items``) in lines of at most
-    ``width`` cells, broken between colours. A ``*`` after a count marks where a joker
-    counts best.
+    """A collection in lines of at most ``width`` cells, broken between colours: the plus
+    colours after ``+``, the minus colours after the minus sign (said again on a line that
+    goes on with the group), then the "+2" cards. ``3*`` is three cards and a joker counted
+    with them.
 
     >>> from coloretto.engine import score
-    >>> held = {Card.GREEN: 3, Card.BLUE: 1, Card.JOKER: 1, Card.PLUS2: 2}
-    >>> b = score({Card.GREEN: 3, Card.BLUE: 1, Card.PINK: 0, Card.GRAY: 0}, jokers=1, plus2=2)
+    >>> held = {Card.GREEN: 3, Card.BLUE: 1, Card.ORANGE: 1, Card.JOKER: 1, Card.PLUS2: 2}
+    >>> b = score({Card.GREEN: 3, Card.BLUE: 1, Card.PINK: 0, Card.ORANGE: 1}, jokers=1, plus2=2)
     >>> [line.plain for line in collection_lines(held, b, plain=True)]
-    ['+ [G]3* [B]1  [*]1 [+2]\N{MULTIPLICATION SIGN}2']
+    ['+ [G]3* [B]1 [O]1  [+2]\N{MULTIPLICATION SIGN}2']
     >>> [line.plain for line in collection_lines(held, b, plain=True, width=12)]
-    ['+ [G]3* [B]1', '[*]1 [+2]\N{MULTIPLICATION SIGN}2']
+    ['+ [G]3* [B]1', '+ [O]1', '[+2]\N{MULTIPLICATION SIGN}2']
     """
     lines = [Text()]
-    for gap, item in collection_items(collection, breakdown, plain=plain):
+    group: str | None = None
+    for piece in _pieces(collection, breakdown):
+        item = Text.assemble(card_block(piece.card, plain=plain), piece.label)
+        gap = " " if piece.group == group else "  "
         line = lines[-1]
-        if line and width is not None and line.cell_len + len(gap) + item.cell_len > width:
-            lines.append(line := Text())
+        sign = Text(f"{piece.group} ", style="bold") if piece.group else Text()
+        starts = piece.group != group
+        if line and width is not None:
+            needed = len(gap) + (sign.cell_len if starts else 0) + item.cell_len
+            if line.cell_len + needed > width:
+                lines.append(line := Text())
+                starts = True  # a group going on to a new line says its sign again
         if line:
             line.append(gap)
+        if starts:
+            line.append_text(sign)
         line.append_text(item)
+        group = piece.group
     if not lines[0]:
         lines[0].append("no cards", style="dim")
     return lines
@@ -121,39 +142,34 @@ def collection_columns(
     """The collection as colour columns up to ``stack`` lines tall (a line per card, no
     taller than the largest colour needs), each with its count underneath (``3*``: three
     and a joker counted with them): the plus colours after ``+``, the minus colours after
-    the minus sign, then jokers and "+2" cards (``\N{MULTIPLICATION SIGN}2``). The signs
-    mark the groups, so that a count never reads as points.
+    the minus sign, then the "+2" cards (``\N{MULTIPLICATION SIGN}2``; see ``_pieces`` for
+    jokers). The signs mark the groups, so that a count never reads as points.
 
     >>> from coloretto.engine import score
-    >>> held = {Card.GREEN: 2, Card.BLUE: 1, Card.JOKER: 1}
-    >>> b = score({Card.GREEN: 2, Card.BLUE: 1, Card.PINK: 0, Card.GRAY: 0}, jokers=1)
-    >>> [line.plain for line in collection_columns(held, b, 2, plain=True)]
-    ['  [G]           ', '  [G] [B]   [*] ', '+ 2*  1     \N{MULTIPLICATION SIGN}1  ']
+    >>> held = {Card.GREEN: 2, Card.BLUE: 2, Card.PINK: 2, Card.ORANGE: 1, Card.PLUS2: 1}
+    >>> b = score({Card.GREEN: 2, Card.BLUE: 2, Card.PINK: 2, Card.ORANGE: 1})
+    >>> for line in collection_columns(held, b, 2, plain=True):
+    ...     print(line.plain.rstrip())
+      [G] [B] [P]
+      [G] [B] [P]   [O]   [+2]
+    + 2   2   2   \N{MINUS SIGN} 1     \N{MULTIPLICATION SIGN}1
     >>> held = {Card.BROWN: 2, Card.JOKER: 2, Card.ORANGE: 2}
     >>> b = score({Card.BROWN: 2, Card.ORANGE: 2}, jokers=2)
     >>> collection_columns(held, b, 1, plain=True)[-1].plain  # a wide label keeps a gap
-    '+ 2** 2     \N{MULTIPLICATION SIGN}2  '
+    '+ 2** 2   '
     """
-    columns: list[tuple[Card, int, Text, str | None]] = []
-    plus = [s for s in breakdown.sets if s.plus]
-    minus = [s for s in breakdown.sets if not s.plus]
-    for sign, sets in (("+", plus), (MINUS, minus)):
-        for i, entry in enumerate(sets):
-            label = Text(f"{entry.cards}{'*' * entry.jokers}")
-            label.stylize("bold" if entry.plus else "dim")
-            columns.append((entry.colour, entry.cards, label, sign if i == 0 else None))
-    for i, card in enumerate(c for c in SPECIALS if collection.get(c)):
-        label = Text(f"{TIMES}{collection[card]}")
-        columns.append((card, collection[card], label, " " if i == 0 else None))
+    columns = _pieces(collection, breakdown)
     if not columns:
         return [Text("no cards", style="dim")]
-    stack = min(stack, max(count for _, count, _, _ in columns))  # no empty lines on top
+    stack = min(stack, max(piece.held for piece in columns))  # no empty lines on top
     lines = [Text() for _ in range(stack + 1)]
-    for card, count, label, group in columns:
-        if group is not None:  # a group starts: its sign in a gutter of its own
+    group: str | None = None
+    for card, count, label, sign in columns:
+        if sign != group:  # a group starts: its sign in a gutter of its own
             for line in lines[:stack]:
                 line.append("  ")
-            lines[stack].append(f"{group} ", style="bold")
+            lines[stack].append(f"{sign} " if sign else "  ", style="bold")
+            group = sign
         width = card_block(card, plain=plain).cell_len
         gap = " " * (max(width, label.cell_len) - width + 1)  # a label never meets the next
         filled = min(count, stack)
@@ -220,9 +236,12 @@ class SeatView(Static):
         if left.cell_len + len(level) + 1 + right.cell_len <= width:
             left.append(level, style="dim")
         head = fit_line(left, right, width)
-        if stack:
+        body = []
+        if stack:  # columns where they fit the panel's width, else a line of counts
             body = collection_columns(info.collection, info.breakdown, stack, plain=plain)
-        else:
+            if max(line.cell_len for line in body) > width - 2:
+                body = []
+        if not body:
             body = collection_lines(info.collection, info.breakdown, plain=plain, width=width - 2)
         body = [Text.assemble("  ", line) for line in body]
         lines = 1 + sum(max(1, -(-line.cell_len // max(1, width))) for line in body)
