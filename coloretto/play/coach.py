@@ -67,6 +67,16 @@ class Grade(Enum):
         """The chess mark: ``?!`` inaccuracy, ``?`` mistake, ``??`` blunder, else none."""
         return _MARKS[self]
 
+    def plural(self, count: int) -> str:
+        """The grade's name for ``count`` decisions.
+
+        >>> Grade.INACCURACY.plural(3), Grade.BLUNDER.plural(1), Grade.BEST.plural(2)
+        ('inaccuracies', 'blunder', 'best')
+        """
+        if count == 1 or self in (Grade.BEST, Grade.GOOD):
+            return self.value
+        return "inaccuracies" if self is Grade.INACCURACY else f"{self.value}s"
+
     @property
     def is_flaw(self) -> bool:
         """True for an inaccuracy, a mistake or a blunder: a decision worth pointing out."""

@@ -96,10 +96,10 @@ class SavedGame:
         """Who plays, their scores and the round; names cut to ``longest`` characters.
 
         >>> SavedGame("ID", ("Ana", "Bot 1"), (3, -1), 2, 2, 3, None).standing(4)
-        'Ana 3, Bot… -1 (game 2 of 3, round 2)'
+        'Ana: 3, Bot…: -1 (game 2 of 3, round 2)'
         """
         scores = ", ".join(
-            f"{printable(name, longest)} {score}"
+            f"{printable(name, longest)}: {score}"
             for name, score in zip(self.players, self.scores, strict=False)
         )
         return f"{scores} ({self.stage})"

@@ -376,7 +376,7 @@ class Summary:
     @property
     def headline(self) -> str:
         """The player's accuracy and grades in one line."""
-        counts = ", ".join(f"{n} {grade.value}" for grade, n in self.grades.items() if n)
+        counts = ", ".join(f"{n} {grade.plural(n)}" for grade, n in self.grades.items() if n)
         return (
             f"{self.name}: accuracy {self.accuracy:.0f}% over {self.decisions} decisions ({counts})"
         )

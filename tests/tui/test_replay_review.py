@@ -8,8 +8,9 @@ from pathlib import Path
 from textual.widgets import Static
 
 from coloretto.bots import Estimate
-from coloretto.engine import GameState, load_record, read_record, to_record
+from coloretto.engine import GameState, Rules, load_record, read_record, to_record
 from coloretto.play.coach import Decision, Grade
+from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
 from coloretto.play.review import (
@@ -22,8 +23,10 @@ from coloretto.play.review import (
     with_review,
 )
 from coloretto.play.saving import load_session
+from coloretto.play.session import Session
+from coloretto.play.table import LocalTable
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import annotate
+from coloretto.store.saves import annotate, finished_games
 from coloretto.tui import ColorettoApp
 from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.screens import EndScreen
@@ -135,3 +138,24 @@ async def test_the_score_screen_offers_the_coachs_review(tmp_path: Path) -> None
         assert sorted(kept.decisions) == plies
         await pilot.press("escape")
         assert isinstance(app.screen, EndScreen)
+
+
+@asynctest
+async def test_a_game_of_bots_alone_has_nobody_to_review(tmp_path: Path) -> None:
+    config = GameConfig.build(Rules(players=3), humans=0, bot="random", seed=6)
+    table = LocalTable(Session(config), Keeper(DataDir(tmp_path)))
+    while not table.session.game.is_over:
+        table.act(table.bot_move(table.session.game.current_player).action)
+    path = finished_games(DataDir(tmp_path))[0]
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(ReviewScreen(read_record(path), path, DataDir(tmp_path)))
+        await pilot.pause()
+        body = app.screen.query_one("#review-body", Static)
+        for _ in range(300):
+            if "No decision" in text_of(body):
+                break
+            await pilot.pause(0.01)
+        assert text_of(body).startswith("No decision to review: nobody played here.")
+        assert "next mistake" not in text_of(body)  # no mistake to step to

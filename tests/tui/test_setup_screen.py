@@ -190,7 +190,7 @@ async def test_the_game_in_progress_is_described_who_plays_where_it_stands() -> 
         assert "Resume" in offered(screen)
         ana, ben = game.scores()
         assert " ".join(text_of(screen.query_one("#setup-resume", Static)).split()) == (
-            f"Game in progress, saved 25 Nov at 01:50: Ana {ana}, Ben {ben} "
+            f"Game in progress, saved 25 Nov at 01:50: Ana: {ana}, Ben: {ben} "
             f"(game 1 of 3, round {game.round})."
         )
 

@@ -100,15 +100,17 @@ class ReviewScreen(Screen[None]):
             parts.append(Text(summary.headline, style="bold"))
             parts.append(costly_list(summary))
         if not parts:
-            parts.append(Text("No decision to review: nobody had a choice."))
+            nobody = "nobody played here" if not reviewing.seats else "nobody had a choice"
+            parts.append(Text(f"No decision to review: {nobody}."))
         trouble = count_accuracy(reviewing.data, reviewing.record, found)
         if trouble is not None:
             parts.append(Text(trouble, "italic"))
         if self.reviewing.problem:
             parts.append(Text(f"The analysis was not kept: {self.reviewing.problem}", "italic"))
-        parts.append(
-            Text("coloretto replay shows the grades move by move (n: next mistake).", "dim")
-        )
+        if any(summary.costliest for summary in found):
+            parts.append(
+                Text("coloretto replay shows the grades move by move (n: next mistake).", "dim")
+            )
         self.query_one("#review-body", Static).update(Group(*parts))
 
     def action_back(self) -> None:
