@@ -130,9 +130,21 @@ def _why(state: GameState, seat: int, played: Action, best: Action, names: Seque
                 got = f"gave you {note}" if note else "gave you less"
                 return f"{what} {got}: {mine:+d} instead of {theirs:+d} for row {best.row + 1}"
             rival = _rival(state, seat, rows[best.row], names)
+            spared = _rival(state, seat, rows[played.row], names)
+            if rival.gain > spared.gain:
+                return (
+                    f"{what} ({mine:+d}) left row {best.row + 1} ({theirs:+d} for you) to "
+                    f"{rival.name} ({rival.gain:+d} for them), where row {played.row + 1} "
+                    f"was worth at most {spared.gain:+d} to the others"
+                )
+            now = (
+                f"more now ({mine:+d} against {theirs:+d})"
+                if mine > theirs
+                else (f"as much now ({mine:+d})")
+            )
             return (
-                f"{what} ({mine:+d}) left row {best.row + 1} ({theirs:+d} for you) to "
-                f"{rival.name} ({rival.gain:+d} for them)"
+                f"{what} gave you {now} than row {best.row + 1}, but the rest of the round "
+                f"goes better after taking row {best.row + 1}"
             )
         if note:
             return f"{what} gave you {note}: {mine:+d}; drawing kept your options open"
