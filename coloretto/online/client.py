@@ -319,6 +319,10 @@ class RemoteTable:
         """Ask the hint bot, here, about the game as this seat sees it (``advise``)."""
         return advise(self.session)
 
+    def set_pace(self, delay: float) -> None:
+        """Bots play on the server, at the pace the room's host set: never asked here."""
+        raise RuntimeError("the bots of an online game play on the server")
+
     def keep(self) -> None:
         """Once the game is over: keep it in this player's history and statistics (a
         watcher's own history is for their own games)."""

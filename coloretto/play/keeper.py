@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -145,6 +145,13 @@ class Keeper:
             write_setup(self.data, setup_to_json(config))
         except OSError as error:
             self.log.warning("could not keep the setup: %s", error)
+
+    def remember_pace(self, delay: float) -> None:
+        """The bots' pace changed during play: the setup kept for next time (if one is)
+        takes it."""
+        kept = self.last_setup()
+        if kept is not None and kept.delay != delay:
+            self.remember(replace(kept, delay=delay))
 
     def last_setup(self) -> GameConfig | None:
         """The last setup kept (what is wrong in it left at the defaults); ``None`` if none."""

@@ -20,7 +20,7 @@ Everything that happens reaches the front end as an event (``MovePlayed``, ``Bot
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Protocol
 
@@ -127,6 +127,9 @@ class Table(Protocol):
 
     def hint(self) -> Hint:
         """Ask the hint bot for the seat to move (blocking), through the guard."""
+
+    def set_pace(self, delay: float) -> None:
+        """The bots that play here now wait ``delay`` seconds between actions."""
 
     def suspend(self) -> str | None:
         """The player leaves: keep the game, and say how to come back (or what went wrong)."""
@@ -240,6 +243,14 @@ class LocalTable:
     def hint(self) -> Hint:
         """Ask the hint bot what the seat to move should play, and why (``advise``)."""
         return advise(self._session)
+
+    def set_pace(self, delay: float) -> None:
+        """The bots' pace, changed during play: kept with the game (resumed, it goes on at
+        this pace) and as the pace of the setup kept for next time (if one is)."""
+        session = self._session
+        session.config = replace(session.config, delay=delay)
+        if self.keeper is not None:
+            self.keeper.remember_pace(delay)
 
 
 def advise(session: Session) -> Hint:

@@ -6,7 +6,10 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Markdown
 
 from coloretto.engine import GameState
+from coloretto.play.keeper import Keeper
+from coloretto.play.saving import load_session
 from coloretto.play.words import DASH
+from coloretto.store.saves import save_path
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import ConfirmQuit, GameScreen, HelpScreen, RulesScreen
 from coloretto.tui.widgets import MoveLog, Notice
@@ -295,3 +298,23 @@ async def test_quitting_after_the_game_promises_no_resume() -> None:
         question = text_of(pilot.app.screen.query_one("#confirm-question"))
         assert "--resume" not in question
         assert "over" in question
+
+
+@asynctest
+async def test_the_pace_set_in_play_is_kept_with_the_game_and_for_next_time() -> None:
+    keeper = Keeper()
+    keeper.remember(make_config(3, humans=1, seed=1))
+    app = ColorettoApp(make_config(3, humans=1, seed=2), keeper=keeper)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        await pilot.press("minus", "minus")
+        assert screen.delay == 0.4
+        session = screen.session
+        await pilot.press("q", "y")
+        await pilot.pause()
+    resumed = load_session(save_path(keeper.data, session.id))
+    assert resumed.config.delay == 0.4  # a resumed game goes on at the pace set
+    kept = keeper.last_setup()
+    assert kept is not None
+    assert kept.delay == 0.4  # and the next setup starts at it

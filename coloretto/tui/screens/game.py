@@ -473,7 +473,8 @@ class GameScreen(Screen[None]):
             self.delay = PACES[max(0, min(len(PACES) - 1, nearest + step))]
 
     def watch_delay(self, delay: float) -> None:
-        """Say how fast the bots play now."""
+        """Say how fast the bots play now; the table keeps the pace (``Table.set_pace``)."""
+        self.table.set_pace(delay)
         self.notice.say(f"Bots now wait {delay:g} s between actions (+ faster, - slower).")
 
     def action_help(self) -> None:
