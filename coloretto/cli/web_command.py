@@ -200,8 +200,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ImportError as error:
         return fail(
             parser,
-            f"serving the game needs the web extra (textual-serve: {error}); install it "
-            f"with: {install_command()}",
+            f"serving the game needs the web extra ({_missing(error)}); install it with: "
+            f"{install_command()}",
         )
     host = args.host.strip()
     if args.server is not None:
@@ -232,3 +232,15 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except OSError as error:
             return fail(parser, f"cannot listen on {host}:{args.port} ({error.strerror or error})")
     return 0
+
+
+def _missing(error: ImportError) -> str:
+    """What is missing of the web extra: textual-serve, or a module it needs."""
+    module = (error.name or "").split(".")[0]
+    try:
+        distribution("textual-serve")
+    except PackageNotFoundError:
+        module = "textual_serve"
+    if module in ("", "textual_serve"):
+        return "textual-serve is not installed"
+    return f"textual-serve needs {module}, which is not installed"

@@ -29,7 +29,10 @@ def test_without_the_web_extra_it_says_what_to_install(
     monkeypatch.setattr(web_command, "install_command", lambda: "python -m pip install X")
     assert main(["web"]) == 2
     error = capsys.readouterr().err
-    assert error.startswith("coloretto web: error: serving the game needs the web extra")
+    assert error.startswith(
+        "coloretto web: error: serving the game needs the web extra (textual-serve is not "
+        "installed)"
+    )
     assert error.endswith("; install it with: python -m pip install X\n")
     assert error.count("\n") == 1
     assert "coloretto[web]" not in error  # the project is not on PyPI
