@@ -206,6 +206,25 @@ def test_search_respects_an_iteration_budget_and_a_time_budget() -> None:
     assert timed.last_iterations >= 1  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("prune", ["3", "-1"])
+def test_search_keeps_the_experts_choice_unless_another_clearly_beats_it(prune: str) -> None:
+    # With every legal action a candidate too (prune=-1), the expert's choice is the one
+    # kept: an unreachable confidence makes the search play as the expert does.
+    state = new_game(Rules(players=4), seed=3)
+    expert = make_bot("expert")
+    search = make_bot(f"search:iterations=4:prune={prune}:confidence=1000", seed=1)
+    choices = 0
+    while not state.is_over:
+        legal = state.legal_actions()
+        view = state.view(state.current_player)
+        choice = expert.choose(view, legal)
+        if len(legal) > 1 and state.current_player == 0:
+            choices += 1
+            assert search.choose(view, legal) == choice, (state.round, legal)
+        state = state.apply(choice)
+    assert choices > 20
+
+
 def _final_choices(limit: int) -> list[GameState]:
     """2-player positions where the seat left in the last round must take one of two rows."""
     found = []

@@ -426,16 +426,17 @@ class SearchBot:
         return done < SHORT_PLAYOUTS * limit and moves < limit * actions * PLAYOUT_MOVES
 
     def _candidates(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, ...]:
-        """The actions worth searching: those the expert rates within ``prune`` of its best.
+        """The actions worth searching, the expert's choice first (the one ``confidence``
+        keeps): those the expert rates within ``prune`` of its best.
 
         The expert's values are its one-turn outlooks (in points); a negative
         ``prune`` keeps every legal action.
         """
-        if self.prune < 0:
-            return tuple(legal)
         values = self._expert.rate(view, legal)
         best = max(values.values())
         ranked = sorted(legal, key=lambda a: -values[a])
+        if self.prune < 0:
+            return tuple(ranked)
         return tuple(a for a in ranked if values[a] >= best - self.prune)
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random) -> None:
