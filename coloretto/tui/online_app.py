@@ -4,13 +4,15 @@ game screen, keys, hints, move log and score screen as a game played here (and, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from textual.binding import Binding
 
 from coloretto.online.client import GameStarted, LobbyChanged, Refused, RemoteTable, RoomEvent
+from coloretto.play.config import YOU
 from coloretto.play.keeper import Keeper
+from coloretto.play.session import Session
 from coloretto.play.table import TableNews
 from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.messages import GameOver
@@ -18,7 +20,7 @@ from coloretto.tui.screens import EndScreen, TooSmallScreen
 from coloretto.tui.screens.end import EndChoice
 from coloretto.tui.screens.join import JoinScreen
 from coloretto.tui.screens.lobby import LobbyScreen
-from coloretto.tui.screens.online_game import OnlineGameScreen
+from coloretto.tui.screens.online_game import YOU_MARK, OnlineGameScreen
 
 
 @dataclass(frozen=True)
@@ -43,9 +45,25 @@ def literal(text: str) -> str:
 
 
 class OnlineEndScreen(EndScreen):
-    """The score screen of an online game: back to the board, or quit."""
+    """The score screen of an online game: back to the board, or quit. The seat of
+    ``player`` (``None``: watching) is theirs: its card marked "(you)", its place said."""
 
     CSS_PATH = "screens/end.tcss"
+
+    def __init__(self, session: Session, player: int | None) -> None:
+        super().__init__(session)
+        self.you = player
+
+    def headline_names(self) -> Sequence[str]:
+        """The names, this player's own "You" ("You came 2nd of 4…", "You win…")."""
+        names = list(self.session.seat_names)
+        if self.you is not None:
+            names[self.you] = YOU
+        return names
+
+    def card_name(self, seat: int) -> str:
+        """The name, this player's own marked "(you)" as on the board."""
+        return super().card_name(seat) + (YOU_MARK if seat == self.you else "")
 
     def _keys_text(self) -> str:
         return "b board · q quit"
@@ -140,7 +158,7 @@ class OnlineApp(GuardedApp):
 
         if isinstance(self.screen, TooSmallScreen):
             self.pop_screen()
-        self.push_screen(OnlineEndScreen(message.session), chosen)
+        self.push_screen(OnlineEndScreen(message.session, self.table.player), chosen)
         self.check_size()
 
     @property

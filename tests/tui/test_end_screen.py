@@ -9,7 +9,7 @@ from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen
 from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.end import names_and
 from coloretto.tui.widgets import DrawnCard, Notice, ScoreCard
-from coloretto.tui.widgets.score_card import breakdown_table
+from coloretto.tui.widgets.score_card import breakdown_table, signed
 from coloretto.tui.words import turn_prompt
 
 from .conftest import (
@@ -35,9 +35,22 @@ def test_a_breakdown_shows_counts_points_jokers_and_plus2() -> None:
     assert ["+", "[G]", "6", "+21"] in lines
     assert ["+", "[Y]", "4+1", "+15"] in lines
     assert ["+", "[O]", "3", "+6"] in lines
-    assert ["-", "[B]", "2", "-3"] in lines
-    assert ["[+2]", "\N{MULTIPLICATION SIGN}1", "+2"] in lines
+    assert ["\N{MINUS SIGN}", "[B]", "2", "\N{MINUS SIGN}3"] in lines  # a real minus
+    assert ["[+2]", "\N{MULTIPLICATION SIGN}1", "+2"] in lines  # the card's own label
     assert ["[*]", "→", "[Y]"] in lines
+    assert ["Total", "41"] in lines
+    assert "-" not in text  # no hyphen for a minus
+
+
+def test_the_total_stands_under_the_points() -> None:
+    held = {Card.GREEN: 6, Card.YELLOW: 3, Card.ORANGE: 3, Card.BLUE: 2, Card.PINK: 1}
+    breakdown = score(held, jokers=0, plus2=2)
+    assert breakdown.total == 21 + 6 + 6 - 3 - 1 + 4
+    lines = render_text(breakdown_table(breakdown, plain=True)).splitlines()
+    rows = [line.rstrip() for line in lines if line.strip()]
+    assert rows[-1].startswith("Total")
+    assert rows[-1].endswith(" 33")
+    assert len({len(row) for row in rows}) == 1, rows  # every number ends in one column
 
 
 def test_a_golden_joker_is_shown_as_such() -> None:
@@ -70,9 +83,11 @@ async def test_the_score_screen_and_its_keys() -> None:
             assert card.border_title == ("★ winner" if card.has_class("-winner") else "2nd")
             body = text_of(card)
             assert body.count(str(scores[card.seat])) == 1  # the total, said once
-            assert f"Total {scores[card.seat]}" in body
+            total = next(line for line in body.splitlines() if line.startswith("Total"))
+            assert total.split() == ["Total", str(scores[card.seat])]
             for entry in game.score_breakdown(card.seat).sets:
-                assert f"{entry.points:+d}" in body
+                assert signed(entry.points) in body
+        assert "\N{MINUS SIGN} minus" in text_of(end.query_one("#end-key"))
         headline = text_of(end.query_one("#headline"))
         winner = session.seat_names[game.winners()[0]]
         assert headline.startswith(winner)

@@ -3,16 +3,48 @@ one size, sized to their content and centred, at the sizes a terminal has."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
+import pytest
+from textual.app import App
+from textual.geometry import Region
+from textual.screen import Screen
+
+from coloretto.play.config import GameConfig
+from coloretto.play.session import Session
 from coloretto.tui.screens import EndScreen
 from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.end import place_line, place_title
 from coloretto.tui.widgets import ScoreCard
 
-from .conftest import asynctest, make_app, play_to_end, text_of
+from .conftest import asynctest, make_app, make_config, play_to_end, text_of
 
 NAMES = ["You", "Bot 1", "Bot 2", "Bot 3"]
+
+
+def finished(config: GameConfig, seed: int) -> Session:
+    """A game of ``config`` played to its end by random legal moves (seeded)."""
+    session = Session(config)
+    rng = random.Random(seed)
+    while not session.game.is_over:
+        session.apply(rng.choice(session.game.legal_actions()))
+    return session
+
+
+class ScoresApp(App[None]):
+    """An app that shows one score screen."""
+
+    def __init__(self, screen: Screen[object]) -> None:
+        super().__init__()
+        self.scores = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.scores)
+
+
+def top_border(card: ScoreCard) -> str:
+    """The card's top line as the screen shows it, title and all."""
+    return card.render_lines(Region(0, 0, *card.outer_size))[0].text
 
 
 def test_a_place_of_ones_own_is_said_plainly() -> None:
@@ -31,6 +63,29 @@ def test_a_shared_place_names_who_shares_it() -> None:
     ]
     three = place_line(["Ana", "Ben", "Cy", "Di"], [20, 20, 20, 30], 1)
     assert three == "Ben, Ana and Cy share 2nd place with 20 points each."
+    assert [place_title(scores, seat, short=True) for seat in range(4)] == [
+        "=3rd",
+        "1st",
+        "=3rd",
+        "2nd",
+    ]
+
+
+@pytest.mark.parametrize(("size", "shared"), [((80, 24), "=2nd"), ((120, 40), "shared 2nd")])
+@asynctest
+async def test_a_shared_place_is_said_whole_however_narrow_the_card(
+    size: tuple[int, int], shared: str
+) -> None:
+    session = finished(make_config(5, humans=0, seed=3), seed=3)
+    assert session.game.final_scores() == (12, 18, 23, 18, 18)  # three share 2nd
+    async with ScoresApp(EndScreen(session)).run_test(size=size) as pilot:
+        await pilot.pause()
+        cards = list(pilot.app.screen.query(ScoreCard))
+        titles = [top_border(card) for card in cards]
+        for card, title in zip(cards, titles, strict=True):
+            want = {0: "5th", 2: "★ winner"}.get(card.seat, shared)
+            assert f" {want} " in title, titles
+            assert "…" not in title, titles  # never cut to "shared 2…"
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])

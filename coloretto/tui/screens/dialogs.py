@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import shlex
 from itertools import zip_longest
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -157,31 +159,110 @@ class MovesScreen(Dialog):
         log.focus()
 
 
+COMMAND = "coloretto "
+"""How a line of a question that is a command to copy begins."""
+
+
+def fold_command(command: str, width: int) -> list[str]:
+    r"""``command`` in lines of at most ``width`` cells that still copy as one command:
+    broken between arguments (an option kept with its value where it fits), each line but
+    the last ending in a shell line continuation (`` \``), the ends lined up (so that the
+    lines centred stay lined up too). A line that is no shell command stays whole.
+
+    >>> for line in fold_command("coloretto join K7PQ2M --server example.org:7797 --name Ana", 30):
+    ...     print(f"|{line}|")
+    |coloretto join K7PQ2M       \|
+    |  --server example.org:7797 \|
+    |  --name Ana                 |
+    """
+    if cell_len(command) <= width:
+        return [command]
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return [command]
+    if shlex.join(words) != command:  # quoted otherwise: not ours to rewrite
+        return [command]
+    quoted = [shlex.quote(word) for word in words]
+    pieces: list[str] = []  # an option with its value, or a word
+    for word in quoted:
+        if pieces and pieces[-1].startswith("-") and " " not in pieces[-1] and word[0] != "-":
+            pieces[-1] += f" {word}"
+        else:
+            pieces.append(word)
+    room = width - 2  # for " \\"
+    lines: list[str] = []
+    for piece in pieces:
+        parts = [piece] if cell_len(piece) <= room - 2 else piece.split(" ", 1)
+        for part in parts:
+            if lines and cell_len(f"{lines[-1]} {part}") <= room:
+                lines[-1] += f" {part}"
+            else:
+                lines.append(part if not lines else f"  {part}")
+    wide = max(cell_len(line) for line in lines)
+    *head, last = lines
+    return [f"{line.ljust(wide)} \\" for line in head] + [last.ljust(wide + 2)]
+
+
 class Confirm(ModalScreen[bool]):
     """A yes-or-no question (Textual markup) with two buttons; a subclass binds the keys
-    (``y``, ``n`` and Esc, and one of its own) to ``answer(True)`` and ``answer(False)``."""
+    (``y``, ``n`` and Esc, and one of its own) to ``answer(True)`` and ``answer(False)``.
+
+    A line of the question that is a command (``coloretto …``) is kept whole: the box
+    widens for it, up to the screen's width, and where even that is too narrow the command
+    breaks between its arguments with shell line continuations (``fold_command``)."""
 
     CSS_PATH = "dialogs.tcss"
 
     heading = ""
     """The box's title."""
     yes_label = "Yes (y)"
+    WIDTH = 52
+    """The box's width, unless a command needs more."""
+    MARGIN = 2
+    """The cells kept free on either side of a box widened for a command."""
 
     def __init__(self, question: str, *, no: str = "Back (n)") -> None:
         super().__init__()
         self.question = question
-        """What is asked (a line break keeps a command on one line)."""
+        """What is asked (a command on a line of its own is kept whole)."""
         self.no_label = no
 
     def compose(self) -> ComposeResult:
         """The question and two buttons."""
         with Vertical(id="confirm-box", classes="dialog") as box:
             box.border_title = self.heading
-            yield Static(self.question, id="confirm-question")
+            yield Static(id="confirm-question")
             with Horizontal(id="confirm-buttons"):
                 yield Button(self.yes_label, id="yes", variant="error", compact=True)
                 yield Button(self.no_label, id="no", variant="primary", compact=True)
         yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Fit the box to the question's commands."""
+        self._fit()
+
+    def on_resize(self) -> None:
+        """Fit the box to the question's commands at the new width."""
+        self._fit()
+
+    def _fit(self) -> None:
+        """The box as wide as the widest command needs (border and padding: 4 cells), at
+        least ``WIDTH``, at most the screen's width less the margins; the commands folded
+        to the room there is."""
+        lines = Text.from_markup(self.question).split("\n")
+        commands = [line.plain for line in lines if line.plain.startswith(COMMAND)]
+        frame = 4
+        need = max((cell_len(command) + frame for command in commands), default=0)
+        width = max(min(max(self.WIDTH, need), self.size.width - 2 * self.MARGIN), frame + 1)
+        self.query_one("#confirm-box").styles.width = width
+        shown = [
+            Text("\n".join(fold_command(line.plain, width - frame)))
+            if line.plain.startswith(COMMAND)
+            else line
+            for line in lines
+        ]
+        self.query_one("#confirm-question", Static).update(Text("\n").join(shown))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The buttons answer like the keys."""

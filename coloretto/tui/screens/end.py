@@ -26,6 +26,7 @@ from coloretto.store.saves import history_path
 from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.widgets import Notice, ScoreCard
+from coloretto.tui.widgets.score_card import MINUS
 
 EndChoice = Literal["next", "rematch", "setup", "board", "quit"]
 """What the player chose on the score screen."""
@@ -71,14 +72,19 @@ def place_of(scores: Sequence[int], seat: int) -> tuple[int, list[int]]:
     return place, [s for s, score in enumerate(scores) if score == mine and s != seat]
 
 
-def place_title(scores: Sequence[int], seat: int) -> str:
-    """A score card's title: ``"2nd"``, or ``"shared 2nd"`` on a tie.
+def place_title(scores: Sequence[int], seat: int, *, short: bool = False) -> str:
+    """A score card's title: ``"2nd"``, or ``"shared 2nd"`` on a tie (``short``: ``"=2nd"``,
+    as sports tables mark a tie).
 
     >>> place_title([23, 31, 31, 40], 1), place_title([23, 31, 31, 40], 0)
     ('shared 2nd', '4th')
+    >>> place_title([23, 31, 31, 40], 1, short=True), place_title([23, 31, 31, 40], 0, short=True)
+    ('=2nd', '4th')
     """
     place, tied = place_of(scores, seat)
-    return f"{'shared ' if tied else ''}{_ordinal(place)}"
+    if not tied:
+        return _ordinal(place)
+    return f"{'=' if short else 'shared '}{_ordinal(place)}"
 
 
 def place_line(names: Sequence[str], scores: Sequence[int], seat: int) -> str:
@@ -90,12 +96,22 @@ def place_line(names: Sequence[str], scores: Sequence[int], seat: int) -> str:
     return f"{who} share {_ordinal(place)} place with {scores[seat]} points each."
 
 
-def headline(session: Session) -> list[Text]:
-    """Who won the game (and the match, once it is over), in words; a person's place, and
-    who shares it on a tie."""
+def lone_person(session: Session) -> int | None:
+    """The seat of the one person playing here (``None``: several take turns, or bots
+    play alone)."""
+    people = [s for s in range(session.game.rules.players) if session.config.players[s].is_human]
+    return people[0] if len(people) == 1 else None
+
+
+def headline(
+    session: Session, you: int | None = None, names: Sequence[str] | None = None
+) -> list[Text]:
+    """Who won the game (and the match, once it is over), in words; the place of ``you``
+    (the seat of the person at this screen), and who shares it on a tie. ``names``: the
+    seats' names, as the headline says them (the session's by default)."""
     game = session.game
     rules = game.rules
-    names = session.seat_names
+    names = session.seat_names if names is None else names
     lines: list[Text] = []
     scores = game.final_scores()
     prefix = f"Game {session.match.game_number} of {rules.games}: " if rules.games > 1 else ""
@@ -106,11 +122,8 @@ def headline(session: Session) -> list[Text]:
     who = [names[p] for p in outcome.winners]
     total = "a team total of " if ghost else ""
     lines.append(Text(f"{prefix}{_win(who)} with {total}{outcome.best} points!", style="bold"))
-    people = [s for s in range(rules.players) if session.config.players[s].is_human]
-    if len(people) == 1 and not ghost:
-        (seat,) = people
-        if seat not in outcome.winners:
-            lines.append(Text(place_line(names, scores, seat)))
+    if you is not None and not ghost and you not in outcome.winners:
+        lines.append(Text(place_line(names, scores, you)))
     match = session.match.outcome()
     if rules.games > 1 and match is not None:
         who = [names[p] for p in match.winners]
@@ -171,6 +184,17 @@ class EndScreen(Screen[EndChoice]):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+        self.you = lone_person(session)
+        """The seat of the person at this screen, whose place the headline says (``None``:
+        nobody's)."""
+
+    def headline_names(self) -> Sequence[str]:
+        """The seats' names as the headline says them."""
+        return self.session.seat_names
+
+    def card_name(self, seat: int) -> str:
+        """The name on ``seat``'s score card."""
+        return self.session.seat_names[seat]
 
     def compose(self) -> ComposeResult:
         """Headline, one score card per seat, standings, message line and keys."""
@@ -197,16 +221,19 @@ class EndScreen(Screen[EndChoice]):
         for card in self.query(ScoreCard):
             seat = card.seat
             card.show(
-                session.seat_names[seat],
+                self.card_name(seat),
                 game.score_breakdown(seat),
                 golden=game.collection(seat).get(Card.GOLDEN_JOKER, 0),
                 winner=game.rules.controller(seat) in outcome.winners,  # a ghost's team wins
                 place="" if ghost else place_title(scores, seat),
+                short_place="" if ghost else place_title(scores, seat, short=True),
                 plain=plain,
             )
-        self.query_one("#headline", Static).update(Text("\n").join(headline(session)))
+        self.query_one("#headline", Static).update(
+            Text("\n").join(headline(session, self.you, self.headline_names()))
+        )
         self.query_one("#end-key", Static).update(
-            "+ plus · - minus · 5+1: five cards and a joker · * → Y: a joker counted as Y"
+            f"+ plus · {MINUS} minus · 5+1: five cards and a joker · * → Y: a joker counted as Y"
         )
         table = standings(session)
         standings_view = self.query_one("#standings", Static)

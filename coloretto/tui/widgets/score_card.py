@@ -12,44 +12,57 @@ from textual.widgets import Static
 from coloretto.engine import Card, ScoreBreakdown
 from coloretto.tui.glyphs import card_block
 
+MINUS = "\N{MINUS SIGN}"
+"""The minus sign, as the players' panel on the board shows it (not a hyphen)."""
+
+
+def signed(points: int) -> str:
+    """Points with their sign, the minus a real one.
+
+    >>> signed(6), signed(-3) == MINUS + "3", signed(0)
+    ('+6', True, '+0')
+    """
+    return f"{points:+d}".replace("-", MINUS)
+
 
 def breakdown_table(
     breakdown: ScoreBreakdown[Card], golden: int = 0, *, plain: bool = False
 ) -> Table:
-    """Counts and points per colour (plus or minus), "+2"s, and where each joker went.
+    """Counts and points per colour (plus or minus), "+2"s, where each joker went, and
+    the total, its number under the points.
 
     ``golden`` says how many of the jokers are golden (they come first in the breakdown).
     """
     table = Table.grid(padding=(0, 0, 0, 1), pad_edge=False)
-    table.add_column(no_wrap=True)
-    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)  # the sign and the card
     table.add_column(justify="right", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
     for entry in breakdown.sets:
         count = str(entry.cards) + (f"+{entry.jokers}" if entry.jokers else "")
         style = "bold" if entry.plus else "dim"
         table.add_row(
-            Text("+" if entry.plus else "-", style="bold"),
-            card_block(entry.colour, plain=plain),
+            Text.assemble(
+                ("+" if entry.plus else MINUS, "bold"), " ", card_block(entry.colour, plain=plain)
+            ),
             Text(count),
-            Text(f"{entry.points:+d}", style=style),
+            Text(signed(entry.points), style=style),
         )
     if breakdown.plus2:
         plus2_points = breakdown.total - sum(entry.points for entry in breakdown.sets)
         table.add_row(
-            "",
-            card_block(Card.PLUS2, plain=plain),
+            Text.assemble("  ", card_block(Card.PLUS2, plain=plain)),
             Text(f"\N{MULTIPLICATION SIGN}{breakdown.plus2}"),
-            Text(f"{plus2_points:+d}", style="bold"),
+            Text(signed(plus2_points), style="bold"),
         )
     for i, colour in enumerate(breakdown.jokers):
         joker = Card.GOLDEN_JOKER if i < golden else Card.JOKER
         table.add_row(
-            "",
-            card_block(joker, plain=plain),
+            Text.assemble("  ", card_block(joker, plain=plain)),
             Text("→"),
             card_block(colour, plain=plain),
         )
+    total = str(breakdown.total).replace("-", MINUS)
+    table.add_row(Text("Total", style="bold"), "", Text(total, style="bold"))
     return table
 
 
@@ -65,6 +78,8 @@ class ScoreCard(Static):
         self.seat = seat
         self.wanted_width = 0
         """The width the content needs (a long name wrapping), without border or padding."""
+        self._titles: tuple[str, ...] = ("",)
+        """The titles the card may have, longest first (the place, in full and short)."""
 
     def show(
         self,
@@ -74,19 +89,34 @@ class ScoreCard(Static):
         golden: int = 0,
         winner: bool = False,
         place: str = "",
+        short_place: str = "",
         plain: bool = False,
     ) -> None:
-        """Show the breakdown of ``name``'s score; ``place`` (``"2nd"``) titles a card that
-        did not win."""
+        """Show the breakdown of ``name``'s score; ``place`` (``"shared 2nd"``) titles a card
+        that did not win, ``short_place`` (``"=2nd"``) a card too narrow for ``place``."""
         self.set_class(winner, "-winner")
-        self.border_title = "★ winner" if winner else place
+        self._titles = ("★ winner",) if winner else (place, short_place or place)
+        self._fit_title()
         head = Text(name, style="bold")  # a name is no markup; a long one wraps, never cut
         table = breakdown_table(breakdown, golden, plain=plain)
-        total = Text.assemble(("Total ", "bold"), (f"{breakdown.total}", "bold"))
-        self.wanted_width = max(
-            min(cell_len(name), NAME_WIDTH), _width(self.app.console, table), total.cell_len
-        )
-        self.update(Group(head, table, total))
+        self.wanted_width = max(min(cell_len(name), NAME_WIDTH), _width(self.app.console, table))
+        self.update(Group(head, table))
+
+    def on_resize(self) -> None:
+        """The title fits the card's new width."""
+        self._fit_title()
+
+    def _fit_title(self) -> None:
+        """The longest title that fits on the top border whole (not cut to "shared 2…");
+        until the card is laid out, the longest."""
+        width = self.outer_size.width
+        room = width - TITLE_FRAME
+        fits = [title for title in self._titles if not width or cell_len(title) <= room]
+        self.border_title = fits[0] if fits else self._titles[-1]
+
+
+TITLE_FRAME = 6
+"""The cells of the top border around a title: ``╭─ `` and `` ─╮``."""
 
 
 def _width(console: Console, table: Table) -> int:
