@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from coloretto.engine import ActionKind, Card
@@ -102,7 +103,7 @@ async def test_the_gray_side() -> None:
         game = end.session.game
         assert game.score_breakdown(0).scoring.value == "gray"
         for card in end.query(ScoreCard):
-            assert f"Total {game.final_scores()[card.seat]}" in text_of(card)
+            assert re.search(rf"Total +{game.final_scores()[card.seat]}\b", text_of(card))
 
 
 @asynctest
