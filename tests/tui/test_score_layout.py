@@ -94,9 +94,9 @@ async def test_a_shared_place_is_said_whole_however_narrow_the_card(
 async def test_the_cards_are_one_size_fit_their_content_and_are_centred(
     size: tuple[int, int], players: int
 ) -> None:
-    app = make_app(players, humans=1, seed=1, names=["Alexandra Smithe"])
-    async with app.run_test(size=size) as pilot:
-        await play_to_end(pilot)
+    session = finished(make_config(players, humans=1, seed=1, names=["Alexandra Smithe"]), 1)
+    async with ScoresApp(EndScreen(session)).run_test(size=size) as pilot:
+        await pilot.pause()
         end = pilot.app.screen
         assert isinstance(end, EndScreen)
         cards = list(end.query(ScoreCard))
