@@ -90,14 +90,21 @@ def as_the_shell_reads(lines: list[str]) -> list[str]:
     return shlex.split("\n".join(line.strip() for line in lines).replace("\\\n", " "))
 
 
-async def leave_dialog(app: OnlineApp, pilot: Pilot[None]) -> ConfirmQuit:
-    """Press ``q`` on the game screen: the leave dialog, laid out."""
+async def leave_dialog(
+    app: OnlineApp, table: RemoteTable, pilot: Pilot[None]
+) -> tuple[ConfirmQuit, str]:
+    """The host starts the room's game, then presses ``q``: the leave dialog, laid out,
+    and the command that takes the seat back."""
+    await until(lambda: table.room is not None)
+    await pilot.press("s")
+    await until(lambda: isinstance(app.screen, OnlineGameScreen) and table.started)
     await pilot.press("q")
     await until(lambda: isinstance(app.screen, ConfirmQuit) and app.screen.is_mounted)
     await asyncio.sleep(0.05)
     dialog = app.screen
     assert isinstance(dialog, ConfirmQuit)
-    return dialog
+    assert table.comeback is not None
+    return dialog, table.comeback
 
 
 def test_the_leave_dialog_keeps_the_command_on_one_line_and_the_scores_mark_ones_own(
@@ -112,12 +119,7 @@ def test_the_leave_dialog_keeps_the_command_on_one_line_and_the_scores_mark_ones
         table = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "jo")))
         app = OnlineApp(table, host=True)
         async with app.run_test(size=(100, 30)) as pilot:
-            await until(lambda: table.room is not None)
-            await pilot.press("s")
-            await until(lambda: isinstance(app.screen, OnlineGameScreen) and table.started)
-            dialog = await leave_dialog(app, pilot)
-            command = table.comeback
-            assert command is not None
+            dialog, command = await leave_dialog(app, table, pilot)
             lines = [line.strip() for line in shown_lines(dialog.query_one("#confirm-question"))]
             assert command in lines, lines  # whole, on a line of its own
             await pilot.press("n")
@@ -155,12 +157,7 @@ def test_a_command_too_long_for_the_screen_breaks_where_the_shell_reads_it_whole
         table = RemoteTable(address, opening, Keeper(DataDir(tmp_path / "al")))
         app = OnlineApp(table, host=True)
         async with app.run_test(size=(width, 24)) as pilot:
-            await until(lambda: table.room is not None)
-            await pilot.press("s")
-            await until(lambda: isinstance(app.screen, OnlineGameScreen) and table.started)
-            dialog = await leave_dialog(app, pilot)
-            command = table.comeback
-            assert command is not None
+            dialog, command = await leave_dialog(app, table, pilot)
             assert len(command) == 78
             box = dialog.query_one("#confirm-box")
             assert dialog.region.contains_region(box.region)
