@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import os
 import ssl
 import sys
 from collections.abc import Callable
@@ -247,7 +248,8 @@ def _connect(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Conne
 
     tls = _tls(args, parser)
     server = server_address(args.server, parser)
-    return lambda opening, keeper: RemoteTable(server, opening, keeper, tls=tls)
+    cafile = None if args.cafile is None else os.path.abspath(args.cafile)
+    return lambda opening, keeper: RemoteTable(server, opening, keeper, tls=tls, cafile=cafile)
 
 
 def run_host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

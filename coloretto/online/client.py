@@ -213,8 +213,11 @@ class RemoteTable:
         keeper: Keeper | None = None,
         *,
         tls: ssl.SSLContext | None = None,
+        cafile: str | None = None,
     ) -> None:
         self.server = server_url(server)
+        self.cafile = cafile
+        """The ``--cafile`` this table trusts (said again in ``comeback``)."""
         self.opening = dict(opening)
         self.name = str(opening.get("name", ""))
         self.keeper = keeper or Keeper()
@@ -345,11 +348,17 @@ class RemoteTable:
         >>> table.player = 1
         >>> print(table.comeback)
         coloretto join K7PQ2M --server 127.0.0.1:7787 --name 'Ana'"'"'s'
+        >>> table.cafile = "/home/ana/ca.pem"
+        >>> print(table.comeback)
+        coloretto join K7PQ2M --server 127.0.0.1:7787 --name 'Ana'"'"'s' --cafile /home/ana/ca.pem
         """
         if self._final is not None or self.player is None or self.room is None:
             return None
         server = self.server.removeprefix("ws://")
-        return shlex.join(["coloretto", "join", self.room, "--server", server, "--name", self.name])
+        words = ["coloretto", "join", self.room, "--server", server, "--name", self.name]
+        if self.cafile is not None:
+            words += ["--cafile", self.cafile]
+        return shlex.join(words)
 
     def suspend(self) -> str | None:
         """Leaving: the game goes on at the server; say how to come back."""

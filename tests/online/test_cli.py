@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from coloretto.cli import online_command
+from coloretto.cli.main import build_parser
+from coloretto.play.keeper import Keeper
+from coloretto.store.paths import DataDir
 from tests.conftest import run_coloretto
+from tests.online.conftest import certificate
 
 
 @pytest.mark.parametrize(
@@ -44,3 +49,20 @@ def test_a_port_in_use_gets_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_command_that_takes_a_seat_back_trusts_the_same_authority(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cert, _ = certificate(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    parser = build_parser()
+    argv = ["join", "K7PQ2M", "--server", "wss://127.0.0.1:7787", "--name", "Ana"]
+    args = parser.parse_args([*argv, "--cafile", cert.name])  # relative to where it runs
+    table = online_command._connect(args, parser)(
+        {"type": "join", "room": "K7PQ2M", "name": "Ana"}, Keeper(DataDir(tmp_path))
+    )
+    table.player = 0
+    comeback = table.comeback
+    assert comeback is not None
+    assert comeback.endswith(f"--name Ana --cafile {cert}")  # absolute: it works from anywhere
