@@ -33,7 +33,7 @@ def test_a_breakdown_shows_counts_points_jokers_and_plus2() -> None:
     text = render_text(breakdown_table(breakdown, plain=True))
     lines = [line.split() for line in text.splitlines()]
     assert ["+", "[G]", "6", "+21"] in lines
-    assert ["+", "[Y]", "4+1", "+15"] in lines
+    assert ["+", "[Y]", "4*", "+15"] in lines  # four and a joker, written as on the board
     assert ["+", "[O]", "3", "+6"] in lines
     assert ["\N{MINUS SIGN}", "[B]", "2", "\N{MINUS SIGN}3"] in lines  # a real minus
     assert ["[+2]", "\N{MULTIPLICATION SIGN}1", "+2"] in lines  # the card's own label

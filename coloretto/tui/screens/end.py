@@ -233,7 +233,7 @@ class EndScreen(Screen[EndChoice]):
             Text("\n").join(headline(session, self.you, self.headline_names()))
         )
         self.query_one("#end-key", Static).update(
-            f"+ plus · {MINUS} minus · 5+1: five cards and a joker · * → Y: a joker counted as Y"
+            f"+ plus · {MINUS} minus · 5*: five cards and a joker · * → Y: a joker counted as Y"
         )
         table = standings(session)
         standings_view = self.query_one("#standings", Static)

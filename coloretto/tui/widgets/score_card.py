@@ -38,7 +38,7 @@ def breakdown_table(
     table.add_column(justify="right", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
     for entry in breakdown.sets:
-        count = str(entry.cards) + (f"+{entry.jokers}" if entry.jokers else "")
+        count = f"{entry.cards}{'*' * entry.jokers}"  # as on the board: 5* is five and a joker
         style = "bold" if entry.plus else "dim"
         table.add_row(
             Text.assemble(
