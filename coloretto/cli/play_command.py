@@ -14,7 +14,7 @@ from coloretto.cli.parser import bounded_int, bounded_seconds, fail, need_termin
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
 from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
-from coloretto.play.keeper import Keeper, describe_save
+from coloretto.play.keeper import Keeper
 from coloretto.play.saving import load_session
 from coloretto.play.session import Session
 from coloretto.store.paths import HOME_VARIABLE, DataDir
@@ -237,19 +237,11 @@ def _save_to_resume(data: DataDir, wanted: str, parser: argparse.ArgumentParser)
         return save_path(data, ids[0])
     if wanted not in ids:
         shown = printable(wanted, 40)
+        games = "; ".join(Keeper(data).other_games(most=3))
         parser.error(
-            f"there is no game in progress called {shown}; the games in progress are "
-            f"{_listed(data, ids)}"
+            f"there is no game in progress called {shown}; the games in progress are {games}"
         )
     return save_path(data, wanted)
-
-
-def _listed(data: DataDir, ids: list[str], most: int = 3) -> str:
-    """The first ``most`` of the games ``ids`` in a sentence, each with who plays and when
-    it was saved (``describe_save``)."""
-    more = len(ids) - most
-    games = "; ".join(describe_save(save_path(data, i)) for i in ids[:most])
-    return games + (f"; and {more} more" if more > 0 else "")
 
 
 _SAVED_KEEPS = {"resume", "load", "delay", "bot", "run", "parser"}

@@ -15,7 +15,7 @@ from coloretto.bots import Estimate
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState
 from coloretto.play.coach import Decision, ranked
 from coloretto.play.config import YOU
-from coloretto.play.words import CARD_NAMES, Line, describe_action, row_gain
+from coloretto.play.words import CARD_NAMES, Line, describe_action, ordinal, row_gain
 
 LAST_ROUND_NEAR = 4
 """Cards left before the Last Round card at which drawing is said to risk it."""
@@ -48,11 +48,6 @@ def _rival(state: GameState, seat: int, cards: Sequence[Card], names: Sequence[s
     return _Rival("you" if name == YOU else name, row_gain(state, best, cards))
 
 
-def _ordinal(n: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
-    return f"{n}{suffix}"
-
-
 def colour_note(state: GameState, seat: int, cards: Sequence[Card]) -> str | None:
     """What ``cards`` do to ``seat``'s colours when they cost points: a colour past the
     best count of the gray side, or a colour outside the plus colours.
@@ -75,7 +70,7 @@ def colour_note(state: GameState, seat: int, cards: Sequence[Card]) -> str | Non
     for card in dict.fromkeys(c for c in cards if c.is_colour):
         count = after[card]
         if peak < len(table) - 1 and count > peak and card in plus:
-            return f"a {_ordinal(count)} {CARD_NAMES[card]} card on the gray side"
+            return f"a {ordinal(count)} {CARD_NAMES[card]} card on the gray side"
         if card not in plus and row_gain(state, seat, cards) < 0:
             return f"{CARD_NAMES[card]} as a minus colour (you already collect {_plus_names(plus)})"
     return None

@@ -97,6 +97,18 @@ class GameConfig:
                 f"the bots' delay must be 0 to {MAX_DELAY:g} seconds, not {self.delay}"
             )
 
+    @property
+    def bots_level(self) -> str:
+        """The level the bots play, as the setup screen offers it: the first bot's that is a
+        level, else the level chosen, else the default level.
+
+        >>> GameConfig.build(Rules(players=3), bot="hard").bots_level
+        'hard'
+        """
+        bots = [p.bot for p in self.players if p.bot is not None]
+        level = next((bot for bot in bots if bot in LEVELS), self.level)
+        return level if level in LEVELS else DEFAULT_LEVEL
+
     @classmethod
     def build(
         cls,
@@ -174,8 +186,6 @@ def setup_to_json(config: GameConfig) -> dict[str, Any]:
      'level': 'easy', 'delay': 0.6}
     """
     rules = config.rules
-    bots = [p.bot for p in config.players if p.bot is not None]
-    level = next((b for b in bots if b in LEVELS), config.level)
     return {
         "format": SETUP_FORMAT,
         "players": rules.players,
@@ -185,7 +195,7 @@ def setup_to_json(config: GameConfig) -> dict[str, Any]:
         "games": rules.games,
         "humans": config.humans,
         "names": typed_names(config),
-        "level": level if level in LEVELS else DEFAULT_LEVEL,
+        "level": config.bots_level,
         "delay": config.delay,
     }
 

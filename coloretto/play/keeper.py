@@ -17,6 +17,7 @@ from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.play.config import MAX_NAME, GameConfig, setup_from_json, setup_to_json
 from coloretto.play.saving import load_session, session_record
 from coloretto.play.session import Session
+from coloretto.play.words import names_and
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Lock, Locked, hold
 from coloretto.store.paths import DataDir
@@ -90,7 +91,7 @@ class SavedGame:
         'ID: Ana and Ben, round 2, saved 25 Nov at 01:50'
         """
         saved = f", saved {self.when()}" if self.saved is not None else ""
-        return f"{self.id}: {_and(self.players)}, {self.stage}{saved}"
+        return f"{self.id}: {names_and(self.players)}, {self.stage}{saved}"
 
     def standing(self, longest: int = MAX_NAME) -> str:
         """Who plays, their scores and the round; names cut to ``longest`` characters.
@@ -103,10 +104,6 @@ class SavedGame:
             for name, score in zip(self.players, self.scores, strict=False)
         )
         return f"{scores} ({self.stage})"
-
-
-def _and(names: tuple[str, ...]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 class Keeper:
@@ -126,17 +123,13 @@ class Keeper:
             self._log = incident_log(self.data.log)
         return self._log
 
-    def games_in_progress(self, *, besides: Session) -> list[str]:
-        """The ids of the other games saved in progress, the one played last first."""
-        return [i for i in games_in_progress(self.data) if i != besides.id]
-
-    def other_games(self, *, besides: Session) -> list[str]:
-        """The other games saved in progress, one short line each (id, who plays, when
-        saved), the one played last first; more than ``MOST_LISTED`` are counted."""
-        ids = self.games_in_progress(besides=besides)
-        lines = [describe_save(save_path(self.data, i)) for i in ids[:MOST_LISTED]]
-        if len(ids) > MOST_LISTED:
-            lines.append(f"and {len(ids) - MOST_LISTED} more")
+    def other_games(self, *, besides: Session | None = None, most: int = MOST_LISTED) -> list[str]:
+        """The games saved in progress (but ``besides``), one short line each (id, who
+        plays, when saved), the one played last first; more than ``most`` are counted."""
+        ids = [i for i in games_in_progress(self.data) if besides is None or i != besides.id]
+        lines = [describe_save(save_path(self.data, i)) for i in ids[:most]]
+        if len(ids) > most:
+            lines.append(f"and {len(ids) - most} more")
         return lines
 
     def remember(self, config: GameConfig) -> None:

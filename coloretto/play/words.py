@@ -73,14 +73,17 @@ def _plain(part: Part) -> str:
     return ", ".join(CARD_NAMES[card] for card in part)
 
 
-def row_list(rows: Iterable[int]) -> str:
-    """Row numbers (0-based in) as players read them: ``"1, 2 or 4"``.
+def row_list(rows: Iterable[int], *, runs: bool = True) -> str:
+    """Row numbers (0-based in) as players read them: ``"1, 2 or 4"``; a run of three or
+    more with a dash, unless not ``runs`` (where "row 2\N{EN DASH}4" would not read well).
 
     >>> row_list([0, 1, 3]), row_list([2]), row_list([0, 1, 2, 3, 4])
     ('1, 2 or 4', '3', '1\N{EN DASH}5')
+    >>> row_list([1, 2, 3], runs=False), row_list([])
+    ('2, 3 or 4', '')
     """
     numbers = [r + 1 for r in rows]
-    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+    if runs and len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
         return f"{numbers[0]}{DASH}{numbers[-1]}"
     if len(numbers) <= 1:
         return "".join(map(str, numbers))
@@ -222,3 +225,24 @@ def short_action(action: Action, state: GameState) -> str:
         return f"take row {action.row + 1}"
     card = state.drawn_card
     return f"{CARD_NAMES[card] if card is not None else 'card'} → row {action.row + 1}"
+
+
+def names_and(names: Sequence[str]) -> str:
+    """``"Ana"``, ``"Ana and Ben"``, ``"Ana, Ben and Cy"``.
+
+    >>> names_and(["Ana", "Ben", "Cy"])
+    'Ana, Ben and Cy'
+    """
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def ordinal(n: int) -> str:
+    """``"2nd"``.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11)]
+    ['1st', '2nd', '3rd', '4th', '11th']
+    """
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+    return f"{n}{suffix}"

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from textual.binding import Binding
+from textual.markup import escape
 
 from coloretto.online.client import GameStarted, LobbyChanged, Refused, RemoteTable, RoomEvent
 from coloretto.play.config import YOU
@@ -20,7 +21,8 @@ from coloretto.tui.screens import EndScreen, TooSmallScreen
 from coloretto.tui.screens.end import EndChoice
 from coloretto.tui.screens.join import JoinScreen
 from coloretto.tui.screens.lobby import LobbyScreen
-from coloretto.tui.screens.online_game import YOU_MARK, OnlineGameScreen
+from coloretto.tui.screens.online_game import OnlineGameScreen
+from coloretto.tui.table import YOU_MARK
 
 
 @dataclass(frozen=True)
@@ -33,15 +35,6 @@ class JoinForm:
     name: str | None
     """The name the form starts with; ``None``: watching, no name asked."""
     table_for: Callable[[str, str, Keeper], RemoteTable]
-
-
-def literal(text: str) -> str:
-    r"""``text`` as Textual markup that shows it as it is (a name may hold brackets).
-
-    >>> literal("--name '[b]Ana'")
-    "--name '\\[b]Ana'"
-    """
-    return text.replace("[", "\\[")
 
 
 class OnlineEndScreen(EndScreen):
@@ -170,7 +163,7 @@ class OnlineApp(GuardedApp):
             return "Stop watching? The game goes on."
         if table.finished:
             return "Leave the table? The game is kept in your history (coloretto replay)."
-        back = f"; to take your seat back:\n{literal(table.comeback)}" if table.comeback else "."
+        back = f"; to take your seat back:\n{escape(table.comeback)}" if table.comeback else "."
         return (
             "Leave the table? The game goes on without you (a bot plays for you after "
             f"{table.away_after:g} s){back}"

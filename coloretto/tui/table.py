@@ -74,6 +74,10 @@ def seat_info(session: Session, seat: int, takers: dict[int, int]) -> SeatInfo:
     )
 
 
+YOU_MARK = " (you)"
+"""After the name of the one player's own seat at an online table (panel, score card)."""
+
+
 def show_table(
     screen: Screen[Any],
     session: Session,
@@ -81,12 +85,14 @@ def show_table(
     fresh_row: int | None = None,
     prompt: Text | None = None,
     played: bool = True,
+    you: int | None = None,
 ) -> None:
     """Draw ``session``'s current game on ``screen``'s table widgets.
 
     ``fresh_row`` is the row a card was just put on (highlighted); ``prompt`` replaces the
     turn bar's usual words (whose turn it is and which keys play); ``played`` is false
-    where the keys do not play the game (a replay): the deck does not offer ``d``.
+    where the keys do not play the game (a replay): the deck does not offer ``d``; ``you``
+    is the seat of the one player at this front end (online), marked ``YOU_MARK``.
     """
     game = session.game
     names = session.seat_names
@@ -103,9 +109,10 @@ def show_table(
         plain=plain,
         drawable=played and not game.is_over and game.deck_size > 0,
     )
-    screen.query_one(SeatsPanel).show(
-        [seat_info(session, seat, takers) for seat in range(game.rules.seats)], plain=plain
-    )
+    seats = [seat_info(session, seat, takers) for seat in range(game.rules.seats)]
+    if you is not None:
+        seats[you] = seats[you]._replace(name=seats[you].name + YOU_MARK)
+    screen.query_one(SeatsPanel).show(seats, plain=plain)
     waiting = not game.is_over and session.is_bot(game.current_player)
     if prompt is None:
         prompt = turn_prompt(session, plain=plain)

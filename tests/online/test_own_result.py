@@ -22,7 +22,7 @@ from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
 from coloretto.tui.screens import ConfirmQuit
 from coloretto.tui.screens.online_game import OnlineGameScreen
 from coloretto.tui.widgets import ScoreCard
-from coloretto.tui.widgets.score_card import MINUS
+from coloretto.tui.widgets.seats import MINUS
 from tests.online.conftest import ServerProcess, until
 from tests.online.pilot_client import play_turns
 from tests.tui.conftest import make_config, text_of

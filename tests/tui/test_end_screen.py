@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from coloretto.engine import Card, score
+from coloretto.play.words import names_and
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen
 from coloretto.tui.screens.dialogs import ConfirmRematch
-from coloretto.tui.screens.end import names_and
 from coloretto.tui.widgets import DrawnCard, Notice, ScoreCard
 from coloretto.tui.widgets.score_card import breakdown_table, signed
 from coloretto.tui.words import turn_prompt

@@ -20,27 +20,16 @@ from coloretto.play.config import YOU, possessive
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
-from coloretto.play.words import rules_in_words
+from coloretto.play.words import names_and, ordinal, rules_in_words
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import history_path
 from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.widgets import Notice, ScoreCard
-from coloretto.tui.widgets.score_card import MINUS
+from coloretto.tui.widgets.seats import MINUS
 
 EndChoice = Literal["next", "rematch", "setup", "board", "quit"]
 """What the player chose on the score screen."""
-
-
-def names_and(names: Sequence[str]) -> str:
-    """``"Ana"``, ``"Ana and Ben"``, ``"Ana, Ben and Cy"``.
-
-    >>> names_and(["Ana", "Ben", "Cy"])
-    'Ana, Ben and Cy'
-    """
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def _win(names: Sequence[str]) -> str:
@@ -48,16 +37,6 @@ def _win(names: Sequence[str]) -> str:
     if len(names) > 1:
         return f"{names_and(names)} share the win"
     return f"{names[0]} {'win' if names[0] == YOU else 'wins'}"
-
-
-def _ordinal(n: int) -> str:
-    """``"2nd"``.
-
-    >>> [_ordinal(n) for n in (1, 2, 3, 4)]
-    ['1st', '2nd', '3rd', '4th']
-    """
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
-    return f"{n}{suffix}"
 
 
 def place_of(scores: Sequence[int], seat: int) -> tuple[int, list[int]]:
@@ -83,17 +62,17 @@ def place_title(scores: Sequence[int], seat: int, *, short: bool = False) -> str
     """
     place, tied = place_of(scores, seat)
     if not tied:
-        return _ordinal(place)
-    return f"{'=' if short else 'shared '}{_ordinal(place)}"
+        return ordinal(place)
+    return f"{'=' if short else 'shared '}{ordinal(place)}"
 
 
 def place_line(names: Sequence[str], scores: Sequence[int], seat: int) -> str:
     """``"You came 3rd of 4 with 24 points."``, or who shares that place."""
     place, tied = place_of(scores, seat)
     if not tied:
-        return f"{names[seat]} came {_ordinal(place)} of {len(scores)} with {scores[seat]} points."
+        return f"{names[seat]} came {ordinal(place)} of {len(scores)} with {scores[seat]} points."
     who = names_and([names[seat], *(names[s] for s in tied)])
-    return f"{who} share {_ordinal(place)} place with {scores[seat]} points each."
+    return f"{who} share {ordinal(place)} place with {scores[seat]} points each."
 
 
 def lone_person(session: Session) -> int | None:

@@ -31,7 +31,7 @@ from coloretto.play.table import (
     Table,
     TableNews,
 )
-from coloretto.play.words import DASH, describe_deal, describe_move
+from coloretto.play.words import DASH, describe_deal, describe_move, row_list
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import GAME_KEYS, bindings, offered_row_keys
 from coloretto.tui.messages import BotChose, GameOver, HintReady
@@ -61,14 +61,9 @@ Offer = tuple[bool, tuple[int, ...]]
 """What the person to move may press: ``d`` or not, and the rows (numbered from 1)."""
 
 
-def either(numbers: tuple[int, ...]) -> str:
-    """Row numbers in words: ``"2, 3 or 4"`` (``""`` for none).
-
-    >>> either(()), either((3,)), either((1, 2)), either((2, 3, 4))
-    ('', '3', '1 or 2', '2, 3 or 4')
-    """
-    words = [str(n) for n in numbers]
-    return " or ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
+def playable_rows(legal: tuple[Action, ...]) -> tuple[int, ...]:
+    """The rows (from 0) that ``legal`` actions place on or take, in order."""
+    return tuple(sorted({a.row for a in legal if a.row is not None}))
 
 
 class GameScreen(Screen[None]):
@@ -128,7 +123,7 @@ class GameScreen(Screen[None]):
         if not self.table.plays_here(game.current_player):
             return (False, ())
         legal = game.legal_actions()
-        return (DRAW in legal, tuple(sorted({a.row + 1 for a in legal if a.row is not None})))
+        return (DRAW in legal, tuple(row + 1 for row in playable_rows(legal)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer offers the keys that work now: ``d`` and the rows that can be played
@@ -317,7 +312,7 @@ class GameScreen(Screen[None]):
         """What the person to move can do, with the keys: ``put the card on row 2 or 3``."""
         game = self.session.game
         legal = game.legal_actions()
-        rows = either(tuple(sorted({a.row + 1 for a in legal if a.row is not None})))
+        rows = row_list(playable_rows(legal), runs=False)
         if game.drawn_card is not None:
             return f"put the card on row {rows}"
         if DRAW in legal and rows:

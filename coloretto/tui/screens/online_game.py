@@ -9,12 +9,8 @@ from rich.text import Text
 from coloretto.online.client import RemoteSession, RemoteTable
 from coloretto.play.config import possessive
 from coloretto.tui.screens.game import GameScreen
-from coloretto.tui.table import seat_info, show_table
-from coloretto.tui.widgets import SeatInfo, SeatsPanel
+from coloretto.tui.table import show_table
 from coloretto.tui.words import turn_prompt
-
-YOU_MARK = " (you)"
-"""After the name of this player's own seat in the players' panel."""
 
 
 def online_turn_prompt(session: RemoteSession, *, away_after: float, plain: bool = False) -> Text:
@@ -55,15 +51,6 @@ def _own_turn(session: RemoteSession, seat: int, prompt: Text) -> Text:
     return Text.assemble(Text(mine, "bold"), prompt[len(head) :])
 
 
-def mark_own(seats: list[SeatInfo], player: int | None) -> list[SeatInfo]:
-    """``seats`` with " (you)" after the name of ``player``'s own seat (``None``: watching,
-    no seat marked)."""
-    return [
-        info._replace(name=info.name + YOU_MARK) if seat == player else info
-        for seat, info in enumerate(seats)
-    ]
-
-
 class OnlineGameScreen(GameScreen):
     """The game screen of one seat at a room of a game server (or of a watcher)."""
 
@@ -81,8 +68,4 @@ class OnlineGameScreen(GameScreen):
         if isinstance(session, RemoteSession):
             away_after = self.remote.away_after
             prompt = online_turn_prompt(session, away_after=away_after, plain=self.plain)
-        show_table(self, session, fresh_row=self._fresh_row, prompt=prompt)
-        if self.remote.player is not None:
-            takers = session.row_takers()
-            seats = [seat_info(session, s, takers) for s in range(session.game.rules.seats)]
-            self.query_one(SeatsPanel).show(mark_own(seats, self.remote.player), plain=self.plain)
+        show_table(self, session, fresh_row=self._fresh_row, prompt=prompt, you=self.remote.player)

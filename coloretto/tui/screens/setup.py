@@ -13,7 +13,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
+from coloretto.bots.registry import LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
 from coloretto.play.config import PACES, GameConfig, typed_names
 from coloretto.play.keeper import Keeper, SavedGame
@@ -77,9 +77,7 @@ class SetupScreen(Screen[None]):
         people = [p.name for p in config.players if p.is_human]
         names = ", ".join(people) if typed_names(config) else ""  # not "You" or "Player 1"
         paces = sorted({*PACES, config.delay})
-        bots = [p.bot for p in config.players if p.bot is not None]
-        level = next((b for b in bots if b in LEVELS), config.level)
-        level = level if level in LEVELS else DEFAULT_LEVEL
+        level = config.bots_level
         with Vertical(id="setup-box") as box:
             box.border_title = "Coloretto: a new game"
             with Grid(id="form"):

@@ -11,9 +11,7 @@ from textual.widgets import Static
 
 from coloretto.engine import Card, ScoreBreakdown
 from coloretto.tui.glyphs import card_block
-
-MINUS = "\N{MINUS SIGN}"
-"""The minus sign, as the players' panel on the board shows it (not a hyphen)."""
+from coloretto.tui.widgets.seats import MINUS
 
 
 def signed(points: int) -> str:
@@ -61,7 +59,7 @@ def breakdown_table(
             Text("→"),
             card_block(colour, plain=plain),
         )
-    total = str(breakdown.total).replace("-", MINUS)
+    total = signed(breakdown.total).removeprefix("+")
     table.add_row(Text("Total", style="bold"), "", Text(total, style="bold"))
     return table
 
