@@ -17,7 +17,7 @@ import os
 import shlex
 import ssl
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from coloretto.engine import (
     load_record,
 )
 from coloretto.online.protocol import ROOM_CODE, TOKEN, VERSION, ProtocolError, encode
-from coloretto.online.public import PublicGame
+from coloretto.online.public import PublicGame, Results, match_progress
 from coloretto.play.config import MAX_NAME, GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_from_record
@@ -98,7 +98,8 @@ class LobbyChanged:
 
 @dataclass(frozen=True)
 class GameStarted:
-    """The game has started (or was joined in progress): the table has a session now."""
+    """The game has started (or was joined in progress, or the match's next game was
+    dealt): the table has a session now, the new game's."""
 
 
 @dataclass(frozen=True)
@@ -133,8 +134,15 @@ class RemoteSession(Session):
     """The session a screen draws during an online game: the real players and the game as
     the table saw it, the order of the undrawn cards invented (and never shown)."""
 
-    def __init__(self, config: GameConfig, game: GameState, session_id: str, here: int | None):
-        super().__init__(config, Match(config.rules, 0, game), session_id)
+    def __init__(
+        self,
+        config: GameConfig,
+        game: GameState,
+        session_id: str,
+        here: int | None,
+        results: Results = (),
+    ) -> None:
+        super().__init__(config, Match(config.rules, 0, game, results), session_id)
         self.here = here
         """The player at this front end (``None``: watching)."""
         self.away: frozenset[int] = frozenset()
@@ -156,6 +164,21 @@ class RemoteSession(Session):
         if self.config.rules.controller(seat) in self.away:
             return "away"
         return "to move" if self.config.controller(seat).is_human else "thinking…"
+
+
+def _progress(match: Match) -> tuple[Rules, int, Results]:
+    """A match's rules, the game being played and the earlier games' scores."""
+    return match.rules, match.game_number, match.results
+
+
+class WithheldSeed(Session):
+    """A finished game of an online match whose last game is still to come: its record
+    came without the seed (the next games are dealt from it)."""
+
+    @property
+    def shown_seed(self) -> str:
+        """The seed stays secret until the match is over."""
+        return "secret until the match is over"
 
 
 class SeatKeys:
@@ -233,6 +256,8 @@ class RemoteTable:
         self._model: PublicGame | None = None
         self._session: RemoteSession | None = None
         self._final: Session | None = None
+        self._number = 0
+        """The number of the match's game on the table (0: none yet)."""
         self._held: list[MovePlayed] = []
         self._kept = False
         self._sent: int | None = None
@@ -251,8 +276,14 @@ class RemoteTable:
 
     @property
     def finished(self) -> bool:
-        """True once the game is over and its whole record has come (deck and all)."""
+        """True once the game is over and its whole record has come (deck and all); in a
+        match, until the host deals the next game."""
         return self._final is not None
+
+    @property
+    def match_over(self) -> bool:
+        """True once the last game of the match is over and its record has come."""
+        return self._final is not None and self._final.match.is_over
 
     @property
     def away(self) -> frozenset[int]:
@@ -272,6 +303,11 @@ class RemoteTable:
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener`` with every event from now on (room events as well)."""
         self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        """Call ``listener`` no more (a game screen of the match's game before)."""
+        with contextlib.suppress(ValueError):
+            self._listeners.remove(listener)
 
     def _tell(self, event: RoomEvent) -> None:
         for listener in list(self._listeners):
@@ -305,6 +341,17 @@ class RemoteTable:
         """The host starts the game (bots take the free seats)."""
         if self._ws is not None:
             broadcast([self._ws], encode({"type": "start"}))
+
+    def next_game(self) -> None:
+        """The host deals the match's next game, once the game on the table is over (the
+        server tells everyone with the new game)."""
+        if self._session is None or not self._session.has_next_game:
+            return
+        if self._ws is None:
+            self._tell(TableNews("Not connected to the server: reconnecting…"))
+            return
+        number = self._session.match.game_number + 1
+        broadcast([self._ws], encode({"type": "next", "game": number}))
 
     def bots_move(self, seat: int) -> bool:
         """Always False: the bots play on the server."""
@@ -341,7 +388,7 @@ class RemoteTable:
     @property
     def comeback(self) -> str | None:
         """The command that takes this seat back, from this machine (``None`` while
-        watching, before the room is known, or once the game is over).
+        watching, before the room is known, or once the match is over).
 
         >>> table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "K7PQ2M",
         ...                                         "name": "Ana's"})
@@ -352,7 +399,7 @@ class RemoteTable:
         >>> print(table.comeback)
         coloretto join K7PQ2M --server 127.0.0.1:7787 --name 'Ana'"'"'s' --cafile /home/ana/ca.pem
         """
-        if self._final is not None or self.player is None or self.room is None:
+        if self.match_over or self.player is None or self.room is None:
             return None
         server = self.server.removeprefix("ws://")
         words = ["coloretto", "join", self.room, "--server", server, "--name", self.name]
@@ -444,7 +491,8 @@ class RemoteTable:
     def _error(self, message: Mapping[str, Any]) -> bool:
         code = message.get("code")
         text = printable(str(message.get("message", "")), 200)
-        if code in {"illegal", "not-your-turn", "stale", "flooding", "bad-request"}:
+        if code in {"illegal", "not-your-turn", "stale", "flooding", "bad-request", "not-host",
+                    "playing", "match-over", "not-started"}:  # fmt: skip
             self._sent = None
             self._tell(TableNews(f"The server refused that: {text}."))
             return True
@@ -494,14 +542,21 @@ class RemoteTable:
             session_id = str(message["id"])
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ProtocolError(f"game: {error}") from None
+        number, results = match_progress(rules, message.get("match"))
         if not isinstance(moves, list):
             raise ProtocolError("game: expected the moves")
+        if number < self._number:
+            raise ProtocolError(f"game {number} of the match came after game {self._number}")
         old = self._model
-        if old is None:
+        if old is None or number > self._number:  # the first game, or the match's next one
             for ply, move in enumerate(moves):
                 model.add(ply, move)
-            self._model = model
-            self._session = RemoteSession(config, model.state, session_id, self.player)
+            before = self._session
+            self._model, self._number = model, number
+            self._final, self._held, self._kept, self._sent = None, [], False, None
+            self._session = RemoteSession(config, model.state, session_id, self.player, results)
+            if before is not None:
+                self._session.away = before.away
             self._tell(GameStarted())
         else:  # back after a break: what was missed is told as moves
             seen = old.state.history()
@@ -523,7 +578,7 @@ class RemoteTable:
             return  # told twice (after a break)
         before = model.state
         move = model.add(ply, message.get("move"))
-        session.match = Match(session.config.rules, 0, model.state)
+        session.match = replace(session.match, game=model.state)
         lines = describe_move(move, before, model.state, session.seat_names)
         event = MovePlayed(move, before, tuple(lines))
         if model.state.is_over and self._final is None:
@@ -542,6 +597,10 @@ class RemoteTable:
             raise ProtocolError(f"the game's record: {error}") from None
         if record.state.history() != model.state.history():
             raise ProtocolError("the game's record is not the game played")
+        if _progress(final.match) != _progress(self.session.match):
+            raise ProtocolError("the game's record is not of the match played")
+        if record.state.setup.seed is None:
+            final = WithheldSeed(final.config, final.match, final.id)
         self._final = final
         self.keep()
         held, self._held = self._held, []

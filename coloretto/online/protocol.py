@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
+from coloretto.engine.rules import MAX_GAMES
 from coloretto.play.config import MAX_DELAY, MAX_NAME
 from coloretto.store.text import printable
 
@@ -40,6 +41,10 @@ MAX_AWAY_AFTER = 600.0
 
 DEFAULT_AWAY_AFTER = 30.0
 """Seconds a person may be away before a bot plays their seat (until they are back)."""
+
+MAX_SCORE = 1000
+"""More points, plus or minus, than any seat scores in a game (a match's earlier scores
+from the network or a room's file are checked against it)."""
 
 ROOM_CODE = re.compile(r"[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}")
 """A room's code: six letters and digits that cannot be mistaken for each other."""
@@ -88,7 +93,8 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class Host:
-    """Open a room: the host's name, the rules, the bots' level and pace."""
+    """Open a room: the host's name, the rules (``rules.games``: the games of the match),
+    the bots' level and pace."""
 
     name: str
     rules: Rules
@@ -126,6 +132,14 @@ class Start:
 
 
 @dataclass(frozen=True)
+class Next:
+    """The host starts game number ``game`` of the match (the one after the game just
+    over: a second press of the key, sent twice, starts nothing more)."""
+
+    game: int
+
+
+@dataclass(frozen=True)
 class Act:
     """Play ``action`` at position ``ply`` (the number of actions played before it)."""
 
@@ -136,7 +150,7 @@ class Act:
 Opening = Host | Join | Resume | Watch
 """The first request of a connection: it says which room and seat it is about."""
 
-Request = Opening | Start | Act
+Request = Opening | Start | Next | Act
 
 
 def parse_request(text: str | bytes) -> Request:
@@ -183,6 +197,15 @@ def _number(data: Mapping[str, Any], key: str, low: float, high: float, default:
     return float(value)
 
 
+def _whole(data: Mapping[str, Any], key: str, low: int, high: int, default: int | None) -> int:
+    if key not in data and default is not None:
+        return default
+    value = data.get(key)
+    if type(value) is not int or not low <= value <= high:
+        raise ProtocolError(f"{key}: expected a whole number from {low} to {high}")
+    return value
+
+
 def _name(data: Mapping[str, Any]) -> str:
     name = seat_name(_field(data, "name", str, "a name"))
     if not name:
@@ -200,9 +223,13 @@ def _room(data: Mapping[str, Any]) -> str:
 def _host(data: Mapping[str, Any]) -> Host:
     rules_data = _field(data, "rules", dict, "the rules (an object)")
     if set(rules_data) - {"players", "scoring", "edition", "variant"}:
-        raise ProtocolError("rules: expected players, scoring, edition and variant only")
+        raise ProtocolError(
+            "rules: expected players, scoring, edition and variant only (games is a field "
+            "of the request)"
+        )
+    games = _whole(data, "games", 1, MAX_GAMES, 1)
     try:
-        rules = Rules(**rules_data)
+        rules = Rules(**rules_data, games=games)
     except (TypeError, ValueError) as error:
         raise ProtocolError(f"rules: {printable(str(error), 80)}") from None
     bot = _field(data, "bot", str, "a bot level")
@@ -242,15 +269,17 @@ _PARSERS: dict[str, Any] = {
     "resume": _resume,
     "watch": lambda data: Watch(_room(data)),
     "start": lambda data: Start(),
+    "next": lambda data: Next(_whole(data, "game", 2, MAX_GAMES, None)),
     "act": _act,
 }
 _OPENINGS = {"host", "join", "resume", "watch"}
 _FIELDS = {
-    "host": {"type", "version", "name", "rules", "bot", "delay", "away_after"},
+    "host": {"type", "version", "name", "rules", "games", "bot", "delay", "away_after"},
     "join": {"type", "version", "room", "name"},
     "resume": {"type", "version", "room", "token"},
     "watch": {"type", "version", "room"},
     "start": {"type"},
+    "next": {"type", "game"},
     "act": {"type", "ply", "action"},
 }
 

@@ -23,9 +23,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from coloretto.engine import Action, Card, GameState, IllegalAction, Move, Rules, Setup
+from coloretto.engine import Action, Card, GameState, IllegalAction, Match, Move, Rules, Setup
 from coloretto.engine.setup import CARDS_BELOW_LAST_ROUND, full_deck
-from coloretto.online.protocol import ProtocolError
+from coloretto.online.protocol import MAX_SCORE, ProtocolError
 
 
 def public_setup(setup: Setup) -> dict[str, Any]:
@@ -45,6 +45,49 @@ def move_json(move: Move) -> dict[str, Any]:
     if move.card is not None:
         entry["card"] = move.card.text
     return entry
+
+
+def match_json(match: Match) -> dict[str, Any]:
+    """Where a match stands, as everyone may know it: the game being played (from 1) and
+    the scores of the games before it."""
+    return {"game": match.game_number, "results": [list(scores) for scores in match.results]}
+
+
+Results = tuple[tuple[int, ...], ...]
+
+
+def match_progress(rules: Rules, data: object) -> tuple[int, Results]:
+    """The game number and the earlier games' scores that ``match_json`` wrote, checked
+    against ``rules`` (``None``: the first game); ``ProtocolError`` saying what is wrong.
+
+    >>> match_progress(Rules(players=3, games=2), {"game": 2, "results": [[10, 4, -2]]})
+    (2, ((10, 4, -2),))
+    >>> match_progress(Rules(players=3, games=2), {"game": 3, "results": []})
+    Traceback (most recent call last):
+    ...
+    coloretto.online.protocol.ProtocolError: match.game: expected a whole number from 1 to 2
+    """
+    if data is None:
+        return 1, ()
+    if not isinstance(data, Mapping) or set(data) != {"game", "results"}:
+        raise ProtocolError("match: expected the game's number and the earlier results")
+    number = data["game"]
+    if type(number) is not int or not 1 <= number <= rules.games:
+        raise ProtocolError(f"match.game: expected a whole number from 1 to {rules.games}")
+    results = data["results"]
+    if not isinstance(results, list) or len(results) != number - 1:
+        raise ProtocolError(f"match.results: expected the scores of {number - 1} games")
+    for scores in results:
+        if (
+            not isinstance(scores, list)
+            or len(scores) != rules.seats
+            or not all(type(s) is int and -MAX_SCORE <= s <= MAX_SCORE for s in scores)
+        ):
+            raise ProtocolError(
+                f"match.results: expected {rules.seats} scores a game, each from "
+                f"-{MAX_SCORE} to {MAX_SCORE}"
+            )
+    return number, tuple(tuple(scores) for scores in results)
 
 
 def _card(value: object) -> Card:

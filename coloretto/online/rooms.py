@@ -13,6 +13,10 @@ every room where it stood.
 >>> room.start()
 >>> room.session.seat_names, room.player_of(token), room.mover() is not None
 (('Ana', 'Ben', 'Bot 1'), 0, True)
+
+A room may hold a match (``Host.rules.games``): once a game is over, the host deals the
+next one (``next_game``); the save keeps the match (its seed, the game being played and
+the earlier games' scores), so a server started again goes on at the right game.
 """
 
 from __future__ import annotations
@@ -37,9 +41,9 @@ from coloretto.engine import (
     write_record,
 )
 from coloretto.engine.record import expect
-from coloretto.online.protocol import MAX_AWAY_AFTER, ROOM_CODE, TOKEN, Host
+from coloretto.online.protocol import MAX_AWAY_AFTER, MAX_SCORE, ROOM_CODE, TOKEN, Host
 from coloretto.play.config import MAX_NAME, GameConfig, Player
-from coloretto.play.saving import session_from_record, session_meta
+from coloretto.play.saving import SESSION_KEY, session_from_record, session_meta
 from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
 
@@ -167,6 +171,22 @@ class Room:
         """Start the game: bots play the seats still free."""
         self.started = True
 
+    def next_game(self, number: int) -> None:
+        """Deal game ``number`` of the match, the one after the game just over (the host's
+        request); ``RoomError`` saying why not (a request sent twice is ``stale``)."""
+        match = self.session.match
+        if not self.started:
+            raise RoomError("the game has not started yet", "not-started")
+        if number <= match.game_number:
+            raise RoomError(f"game {number} has started already", "stale")
+        if match.is_over:
+            raise RoomError(f"the match is over: it had {match.rules.games} games", "match-over")
+        if not match.game.is_over:
+            raise RoomError(f"game {match.game_number} is still being played", "playing")
+        if number != match.game_number + 1:
+            raise RoomError(f"the next game is game {match.game_number + 1}", "stale")
+        self.session.next_game()
+
     # ------------------------------------------------------------------ playing
 
     @property
@@ -249,6 +269,8 @@ class Room:
             away = expect(data.get("away_after"), (int, float), "room.away_after", "seconds")
             if session.config.level not in LEVELS or not 0 <= away <= MAX_AWAY_AFTER:
                 raise RecordError("room: bad level or away time")
+            if any(abs(score) > MAX_SCORE for game in session.match.results for score in game):
+                raise RecordError(f"room: a score of the match beyond ±{MAX_SCORE}")
             started = data.get("started") is True
             return cls(code, session, people, tokens, started=started, away_after=float(away))
         except RecordError as error:
@@ -305,6 +327,14 @@ class RoomStore:
 
 def over_record(room: Room) -> dict[str, Any]:
     """The whole record of a finished game, deck and seed included, as everyone may now
-    see it (the room's tokens are not in it)."""
+    see it (the room's tokens are not in it). Before the last game of a match, without the
+    seed: the next games are dealt from it (``Match.game_seed``), so it would give their
+    decks away."""
     session = room.session
-    return to_record(session.game, session.seat_names, room.meta())
+    record = to_record(session.game, session.seat_names, room.meta())
+    if not session.match.is_over:
+        record["setup"]["seed"] = None
+        kept = record["meta"][SESSION_KEY]
+        kept["match"]["seed"] = None
+        kept["seeded"] = False
+    return record

@@ -36,6 +36,7 @@ from coloretto.online.protocol import (
     Act,
     Host,
     Join,
+    Next,
     Opening,
     ProtocolError,
     Resume,
@@ -44,7 +45,7 @@ from coloretto.online.protocol import (
     encode,
     parse_request,
 )
-from coloretto.online.public import move_json, public_setup
+from coloretto.online.public import match_json, move_json, public_setup
 from coloretto.online.rooms import Room, RoomError, RoomStore, Snapshot, new_code, over_record
 from coloretto.store.incidents import incident_log
 from coloretto.store.paths import DataDir
@@ -161,7 +162,9 @@ class GameServer:
     def _watch_idle(self, room: Room) -> None:
         """In ``limits.idle_seconds``, let ``room`` go if nobody is there: a finished room
         leaves the memory (its file stays), a room whose game never started is removed.
-        A game in play stays: its bots play for the people away."""
+        A game in play stays: its bots play for the people away. A match waiting for its
+        host to deal the next game leaves the memory like a finished one (its file stays,
+        and a server started again goes on with it)."""
 
         def check() -> None:
             if self.watchers.get(room.code) or self.rooms.get(room.code) is not room:
@@ -276,7 +279,7 @@ class GameServer:
             self._presence(room)
         if room.started:
             await self._send(ws, self._game(room, seat.player))
-            if room.session.game.is_over:
+            if room.session.game.is_over:  # over, or a match between two games
                 await self._send(ws, {"type": "over", "record": over_record(room)})
         else:
             self._lobby(room)
@@ -321,6 +324,14 @@ class GameServer:
                 self.save(room)
                 self._everyone(room, lambda player: self._game(room, player))
                 self.kick(room)
+            elif isinstance(request, Next):
+                if seat.player != 0:
+                    raise RoomError("only the host starts the next game", "not-host")
+                async with self.lock(room):
+                    room.next_game(request.game)
+                    self.save(room)
+                    self._everyone(room, lambda player: self._game(room, player))
+                self.kick(room)
             elif isinstance(request, Act):
                 if seat.player is None:
                     raise RoomError("watchers cannot play", "watching")
@@ -338,7 +349,7 @@ class GameServer:
         room = seat.room
         connections = self.watchers.get(room.code, {})
         connections.pop(ws, None)
-        if room.session.game.is_over and not connections:
+        if room.session.match.is_over and not connections:
             self._forget(room)
             return
         if not connections:
@@ -412,6 +423,7 @@ class GameServer:
             "level": room.level,
             "delay": session.config.delay,
             "away_after": room.away_after,
+            "match": match_json(session.match),
             "setup": public_setup(game.setup),
             "moves": [move_json(move) for move in game.history()],
             "away": self.away(room),

@@ -4,7 +4,9 @@ A save is the record of the game being played (``coloretto-record/1``) with, und
 ``meta.session``, what the record alone does not say: the session's id, who plays (names
 and bots), the match (seed, game number, earlier scores) and the table's settings. Loading
 gives back the ``Session`` itself, with ``GameConfig``'s defaults for settings an older
-save leaves out.
+save leaves out. A game whose seed is withheld (``setup.seed`` and ``match.seed`` both
+null: an online match's game, finished before the match was) is taken with its deck as
+recorded.
 
 >>> from coloretto.engine import Rules
 >>> from coloretto.play.config import GameConfig
@@ -21,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from coloretto.bots.registry import DEFAULT_LEVEL
-from coloretto.engine import GameRecord, Match, RecordError, Rules, deal, read_record
+from coloretto.engine import GameRecord, GameState, Match, RecordError, Rules, deal, read_record
 from coloretto.engine.record import expect
 from coloretto.play.config import DEFAULT_DELAY, HINT_BOT, MAX_NAME, GameConfig, Player
 from coloretto.play.session import Session
@@ -43,7 +45,7 @@ def session_meta(session: Session) -> dict[str, Any]:
             "id": session.id,
             "players": [{"name": p.name, "bot": p.bot} for p in config.players],
             "match": {
-                "seed": match.seed,
+                "seed": None if _withheld(session.game) else match.seed,
                 "game": match.game_number,
                 "results": [list(scores) for scores in match.results],
             },
@@ -142,9 +144,16 @@ def _clean(name: str, number: int) -> str:
     return printable(name, MAX_NAME) or f"Player {number + 1}"
 
 
+def _withheld(game: GameState) -> bool:
+    """True when the game's seed is not known: a game of an online match kept before the
+    match was over (its seed would have given the next games' decks away)."""
+    return game.setup.seed is None
+
+
 def _match(record: GameRecord, data: Mapping[str, Any]) -> Match:
     rules = record.rules
-    seed = expect(data.get("seed"), int, f"{_WHERE}.match.seed", "a number")
+    withheld = data.get("seed") is None and _withheld(record.state)
+    seed = 0 if withheld else expect(data.get("seed"), int, f"{_WHERE}.match.seed", "a number")
     results = tuple(
         tuple(expect(scores, list, f"{_WHERE}.match.results[{i}]", "a list of scores"))
         for i, scores in enumerate(
@@ -156,6 +165,8 @@ def _match(record: GameRecord, data: Mapping[str, Any]) -> Match:
     ):
         raise RecordError(f"{_WHERE}.match.results: not the scores of earlier games")
     match = Match(rules, seed, record.state, results)
+    if withheld:  # its deck is the record's, with no seed to check it against
+        return match
     setup = record.state.setup
     if deal(rules, match.game_seed(match.game_number), setup.first_player) != setup:
         raise RecordError(

@@ -13,21 +13,29 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coloretto.engine import DRAW, GameState, Rules, new_game
+from coloretto.engine import DRAW, GameState, Match, Rules, load_record, new_game
 from coloretto.online.client import server_url
 from coloretto.online.protocol import (
     MAX_REQUEST,
     Act,
     Host,
     Join,
+    Next,
     ProtocolError,
     Resume,
     Start,
     Watch,
     parse_request,
 )
-from coloretto.online.public import PublicGame, move_json, public_setup
-from coloretto.online.rooms import Room, RoomError, RoomStore
+from coloretto.online.public import (
+    PublicGame,
+    match_json,
+    match_progress,
+    move_json,
+    public_setup,
+)
+from coloretto.online.rooms import Room, RoomError, RoomStore, over_record
+from coloretto.play.saving import session_from_record, session_record
 from coloretto.store.paths import DataDir
 
 LOG = logging.getLogger("test-rooms")
@@ -194,3 +202,172 @@ def test_server_addresses() -> None:
     for bad in ("localhost", "host:port", "a/b:80", ":80", "h:70000"):
         with pytest.raises(ValueError, match="HOST:PORT"):
             server_url(bad)
+
+
+# ------------------------------------------------------------------ matches
+
+
+def test_a_host_asks_for_a_match_and_the_host_deals_the_next_game() -> None:
+    hosting = request(type="host", name="Ana", rules=RULES, bot="easy", games=3)
+    assert parse_request(hosting) == Host("Ana", Rules(**RULES, games=3), "easy", 0.6, 30.0)  # type: ignore[arg-type]
+    single = parse_request(request(type="host", name="Ana", rules=RULES, bot="easy"))
+    assert isinstance(single, Host)
+    assert single.rules.games == 1
+    assert parse_request('{"type": "next", "game": 2}') == Next(2)
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"games": 0}, "games: expected a whole number from 1 to 99"),
+        ({"games": 100}, "games: expected a whole number from 1 to 99"),
+        ({"games": True}, "games: expected a whole number from 1 to 99"),
+        ({"games": "3"}, "games: expected a whole number from 1 to 99"),
+        ({"games": 2.0}, "games: expected a whole number from 1 to 99"),
+        ({"games": None}, "games: expected a whole number from 1 to 99"),
+    ],
+)
+def test_a_bad_number_of_games_is_refused(fields: dict[str, object], words: str) -> None:
+    frame = request(type="host", name="Ana", rules=RULES, bot="easy", **fields)
+    with pytest.raises(ProtocolError, match=words) as refused:
+        parse_request(frame)
+    assert refused.value.code == "bad-request"
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '{"type": "next"}',
+        '{"type": "next", "game": 1}',
+        '{"type": "next", "game": 100}',
+        '{"type": "next", "game": true}',
+        '{"type": "next", "game": "2"}',
+        '{"type": "next", "game": 2.0}',
+        '{"type": "next", "game": [2]}',
+    ],
+)
+def test_a_bad_next_game_is_refused(frame: str) -> None:
+    with pytest.raises(ProtocolError, match="game: expected a whole number from 2 to 99"):
+        parse_request(frame)
+    with pytest.raises(ProtocolError, match="unexpected field 'seat'"):
+        parse_request('{"type": "next", "game": 2, "seat": 0}')
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ([2, []], "match: expected the game's number and the earlier results"),
+        ({"game": 2}, "match: expected the game's number"),
+        ({"game": 2, "results": [[1, 2, 3]], "seed": 4}, "match: expected the game's number"),
+        ({"game": 0, "results": []}, r"match.game: expected a whole number from 1 to 3"),
+        ({"game": 4, "results": [[0] * 3] * 3}, r"match.game: expected a whole number from 1 to 3"),
+        ({"game": True, "results": []}, r"match.game: expected a whole number"),
+        ({"game": "2", "results": [[1, 2, 3]]}, r"match.game: expected a whole number"),
+        ({"game": 2, "results": []}, r"match.results: expected the scores of 1 games"),
+        ({"game": 2, "results": {"1": [1, 2, 3]}}, r"match.results: expected the scores of 1"),
+        ({"game": 2, "results": [[1, 2]]}, r"match.results: expected 3 scores a game"),
+        ({"game": 2, "results": [[1, 2, True]]}, r"match.results: expected 3 scores a game"),
+        ({"game": 2, "results": [[1, 2, 3.0]]}, r"match.results: expected 3 scores a game"),
+        ({"game": 2, "results": [[1, 2, 10**40]]}, r"each from -1000 to 1000"),
+        ({"game": 2, "results": ["1, 2, 3"]}, r"match.results: expected 3 scores a game"),
+    ],
+)
+def test_a_bad_match_from_the_server_is_a_protocol_error(data: object, words: str) -> None:
+    rules = Rules(players=3, games=3)
+    with pytest.raises(ProtocolError, match=words):
+        match_progress(rules, data)
+
+
+def test_the_match_as_the_server_tells_it() -> None:
+    rules = Rules(players=3, games=3)
+    assert match_progress(rules, None) == (1, ())
+    match = Match.start(rules, 5)
+    assert match_progress(rules, json.loads(json.dumps(match_json(match)))) == (1, ())
+
+
+def played_out(room: Room, rng: random.Random) -> None:
+    """Play ``room``'s game to its end (anyone's moves, legal ones at random)."""
+    while not room.session.game.is_over:
+        room.session.apply(rng.choice(room.session.game.legal_actions()))
+
+
+def test_a_match_room_deals_its_next_game_and_is_saved_and_loaded_in_it(tmp_path: Path) -> None:
+    room, ana = Room.open("ABC234", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room.join("Ben")
+    with pytest.raises(RoomError, match="not started"):
+        room.next_game(2)
+    room.start()
+    rng = random.Random(3)
+    with pytest.raises(RoomError, match="game 1 is still being played") as refused:
+        room.next_game(2)
+    assert refused.value.code == "playing"
+    played_out(room, rng)
+    first = room.session.game.final_scores()
+    with pytest.raises(RoomError, match="the next game is game 2") as refused:
+        room.next_game(3)
+    assert refused.value.code == "stale"
+    store = RoomStore(DataDir(tmp_path))
+    store.save(room.snapshot())  # between the games: the server started again waits too
+    (between,) = store.load_all(LOG)
+    assert between.session.match.game_number == 1
+    assert between.session.has_next_game
+    room.next_game(2)
+    with pytest.raises(RoomError, match="game 2 has started already") as refused:
+        room.next_game(2)  # sent twice
+    assert refused.value.code == "stale"
+    room.session.apply(room.session.game.legal_actions()[0])
+    store.save(room.snapshot())
+    (again,) = store.load_all(LOG)
+    assert again.session.match == room.session.match  # game 2, its move, game 1's scores
+    assert again.session.match.game_number == 2
+    assert again.session.match.results == (first,)
+    assert again.player_of(ana) == 0
+    assert again.started
+    played_out(again, rng)
+    with pytest.raises(RoomError, match="the match is over: it had 2 games") as refused:
+        again.next_game(3)
+    assert refused.value.code == "match-over"
+
+
+def test_a_room_file_with_a_score_beyond_any_game_is_not_loaded(tmp_path: Path) -> None:
+    room, _ = Room.open("ABC234", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room.start()
+    played_out(room, random.Random(1))
+    room.next_game(2)
+    store = RoomStore(DataDir(tmp_path))
+    store.save(room.snapshot())
+    path = store.path("ABC234")
+    saved = json.loads(path.read_text())
+    saved["meta"]["session"]["match"]["results"][0][0] = 5000
+    path.write_text(json.dumps(saved))
+    assert list(store.load_all(LOG)) == []
+
+
+def test_a_game_of_a_match_is_told_without_the_seed_until_the_match_is_over(
+    tmp_path: Path,
+) -> None:
+    """The next games are dealt from the match's seed: told with the first game's record,
+    it would give their decks away. The record without it is still a game one keeps and
+    reviews (its deck is the record's)."""
+    room, _ = Room.open("ABC234", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room.start()
+    rng = random.Random(2)
+    played_out(room, rng)
+    record = json.loads(json.dumps(over_record(room)))
+    assert record["setup"]["seed"] is None
+    assert record["meta"]["session"]["match"]["seed"] is None
+    assert record["meta"]["session"]["seeded"] is False
+    assert "room" not in record["meta"]  # nor the tokens
+    kept = session_from_record(load_record(record))
+    assert kept.game.setup.deck == room.session.game.setup.deck  # the real deck
+    assert kept.game.history() == room.session.game.history()
+    assert kept.match.results == ()
+    assert kept.match.game_number == 1
+    again = session_from_record(session_record(kept))  # as the client keeps it, read back
+    assert again.game == kept.game
+    assert again.match.game_number == 1
+    room.next_game(2)
+    played_out(room, rng)
+    last = over_record(room)  # the match is over: everything may be told
+    assert last["setup"]["seed"] == room.session.match.game_seed(2)
+    assert session_from_record(load_record(last)).match == room.session.match
