@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.cli.parser import bounded_int, bounded_seconds, need_terminal
-from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
+from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
 from coloretto.online.protocol import (
     DEFAULT_AWAY_AFTER,
     MAX_AWAY_AFTER,
@@ -53,6 +53,7 @@ HOST_EPILOG = """\
 examples:
   coloretto host --players 4                         you, up to 3 friends, bots for the rest
   coloretto host --server games.example.org:7787 --players 3 --bot hard
+  coloretto host --games 3                           a match: you start each next game with n
 """
 
 
@@ -83,6 +84,7 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     _add_connection(host)
     add_rules_arguments(host)
+    add_games_argument(host)
     host.add_argument(
         "--bot",
         choices=list(LEVELS),
@@ -259,6 +261,7 @@ def run_host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         "type": "host",
         "name": _name(args, "Host"),
         "rules": {k: v for k, v in rules.to_dict().items() if k != "games"},
+        "games": args.games,
         "bot": args.bot,
         "delay": args.delay,
         "away_after": args.away_after,

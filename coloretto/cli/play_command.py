@@ -11,7 +11,7 @@ from pathlib import Path
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
 from coloretto.cli.parser import bounded_int, bounded_seconds, fail, need_terminal, on_terminal
-from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
+from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
 from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
 from coloretto.play.keeper import Keeper
@@ -92,12 +92,7 @@ def add_parser(
         "spec, e.g. greedy or search:iterations=200",
     )
     game = parser.add_argument_group("game")
-    game.add_argument(
-        "--games",
-        type=bounded_int(1, 99, "--games"),
-        default=1,
-        help="games in a match; scores add up, the first player rotates (default 1)",
-    )
+    add_games_argument(game)
     game.add_argument(
         "--seed",
         type=bounded_int(0, 2**31 - 1, "--seed"),

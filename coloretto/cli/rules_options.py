@@ -6,10 +6,12 @@ import argparse
 
 from coloretto.cli.parser import bounded_int
 from coloretto.engine import Edition, Rules, Scoring, Variant
+from coloretto.engine.rules import MAX_GAMES
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, players: int = 4) -> None:
-    """Add ``--players``, ``--scoring``, ``--edition``, ``--variant`` and ``--games``."""
+    """Add ``--players``, ``--scoring``, ``--edition`` and ``--variant`` (the rules of one
+    game; ``add_games_argument`` adds ``--games``, for commands that play matches)."""
     group = parser.add_argument_group("rules")
     group.add_argument(
         "--players", type=bounded_int(2, 5, "--players"), default=players, help="2 to 5 players"
@@ -26,6 +28,16 @@ def add_rules_arguments(parser: argparse.ArgumentParser, players: int = 4) -> No
         choices=[v.value for v in Variant],
         default=Variant.STANDARD.value,
         help="standard (default); four-rows or ghost: 2-player fan variants",
+    )
+
+
+def add_games_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """Add ``--games``: the games of a match (``Rules.games``, 1 to ``MAX_GAMES``)."""
+    parser.add_argument(
+        "--games",
+        type=bounded_int(1, MAX_GAMES, "--games"),
+        default=1,
+        help="games in a match; scores add up, the first player rotates (default 1)",
     )
 
 

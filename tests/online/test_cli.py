@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 
 from coloretto.cli import online_command
 from coloretto.cli.main import build_parser
+from coloretto.online.protocol import Host, parse_request
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.conftest import run_coloretto
@@ -25,6 +27,8 @@ from tests.online.conftest import certificate
         (["host", "--bot", "search:iterations=99999"], "invalid choice"),
         (["host", "--server", "nowhere"], "--server: expected HOST:PORT"),
         (["host", "--away-after", "-1"], "--away-after must be 0 to 600"),
+        (["host", "--games", "0"], "--games must be 1 to 99"),
+        (["host", "--games", "100"], "--games must be 1 to 99"),
         (["join", "K7PQ2"], "'K7PQ2' is not a room code"),
         (["join", "../etc"], "is not a room code"),
         (["join", "K7PQ2M"], "needs a terminal"),
@@ -66,3 +70,18 @@ def test_the_command_that_takes_a_seat_back_trusts_the_same_authority(
     comeback = table.comeback
     assert comeback is not None
     assert comeback.endswith(f"--name Ana --cafile {cert}")  # absolute: it works from anywhere
+
+
+def test_host_games_opens_a_room_for_a_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    parser = build_parser()
+    args = parser.parse_args(["host", "--games", "3", "--players", "3", "--name", "Hana"])
+    opened: list[dict[str, object]] = []
+    monkeypatch.setattr(
+        online_command, "_play", lambda parser, table, host: opened.append(table.opening) or 0
+    )
+    assert args.run(args, parser) == 0
+    request = parse_request(json.dumps({**opened[0], "version": 1}))
+    assert isinstance(request, Host)
+    assert request.rules.games == 3
+    assert request.rules.players == 3
+    assert parser.parse_args(["host"]).games == 1
