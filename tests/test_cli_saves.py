@@ -201,6 +201,19 @@ def test_load_refuses_a_bad_file_naming_it(
     assert path.read_text() == content
 
 
+def test_load_of_a_save_with_a_malformed_action_says_what_an_action_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "badact.json"
+    write(path, in_progress())
+    record = json.loads(path.read_text())
+    record["actions"] = [{"bogus": 1}]
+    path.write_text(json.dumps(record))
+    err = error_of(capsys, ["play", "--load", str(path)])
+    assert f'cannot load {path}: actions[0]: expected an action like {{"player": 0' in err
+    assert "None" not in err
+
+
 def test_load_and_resume_together_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert "not allowed with" in error_of(capsys, ["play", "--resume", "--load", "x.json"])
 

@@ -235,6 +235,21 @@ def test_an_action_by_the_wrong_player_is_refused(record):
     refused(record, f"actions[{n}]", f"seat {right}'s turn")
 
 
+@pytest.mark.parametrize(
+    ("entry", "parts"),
+    [
+        ({"bogus": 1}, ('actions[0]: expected an action like {"player": 0', 'found {"bogus": 1}')),
+        ({"action": "draw"}, ("actions[0]: expected an action", 'found {"action": "draw"}')),
+        ({"player": None, "action": "draw"}, ("actions[0].player: expected a seat number",)),
+        ({"player": "0", "action": "draw"}, ("actions[0].player", 'found "0"')),
+    ],
+)
+def test_a_malformed_action_is_refused_saying_what_an_action_is(record, entry, parts):
+    record["actions"][0] = entry
+    message = refused(record, *parts)
+    assert "None" not in message, message
+
+
 def test_an_illegal_action_is_refused(record):
     assert record["actions"][0]["action"] == "draw"
     record["actions"][0] = {"player": record["actions"][0]["player"], "action": "take 1"}

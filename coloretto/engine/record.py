@@ -180,9 +180,14 @@ def _replay(state: GameState, entry: object, where: str) -> GameState:
     move = expect(entry, Mapping, where, "an object")
     if state.is_over:
         raise RecordError(f"{where}: the game was already over")
-    player = move.get("player")
-    if type(player) is not int or player != state.current_player:
-        raise RecordError(f"{where}: it was seat {state.current_player}'s turn, not {player!r}'s")
+    if "player" not in move or "action" not in move:
+        found = json.dumps(move, default=str)[:40]
+        raise RecordError(
+            f'{where}: expected an action like {{"player": 0, "action": "draw"}}, found {found}'
+        )
+    player = expect(move.get("player"), int, f"{where}.player", "a seat number")
+    if player != state.current_player:
+        raise RecordError(f"{where}: it was seat {state.current_player}'s turn, not {player}'s")
     text = expect(move.get("action"), str, f"{where}.action", "text")
     try:
         after = state.apply(Action.parse(text))
