@@ -15,6 +15,7 @@ from .conftest import (
     SIZE,
     asynctest,
     game_screen,
+    key_for,
     make_app,
     make_config,
     settle,
@@ -102,3 +103,59 @@ async def test_a_long_hint_shows_whole_on_the_smallest_terminal() -> None:
         ]
         assert screen.notice.size.height == 3
         assert " ".join(" ".join(shown).split()) == f"Hint: {words}"
+
+
+def _ana_bot_ben(delay: float) -> ColorettoApp:
+    """Ana, a bot and Ben at one keyboard, in that order of play."""
+    config = make_config(3, humans=2, names=("Ana", "Ben"), seed=5, bot="easy")
+    ana, ben, bot = config.players
+    return ColorettoApp(replace(config, players=(ana, bot, ben), delay=delay))
+
+
+async def _until_seat(pilot: Pilot[None], screen: GameScreen, seat: int) -> None:
+    """Play ``key_for``'s moves until ``seat`` (a person's) is to move."""
+    for _ in range(20):
+        await settle(pilot)
+        if screen.session.game.current_player == seat:
+            return
+        await pilot.press(key_for(screen.session.game))
+    raise AssertionError(f"seat {seat} never came to move")
+
+
+async def _hints_come(pilot: Pilot[None], screen: GameScreen, count: int) -> None:
+    for _ in range(300):
+        if len(screen.hints) >= count and "thinking" not in notice(screen):
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"{count} hints never came: {notice(screen)!r}")
+
+
+@asynctest
+async def test_hotseat_a_hint_asked_during_a_bots_turn_is_not_given_to_the_next_person() -> None:
+    app = _ana_bot_ben(delay=0.5)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(pilot)
+        await _until_seat(pilot, screen, 0)
+        await pilot.press("d", "1")  # Ana plays; the bot is to move, then Ben
+        await pilot.pause()
+        assert screen.busy
+        await pilot.press("h")
+        assert notice(screen).strip() == "Bot 1 is to move: a hint for Ana comes if Ana plays next."
+        await settle(pilot)
+        assert screen.session.game.current_player == 2  # Ben's turn: Ana's hint is not his
+        await pilot.pause(0.3)
+        assert not screen.hints
+        assert "Hint" not in notice(screen)
+
+
+@asynctest
+async def test_hotseat_hints_name_whom_they_are_for() -> None:
+    app = _ana_bot_ben(delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(pilot)
+        await _until_seat(pilot, screen, 2)
+        await pilot.press("h")
+        await _hints_come(pilot, screen, 1)
+        assert notice(screen).strip() == f"Hint for Ben: {screen.hints[0]}"
+        await pilot.press("x", "h")  # shown again, for the same person
+        assert notice(screen).strip() == f"Hint for Ben: {screen.hints[0]}"

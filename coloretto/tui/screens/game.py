@@ -93,7 +93,11 @@ class GameScreen(Screen[None]):
         self._results_shown = False
         self._hint_token: int | None = None
         self._hint_wanted = False
-        """``h`` was pressed while someone else was to move: hint at the next person's turn."""
+        """``h`` was pressed while someone else was to move: hint at the next person's turn
+        here, if it is the turn of the person who asked (``_hint_asker``)."""
+        self._hint_asker: int | None = None
+        """The player (``Rules.controller``) a pending hint is for; ``None``: whoever plays
+        here next (one person at the keyboard, or nobody here has moved yet)."""
         self._hint: tuple[int, str] | None = None
         """The latest hint, with the move count it was given at (shown again on ``h``)."""
         self.hints: list[str] = []
@@ -231,7 +235,10 @@ class GameScreen(Screen[None]):
             self.thinking = None
             if self._hint_wanted and self.table.plays_here(seat):
                 self._hint_wanted = False
-                self._start_hint()
+                asker = self._hint_asker
+                if asker is None or asker == game.rules.controller(seat):
+                    self._start_hint()
+                # else: another person at this keyboard moves now; the hint was not theirs
 
     @work(thread=True, group="bot", exit_on_error=False)
     def think(self, seat: int, token: int) -> None:
@@ -403,22 +410,53 @@ class GameScreen(Screen[None]):
                 self.notice.say("You are watching: hints are for the players.", "error")
                 return
             self._hint_wanted = True
+            self._hint_asker = self._last_player_here() if self._people_here > 1 else None
             name = self.session.seat_names[game.current_player]
-            self.notice.say(f"{name} is to move: a hint comes once it is your turn.")
+            if self._hint_asker is None:
+                self.notice.say(f"{name} is to move: a hint comes once it is your turn.")
+            else:
+                asker = self.session.config.players[self._hint_asker].name
+                self.notice.say(
+                    f"{name} is to move: a hint for {asker} comes if {asker} plays next."
+                )
             return
         if self._person_to_move():
             self._start_hint()
 
+    @property
+    def _people_here(self) -> int:
+        """How many people play at this keyboard (a ghost's partner counts once)."""
+        rules = self.session.game.rules
+        return len({rules.controller(s) for s in range(rules.seats) if self.table.plays_here(s)})
+
+    def _last_player_here(self) -> int | None:
+        """The player (``Rules.controller``) who moved last from this keyboard, if any: who
+        presses ``h`` while someone else is to move."""
+        game = self.session.game
+        for move in reversed(game.history()):
+            if self.table.plays_here(move.player):
+                return game.rules.controller(move.player)
+        return None
+
+    @property
+    def _hint_for(self) -> str:
+        """Whom a hint now is for, when more than one person plays here ("" otherwise)."""
+        if self._people_here < 2:
+            return ""
+        return self.session.controller_name(self.session.game.current_player)
+
     def _start_hint(self) -> None:
         """Show the hint for the position on the table, finding it first if need be."""
+        hint_for = self._hint_for
         if self._hint is not None and self._hint[0] == self.token:
-            self.notice.say(self._hint[1], "hint")  # the same position: the same hint
+            # the same position: the same hint
+            self.notice.say(self._hint[1], "hint", hint_for=hint_for)
             return
         if self._hint_token == self.token:
-            self.notice.say("still thinking about a hint…", "hint")
+            self.notice.say("still thinking about a hint…", "hint", hint_for=hint_for)
             return
         self._hint_token = self.token
-        self.notice.say("thinking about it…", "hint")
+        self.notice.say("thinking about it…", "hint", hint_for=hint_for)
         self.find_hint(self.token)
 
     @work(thread=True, group="hint", exit_on_error=False)
@@ -430,7 +468,7 @@ class GameScreen(Screen[None]):
         """Show the hint, unless the game has moved on since it was asked for."""
         if message.token == self.token:
             self._hint = (message.token, message.hint.reason)
-            self.notice.say(message.hint.reason, "hint")
+            self.notice.say(message.hint.reason, "hint", hint_for=self._hint_for)
             self.hints.append(message.hint.reason)
 
     def action_toggle_log(self) -> None:

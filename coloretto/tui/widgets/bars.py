@@ -67,15 +67,18 @@ class Notice(Static):
 
     kind: NoticeKind = "info"
 
-    def say(self, text: Text | str, kind: NoticeKind = "info") -> None:
+    def say(self, text: Text | str, kind: NoticeKind = "info", *, hint_for: str = "") -> None:
         """Show ``text`` (a ``str`` as ``printable``: it may quote a file or a plug-in);
-        errors are marked with "!" as well as in colour."""
+        errors are marked with "!" as well as in colour; a hint names ``hint_for`` when
+        given ("Hint for Ben: ")."""
         if kind != self.kind:
             colour = {"error": "text-error", "hint": "text-success"}.get(kind)
             self.styles.color = theme_color(self.app, colour) if colour else None
             self.styles.text_style = "bold" if kind == "error" else "none"
             self.kind = kind
         prefix = {"error": "! ", "hint": "Hint: ", "info": "", "event": ""}[kind]
+        if kind == "hint" and hint_for:
+            prefix = f"Hint for {printable(hint_for)}: "
         body = text if isinstance(text, Text) else Text(printable(text))
         self.update(Text.assemble((prefix, "bold"), body))  # a long one takes more lines
 
