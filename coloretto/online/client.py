@@ -590,6 +590,8 @@ class RemoteTable:
         model = self._model
         if model is None or not model.state.is_over:
             raise ProtocolError("the end before the last move")
+        if self._final is not None:
+            return  # told again after a break: the screens have the game's end already
         try:
             record = load_record(message.get("record"))
             final = session_from_record(record)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual.binding import Binding
 from textual.markup import escape
 
@@ -23,6 +24,7 @@ from coloretto.tui.screens.join import JoinScreen
 from coloretto.tui.screens.lobby import LobbyScreen
 from coloretto.tui.screens.online_game import OnlineGameScreen
 from coloretto.tui.table import YOU_MARK
+from coloretto.tui.widgets import Notice
 
 
 @dataclass(frozen=True)
@@ -38,14 +40,44 @@ class JoinForm:
 
 
 class OnlineEndScreen(EndScreen):
-    """The score screen of an online game: back to the board, or quit. The seat of
-    ``player`` (``None``: watching) is theirs: its card marked "(you)", its place said."""
+    """The score screen of an online game: back to the board, or quit; in a match, ``n``
+    deals the next game for the host (``start_next``, ``None`` for the others, who wait for
+    the host). The seat of ``player`` (``None``: watching) is theirs: its card marked
+    "(you)", its place said."""
 
     CSS_PATH = "screens/end.tcss"
 
-    def __init__(self, session: Session, player: int | None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        player: int | None,
+        start_next: Callable[[], None] | None = None,
+    ) -> None:
         super().__init__(session)
         self.you = player
+        self.start_next = start_next
+
+    @property
+    def next_number(self) -> str:
+        """The next game, as the screens say it: ``game 2 of 3``."""
+        return f"game {self.session.match.game_number + 1} of {self.session.game.rules.games}"
+
+    @property
+    def waiting(self) -> str:
+        """What the others wait for between two games of the match."""
+        host = self.session.config.players[0].name
+        return f"Waiting for {host} to start {self.next_number}…"
+
+    def headline_lines(self) -> list[Text]:
+        """Who won; between two games of a match, what comes next (the host's key, or
+        whom the others wait for)."""
+        lines = super().headline_lines()
+        if self.session.has_next_game:
+            if self.start_next is not None:
+                lines.append(Text(f"Press n to start {self.next_number}.", "bold"))
+            else:
+                lines.append(Text(self.waiting, "italic"))
+        return lines
 
     def headline_names(self) -> Sequence[str]:
         """The names, this player's own "You" ("You came 2nd of 4…", "You win…")."""
@@ -59,11 +91,27 @@ class OnlineEndScreen(EndScreen):
         return super().card_name(seat) + (YOU_MARK if seat == self.you else "")
 
     def _keys_text(self) -> str:
-        return "b board · q quit"
+        if not self.session.has_next_game:
+            return "b board · q quit"
+        if self.start_next is not None:
+            return f"n {self.next_number} · b board · q quit"
+        return f"{self.waiting[0].lower()}{self.waiting[1:]} · b board · q quit"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only "board" and "quit": the next game is another room."""
+        """ "board" and "quit"; between two games of a match, "next" for the host (a new
+        match is another room)."""
+        if action == "choose" and parameters and parameters[0] == "next":
+            return self.start_next is not None and self.session.has_next_game
         return action != "choose" or parameters[0] in {"board", "quit"}
+
+    def action_choose(self, choice: EndChoice) -> None:
+        """``n`` (the host): ask the server for the next game; every screen moves on to it
+        when it comes. Otherwise: leave the score screen with ``choice``."""
+        if choice != "next":
+            super().action_choose(choice)
+        elif self.start_next is not None and self.session.has_next_game:
+            self.start_next()
+            self.query_one(Notice).say(f"Starting {self.next_number}…")
 
 
 class OnlineApp(GuardedApp):
@@ -118,7 +166,10 @@ class OnlineApp(GuardedApp):
         if isinstance(event, LobbyChanged) and self.screen is self.lobby:
             self.lobby.show(event)
         elif isinstance(event, GameStarted):
+            while len(self.screen_stack) > 2:  # the score screen (dialogs) of the game before
+                self.pop_screen()
             self.switch_screen(OnlineGameScreen(self.table))
+            self.check_size()
         elif isinstance(event, Refused):
             self._refused(event.message)
         elif isinstance(event, TableNews) and self.screen is self.lobby:
@@ -143,15 +194,20 @@ class OnlineApp(GuardedApp):
         self.table.start()
 
     def on_game_over(self, message: GameOver) -> None:
-        """The score screen; ``b`` goes back to the board, ``q`` quits."""
+        """The score screen; ``b`` goes back to the board, ``q`` quits; in a match, ``n``
+        starts the next game (the host's key: the host is player 0, however they came)."""
 
         def chosen(choice: EndChoice | None) -> None:
             if choice == "quit":
                 self.leave()
 
+        table = self.table
+        if message.session is not table.session:
+            return  # a game of the match before this one
         if isinstance(self.screen, TooSmallScreen):
             self.pop_screen()
-        self.push_screen(OnlineEndScreen(message.session, self.table.player), chosen)
+        start_next = table.next_game if table.player == 0 else None
+        self.push_screen(OnlineEndScreen(message.session, table.player, start_next), chosen)
         self.check_size()
 
     @property
@@ -161,11 +217,18 @@ class OnlineApp(GuardedApp):
         table = self.table
         if table.player is None:
             return "Stop watching? The game goes on."
-        if table.finished:
+        if table.match_over:
             return "Leave the table? The game is kept in your history (coloretto replay)."
         back = f"; to take your seat back:\n{escape(table.comeback)}" if table.comeback else "."
+        session = table.session
+        if session.has_next_game and table.player == 0:
+            return (
+                f"Leave the table? Game {session.match.game_number + 1} of "
+                f"{session.game.rules.games} waits for you to start it{back}"
+            )
+        what = "match" if session.game.rules.games > 1 else "game"
         return (
-            "Leave the table? The game goes on without you (a bot plays for you after "
+            f"Leave the table? The {what} goes on without you (a bot plays for you after "
             f"{table.away_after:g} s){back}"
         )
 

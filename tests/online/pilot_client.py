@@ -2,7 +2,8 @@
 
 ``python -m tests.online.pilot_client HOST:PORT CODE NAME SEED`` joins room ``CODE`` (its
 data directory is ``$COLORETTO_HOME``), plays its turns with the game's keys until the game
-is over and prints ``finished``.
+is over (every game of a match: between two games it prints the score screen's words
+about the next one, ``waiting: …``) and prints ``finished``.
 """
 
 from __future__ import annotations
@@ -36,11 +37,18 @@ async def main(server: str, code: str, name: str, seed: int) -> None:
     table = RemoteTable(server, {"type": "join", "room": code, "name": name})
     app = OnlineApp(table, host=False)
     rng = random.Random(seed)
+    told: set[str] = set()
     async with app.run_test(size=(120, 40)) as pilot:
-        async with asyncio.timeout(90):
-            while not isinstance(app.screen, OnlineEndScreen):
+        async with asyncio.timeout(150):
+            while not (isinstance(app.screen, OnlineEndScreen) and table.match_over):
                 if app.refusal is not None:
                     raise SystemExit(app.refusal)
+                screen = app.screen
+                if isinstance(screen, OnlineEndScreen) and screen.session.has_next_game:
+                    for line in str(screen.query_one("#headline").render()).splitlines():
+                        if line.startswith("Waiting") and line not in told:
+                            told.add(line)
+                            print(f"waiting: {line}", flush=True)
                 await play_turns(app, pilot, rng, draws=0.1)  # few moves: each one is slow here
                 await pilot.pause(0.02)
         print("finished", flush=True)

@@ -175,6 +175,10 @@ class EndScreen(Screen[EndChoice]):
         """The name on ``seat``'s score card."""
         return self.session.seat_names[seat]
 
+    def headline_lines(self) -> list[Text]:
+        """The headline: who won (``headline``), in the words of this screen's player."""
+        return headline(self.session, self.you, self.headline_names())
+
     def compose(self) -> ComposeResult:
         """Headline, one score card per seat, standings, message line and keys."""
         with VerticalScroll(id="end"):
@@ -208,9 +212,7 @@ class EndScreen(Screen[EndChoice]):
                 short_place="" if ghost else place_title(scores, seat, short=True),
                 plain=plain,
             )
-        self.query_one("#headline", Static).update(
-            Text("\n").join(headline(session, self.you, self.headline_names()))
-        )
+        self.query_one("#headline", Static).update(Text("\n").join(self.headline_lines()))
         self.query_one("#end-key", Static).update(
             f"+ plus · {MINUS} minus · 5*: five cards and a joker · * → Y: a joker counted as Y"
         )

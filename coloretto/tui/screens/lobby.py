@@ -64,6 +64,7 @@ class LobbyScreen(Screen[None]):
                 (lobby.room, "bold reverse"),
                 f"  {DOT} ",
                 rules_in_words(lobby.rules),
+                f", a match of {lobby.rules.games} games" if lobby.rules.games > 1 else "",
             )
         )
         lines = []
@@ -76,10 +77,11 @@ class LobbyScreen(Screen[None]):
                 lines.append(Text(f"  {number}. {name}{you}" + ("" if present else "  (away)")))
         self.query_one("#lobby-seats", Static).update(Text("\n").join(lines))
         how = f"Friends join with:  {self.join_hint.format(room=lobby.room)}\n"
+        first = "game 1 of the match" if lobby.rules.games > 1 else "the game"
         how += (
             "Press s or Enter to start: bots take the free seats."
             if self.host
-            else "Waiting for the host to start the game…"
+            else f"Waiting for the host to start {first}…"
         )
         self.query_one("#lobby-how", Static).update(how)
 

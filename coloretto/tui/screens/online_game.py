@@ -61,6 +61,10 @@ class OnlineGameScreen(GameScreen):
         self.remote = table
         """The table, as the online table it is."""
 
+    def on_unmount(self) -> None:
+        """Replaced by the match's next game: this screen hears of the table no more."""
+        self.remote.unsubscribe(self._on_table_event)
+
     def refresh_table(self) -> None:
         """Redraw everything, in this player's words, their own seat marked."""
         session = self.session
