@@ -13,7 +13,17 @@ import pytest
 
 from coloretto.bots.base import Bot, Budget
 from coloretto.bots.registry import LEVELS, BotError, BotSpec, available, make_bot
-from coloretto.engine import Action, GameState, Rules, new_game
+from coloretto.engine import (
+    DRAW,
+    Action,
+    ActionKind,
+    Card,
+    Edition,
+    GameState,
+    Rules,
+    Variant,
+    new_game,
+)
 
 ALL_RULES = [
     Rules(players=p, scoring=s, edition=e)
@@ -52,20 +62,6 @@ def test_built_in_bots_are_registered_through_entry_points() -> None:
     assert {"random", "greedy", "expert", "search"} <= set(available())
 
 
-PARTS = 4
-"""The fast bots' games are played in this many tests, so parallel runs share them out."""
-
-
-@pytest.mark.parametrize("part", range(PARTS))
-@pytest.mark.parametrize("spec", FAST_SPECS)
-def test_fast_bots_play_thousands_of_legal_games(spec: str, part: int) -> None:
-    rng = random.Random(f"{spec}/{part}")
-    for game in range(part, 1000 if spec != "expert" else 300, PARTS):
-        rules = ALL_RULES[game % len(ALL_RULES)]
-        others = [rng.choice(FAST_SPECS) for _ in range(rules.players - 1)]
-        play(rules, [spec, *others], seed=game)
-
-
 def _short(value: object) -> str:
     """A test id: ``3p-gray-classic-standard`` for rules, the value itself otherwise."""
     if isinstance(value, Rules):
@@ -73,6 +69,89 @@ def _short(value: object) -> str:
             [f"{value.players}p", value.scoring.value, value.edition.value, value.variant.value]
         )
     return str(value)
+
+
+GAMES = {"random": 10, "greedy": 10, "expert": 5}
+"""Whole games each fast bot plays (at seat 0, among fast bots drawn at random) under each
+rules combination: 600 in all. The kinds of decision that seldom come up in a game are
+each put to every fast bot in test_fast_bots_choose_legally_in_every_kind_of_position."""
+
+
+@pytest.mark.parametrize(("game", "rules"), enumerate(ALL_RULES), ids=_short)
+@pytest.mark.parametrize("spec", FAST_SPECS)
+def test_fast_bots_play_hundreds_of_legal_games(spec: str, game: int, rules: Rules) -> None:
+    rng = random.Random(f"{spec}/{game}")
+    for n in range(GAMES[spec]):
+        others = [rng.choice(FAST_SPECS) for _ in range(rules.players - 1)]
+        play(rules, [spec, *others], seed=game + n * len(ALL_RULES))
+
+
+def _situations(state: GameState) -> set[str]:
+    """The kinds of decision the seat to move faces."""
+    legal = state.legal_actions()
+    seat = state.current_player
+    found = {"a ghost seat"} if state.rules.controller(seat) != seat else set()
+    if state.drawn_card is not None:
+        return found | {"a placement" if len(legal) > 1 else "a forced placement"}
+    takes = [a for a in legal if a.kind is ActionKind.TAKE]
+    if DRAW in legal:
+        found.add("take or draw" if takes else "draw only")
+    else:
+        found.add("takes only" if len(takes) > 1 else "one take")
+    if state.last_round:
+        found.add("the last round")
+    if any(Card.GOLDEN_JOKER in state.rows[a.row or 0] for a in takes):
+        found.add("the golden joker")
+    if sum(state.seats_out) == len(state.seats_out) - 1:
+        found.add("alone")
+    return found
+
+
+def _expected_situations(rules: Rules) -> set[str]:
+    expected = {"a placement", "a forced placement", "draw only", "take or draw"}
+    expected |= {"takes only", "the last round", "alone"}
+    if rules.players > 2 or rules.variant is not Variant.STANDARD:
+        expected.add("one take")  # two seats at three rows: the last to take has a choice
+    if rules.edition is Edition.ANNIVERSARY:
+        expected.add("the golden joker")
+    if rules.variant is Variant.GHOST:
+        expected.add("a ghost seat")
+    return expected
+
+
+POSITIONS = 10
+"""Positions of each kind put to the fast bots under each rules combination."""
+
+
+def _positions(rules: Rules) -> dict[str, list[GameState]]:
+    """``POSITIONS`` positions of each kind of decision, reached by random play."""
+    expected = _expected_situations(rules)
+    found: dict[str, list[GameState]] = {situation: [] for situation in expected}
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = new_game(rules, seed=seed)
+        while not state.is_over:
+            for situation in _situations(state):
+                kept = found.setdefault(situation, [])
+                if len(kept) < POSITIONS:
+                    kept.append(state)
+            state = state.apply(rng.choice(state.legal_actions()))
+        if all(len(states) == POSITIONS for states in found.values()):
+            break
+    return found
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=_short)
+def test_fast_bots_choose_legally_in_every_kind_of_position(rules: Rules) -> None:
+    positions = _positions(rules)
+    assert set(positions) == _expected_situations(rules)
+    for situation, states in positions.items():
+        assert len(states) == POSITIONS, f"random play seldom reaches {situation}"
+        for i, state in enumerate(states):
+            legal = state.legal_actions()
+            for spec in FAST_SPECS:
+                action = make_bot(spec, seed=i).choose(state.view(state.current_player), legal)
+                assert action in legal, f"{spec} chose {action} facing {situation} in {state}"
 
 
 SEARCH_MODES = ["search:iterations=3", "search:iterations=8:playout=greedy:rounds=0"]
