@@ -8,6 +8,7 @@ game or not), ``coloretto replay --list`` lists the history. A record is only re
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -85,6 +86,48 @@ def history(data: DataDir) -> list[Path]:
     return games
 
 
+MOST_TRIED = 100
+"""The most files of the history tried, newest first, for the game finished last (the
+history is untrusted: a folder full of unreadable files must not be read for ever)."""
+
+
+def latest(data: DataDir) -> tuple[Path, GameRecord, list[Path]]:
+    """The newest finished game of the history that can be read: its file, its record, and
+    the newer files passed over (unreadable, or no finished game); ``ReplayProblem`` when
+    there is none."""
+    games = history(data)
+    skipped: list[Path] = []
+    for path in games[:MOST_TRIED]:
+        try:
+            record = read_record(path)
+        except RecordError:
+            skipped.append(path)
+            continue
+        if record.state.is_over:
+            return path, record, skipped
+        skipped.append(path)
+    tried = min(len(games), MOST_TRIED)
+    some = "the file" if tried == 1 else f"the {tried} newest files"
+    raise ReplayProblem(
+        f"no finished game in {data.history} can be read ({some} there: "
+        f"coloretto replay --list says what is wrong); give a record FILE"
+    )
+
+
+def skipped_note(prog: str, skipped: list[Path], shown: int = 3) -> str | None:
+    """One line naming the newer files of the history passed over for the game finished
+    last (``None`` if none were); ``shown`` names at most, the rest are counted."""
+    if not skipped:
+        return None
+    names = ", ".join(path.name for path in skipped[:shown])
+    if len(skipped) > shown:
+        names += f" and {len(skipped) - shown} more"
+    return printable(
+        f"{prog}: skipped {names} in the history (not a finished game that can be read; "
+        "coloretto replay --list says why)"
+    )
+
+
 def find(name: str, data: DataDir) -> Path:
     """The record file ``name``: a path, or the name of a game in the history (as
     ``--list`` prints it)."""
@@ -118,11 +161,17 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.list:
             print_history(finished_games(data), data.history)
             return 0
-        path = find(args.file, data) if args.file else history(data)[0]
-        record = load(path)
+        skipped: list[Path] = []
+        if args.file:
+            path = find(args.file, data)
+            record = load(path)
+        else:
+            path, record, skipped = latest(data)
     except ReplayProblem as problem:
         return fail(parser, str(problem))
     need_terminal(parser, "; coloretto replay --list prints the history")
+    if (note := skipped_note(parser.prog, skipped)) is not None:
+        print(note, file=sys.stderr)  # seen again when the replay's screen is left
     from coloretto.tui.replay_app import ReplayApp  # noqa: PLC0415 (Textual only to play)
 
     app = ReplayApp(Replay.from_record(record, path.name))

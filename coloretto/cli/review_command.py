@@ -24,7 +24,7 @@ from rich.text import Text
 
 from coloretto.bots.registry import BotError
 from coloretto.cli.parser import bounded_int
-from coloretto.cli.replay_command import ReplayProblem, find, history, load
+from coloretto.cli.replay_command import ReplayProblem, find, latest, load, skipped_note
 from coloretto.engine import GameState
 from coloretto.play.coach import GRADE_THRESHOLDS, REVIEW_BOT, Decision, Grade
 from coloretto.play.review import (
@@ -114,8 +114,13 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Review the game, keep the analysis in its record, and print the review."""
     data = DataDir.default()
     try:
-        path = find(args.file, data) if args.file else history(data)[0]
-        record = load(path)
+        if args.file:
+            path = find(args.file, data)
+            record = load(path)
+        else:
+            path, record, skipped = latest(data)
+            if (note := skipped_note(parser.prog, skipped)) is not None:
+                print(note, file=sys.stderr)
     except ReplayProblem as problem:
         return _fail(parser, str(problem))
     states = positions(record)

@@ -1,0 +1,96 @@
+"""``coloretto replay`` and ``coloretto review`` with trouble in the data directory: an
+unreadable file in the history, a game named by its id, a data directory that is a file."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from coloretto.cli.main import main
+from coloretto.engine import Match, Rules
+from coloretto.play.config import GameConfig, Player
+from coloretto.play.keeper import Keeper
+from coloretto.play.session import Session
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import history_path
+from coloretto.tui.replay_app import ReplayApp
+from tests.conftest import random_play
+
+
+def finish(data: DataDir, session_id: str, seed: int = 21) -> Path:
+    """A finished 3-player game (Ana against two bots) kept as the game keeps one."""
+    rules = Rules(players=3)
+    game = random_play(Match.start(rules, seed).game, random.Random(seed), 10_000)
+    assert game.is_over
+    players = (Player("Ana"), Player("Bot 1", "easy"), Player("Bot 2", "hard"))
+    session = Session(GameConfig(rules, players), Match(rules, seed, game), session_id)
+    keeper = Keeper(data)
+    assert keeper.save(session) is None
+    assert keeper.finish(session) is None
+    keeper.release()
+    return history_path(data, session_id)
+
+
+def aged(path: Path, seconds_ago: float) -> Path:
+    """``path``, last modified ``seconds_ago``."""
+    when = time.time() - seconds_ago
+    os.utime(path, (when, when))
+    return path
+
+
+@pytest.fixture
+def replayed(monkeypatch: pytest.MonkeyPatch, terminal: None) -> list[ReplayApp]:
+    """The replays ``coloretto replay`` would have shown (not run: no terminal in tests)."""
+    apps: list[ReplayApp] = []
+    monkeypatch.setattr(ReplayApp, "run", lambda self, **kw: apps.append(self))
+    return apps
+
+
+def test_replay_passes_over_unreadable_files_for_the_newest_finished_game(
+    replayed: list[ReplayApp], capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = DataDir.default()
+    aged(finish(data, "20261121-101010-aaaaaa", seed=3), 300)
+    good = aged(finish(data, "20261121-101011-bbbbbb", seed=4), 200)
+    (data.history / "zzz.json").write_text("[\n")
+    aged(data.history / "zzz.json", 0)
+    (data.history / "yyy.json").write_text("{}")
+    aged(data.history / "yyy.json", 10)
+    assert main(["replay"]) == 0
+    (app,) = replayed
+    assert app.replay.name == good.name
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "skipped zzz.json, yyy.json in the history" in err
+    assert "coloretto replay --list says why" in err
+
+
+def test_review_passes_over_an_unreadable_file_for_the_newest_finished_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = DataDir.default()
+    aged(finish(data, "20261121-101010-aaaaaa"), 100)
+    (data.history / "zzz.json").write_text("[\n")
+    # greedy cannot analyse: the review stops there, after choosing the game
+    assert main(["review", "--bot", "greedy", "--jobs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "skipped zzz.json in the history" in err
+    assert "cannot analyse" in err
+    assert "not valid JSON" not in err
+
+
+def test_replay_and_review_say_so_when_no_finished_game_can_be_read(
+    capsys: pytest.CaptureFixture[str], terminal: None
+) -> None:
+    data = DataDir.default().ensure()
+    (data.history / "zzz.json").write_text("[\n")
+    for command in ("replay", "review"):
+        assert main([command]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1, err
+        assert f"coloretto {command}: error: no finished game in {data.history} can be read" in err
+        assert "coloretto replay --list says what is wrong" in err
