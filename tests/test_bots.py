@@ -277,14 +277,15 @@ def test_bots_are_deterministic_given_a_seed(spec: str) -> None:
 
 def test_search_respects_an_iteration_budget_and_a_time_budget() -> None:
     state = new_game(Rules(players=4), seed=2).apply("draw")
-    bot = make_bot("search:iterations=25:prune=-1", seed=1)
+    bot = make_bot("search:iterations=10:prune=-1", seed=1)  # not the default 16
     legal = state.legal_actions()
     bot.choose(state.view(state.current_player), legal)
-    assert bot.last_iterations == 25  # type: ignore[attr-defined]
+    assert bot.last_iterations == 10  # type: ignore[attr-defined]
     bot.choose(state.view(state.current_player), legal, Budget(iterations=7))
     assert bot.last_iterations == 7  # type: ignore[attr-defined]
-    # Deals cut short by the cap do not count: give the first one time, even on a busy machine.
-    timed = make_bot("search:seconds=3:prune=-1", seed=1)
+    # Deals cut short by the cap do not count: give the first one time, even on a busy
+    # machine (a deal takes about 0.05 s on a 2-core machine at a load of 5: 1 s is 20 deals).
+    timed = make_bot("search:seconds=1:prune=-1", seed=1)
     timed.choose(state.view(state.current_player), legal)
     assert timed.last_iterations >= 1  # type: ignore[attr-defined]
 
