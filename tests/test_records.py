@@ -201,7 +201,9 @@ def test_wrong_format_is_refused(record):
     record["format"] = "coloretto-record/2"
     refused(record, "format", "coloretto-record/1", "coloretto-record/2")
     del record["format"]
-    refused(record, "format")
+    assert "None" not in refused(record, "format: expected 'coloretto-record/1', found null")
+    record["format"] = 1.5
+    refused(record, "format: expected 'coloretto-record/1', found 1.5")
     with pytest.raises(RecordError, match="record"):
         load_record([1, 2])
 

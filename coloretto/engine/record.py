@@ -139,7 +139,8 @@ def load_record(data: object) -> GameRecord:
     record = expect(data, Mapping, "the record", "an object")
     fmt = record.get("format")
     if fmt != FORMAT:
-        raise RecordError(f"format: expected {FORMAT!r}, found {fmt!r}")
+        found = repr(fmt) if isinstance(fmt, str) else json.dumps(fmt, default=str)[:40]
+        raise RecordError(f"format: expected {FORMAT!r}, found {found}")
     rules_data = expect(record.get("rules"), Mapping, "rules", "an object")
     try:
         rules = Rules(**rules_data)
