@@ -15,13 +15,13 @@ from coloretto.cli.main import main
 from coloretto.engine import Match, Rules
 from coloretto.engine.record import write_record
 from coloretto.play.config import GameConfig, Player
-from coloretto.play.keeper import Keeper
+from coloretto.play.keeper import Keeper, SavedGame
 from coloretto.play.saving import read_session, session_record
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
 from coloretto.store.paths import DataDir
+from coloretto.store.saves import games_in_progress, latest_save, save_path
 from coloretto.store.saves import save as save_record
-from coloretto.store.saves import save_path
 from coloretto.tui.app import ColorettoApp
 from tests.conftest import random_play
 
@@ -105,8 +105,37 @@ def test_quitting_names_the_other_games_in_progress_and_who_plays_them() -> None
         "Your game is saved: coloretto play --resume continues it.\n"
         "Also in progress (coloretto play --resume ID continues one):\n"
         f"  {other.id}: Ana, Bot 1 and Bot 2, round {other.game.round}, saved 21 Nov at 10:10\n"
-        "  20261120-101010-cccccc: cannot be read"
+        f"  (1 other save in {data.saves} cannot be read)"
     )
+
+
+def test_quitting_offers_no_unreadable_save_to_resume() -> None:
+    data = DataDir.default().ensure()
+    playing = in_progress(5)
+    for name in ("20261120-101010-cccccc", "20261120-101010-dddddd"):
+        save_path(data, name).write_text("{")
+    message = LocalTable(playing, Keeper(data)).suspend()
+    assert message is not None
+    assert "cccccc" not in message
+    assert message.endswith(
+        f"\n  none that can be resumed: the 2 saves in {data.saves} cannot be read"
+    )
+
+
+def test_one_rule_for_which_files_in_saves_are_games(started: list[ColorettoApp]) -> None:
+    data = DataDir.default()
+    kept = save(data, in_progress(5))
+    odd = data.saves / "weird name.json"
+    odd.write_text(kept.read_text())
+    later = kept.stat().st_mtime + 60
+    os.utime(odd, (later, later))  # touched last, but no game by the rule
+    assert latest_save(data) == kept  # what the setup screen's Resume and coloretto save use
+    assert games_in_progress(data) == [kept.stem]
+    assert Keeper(data).other_games() == [SavedGame.read(kept).line()]  # type: ignore[union-attr]
+    assert main(["play", "--resume"]) == 0
+    (app,) = started
+    assert app.session is not None
+    assert app.session.id == kept.stem
 
 
 def test_quitting_describes_five_other_games_and_counts_the_rest() -> None:
@@ -130,7 +159,48 @@ def test_resume_of_a_game_not_in_progress_lists_those_that_are(
     save(DataDir.default(), in_progress())
     err = error_of(capsys, ["play", "--resume", wanted])
     assert "there is no game in progress called " in err
-    assert "; the games in progress are 20261121-101010-abcdef: Ana, Bot 1 and Bot 2, round" in err
+    assert (
+        ": run `coloretto play` to start a new game, or `coloretto play --resume ID` for one "
+        "of these: 20261121-101010-abcdef: Ana, Bot 1 and Bot 2, round"
+    ) in err
+
+
+def test_resume_of_an_unreadable_save_names_the_games_one_could_resume(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = DataDir.default()
+    other = save(data, in_progress())
+    broken = save_path(data, "20261125-100001-bbbbbb")
+    broken.write_text("{}")
+    later = other.stat().st_mtime + 60
+    os.utime(broken, (later, later))
+    err = error_of(capsys, ["play", "--resume"])
+    assert f"cannot resume {broken}: format: expected 'coloretto-record/1', found null" in err
+    assert "the file is left as it is: run `coloretto play` to start a new game, or " in err
+    assert "`coloretto play --resume ID` for one of these: 20261121-101010-abcdef: Ana" in err
+    assert "starts a new game" not in err
+    assert broken.read_text() == "{}"
+
+
+def test_resume_of_a_game_held_by_another_window_names_the_others(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, terminal: None
+) -> None:
+    data = DataDir.default()
+    held, other = in_progress(5), in_progress(9)
+    other.id = "20261120-101010-cccccc"
+    save(data, other)
+    path = save(data, held)
+    later = path.stat().st_mtime + 60
+    os.utime(path, (later, later))
+    monkeypatch.setattr(
+        Keeper, "claim", lambda self, s: "the game is being played in another window (pid 1)"
+    )
+    assert main(["play", "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "cannot resume: the game is being played in another window (pid 1); run " in err
+    assert "for one of these: 20261120-101010-cccccc: Ana, Bot 1 and Bot 2, round" in err
+    assert held.id not in err
 
 
 def test_resume_without_a_save_says_so(capsys: pytest.CaptureFixture[str]) -> None:

@@ -211,8 +211,7 @@ def saved_session(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         if args.load:
             parser.error(f"cannot load {error}")
         parser.error(
-            f"cannot resume {error}; the file is left as it is, and coloretto play starts a "
-            "new game"
+            f"cannot resume {error}; the file is left as it is: {instead(data, path.stem)}"
         )
     if session.match.is_over:
         parser.error(f"{path}: that game is over; coloretto replay {path} shows it again")
@@ -232,11 +231,20 @@ def _save_to_resume(data: DataDir, wanted: str, parser: argparse.ArgumentParser)
         return save_path(data, ids[0])
     if wanted not in ids:
         shown = printable(wanted, 40)
-        games = "; ".join(Keeper(data).other_games(most=3))
-        parser.error(
-            f"there is no game in progress called {shown}; the games in progress are {games}"
-        )
+        parser.error(f"there is no game in progress called {shown}: {instead(data)}")
     return save_path(data, wanted)
+
+
+def instead(data: DataDir, besides: str | None = None) -> str:
+    """What one may do instead of resuming the game ``besides`` (a session id): start a
+    new game, or resume one of the others that can be resumed (named)."""
+    others = Keeper(data).in_progress(besides=besides, most=3)
+    new = "run `coloretto play` to start a new game"
+    if not others.games:
+        note = others.unreadable_note()
+        return new if not note else f"{new} ({note.strip('()')})"
+    games = "; ".join(others.lines())
+    return f"{new}, or `coloretto play --resume ID` for one of these: {games}"
 
 
 _SAVED_KEEPS = {"resume", "load", "delay", "bot", "run", "parser"}
@@ -256,7 +264,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(parser, problem)
     keeper = Keeper()
     if session is not None and (problem := keeper.claim(session)) is not None:
-        return fail(parser, f"cannot resume: {problem}; coloretto play starts a new game")
+        return fail(parser, f"cannot resume: {problem}; {instead(keeper.data, session.id)}")
     if session is None and not args.setup:  # the setup screen keeps what it starts
         keeper.remember(config)  # for the setup screen of plain coloretto, next time
     from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)

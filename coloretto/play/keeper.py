@@ -106,6 +106,50 @@ class SavedGame:
         return f"{scores} ({self.stage})"
 
 
+MOST_READ = 50
+"""The most saves read to tell which games can be resumed (the others are counted)."""
+
+
+@dataclass(frozen=True)
+class InProgress:
+    """The games saved in progress: those that can be resumed (some described), and how
+    many saves cannot be read."""
+
+    games: list[SavedGame]
+    """The games described, the one played last first."""
+    more: int
+    """Games not described (over the most described, or not read)."""
+    unreadable: int
+    """Saves that cannot be read (never offered to resume)."""
+    data: DataDir
+
+    def lines(self) -> list[str]:
+        """One short line a game, then the games left out counted (``[]`` if none).
+
+        >>> saved = SavedGame("ID", ("Ana", "Ben"), (3, 5), 2, 1, 1, None)
+        >>> InProgress([saved], 0, 2, DataDir(Path("/c"))).lines()
+        ['ID: Ana and Ben, round 2', '(2 other saves in /c/saves cannot be read)']
+        >>> InProgress([], 0, 1, DataDir(Path("/c"))).lines()
+        ['none that can be resumed: the save in /c/saves cannot be read']
+        """
+        lines = [game.line() for game in self.games]
+        if self.more:
+            lines.append(f"and {self.more} more")
+        if self.unreadable:
+            lines.append(self.unreadable_note())
+        return lines
+
+    def unreadable_note(self) -> str:
+        """How many saves cannot be read, and where (``""`` if none)."""
+        n, folder = self.unreadable, printable(str(self.data.saves))
+        if not n:
+            return ""
+        if self.games or self.more:
+            return f"({n} other save{'s' if n > 1 else ''} in {folder} cannot be read)"
+        saves = "the save" if n == 1 else f"the {n} saves"
+        return f"none that can be resumed: {saves} in {folder} cannot be read"
+
+
 class Keeper:
     """The app's link to its data directory (``DataDir.default()`` unless given)."""
 
@@ -123,14 +167,30 @@ class Keeper:
             self._log = incident_log(self.data.log)
         return self._log
 
+    def in_progress(
+        self, *, besides: Session | str | None = None, most: int = MOST_LISTED
+    ) -> InProgress:
+        """The games saved in progress that can be resumed (but ``besides``, a session or
+        its id), the one played last first: at most ``most`` described, the others counted."""
+        other = besides.id if isinstance(besides, Session) else besides
+        ids = [i for i in games_in_progress(self.data) if i != other]
+        games: list[SavedGame] = []
+        more = unreadable = 0
+        for i in ids[:MOST_READ]:
+            game = SavedGame.read(save_path(self.data, i))
+            if game is None:
+                unreadable += 1
+            elif len(games) < most:
+                games.append(game)
+            else:
+                more += 1
+        return InProgress(games, more + max(0, len(ids) - MOST_READ), unreadable, self.data)
+
     def other_games(self, *, besides: Session | None = None, most: int = MOST_LISTED) -> list[str]:
-        """The games saved in progress (but ``besides``), one short line each (id, who
-        plays, when saved), the one played last first; more than ``most`` are counted."""
-        ids = [i for i in games_in_progress(self.data) if besides is None or i != besides.id]
-        lines = [describe_save(save_path(self.data, i)) for i in ids[:most]]
-        if len(ids) > most:
-            lines.append(f"and {len(ids) - most} more")
-        return lines
+        """The games saved in progress that can be resumed (but ``besides``), one short
+        line each (id, who plays, when saved), the one played last first; more than
+        ``most`` are counted, and so are the saves that cannot be read."""
+        return self.in_progress(besides=besides, most=most).lines()
 
     def remember(self, config: GameConfig) -> None:
         """Keep ``config`` as the last setup (see ``last_setup``); trouble is only logged."""
@@ -218,10 +278,3 @@ class Keeper:
     def _trouble(self, what: str, path: object, error: OSError) -> str:
         self.log.error("could not %s in %s: %s", what, path, error)
         return f"could not {what} ({error.strerror or error}) in {path}"
-
-
-def describe_save(path: Path) -> str:
-    """The game saved in ``path`` in one short line (``SavedGame.line``), or its id and
-    that it cannot be read."""
-    game = SavedGame.read(path)
-    return f"{printable(path.stem)}: cannot be read" if game is None else game.line()

@@ -107,25 +107,33 @@ def annotate(data: DataDir, path: Path, record: GameRecord) -> Path:
     return target
 
 
+def is_save(path: Path) -> bool:
+    """The one rule for which files of ``DataDir.saves`` are games in progress: ``ID.json``,
+    ``ID`` a session id (the name ``save_path`` gives; ``--resume ID`` takes the id).
+
+    >>> is_save(Path("20261121-070503-a1b2c3.json")), is_save(Path("weird name.json"))
+    (True, False)
+    >>> is_save(Path(".hidden.json")), is_save(Path("20261121-070503-a1b2c3.lock"))
+    (False, False)
+    """
+    return path.suffix == SUFFIX and SESSION_ID.fullmatch(path.stem) is not None
+
+
 def latest_save(data: DataDir) -> Path | None:
-    """The save touched last (the game to resume), if any."""
-    return _newest(data.saves)
+    """The save touched last (the game to resume), if any (``is_save``)."""
+    ids = games_in_progress(data)
+    return save_path(data, ids[0]) if ids else None
 
 
 def games_in_progress(data: DataDir) -> list[str]:
-    """The session ids of the games saved in progress, the one touched last first (files
-    whose names are no session id are left out)."""
-    return [p.stem for p in _by_age(data.saves) if SESSION_ID.fullmatch(p.stem)]
+    """The session ids of the games saved in progress, the one touched last first (only
+    files that are saves by ``is_save``; whether they can be read is not checked)."""
+    return [p.stem for p in _by_age(data.saves) if is_save(p)]
 
 
 def finished_games(data: DataDir) -> list[Path]:
     """The history, newest first."""
     return _by_age(data.history)
-
-
-def _newest(folder: Path) -> Path | None:
-    files = _by_age(folder)
-    return files[0] if files else None
 
 
 def _by_age(folder: Path) -> list[Path]:
