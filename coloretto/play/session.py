@@ -78,8 +78,18 @@ class Session:
 
     @property
     def shown_seed(self) -> str:
-        """The seed as the screens show it (an online game keeps it secret until the end)."""
-        return str(self.seed)
+        """The seed as the screens show it: only once the match is over, since it deals
+        every card to come (the same ``--seed`` elsewhere would show the deck).
+
+        >>> from coloretto.engine import Rules
+        >>> Session(GameConfig.build(Rules(players=3), seed=3)).shown_seed
+        'secret until the end'
+        """
+        if self.match.is_over:
+            return str(self.seed)
+        if self.match.game_number < self.config.rules.games and self.game.is_over:
+            return "secret until the match is over"
+        return "secret until the end"
 
     def bot_seed(self, seat: int) -> int:
         """The seed for ``seat``'s bot at this point of the match."""
@@ -114,7 +124,9 @@ class Session:
         self.match = self.match.next_game()
 
     def rematch(self) -> Session:
-        """A new session with the same players and a new seed (the next one, when seeded)."""
+        """A new session with the same players and a new seed: the next one when the seed
+        was given (a rematch can be played again), else one picked at random (the seed was
+        shown at the end: the next one would give the deck away)."""
         seed = None if self.config.seed is None else (self.seed + 1) % _SEED_LIMIT
         return Session(replace(self.config, seed=seed))
 

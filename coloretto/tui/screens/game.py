@@ -193,6 +193,16 @@ class GameScreen(Screen[None]):
             log.add(render(line, plain=self.plain))
         self._log_moves_so_far()
 
+    def _log_seed(self) -> None:
+        """Once the match is over, the seed the deal's line kept secret (it would have
+        shown the cards to come); a table that keeps it secret longer says nothing."""
+        session = self.session
+        if session.match.is_over and session.shown_seed == str(session.seed):
+            self.query_one(MoveLog).add(
+                Text(f"The seed was {session.seed}.", style="italic"),
+                round_number=session.game.round,
+            )
+
     def _log_moves_so_far(self) -> None:
         """A resumed game's log: every move before the save."""
         game = self.session.game
@@ -221,6 +231,7 @@ class GameScreen(Screen[None]):
             self.thinking = None
             if not self._results_shown:
                 self._results_shown = True
+                self._log_seed()
                 pause = 2 * self.delay
                 if pause:
                     self._timer = self.set_timer(pause, self.action_results)
