@@ -300,3 +300,40 @@ async def test_the_setup_screen_opens_on_a_damaged_setup_file() -> None:
         assert isinstance(screen, SetupScreen)
         assert screen.query_one("#players", Select).value == 3  # what makes sense is kept
         assert screen.query_one("#humans", Select).value == 1
+
+
+def shown_lines(widget: Static) -> list[str]:
+    """What ``widget`` shows on the screen, line by line (what does not fit is not there)."""
+    return [
+        "".join(segment.text for segment in widget.render_line(y)).rstrip()
+        for y in range(widget.size.height)
+    ]
+
+
+@pytest.mark.parametrize("size", [SIZE, (200, 50)])
+@asynctest
+async def test_a_long_error_shows_whole(size: tuple[int, int], data_home: Path) -> None:
+    saves = DataDir.default().saves
+    saves.mkdir(parents=True)
+    damaged = saves / "weird-and-with-a-rather-long-name-too.json"
+    damaged.write_text('{"format": "coloretto-record/1", "rules": ')
+    app = ColorettoApp()
+    async with app.run_test(size=size) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        error = screen.query_one("#setup-error", Static)
+        message = text_of(error)
+        assert "cannot resume" in message
+        assert str(damaged) in message.replace("\n", "")
+        assert "".join("".join(shown_lines(error)).split()) == "".join(message.split())
+        box = screen.query_one("#setup-box")
+        assert box.region.bottom <= size[1] - 1  # above the footer, nothing cut off
+
+        screen.query_one("#names", Input).value = "BenBenBenBenBenBenBenBen"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        message = text_of(error)
+        assert message.strip().endswith("is too long (at most 16 characters)")
+        assert "".join("".join(shown_lines(error)).split()) == "".join(message.split())

@@ -173,7 +173,9 @@ class SetupScreen(Screen[None]):
         self.show_error("there is no game in progress to resume")
 
     def show_error(self, text: str) -> None:
-        """Show what is wrong, in the line under the form."""
+        """Show what is wrong, under the form, whole (on more lines if need be: it may
+        quote a file's path); the tip about the fields gives it room on a small terminal."""
+        self.query_one("#setup-help", Static).display = False
         self.query_one("#setup-error", Static).update(Text(f"! {printable(text)}"))
 
     @on(Button.Pressed, "#quit")
