@@ -7,6 +7,7 @@ import os
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,8 +22,9 @@ from coloretto.tui.replay_app import ReplayApp
 from tests.conftest import random_play
 
 
-def finish(data: DataDir, session_id: str, seed: int = 21) -> Path:
-    """A finished 3-player game (Ana against two bots) kept as the game keeps one."""
+def finish(data: DataDir, session_id: str, seed: int = 21, *, problem: bool = False) -> Any:
+    """A finished 3-player game (Ana against two bots) kept as the game keeps one: the
+    record's path (or, with ``problem``, what the keeper said when it finished)."""
     rules = Rules(players=3)
     game = random_play(Match.start(rules, seed).game, random.Random(seed), 10_000)
     assert game.is_over
@@ -30,8 +32,11 @@ def finish(data: DataDir, session_id: str, seed: int = 21) -> Path:
     session = Session(GameConfig(rules, players), Match(rules, seed, game), session_id)
     keeper = Keeper(data)
     assert keeper.save(session) is None
-    assert keeper.finish(session) is None
+    said = keeper.finish(session)
     keeper.release()
+    if problem:
+        return said
+    assert said is None
     return history_path(data, session_id)
 
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.main import main
 from coloretto.engine import GameState, Rules, new_game
+from coloretto.play.keeper import Keeper
 from coloretto.store import stats as stats_module
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import (
@@ -29,10 +30,12 @@ from coloretto.store.stats import (
     GameResult,
     PlayerResult,
     Stats,
+    StatsDamaged,
     StatsError,
     opponents_label,
     schema_version,
 )
+from tests.test_history_trouble import finish
 
 WHEN = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 
@@ -529,7 +532,7 @@ def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(
     path.write_bytes(content)
     db = Stats(path)
     for attempt in (db.summary, lambda: db.add(game("n", ("A", None, 1, 1.0), ("B", "x", 0, 0.0)))):
-        with pytest.raises(StatsError, match="not an SQLite database") as error:
+        with pytest.raises(StatsDamaged, match="is damaged") as error:
             attempt()
         assert str(path) in str(error.value)
     assert path.read_bytes() == content
@@ -670,19 +673,124 @@ def test_cli_names_the_bot_a_level_stood_for_and_when_its_play_changed(
     assert before in text
 
 
-def test_cli_with_a_bad_database(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_sets_a_damaged_database_aside_and_counts_the_history_again(
+    home: DataDir, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = finish(home, "20261121-101010-aaaaaa", seed=3)
+    finish(home, "20261121-101011-bbbbbb", seed=4)
+    assert Stats(home.stats).count() == 2
+    home.stats.unlink()
+    home.stats.write_bytes(b"garbage" * 1000)
+    (home.history / "zzz.json").write_text("[\n")
+    status = main(["stats"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert "2 finished games recorded." in out
+    assert "Ana: 2 games" in out
+    assert "Traceback" not in err
+    assert err.count("\n") == 1, err
+    (kept,) = home.root.glob("stats.sqlite3.damaged-*")
+    assert kept.read_bytes() == b"garbage" * 1000  # never destroyed
+    assert f"the statistics database was damaged, and is kept as {kept}; " in err
+    assert f"counted 2 finished games of {home.history} (2 new)" in err
+    assert "passed over 1 file that holds no finished game played here" in err
+    assert "games no longer in the history are not counted" in err
+    # counted once: the same games again add nothing, and say nothing
+    assert "2 finished games recorded." in run_ok(capsys)
+    first.unlink()
+    assert "2 finished games recorded." in run_ok(capsys)
+
+
+def test_cli_counts_the_history_when_the_database_is_missing(
+    home: DataDir, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finish(home, "20261121-101010-aaaaaa", seed=3)
+    home.stats.unlink()
+    status = main(["stats", "--json"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert json.loads(out)["games"] == 1
+    assert err == f"coloretto stats: counted 1 finished game of {home.history} (1 new)\n"
+    assert "counted 1 finished game" in main_err(capsys, "stats", "--recount")
+
+
+def main_err(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().err
+
+
+def test_cli_refuses_another_programs_database_saying_what_to_do(
+    home: DataDir, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home.root.mkdir(parents=True)
+    with sqlite3.connect(home.stats) as raw:
+        raw.execute("CREATE TABLE notes (text)")
+    before = home.stats.read_bytes()
+    assert main(["stats"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1, err
+    assert f"coloretto stats: error: statistics database {home.stats}: is not a coloretto" in err
+    assert "move it away, and coloretto stats counts the games of the history again" in err
+    assert home.stats.read_bytes() == before
+
+
+def test_finishing_a_game_with_a_damaged_database_says_only_the_statistics_were_not_updated(
+    home: DataDir, capsys: pytest.CaptureFixture[str]
+) -> None:
     home.root.mkdir(parents=True)
     home.stats.write_bytes(b"garbage" * 1000)
-    for argv in (["stats"], ["stats", "--json"]):
-        assert main(argv) == 2
+    problem = finish(home, "20261121-101010-aaaaaa", seed=3, problem=True)
+    assert problem is not None
+    assert problem.startswith(
+        "the game is kept in the history, only the statistics were not updated "
+        f"(statistics database {home.stats}: is damaged"
+    )
+    assert problem.endswith("; `coloretto stats --recount` counts it from there")
+    assert "\n" not in problem
+    assert (home.history / "20261121-101010-aaaaaa.json").exists()
+    assert "1 finished game recorded." in main_err_out(capsys)
+
+
+def main_err_out(capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(["stats"]) == 0
+    return capsys.readouterr().out
+
+
+def test_a_game_counted_again_keeps_its_time_and_the_levels_play_then(home: DataDir) -> None:
+    finish(home, "20261101-101010-aaaaaa", seed=3)  # before the hard level's play changed
+    home.stats.unlink()
+    done = Keeper(home).recount()
+    assert (done.added, done.games, done.skipped, done.unread) == (1, 1, 0, 0)
+    summary = Stats(home.stats).summary(levels=LEVELS, revisions=LEVEL_REVISIONS)
+    (group,) = summary.groups
+    assert group.opponents == f"easy+hard (before {LEVEL_REVISIONS['hard']})"
+    with closing(sqlite3.connect(home.stats)) as raw:
+        assert (
+            raw.execute("SELECT finished_at FROM games")
+            .fetchone()[0]
+            .startswith("2026-11-01T10:10:10")
+        )
+
+
+def test_cli_with_a_data_directory_that_is_a_file(
+    home: DataDir, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home.root.write_text("")
+    for argv in (["stats"], ["stats", "--json"], ["replay", "--list"], ["replay"], ["review"]):
+        assert main(argv) == 2, argv
         out, err = capsys.readouterr()
         assert out == ""
-        assert "Traceback" not in err
-        lines = err.strip().splitlines()
-        assert len(lines) == 1
-        assert lines[0].startswith("coloretto stats: error: ")
-        assert str(home.stats) in lines[0]
-    assert home.stats.read_bytes() == b"garbage" * 1000
+        assert err.count("\n") == 1, err
+        assert f"the data directory {home.root} is a file, not a directory: move the" in err
+        assert "No finished games" not in err
+    for argv in (["play", "--resume"], ["save", "x.json"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1, err
+        assert f"the data directory {home.root} is a file, not a directory: move the" in err
 
 
 def test_cli_usage_error(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:

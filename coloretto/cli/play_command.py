@@ -204,6 +204,8 @@ def saved_session(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if changed:
         parser.error(f"{option} plays the saved game as it was: leave out {', '.join(changed)}")
     data = DataDir.default()
+    if args.resume and (problem := data.problem()) is not None:
+        parser.error(problem)
     path = _save_to_resume(data, args.resume, parser) if args.resume else Path(args.load)
     try:
         session = load_session(path, default_bot=args.bot)

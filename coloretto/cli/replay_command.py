@@ -157,6 +157,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.list and args.file:
         parser.error("give either FILE or --list, not both")
     data = DataDir.default()
+    if not args.file and (problem := data.problem()) is not None:
+        return fail(parser, problem)
     try:
         if args.list:
             print_history(finished_games(data), data.history)

@@ -113,6 +113,8 @@ def _fail(parser: argparse.ArgumentParser, message: str) -> int:
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Review the game, keep the analysis in its record, and print the review."""
     data = DataDir.default()
+    if not args.file and (problem := data.problem()) is not None:
+        return _fail(parser, problem)
     try:
         if args.file:
             path = find(args.file, data)

@@ -33,6 +33,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Write the copy; every problem is a one-line error."""
     data = DataDir.default()
+    if (problem := data.problem()) is not None:
+        parser.error(problem)
     source = latest_save(data)
     if source is None:
         parser.error(f"there is no game in progress to save (in {data.saves})")

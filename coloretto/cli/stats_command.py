@@ -9,14 +9,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
+from coloretto.cli.parser import fail
+from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
-from coloretto.store.stats import GroupStats, PersonStats, Stats, StatsError, StatsSummary
+from coloretto.store.stats import (
+    GroupStats,
+    PersonStats,
+    Stats,
+    StatsDamaged,
+    StatsError,
+    StatsSummary,
+)
 from coloretto.store.text import printable
 
 NO_GAMES = "No finished games yet — play one with `coloretto play`."
@@ -59,21 +69,36 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--player", metavar="NAME", help="only this person's games (the name, ignoring case)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object (see below)")
+    parser.add_argument(
+        "--recount",
+        action="store_true",
+        help="count the finished games of the history that the statistics lack (done by "
+        "itself when the database is missing or damaged; a damaged one is kept aside)",
+    )
     parser.set_defaults(run=run, parser=parser)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Read the statistics database and print the figures."""
-    stats = Stats(DataDir.default().stats)
+    """Read the statistics database and print the figures (counting the history again
+    first when asked, or when the database is missing or damaged)."""
+    data = DataDir.default()
+    if (problem := data.problem()) is not None:
+        return fail(parser, problem)
+    stats = Stats(data.stats)
     player: str | None = printable(args.player).strip() if args.player is not None else None
     if player == "":
         parser.error("--player needs a name")
     try:
-        summary = stats.summary(player=player, levels=LEVELS, revisions=LEVEL_REVISIONS)
+        try:
+            if args.recount or not stats.count():  # missing, or made anew: count the history
+                recount(parser.prog, Keeper(data), quiet=not args.recount)
+            summary = stats.summary(player=player, levels=LEVELS, revisions=LEVEL_REVISIONS)
+        except StatsDamaged as damage:
+            recount(parser.prog, Keeper(data), damage=damage)
+            summary = stats.summary(player=player, levels=LEVELS, revisions=LEVEL_REVISIONS)
         anyone = bool(summary.people) or bool(player and stats.summary().people)
     except StatsError as error:
-        print(printable(f"{parser.prog}: error: {error}"), file=sys.stderr)
-        return 2
+        return fail(parser, f"{error}{_advice(error)}")
     if args.json:
         print(json.dumps({"database": str(stats.path), **summary.to_json()}))
         return 0
@@ -97,6 +122,47 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if summary.accuracy:
         console.print(render_accuracy(summary))
     return 0
+
+
+def recount(
+    prog: str, keeper: Keeper, *, quiet: bool = False, damage: StatsDamaged | None = None
+) -> None:
+    """Count the games of the history in the statistics, with one line on standard error
+    saying what was done (none when ``quiet`` and nothing was); a ``damage``d database is
+    first set aside (renamed, never deleted: a tool may recover games the history no
+    longer holds). ``StatsError`` if it cannot be done."""
+    aside = ""
+    if damage is not None:
+        try:
+            kept: Path | None = Stats(keeper.data.stats).set_aside()
+        except FileNotFoundError:  # another process set it aside already
+            kept = None
+        except OSError as error:
+            raise StatsError(
+                f"{damage}; it could not be set aside ({error.strerror or error}): move it "
+                "away, and coloretto stats counts the games of the history again"
+            ) from error
+        aside = f"the statistics database was damaged, and is kept as {kept}; " if kept else ""
+    done = keeper.recount()
+    if quiet and not aside and not done.added:
+        return
+    counted = f"{done.games} finished {'game' if done.games == 1 else 'games'}"
+    note = f"{aside}counted {counted} of {keeper.data.history} ({done.added} new)"
+    if done.skipped:
+        files = "file that holds" if done.skipped == 1 else "files that hold"
+        note += f"; passed over {done.skipped} {files} no finished game played here"
+    if done.unread:
+        note += f"; {done.unread} older files were not read"
+    if aside:
+        note += "; games no longer in the history are not counted"
+    print(printable(f"{prog}: {note}"), file=sys.stderr)
+
+
+def _advice(error: StatsError) -> str:
+    """What to do about a statistics database this program must not touch."""
+    if "not a coloretto statistics database" in str(error):
+        return ": move it away, and coloretto stats counts the games of the history again"
+    return ""
 
 
 def render_accuracy(summary: StatsSummary) -> Table:

@@ -10,18 +10,20 @@ from __future__ import annotations
 import contextlib
 import logging
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
+from coloretto.engine import RecordError, read_record
 from coloretto.play.config import MAX_NAME, GameConfig, setup_from_json, setup_to_json
-from coloretto.play.saving import load_session, session_record
+from coloretto.play.saving import SESSION_KEY, load_session, session_from_record, session_record
 from coloretto.play.session import Session
 from coloretto.play.words import names_and
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Lock, Locked, hold
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import (
+    finished_games,
     games_in_progress,
     keep_finished,
     lock_path,
@@ -150,6 +152,55 @@ class InProgress:
         return f"none that can be resumed: {saves} in {folder} cannot be read"
 
 
+RECOUNT = "`coloretto stats --recount`"
+"""The command that counts the games of the history in the statistics again."""
+
+MOST_RECOUNTED = 10_000
+"""The most files of the history read when the statistics are counted again (the history
+is untrusted; each file is at most ``MAX_RECORD_BYTES``)."""
+
+
+@dataclass(frozen=True)
+class Recount:
+    """What counting the history again found."""
+
+    added: int
+    """Games new to the statistics."""
+    games: int
+    """Finished games read (counted now or before)."""
+    skipped: int
+    """Files that are no finished game played here (cannot be read, no session)."""
+    unread: int
+    """Files over ``MOST_RECOUNTED``, not read."""
+
+
+def game_result(session: Session, finished_at: datetime | None = None) -> GameResult:
+    """The statistics' result of the session's finished game (``finished_at`` now unless
+    given); its id is the session's and the game's number."""
+    players = [(p.name, p.bot) for p in session.config.players]
+    game_id = f"{session.id}/{session.match.game_number}"
+    revisions = LEVEL_REVISIONS
+    if finished_at is not None:  # a level's play that changed since is no longer its play
+        when = f"{finished_at.astimezone(UTC):%Y-%m-%d %H:%M}"
+        revisions = {level: date for level, date in revisions.items() if date <= when}
+    result = GameResult.of(
+        game_id, session.game, players, levels=LEVELS, revisions=revisions, finished_at=finished_at
+    )
+    return result
+
+
+def _started(session_id: str, path: Path) -> datetime:
+    """When the session started (its id says, ``new_id``), else when ``path`` was written."""
+    try:
+        return datetime.strptime(session_id[:15], "%Y%m%d-%H%M%S").replace(tzinfo=UTC)
+    except ValueError:
+        pass
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    except OSError:
+        return datetime.now(UTC)
+
+
 class Keeper:
     """The app's link to its data directory (``DataDir.default()`` unless given)."""
 
@@ -264,16 +315,59 @@ class Keeper:
         except OSError as error:
             problems.append(self._trouble("keep the finished game", self.data.history, error))
         try:
-            players = [(p.name, p.bot) for p in session.config.players]
-            game_id = f"{session.id}/{match.game_number}"
-            result = GameResult.of(
-                game_id, session.game, players, levels=LEVELS, revisions=LEVEL_REVISIONS
-            )
-            Stats(self.data.stats).add(result)
+            Stats(self.data.stats).add(game_result(session))
         except StatsError as error:
             self.log.error("statistics: %s", error)
-            problems.append(f"the statistics were not updated ({error})")
+            if problems:
+                problems.append(f"the statistics were not updated either ({error})")
+            else:  # the record is what the statistics are counted from again
+                problems.append(
+                    f"the game is kept in the history, only the statistics were not updated "
+                    f"({error}); {RECOUNT} counts it from there"
+                )
         return "; ".join(problems) or None
+
+    def recount(self, most: int = MOST_RECOUNTED) -> Recount:
+        """Count the finished games of the history in the statistics (at most the ``most``
+        newest files read; a game counted already is left as it is), with the accuracy of
+        those the coach reviewed; ``StatsError`` if the database cannot take them.
+
+        The records give what the statistics keep but the time a game finished (the time
+        its session started is taken) and what a level stood for then (a level's play
+        since changed is told from its date, ``LEVEL_REVISIONS``)."""
+        from coloretto.play.review import pending, positions, review_of  # noqa: PLC0415
+
+        files = finished_games(self.data)
+        results: list[GameResult] = []
+        reviewed: list[tuple[str, int, float, int]] = []
+        skipped = 0
+        for path in files[:most]:
+            try:
+                record = read_record(path)
+                session = session_from_record(record)
+            except RecordError:
+                skipped += 1
+                continue
+            if not record.state.is_over or SESSION_KEY not in record.meta:
+                skipped += 1
+                continue
+            result = game_result(session, finished_at=_started(session.id, path))
+            results.append(result)
+            review = review_of(record, states := positions(record))
+            for seat, player in enumerate(session.config.players):
+                mine = (
+                    []
+                    if review is None
+                    else [d for d in review.decisions.values() if d.seat == seat]
+                )
+                if player.is_human and mine and review and not pending(states, review, [seat]):
+                    accuracy = sum(d.accuracy for d in mine) / len(mine)
+                    reviewed.append((result.game_id, seat, accuracy, len(mine)))
+        stats = Stats(self.data.stats)
+        added = stats.add_all(results) if results else 0
+        for game_id, seat, accuracy, decisions in reviewed:
+            stats.add_accuracy(game_id, seat, accuracy, decisions)
+        return Recount(added, len(results), skipped, max(0, len(files) - most))
 
     def _trouble(self, what: str, path: object, error: OSError) -> str:
         self.log.error("could not %s in %s: %s", what, path, error)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +54,35 @@ class DataDir:
     def log(self) -> Path:
         """The log of incidents: failing bots, unexpected errors."""
         return self.root / "coloretto.log"
+
+    def problem(self) -> str | None:
+        """Why the files kept here cannot be read (the directory, or a folder in it, is
+        something else, or cannot be looked into), without changing anything; ``None`` if
+        they can, or simply are not there yet.
+
+        >>> import tempfile
+        >>> file = Path(tempfile.mkstemp()[1])
+        >>> print(DataDir(file).problem())  # doctest: +ELLIPSIS
+        the data directory /... is a file, not a directory: move the file away, or set ...
+        >>> DataDir(file / "coloretto").problem()  # doctest: +ELLIPSIS
+        'the data directory .../coloretto cannot be read (Not a directory): set ... you can read'
+        """
+        for path in (self.root, self.saves, self.history):
+            try:
+                mode = path.stat().st_mode
+            except FileNotFoundError:
+                return None
+            except OSError as error:  # a file on the way (NotADirectoryError), no permission
+                what = f"cannot be read ({error.strerror or error})"
+                fix = f"set {HOME_VARIABLE} to a directory you can read"
+            else:
+                if stat.S_ISDIR(mode):
+                    continue
+                what = "is a file, not a directory"
+                fix = f"move the file away, or set {HOME_VARIABLE} to a directory"
+            where = "the data directory" if path == self.root else "the data directory's folder"
+            return f"{where} {path} {what}: {fix}"
+        return None
 
     def ensure(self) -> DataDir:
         """Create the directories (if missing); returns ``self``. Raises ``OSError``."""

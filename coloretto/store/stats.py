@@ -42,7 +42,7 @@ import random
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -143,6 +143,16 @@ def schema_version() -> int:
 
 class StatsError(Exception):
     """The statistics database cannot be opened, read or written; the message names the file."""
+
+
+class StatsDamaged(StatsError):
+    """The statistics file is not an SQLite database, or a damaged one (SQLite says so):
+    nothing in it can be read by this program (``Stats.set_aside`` keeps it for tools that
+    may recover some of it)."""
+
+
+DAMAGED: Final = frozenset({"SQLITE_NOTADB", "SQLITE_CORRUPT"})
+"""SQLite's errors for a file that is no database or a damaged one."""
 
 
 @dataclass(frozen=True)
@@ -468,31 +478,40 @@ class Stats:
 
     def add(self, result: GameResult) -> bool:
         """Record a finished game; ``True`` if added, ``False`` if its id was already known."""
+        return self.add_all([result]) == 1
+
+    def add_all(self, results: Sequence[GameResult]) -> int:
+        """Record finished games in one transaction; returns how many were new (the ids
+        already known are left as they are)."""
         with self._connect(create=True) as connection, self._transaction(connection):
-            cursor = connection.execute(
-                "INSERT OR IGNORE INTO games"
-                " (game_id, finished_at, players, scoring, edition, variant)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    result.game_id,
-                    result.finished_at.isoformat(),
-                    result.players,
-                    result.scoring,
-                    result.edition,
-                    result.variant,
-                ),
-            )
-            if cursor.rowcount == 0:
-                return False
-            connection.executemany(
-                "INSERT INTO results (game_id, player, name, bot, spec, revision, score, win)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (result.game_id, index, r.name, r.bot, r.spec, r.revision, r.score, r.win)
-                    for index, r in enumerate(result.results)
-                ],
-            )
-            return True
+            return sum(self._add(connection, result) for result in results)
+
+    @staticmethod
+    def _add(connection: sqlite3.Connection, result: GameResult) -> bool:
+        cursor = connection.execute(
+            "INSERT OR IGNORE INTO games"
+            " (game_id, finished_at, players, scoring, edition, variant)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                result.game_id,
+                result.finished_at.isoformat(),
+                result.players,
+                result.scoring,
+                result.edition,
+                result.variant,
+            ),
+        )
+        if cursor.rowcount == 0:
+            return False
+        connection.executemany(
+            "INSERT INTO results (game_id, player, name, bot, spec, revision, score, win)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (result.game_id, index, r.name, r.bot, r.spec, r.revision, r.score, r.win)
+                for index, r in enumerate(result.results)
+            ],
+        )
+        return True
 
     def add_accuracy(self, game_id: str, player: int, accuracy: float, decisions: int) -> bool:
         """Keep a person's accuracy in a game counted here (a newer review replaces an
@@ -588,6 +607,14 @@ class Stats:
             accuracy=accuracy,
         )
 
+    def count(self) -> int:
+        """How many games are recorded (0 if the file is missing)."""
+        if not self.path.exists():
+            return 0
+        with self._connect(create=False) as connection:
+            games: int = self._query(connection, "SELECT count(*) FROM games")[0][0]
+            return games
+
     def schema_version(self) -> int:
         """The file's schema version after opening it (upgrading it if older); 0 if missing."""
         if not self.path.exists():
@@ -598,8 +625,28 @@ class Stats:
 
     # ------------------------------------------------------------ internals
 
+    def set_aside(self, now: datetime | None = None) -> Path:
+        """Rename the file (a damaged one), with its write-ahead log if any, to
+        ``stats.sqlite3.damaged-YYYYMMDD-HHMMSS`` beside it, never over another file; the
+        next game counted starts a new database. Returns the new name; raises ``OSError``
+        if the file cannot be renamed (gone already: ``FileNotFoundError``)."""
+        stamp = f"{now or datetime.now(UTC):%Y%m%d-%H%M%S}"
+        for n in range(100):
+            kept = self.path.with_name(f"{self.path.name}.damaged-{stamp}{f'-{n}' if n else ''}")
+            if not any(Path(f"{kept}{end}").exists() for end in ("", "-wal", "-shm")):
+                break
+        else:
+            raise FileExistsError(f"{self.path}.damaged-{stamp}: too many of them")
+        self.path.rename(kept)  # first: a database that is gone cannot be opened with a log
+        for end in ("-wal", "-shm"):
+            with suppress(FileNotFoundError):
+                Path(f"{self.path}{end}").rename(f"{kept}{end}")
+        return kept
+
     def _error(self, what: str, error: BaseException | None = None) -> StatsError:
         detail = f": {error}" if error is not None else ""
+        if getattr(error, "sqlite_errorname", "") in DAMAGED:
+            return StatsDamaged(f"statistics database {self.path}: is damaged{detail}")
         return StatsError(f"statistics database {self.path}: {what}{detail}")
 
     def _query(self, connection: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
@@ -635,8 +682,6 @@ class Stats:
                 " (SELECT count(*) FROM sqlite_master)"
             ).fetchone()
         except sqlite3.DatabaseError as error:
-            if getattr(error, "sqlite_errorname", "") in {"SQLITE_NOTADB", "SQLITE_CORRUPT"}:
-                raise self._error("is not an SQLite database or is damaged", error) from error
             raise self._error("cannot be read", error) from error
         version, application, objects = int(version), int(application), int(objects)
         if application not in (0, APPLICATION_ID) or (version == 0 and objects):

@@ -317,7 +317,7 @@ class GameScreen(Screen[None]):
             )
         elif isinstance(event, NotSaved):
             self.notify(
-                event.problem, title="Not saved", severity="error", timeout=10, markup=False
+                event.problem, title="Storage problem", severity="error", timeout=10, markup=False
             )
         elif isinstance(event, TableNews):
             self.query_one(MoveLog).add(
