@@ -17,7 +17,7 @@ from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import history_path
+from coloretto.store.saves import history_path, save_path
 from coloretto.tui.replay_app import ReplayApp
 from tests.conftest import random_play
 
@@ -99,3 +99,40 @@ def test_replay_and_review_say_so_when_no_finished_game_can_be_read(
         assert err.count("\n") == 1, err
         assert f"coloretto {command}: error: no finished game in {data.history} can be read" in err
         assert "coloretto replay --list says what is wrong" in err
+
+
+def test_replay_takes_the_id_of_a_finished_game(
+    replayed: list[ReplayApp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = DataDir.default()
+    path = finish(data, "20261121-101010-aaaaaa")
+    monkeypatch.chdir(tmp_path)  # no file of that name here
+    assert main(["replay", "20261121-101010-aaaaaa"]) == 0
+    (app,) = replayed
+    assert app.replay.name == path.name
+
+
+@pytest.mark.parametrize(
+    ("wanted", "says"),
+    [
+        ("20261121-999999-ffffff", "no such file, nor a finished game of that id in "),
+        ("../history/20261121-101010-aaaaaa", "no such file"),
+        ("20261122-101010-cccccc", "is a game in progress: coloretto play --resume "),
+    ],
+)
+@pytest.mark.usefixtures("terminal")
+def test_replay_of_an_id_that_names_no_finished_game_says_so(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    wanted: str,
+    says: str,
+) -> None:
+    data = DataDir.default()
+    finish(data, "20261121-101010-aaaaaa")
+    save_path(data, "20261122-101010-cccccc").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    assert main(["replay", wanted]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert says in err

@@ -22,7 +22,7 @@ from coloretto.cli.stats_command import NO_GAMES
 from coloretto.engine import GameRecord, RecordError, UnreadableRecord, read_record
 from coloretto.play.replay import Replay
 from coloretto.store import DataDir
-from coloretto.store.saves import finished_games
+from coloretto.store.saves import SESSION_ID, SUFFIX, finished_games, save_path
 from coloretto.store.text import LONGEST_NAME, printable
 
 DESCRIPTION = """\
@@ -129,13 +129,29 @@ def skipped_note(prog: str, skipped: list[Path], shown: int = 3) -> str | None:
 
 
 def find(name: str, data: DataDir) -> Path:
-    """The record file ``name``: a path, or the name of a game in the history (as
-    ``--list`` prints it)."""
+    """The record file ``name``: a path, the name of a game in the history (as ``--list``
+    prints it), or the session id of a finished game there (as ``--resume`` takes an id);
+    ``ReplayProblem`` for an id that names no finished game."""
     path = Path(name)
     kept = data.history / path.name
     if not path.exists() and path.name == name and kept.is_file():
         return kept
-    return path
+    if path.exists() or not SESSION_ID.fullmatch(name):  # an id never chooses another place
+        return path
+    by_id = data.history / f"{name}{SUFFIX}"
+    if by_id.is_file():
+        return by_id
+    games = sorted(p.name for p in data.history.glob(f"{name}-game*{SUFFIX}"))
+    if games:
+        raise ReplayProblem(f"{name} is a match: give one of its games, {', '.join(games[:9])}")
+    if save_path(data, name).is_file():
+        raise ReplayProblem(
+            f"{name} is a game in progress: coloretto play --resume {name} continues it"
+        )
+    raise ReplayProblem(
+        f"{name}: no such file, nor a finished game of that id in {data.history} "
+        "(coloretto replay --list lists them)"
+    )
 
 
 def load(path: Path) -> GameRecord:
