@@ -6,12 +6,12 @@ import math
 
 import pytest
 from test_bot_expert import FOUR, SPREAD, START, deal_and_play
-from test_bots import ALL_RULES, play
+from test_bots import ALL_RULES, _positions, _short, play
 
 from coloretto.bots.parametric import ParametricBot
 from coloretto.bots.registry import available, make_bot
 from coloretto.bots.styles import first_colours, likely_taker
-from coloretto.engine import DRAW, Action, Card, GameState
+from coloretto.engine import DRAW, Action, Card, GameState, Rules
 
 STYLES = ["builder", "netgain", "taker", "collector", "denial"]
 
@@ -28,8 +28,20 @@ def test_the_styles_are_registered() -> None:
 
 @pytest.mark.parametrize("spec", STYLES)
 def test_each_style_plays_legal_games_under_every_rules_combination(spec: str) -> None:
-    for game, rules in enumerate(ALL_RULES * 2):
+    for game, rules in enumerate(ALL_RULES):
         play(rules, [spec, "expert", spec, "greedy", "random"], seed=game)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=_short)
+def test_each_style_chooses_legally_in_every_kind_of_position(rules: Rules) -> None:
+    # The kinds of decision that seldom come up in a game, each put to every style: the
+    # positions test_fast_bots_choose_legally_in_every_kind_of_position gives the fast bots.
+    for situation, states in _positions(rules).items():
+        for i, state in enumerate(states):
+            legal = state.legal_actions()
+            for spec in STYLES:
+                action = make_bot(spec, seed=i).choose(state.view(state.current_player), legal)
+                assert action in legal, f"{spec} chose {action} facing {situation} in {state}"
 
 
 # Round 1 from the expert's tests: each seat fills its own row and takes it. Seat 0 holds
