@@ -3,12 +3,15 @@ table can show, and the rounds to jump between."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from coloretto.engine import GameRecord, GameState, Match, Move
 from coloretto.play.coach import Decision
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.review import Review, review_of
+from coloretto.play.saving import SESSION_KEY
 from coloretto.play.session import Session
 from coloretto.store.text import LONGEST_NAME, printable
 
@@ -35,6 +38,9 @@ class Replay:
     """What the game is called (its file name), for the log."""
     review: Review | None = None
     """The coach's review kept in the record (``coloretto review``), if any."""
+    shown_seed: str = ""
+    """The deal's seed as the log shows it: kept secret for a game not finished or a game
+    of a match with games to come (it deals the rest of the deck, or the next games)."""
 
     @classmethod
     def from_record(cls, record: GameRecord, name: str = "") -> Replay:
@@ -46,17 +52,25 @@ class Replay:
         for move in record.state.history():
             state = state.apply(move.action)
             states.append(state)
-        seed = record.state.setup.seed
-        seed = seed if isinstance(seed, int) else 0
+        dealt = record.state.setup.seed
+        seed = dealt if isinstance(dealt, int) else 0
         seats = tuple(printable(n, LONGEST_NAME) for n in record.seats)
         names = seats[: rules.players]
+        bots = _bots(record, rules.players)
         try:
-            config = GameConfig(rules, tuple(Player(n) for n in names), seed, delay=0)
+            players = tuple(Player(n, bot) for n, bot in zip(names, bots, strict=True))
+            config = GameConfig(rules, players, seed, delay=0)
         except ValueError:  # names the game itself would refuse (say, a bot spec from the arena)
-            players = tuple(Player(f"Seat {s + 1}") for s in range(rules.players))
+            players = tuple(Player(f"Seat {s + 1}", bots[s]) for s in range(rules.players))
             config = GameConfig(rules, players, seed, delay=0)
         review = review_of(record, states)
-        return cls(seats, tuple(states), config, seed, printable(name), review)
+        if not state.is_over:
+            shown = "secret (the game was not finished)"
+        elif _games_to_come(record):
+            shown = "secret (its match had games to come, dealt from it)"
+        else:
+            shown = "not recorded" if dealt is None else str(dealt)
+        return cls(seats, tuple(states), config, seed, printable(name), review, shown)
 
     @property
     def last(self) -> int:
@@ -66,7 +80,8 @@ class Replay:
     def session(self, step: int) -> Session:
         """The game as it stood after ``step`` actions, as a session the table can show."""
         match = Match(self.config.rules, self.seed, self.states[step])
-        session = Session(self.config, match)
+        session = ReplayedSession(self.config, match)
+        session.seed_text = self.shown_seed
         session.seat_names = self.seats
         return session
 
@@ -111,3 +126,46 @@ class Replay:
         if start < step:
             return start
         return self.round_start(step - 1) if step > 0 else None
+
+
+class ReplayedSession(Session):
+    """A recorded game's session: the bots' levels show beside their names, but nobody
+    moves (nor thinks) in a replay."""
+
+    seed_text = ""
+    """The seed as the replay shows it (``Replay.shown_seed``)."""
+
+    @property
+    def shown_seed(self) -> str:
+        """The seed as the replay shows it: the record's, unless it is kept secret."""
+        return self.seed_text
+
+    def is_bot(self, seat: int) -> bool:
+        """Always false: the table shows whose turn it was, not a bot thinking."""
+        return False
+
+
+def _session_meta(record: GameRecord) -> Mapping[str, Any]:
+    """The session a game's record keeps (who played, the match), if it is one."""
+    data = record.meta.get(SESSION_KEY)
+    return data if isinstance(data, Mapping) else {}
+
+
+def _bots(record: GameRecord, players: int) -> list[str | None]:
+    """Each player's bot as the record keeps it (``None``: a person, or not recorded),
+    shown as a name is (``printable``: a record is a file from anywhere)."""
+    entries = _session_meta(record).get("players")
+    bots: list[str | None] = [None] * players
+    if isinstance(entries, list) and len(entries) == players:
+        for i, entry in enumerate(entries):
+            bot = entry.get("bot") if isinstance(entry, Mapping) else None
+            if isinstance(bot, str) and printable(bot, LONGEST_NAME):
+                bots[i] = printable(bot, LONGEST_NAME)
+    return bots
+
+
+def _games_to_come(record: GameRecord) -> bool:
+    """True when the record is of a match's game with games after it, as it was kept."""
+    match = _session_meta(record).get("match")
+    number = match.get("game") if isinstance(match, Mapping) else None
+    return type(number) is int and number < record.rules.games

@@ -6,6 +6,7 @@ import os
 import random
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,10 @@ from textual.widgets import Static
 
 from coloretto.cli.main import main
 from coloretto.engine import GameState, Rules, load_record, new_game, to_record, write_record
+from coloretto.play.config import GameConfig, Player
 from coloretto.play.replay import Replay
+from coloretto.play.saving import session_record
+from coloretto.play.session import Session
 from coloretto.play.words import describe_move
 from coloretto.store.paths import HOME_VARIABLE
 from coloretto.tui.glyphs import GLYPHS
@@ -528,3 +532,91 @@ def test_a_name_from_the_list_replays_that_game(
     assert main(["replay", "older.json"]) == 0
     (app,) = started
     assert app.replay.states[0].rules.players == 3
+
+
+# ---------------------------------------------------------------------- whole at 80x24
+
+
+def shown(widget: Static) -> str:
+    """What ``widget`` shows on the screen, its lines joined (what does not fit is lost)."""
+    lines = (
+        "".join(segment.text for segment in widget.render_line(y))
+        for y in range(widget.size.height)
+    )
+    return " ".join(" ".join(lines).split())
+
+
+@asynctest
+async def test_the_final_scores_show_whole_at_80x24() -> None:
+    names = ("Annabelle-Marie", "Bartholomew Jr.", "Constantinople", "Dorothea-Louisa", "Ebenezer")
+    replay = replay_of(random_game(3, players=5), names)
+    async with ReplayApp(replay).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        await pilot.press("end")
+        await pilot.pause()
+        bar = screen.query_one(TurnBar)
+        assert shown(bar).startswith("▶ Final scores: Annabelle-Marie ")
+        assert shown(bar).endswith("· Enter: the score cards")
+        await pilot.press("left")  # back to one line: the board takes the room again
+        await pilot.pause()
+        assert bar.size.height == 1
+
+
+@asynctest
+async def test_enter_at_the_end_of_an_unfinished_game_says_it_was_not_finished() -> None:
+    game = random_game(4, players=3, actions=25)
+    async with ReplayApp(replay_of(game)).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        await pilot.press("enter")  # not at the end yet
+        assert "The scores come at the end of the game: End jumps there." in text_of(
+            screen.query_one(Notice)
+        )
+        await pilot.press("end", "enter")
+        said = text_of(screen.query_one(Notice))
+        assert "End jumps there" not in said
+        assert "the game was not finished, so no scores" in said
+
+
+@asynctest
+async def test_an_unfinished_game_keeps_its_seed_secret() -> None:
+    for game, seed in ((random_game(4, players=3, actions=25), None), (random_game(4), "4")):
+        async with ReplayApp(replay_of(game)).run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            deal = screen_of(pilot).query_one(MoveLog).entries[0].plain
+            if seed is None:
+                assert deal.endswith("seed secret (the game was not finished).")
+            else:
+                assert deal.endswith(f"seed {seed}.")
+
+
+def session_game(games: int = 1) -> tuple[Session, Replay]:
+    """A game against bots at their levels, played to its end, and its replay."""
+    config = GameConfig.build(Rules(players=3, games=games), humans=1, bot="normal", seed=9)
+    session = Session(replace(config, players=(*config.players[:2], Player("Bot 2", "easy"))))
+    rng = random.Random(9)
+    while not session.game.is_over:
+        session.apply(rng.choice(session.game.legal_actions()))
+    return session, Replay.from_record(session_record(session), "game.json")
+
+
+@asynctest
+async def test_bots_show_their_levels_as_in_the_game() -> None:
+    session, replay = session_game()
+    assert [p.bot for p in replay.config.players] == [None, "normal", "easy"]
+    async with ReplayApp(replay).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        seats = [text_of(view) for view in screen.query(SeatView)]
+        assert "Bot 1 (normal)" in seats[1]
+        assert "Bot 2 (easy)" in seats[2]
+        assert not any("thinking" in seat for seat in seats)  # nobody thinks in a replay
+        deal = screen.query_one(MoveLog).entries[0].plain
+        assert deal.endswith(f"seed {session.seed}.")
+
+
+def test_a_game_of_a_match_with_games_to_come_keeps_the_seed_secret() -> None:
+    _, replay = session_game(games=2)
+    assert replay.shown_seed == "secret (its match had games to come, dealt from it)"
+    assert replay.session(replay.last).shown_seed == replay.shown_seed

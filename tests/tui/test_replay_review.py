@@ -35,7 +35,7 @@ from coloretto.tui.widgets import MoveLog, Notice, TurnBar
 from tests.test_review import PLUMBING, finished
 
 from .conftest import SIZE, asynctest, text_of
-from .test_replay import NAMES, random_game, screen_of
+from .test_replay import NAMES, random_game, screen_of, shown
 
 LOSSES = {4: 0.2, 9: 0.12, 12: 0.0}
 """Plies judged, with the chance to win the move played lost: a blunder, a mistake, best."""
@@ -95,6 +95,18 @@ async def test_grades_best_moves_and_the_next_mistake_key() -> None:
         await pilot.press("right", "right", "right")  # move 13: the best move, no mark
         assert screen.step == 13
         assert "Best was" not in text_of(screen.query_one(TurnBar))
+
+
+@asynctest
+async def test_the_best_move_shows_whole_at_80x24() -> None:
+    async with ReplayApp(reviewed_replay()).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        bar = shown(screen.query_one(TurnBar))
+        assert bar.startswith("▶ Best was: ")
+        assert bar.endswith("chance to win) · n: next mistake")
 
 
 @asynctest

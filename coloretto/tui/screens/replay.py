@@ -93,7 +93,7 @@ class ReplayScreen(Screen[None]):
         self.query_one(Legend).show(start.colours, start.rules.edition, plain=plain)
         log = self.query_one(MoveLog)
         title = f"Replay of {replay.name}" if replay.name else "Replay"
-        log.add(Text(f"{title}: {rules_in_words(start.rules)}; seed {replay.seed}."))
+        log.add(Text(f"{title}: {rules_in_words(start.rules)}; seed {replay.shown_seed}."))
         self._shown = [len(log.entries)]
         for step in range(1, replay.last + 1):
             before, after = replay.states[step - 1], replay.states[step]
@@ -236,7 +236,10 @@ class ReplayScreen(Screen[None]):
     def action_results(self) -> None:
         """Enter, at the end of a finished game: the score cards."""
         if not self.session.game.is_over:
-            self.notice.say("The scores come at the end of the game: End jumps there.")
+            if self.step == self.replay.last:
+                self.notice.say("The record ends here: the game was not finished, so no scores.")
+            else:
+                self.notice.say("The scores come at the end of the game: End jumps there.")
             return
 
         def chosen(choice: EndChoice | None) -> None:

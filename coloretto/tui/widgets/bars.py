@@ -49,7 +49,9 @@ class TopBar(Static):
 
 
 class TurnBar(Static):
-    """Whose turn it is, by name, and what they may do."""
+    """Whose turn it is, by name, and what they may do (on two lines or three if need be)."""
+
+    _shown_length = 0
 
     def show(self, prompt: Text, *, waiting: bool) -> None:
         """Show ``prompt``; ``waiting`` marks a bot's turn (the person waits)."""
@@ -59,7 +61,11 @@ class TurnBar(Static):
         else:
             self.styles.background = theme_color(self.app, "primary", 0.3)
             self.styles.text_style = "bold"
-        self.update(Text.assemble(("▶ ", "bold"), prompt), layout=False)
+        text = Text.assemble(("▶ ", "bold"), prompt)
+        # A prompt too long for one line takes more (the height follows, a layout).
+        longer = max(text.cell_len, self._shown_length) > self.content_region.width
+        self._shown_length = text.cell_len
+        self.update(text, layout=longer)
 
 
 class Notice(Static):
