@@ -268,7 +268,9 @@ def review(
 
 
 def test_the_review_command_keeps_its_analysis_and_prints_json(tmp_path: Path) -> None:
-    path = finished(tmp_path, 3, seed=6, me="greedy")
+    # Heads-up: the analyses are three times quicker than at three seats (its costliest
+    # decisions are a mistake and two inaccuracies, each with why).
+    path = finished(tmp_path, 2, seed=6, me="greedy")
     done = review(tmp_path, "--json", "--jobs", "2", bot=PLUMBING)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
@@ -298,7 +300,7 @@ def test_the_review_command_keeps_its_analysis_and_prints_json(tmp_path: Path) -
     assert "You: accuracy" in text.stdout
     # --all reviews the bots' decisions too.
     everyone = json.loads(review(tmp_path, "--json", "--all", "--jobs", "2", bot=PLUMBING).stdout)
-    assert {d["seat"] for d in everyone["decisions"]} == {0, 1, 2}
+    assert {d["seat"] for d in everyone["decisions"]} == {0, 1}
 
 
 def test_an_interrupted_review_continues_where_it_stopped(tmp_path: Path) -> None:
@@ -358,7 +360,7 @@ def test_review_says_what_is_wrong_in_one_line(tmp_path: Path) -> None:
 
 
 def test_records_with_an_analysis_load_everywhere(tmp_path: Path) -> None:
-    path = finished(tmp_path, 3, seed=6, me="greedy")
+    path = finished(tmp_path, 2, seed=6, me="greedy")  # heads-up: a quicker review
     assert review(tmp_path, "--jobs", "1").returncode == 0
     assert ANALYSIS_KEY in read_record(path).meta
     session = load_session(path)  # what play --load does
