@@ -45,7 +45,10 @@ async def main(server: str, code: str, name: str, seed: int) -> None:
                     raise SystemExit(app.refusal)
                 screen = app.screen
                 if isinstance(screen, OnlineEndScreen) and screen.session.has_next_game:
-                    for line in str(screen.query_one("#headline").render()).splitlines():
+                    # The screen may not be composed yet: its headline then comes later.
+                    headlines = screen.query("#headline")
+                    said = str(headlines.first().render()) if headlines else ""
+                    for line in said.splitlines():
                         if line.startswith("Waiting") and line not in told:
                             told.add(line)
                             print(f"waiting: {line}", flush=True)

@@ -136,6 +136,8 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
         if ben is not None and ben.poll() is None:
             ben.kill()
             ben.wait()
+        if ben_log.exists():
+            print(f"Ben's client said:\n{ben_log.read_text()}")  # shown if the test fails
     on_server = server.finished_game()
     for home in homes.values():
         one, two = sorted((home / "history").glob("*.json"))  # game 1, game 2 of the match

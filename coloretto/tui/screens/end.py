@@ -193,7 +193,10 @@ class EndScreen(Screen[EndChoice]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        """Fill in the results."""
+        """Fill in the results, unless the screen was taken off before it was mounted (an
+        online match's next game can come that soon)."""
+        if self not in self.app.screen_stack:
+            return
         session = self.session
         game = session.game
         plain = self.app.no_color
