@@ -117,8 +117,9 @@ def test_quitting_offers_no_unreadable_save_to_resume() -> None:
     message = LocalTable(playing, Keeper(data)).suspend()
     assert message is not None
     assert "cccccc" not in message
-    assert message.endswith(
-        f"\n  none that can be resumed: the 2 saves in {data.saves} cannot be read"
+    assert message == (
+        "Your game is saved: coloretto play --resume continues it.\n"
+        f"The 2 other saves in {data.saves} cannot be read."
     )
 
 
@@ -131,7 +132,7 @@ def test_one_rule_for_which_files_in_saves_are_games(started: list[ColorettoApp]
     os.utime(odd, (later, later))  # touched last, but no game by the rule
     assert latest_save(data) == kept  # what the setup screen's Resume and coloretto save use
     assert games_in_progress(data) == [kept.stem]
-    assert Keeper(data).other_games() == [SavedGame.read(kept).line()]  # type: ignore[union-attr]
+    assert Keeper(data).in_progress().lines() == [SavedGame.read(kept).line()]  # type: ignore[union-attr]
     assert main(["play", "--resume"]) == 0
     (app,) = started
     assert app.session is not None

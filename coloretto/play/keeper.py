@@ -237,12 +237,6 @@ class Keeper:
                 more += 1
         return InProgress(games, more + max(0, len(ids) - MOST_READ), unreadable, self.data)
 
-    def other_games(self, *, besides: Session | None = None, most: int = MOST_LISTED) -> list[str]:
-        """The games saved in progress that can be resumed (but ``besides``), one short
-        line each (id, who plays, when saved), the one played last first; more than
-        ``most`` are counted, and so are the saves that cannot be read."""
-        return self.in_progress(besides=besides, most=most).lines()
-
     def remember(self, config: GameConfig) -> None:
         """Keep ``config`` as the last setup (see ``last_setup``); trouble is only logged."""
         try:

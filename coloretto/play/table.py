@@ -191,11 +191,16 @@ class LocalTable:
         """Save the game in progress; the message says how to resume it (or why it could not
         be saved). ``None`` when there is nothing to resume."""
         session = self._session
-        others = [] if self.keeper is None else self.keeper.other_games(besides=session)
         lines = [] if session.match.is_over else [self._saved(session)]
-        if others:
-            lines.append("Also in progress (coloretto play --resume ID continues one):")
-            lines += [f"  {game}" for game in others]
+        if self.keeper is not None:
+            others = self.keeper.in_progress(besides=session)
+            if others.games or others.more:
+                lines.append("Also in progress (coloretto play --resume ID continues one):")
+                lines += [f"  {game}" for game in others.lines()]
+            elif others.unreadable:
+                n, folder = others.unreadable, printable(str(others.data.saves))
+                saves = "The other save" if n == 1 else f"The {n} other saves"
+                lines.append(f"{saves} in {folder} cannot be read.")
         return "\n".join(lines) or None
 
     def _saved(self, session: Session) -> str:
