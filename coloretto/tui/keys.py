@@ -136,8 +136,8 @@ GAME_KEYS: tuple[Key, ...] = (
     Key(
         "Enter",
         "Scores",
-        ("the score screen, once the game is over",),
-        (("enter", "results"),),
+        ("the score screen, once the game is over (Esc too)",),
+        (("enter", "results"), ("escape", "results")),
         "results",
     ),
 )

@@ -108,6 +108,8 @@ async def test_the_score_screen_and_its_keys() -> None:
             assert "The game is over: press Enter" in text_of(screen.query_one(Notice))
         await pilot.press("enter")
         assert isinstance(pilot.app.screen, EndScreen)
+        await pilot.press("b", "escape")  # Esc goes back to the scores too
+        assert isinstance(pilot.app.screen, EndScreen)
 
         await pilot.press("r")  # a rematch (r is the rules on the board): asked first
         assert isinstance(pilot.app.screen, ConfirmRematch)
