@@ -87,7 +87,10 @@ async def test_the_score_screen_and_its_keys() -> None:
             assert total.split() == ["Total", str(scores[card.seat])]
             for entry in game.score_breakdown(card.seat).sets:
                 assert signed(entry.points) in body
-        assert "\N{MINUS SIGN} minus" in text_of(end.query_one("#end-key"))
+        key = text_of(end.query_one("#end-key"))
+        assert "\N{MINUS SIGN} minus" in key
+        jokers = [game.score_breakdown(seat).jokers for seat in range(2)]
+        assert ("joker" in key) == any(jokers)  # the notation explained only when shown
         headline = text_of(end.query_one("#headline"))
         winner = session.seat_names[game.winners()[0]]
         assert headline.startswith(winner)

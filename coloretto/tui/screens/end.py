@@ -26,7 +26,7 @@ from coloretto.store.saves import history_path
 from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.widgets import Notice, ScoreCard
-from coloretto.tui.widgets.seats import MINUS
+from coloretto.tui.widgets.score_card import legend
 
 EndChoice = Literal["next", "rematch", "setup", "board", "quit"]
 """What the player chose on the score screen."""
@@ -204,21 +204,23 @@ class EndScreen(Screen[EndChoice]):
         assert outcome is not None
         scores = game.final_scores()
         ghost = game.rules.variant is Variant.GHOST  # a seat's place means little there
+        shown = []
         for card in self.query(ScoreCard):
             seat = card.seat
+            breakdown = game.score_breakdown(seat)
+            golden = game.collection(seat).get(Card.GOLDEN_JOKER, 0)
+            shown.append((breakdown, golden))
             card.show(
                 self.card_name(seat),
-                game.score_breakdown(seat),
-                golden=game.collection(seat).get(Card.GOLDEN_JOKER, 0),
+                breakdown,
+                golden=golden,
                 winner=game.rules.controller(seat) in outcome.winners,  # a ghost's team wins
                 place="" if ghost else place_title(scores, seat),
                 short_place="" if ghost else place_title(scores, seat, short=True),
                 plain=plain,
             )
         self.query_one("#headline", Static).update(Text("\n").join(self.headline_lines()))
-        self.query_one("#end-key", Static).update(
-            f"+ plus · {MINUS} minus · 5*: five cards and a joker · * → Y: a joker counted as Y"
-        )
+        self.query_one("#end-key", Static).update(legend(shown))
         table = standings(session)
         standings_view = self.query_one("#standings", Static)
         standings_view.display = table is not None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.measure import Measurement
@@ -10,7 +12,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from coloretto.engine import Card, ScoreBreakdown
-from coloretto.tui.glyphs import card_block
+from coloretto.tui.glyphs import GLYPHS, card_block
 from coloretto.tui.widgets.seats import MINUS
 
 
@@ -62,6 +64,33 @@ def breakdown_table(
     total = signed(breakdown.total).removeprefix("+")
     table.add_row(Text("Total", style="bold"), "", Text(total, style="bold"))
     return table
+
+
+def legend(breakdowns: Sequence[tuple[ScoreBreakdown[Card], int]]) -> str:
+    """The notation of the cards, for the breakdowns shown (with each one's golden
+    jokers): the signs, and where jokers were counted, one of them as an example.
+
+    >>> from coloretto.engine import score
+    >>> legend([(score({Card.BLUE: 3}), 0)]).replace(MINUS, "-")
+    '+ plus · - minus'
+    >>> legend([(score({Card.BLUE: 3}, jokers=2), 0)]).split(" · ")[2:]
+    ['3**: 3 cards and 2 jokers', '* → B: a joker as blue']
+    """
+    parts = ["+ plus", f"{MINUS} minus"]
+    for breakdown, golden in breakdowns:
+        counted = next((entry for entry in breakdown.sets if entry.jokers), None)
+        if counted is None:
+            continue
+        cards, jokers = counted.cards, counted.jokers
+        parts.append(
+            f"{cards}{'*' * jokers}: {cards} card{'s' * (cards != 1)} and {jokers} "
+            f"joker{'s' * (jokers != 1)}"
+        )
+        joker = GLYPHS[Card.GOLDEN_JOKER if golden else Card.JOKER]
+        colour = GLYPHS[breakdown.jokers[0]]
+        parts.append(f"{joker.letter} → {colour.letter}: a {joker.name} as {colour.name}")
+        break
+    return " · ".join(parts)
 
 
 NAME_WIDTH = 16
