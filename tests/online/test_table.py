@@ -150,9 +150,9 @@ def test_three_people_and_a_bot_play_online_to_the_end(
             notice = screen.query_one(Notice)
             say = notice.say
 
-            def keep(text: Text | str, kind: NoticeKind = "info") -> None:
+            def keep(text: Text | str, kind: NoticeKind = "info", *, hint_for: str = "") -> None:
                 said.append(str(text))
-                say(text, kind)
+                say(text, kind, hint_for=hint_for)
 
             monkeypatch.setattr(notice, "say", keep)
             await pilot.press("plus")
