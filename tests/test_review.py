@@ -301,6 +301,15 @@ def test_the_review_command_keeps_its_analysis_and_prints_json(tmp_path: Path) -
     # --all reviews the bots' decisions too.
     everyone = json.loads(review(tmp_path, "--json", "--all", "--jobs", "2", bot=PLUMBING).stdout)
     assert {d["seat"] for d in everyone["decisions"]} == {0, 1}
+    # The statistics keep the accuracy; lost, they are counted again from the record.
+    counted = json.loads(run_coloretto(tmp_path, "stats", "--json").stdout)["accuracy"]
+    assert [a["player"] for a in counted] == ["You"]
+    assert (tmp_path / "stats.sqlite3").exists()
+    for name in ("stats.sqlite3", "stats.sqlite3-wal", "stats.sqlite3-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    again = json.loads(run_coloretto(tmp_path, "stats", "--json").stdout)
+    assert again["games"] == 1
+    assert again["accuracy"] == counted
 
 
 def test_an_interrupted_review_continues_where_it_stopped(tmp_path: Path) -> None:
