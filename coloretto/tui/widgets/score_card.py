@@ -28,8 +28,8 @@ def signed(points: int) -> str:
 def breakdown_table(
     breakdown: ScoreBreakdown[Card], golden: int = 0, *, plain: bool = False
 ) -> Table:
-    """Counts and points per colour (plus or minus), "+2"s, where each joker went, and
-    the total, its number under the points.
+    """Counts and points per colour (plus or minus), "+2"s, where each joker went (a line
+    each, as each is a card), and the total, its number under the points.
 
     ``golden`` says how many of the jokers are golden (they come first in the breakdown).
     """
@@ -74,7 +74,7 @@ def legend(breakdowns: Sequence[tuple[ScoreBreakdown[Card], int]]) -> str:
     >>> legend([(score({Card.BLUE: 3}), 0)]).replace(MINUS, "-")
     '+ plus · - minus'
     >>> legend([(score({Card.BLUE: 3}, jokers=2), 0)]).split(" · ")[2:]
-    ['3**: 3 cards and 2 jokers', '* → B: a joker as blue']
+    ['3**: 3 + 2 jokers', '* → B: a joker as blue']
     """
     parts = ["+ plus", f"{MINUS} minus"]
     for breakdown, golden in breakdowns:
@@ -82,10 +82,8 @@ def legend(breakdowns: Sequence[tuple[ScoreBreakdown[Card], int]]) -> str:
         if counted is None:
             continue
         cards, jokers = counted.cards, counted.jokers
-        parts.append(
-            f"{cards}{'*' * jokers}: {cards} card{'s' * (cards != 1)} and {jokers} "
-            f"joker{'s' * (jokers != 1)}"
-        )
+        extra = "joker" if jokers == 1 else f"{jokers} jokers"
+        parts.append(f"{cards}{'*' * jokers}: {cards} + {extra}")  # as the board's key says
         joker = GLYPHS[Card.GOLDEN_JOKER if golden else Card.JOKER]
         colour = GLYPHS[breakdown.jokers[0]]
         parts.append(f"{joker.letter} → {colour.letter}: a {joker.name} as {colour.name}")
