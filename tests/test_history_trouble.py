@@ -6,15 +6,17 @@ from __future__ import annotations
 import os
 import random
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from coloretto.cli.main import main
-from coloretto.engine import Match, Rules
+from coloretto.engine import Match, Rules, read_record
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper
+from coloretto.play.review import ANALYSIS_KEY
 from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import history_path, save_path
@@ -136,3 +138,31 @@ def test_replay_of_an_id_that_names_no_finished_game_says_so(
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
     assert says in err
+
+
+def test_reviewing_an_older_game_leaves_the_game_finished_last_as_it_was(
+    replayed: list[ReplayApp], capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = DataDir.default()
+    older = aged(finish(data, "20261121-101010-aaaaaa", seed=3), 300)
+    newer = aged(finish(data, "20261121-101011-bbbbbb", seed=4), 200)
+    (data.history / "zzz.json").write_text("[\n")  # broken, but newer than both games
+    aged(data.history / "zzz.json", 100)
+    played = older.stat().st_mtime_ns
+    review = ["review", older.stem, "--bot", "search:iterations=2", "--jobs", "1"]
+    assert main(review) == 0
+    assert ANALYSIS_KEY in read_record(older).meta  # the analysis is written into it
+    assert older.stat().st_mtime_ns == played  # still when it was played
+    capsys.readouterr()
+
+    assert main(["replay"]) == 0  # the game finished last is still the newer one
+    (app,) = replayed
+    assert app.replay.name == newer.name
+    assert "skipped zzz.json in the history" in capsys.readouterr().err
+    assert main(["replay", "--list"]) == 0
+    listed = capsys.readouterr().out
+    order = [listed.index(name) for name in ("zzz.json", newer.name, older.name)]
+    assert order == sorted(order), listed
+    when = datetime.fromtimestamp(played / 1e9).strftime("%Y-%m-%d %H:%M")
+    day, hour = listed.split(older.name)[1].splitlines()[:2]  # the Date, on two lines
+    assert [day.split()[0], hour.split()[0]] == when.split()  # when it was played

@@ -13,6 +13,7 @@ The last setup chosen (players, people, names, level...) is kept beside them, in
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 from collections.abc import Mapping
@@ -99,12 +100,29 @@ def annotate(data: DataDir, path: Path, record: GameRecord) -> Path:
     what a program added to its metadata (say, a game review): a game of the history or a
     file the user named. Never a save (the game being played rewrites it after every
     action): ``ValueError``. A symbolic link's target is written. Raises ``OSError`` if the
-    disk refuses."""
+    disk refuses.
+
+    A game of the history keeps its modification time: it is when the game finished, which
+    orders the history (``finished_games``: the game finished last is the one ``coloretto
+    replay`` and ``coloretto review`` take) and dates it in ``replay --list``; reviewing an
+    older game must not make it the newest."""
     target = path.resolve()
     if target.parent == data.saves.resolve():
         raise ValueError(f"{path} is a game in progress (finish it first)")
+    kept = _finished_at(target) if target.parent == data.history.resolve() else None
     write_record(target, record.state, record.seats, record.meta)
+    if kept is not None:
+        os.utime(target, ns=kept)
     return target
+
+
+def _finished_at(path: Path) -> tuple[int, int] | None:
+    """The access and modification times of ``path`` (``None`` if it has none to keep)."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return (status.st_atime_ns, status.st_mtime_ns)
 
 
 def is_save(path: Path) -> bool:
@@ -132,7 +150,10 @@ def games_in_progress(data: DataDir) -> list[str]:
 
 
 def finished_games(data: DataDir) -> list[Path]:
-    """The history, newest first."""
+    """The history, newest first: the one rule for which finished game is the last one
+    (``coloretto replay``, ``coloretto review``, ``replay --list``, the statistics'
+    recount). A file's modification time is when its game finished (``keep_finished``
+    writes it then; ``annotate`` keeps it)."""
     return _by_age(data.history)
 
 
