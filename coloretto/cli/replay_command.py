@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -116,16 +117,32 @@ def latest(data: DataDir) -> tuple[Path, GameRecord, list[Path]]:
 
 def skipped_note(prog: str, skipped: list[Path], shown: int = 3) -> str | None:
     """One line naming the newer files of the history passed over for the game finished
-    last (``None`` if none were); ``shown`` names at most, the rest are counted."""
+    last (``None`` if none were); ``shown`` names at most, the rest are counted. Without a
+    ``prog`` it is the sentence the replay's screen shows.
+
+    >>> skipped_note("", [Path("a.json"), Path("b.json")], shown=1)[:40]
+    'Skipped a.json and 1 more in the history'
+    """
     if not skipped:
         return None
-    names = ", ".join(path.name for path in skipped[:shown])
-    if len(skipped) > shown:
-        names += f" and {len(skipped) - shown} more"
-    return printable(
-        f"{prog}: skipped {names} in the history (not a finished game that can be read; "
+    names = few_names(skipped, shown)
+    what = (
+        f"skipped {names} in the history (not a finished game that can be read; "
         "coloretto replay --list says why)"
     )
+    return printable(f"{prog}: {what}" if prog else what[0].upper() + what[1:])
+
+
+def few_names(paths: Sequence[Path], shown: int = 3) -> str:
+    """The files' names, at most ``shown`` of them, the rest counted (not ``printable``).
+
+    >>> few_names([Path("a.json"), Path("b.json"), Path("c.json")], shown=2)
+    'a.json, b.json and 1 more'
+    """
+    names = ", ".join(path.name for path in paths[:shown])
+    if len(paths) > shown:
+        names += f" and {len(paths) - shown} more"
+    return names
 
 
 def find(name: str, data: DataDir) -> Path:
@@ -192,7 +209,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(note, file=sys.stderr)  # seen again when the replay's screen is left
     from coloretto.tui.replay_app import ReplayApp  # noqa: PLC0415 (Textual only to play)
 
-    app = ReplayApp(Replay.from_record(record, path.name))
+    app = ReplayApp(Replay.from_record(record, path.name), note=skipped_note("", skipped) or "")
     app.run()
     return app.return_code or 0
 

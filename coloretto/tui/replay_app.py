@@ -12,11 +12,13 @@ class ReplayApp(GuardedApp):
 
     TITLE = "Coloretto replay"
 
-    def __init__(self, replay: Replay, step: int = 0) -> None:
+    def __init__(self, replay: Replay, step: int = 0, *, note: str = "") -> None:
         super().__init__()
         self.replay = replay
         self.step = step
+        self.note = note
+        """Said under the notice's first line (say, the files of the history passed over)."""
 
     def on_mount(self) -> None:
         """The table at ``step`` (the deal, by default)."""
-        self.push_screen(ReplayScreen(self.replay, self.step))
+        self.push_screen(ReplayScreen(self.replay, self.step, note=self.note))

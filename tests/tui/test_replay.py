@@ -325,6 +325,28 @@ def test_replay_opens_the_game_finished_last(home: Path, started: list[ReplayApp
     assert newest.exists()
 
 
+@asynctest
+async def test_the_files_passed_over_are_named_on_the_replay_screen_too(
+    home: Path, started: list[ReplayApp], capsys: pytest.CaptureFixture[str]
+) -> None:
+    keep(home, "new.json", random_game(2), age=10)
+    broken = home / "history" / "zzz.json"
+    broken.write_text("[\n")
+    os.utime(broken, (1_800_000_000, 1_800_000_000))  # newer than the game
+    assert main(["replay"]) == 0
+    assert "coloretto replay: skipped zzz.json in the history" in capsys.readouterr().err
+    (app,) = started
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        notice = text_of(screen.query_one(Notice))
+        assert "The deal" in notice  # where the replay stands, then the note
+        assert "Skipped zzz.json in the history (not a finished game that can be read;" in notice
+        assert "coloretto replay --list says why" in notice
+        await pilot.press("right")
+        assert "Skipped" not in text_of(screen.query_one(Notice))  # said once, at the start
+
+
 def test_replay_file_opens_that_record_and_leaves_it_alone(
     tmp_path: Path, home: Path, started: list[ReplayApp]
 ) -> None:

@@ -22,6 +22,7 @@ from coloretto.play.config import possessive
 from coloretto.play.replay import Replay
 from coloretto.play.session import Session
 from coloretto.play.words import DASH, describe_action, describe_move, rules_in_words, starts
+from coloretto.store.text import printable
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import REPLAY_KEYS, bindings, keys_line
 from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen
@@ -65,9 +66,11 @@ class ReplayScreen(Screen[None]):
     CSS_PATH = "game.tcss"
     BINDINGS = bindings(REPLAY_KEYS)  # type: ignore[assignment]
 
-    def __init__(self, replay: Replay, step: int = 0) -> None:
+    def __init__(self, replay: Replay, step: int = 0, *, note: str = "") -> None:
         super().__init__()
         self.replay = replay
+        self.note = note
+        """Said at the start, under where the replay stands (shown ``printable``)."""
         self.step = max(0, min(step, replay.last))
         """The actions shown so far."""
         self.session = replay.session(self.step)
@@ -108,6 +111,8 @@ class ReplayScreen(Screen[None]):
             self._shown.append(len(log.entries))
         self._entries = list(log.entries)
         self.show_step(self.step)
+        if self.note:
+            self.notice.say(Text.assemble(self._where(), "\n", printable(self.note)), "event")
 
     # ------------------------------------------------------------------ showing a step
 
