@@ -16,6 +16,7 @@ import json
 import os
 import shlex
 import ssl
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,7 +36,7 @@ from coloretto.engine import (
     Rules,
     load_record,
 )
-from coloretto.online.protocol import ROOM_CODE, TOKEN, VERSION, ProtocolError, encode
+from coloretto.online.protocol import ROOM_CODE, TOKEN, VERSION, ProtocolError, encode, next_in
 from coloretto.online.public import PublicGame, Results, match_progress
 from coloretto.play.config import MAX_NAME, GameConfig, Player
 from coloretto.play.keeper import Keeper
@@ -252,6 +253,9 @@ class RemoteTable:
             self.token = self.keys.get(self.server, self.room, self.name)
         self.player: int | None = None
         self.away_after = 0.0
+        self.next_at: float | None = None
+        """Between two games of a match whose host has left: when (``time.monotonic``) the
+        server deals the next game itself (``None``: it waits for the host)."""
         self._ws: ClientConnection | None = None
         self._model: PublicGame | None = None
         self._session: RemoteSession | None = None
@@ -407,6 +411,35 @@ class RemoteTable:
             words += ["--cafile", self.cafile]
         return shlex.join(words)
 
+    @property
+    def between_games(self) -> bool:
+        """True between two games of a match: one is over, the host deals the next."""
+        return self._final is not None and not self._final.match.is_over
+
+    def without_you(self) -> str:
+        """What goes on at the server once this player has left (a sentence, no full stop).
+
+        >>> table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "K7PQ2M"})
+        >>> table.away_after = 30
+        >>> print(table.without_you())
+        The game goes on without you (a bot plays for you after 30 s)
+        """
+        wait = f"{self.away_after:g} s"
+        if not self.between_games:
+            return f"The game goes on without you (a bot plays for you after {wait})"
+        match = self.session.match
+        coming = f"game {match.game_number + 1} of {match.rules.games}"
+        if self.player == 0:
+            return (
+                f"If you are not back within {wait}, the server starts {coming} for the "
+                "others at the table, and a bot plays for you until you are back"
+            )
+        host = self.session.config.players[0].name
+        return (
+            f"The match goes on when {host} starts {coming}; a bot plays for you when it "
+            f"is your turn and you have been away {wait}"
+        )
+
     def suspend(self) -> str | None:
         """Leaving: the game goes on at the server; say how to come back."""
         self.closed = True
@@ -415,10 +448,7 @@ class RemoteTable:
         comeback = self.comeback
         if comeback is None:
             return None
-        return (
-            f"The game goes on without you (a bot plays for you after {self.away_after:g} s): "
-            f"{comeback} takes your seat back."
-        )
+        return f"{self.without_you()}: {comeback} takes your seat back."
 
     # ------------------------------------------------------------------ the connection
 
@@ -610,6 +640,7 @@ class RemoteTable:
             self._tell(event)
 
     def _presence(self, message: Mapping[str, Any]) -> None:
+        wait = next_in(message)
         away = message.get("away")
         if not isinstance(away, list) or self._session is None:
             return
@@ -617,7 +648,20 @@ class RemoteTable:
         now = frozenset(p for p in away if type(p) is int and 0 <= p < len(names))
         before = self._session.away
         self._session.away = now  # before the news: a screen redraws on it
+        dealing = wait is not None and self.next_at is None
+        self.next_at = None if wait is None else time.monotonic() + wait
+        if dealing and wait is not None and self.player != 0:
+            match = self._session.match
+            host = names[0].name
+            self._tell(
+                TableNews(
+                    f"{host} has left: game {match.game_number + 1} of {match.rules.games} "
+                    f"starts in {wait:.0f} s (a bot plays for {host} until they are back)."
+                )
+            )
         for player in sorted(now - before):
+            if player == 0 and dealing:
+                continue  # said above
             if player != self.player:
                 name = names[player].name
                 self._tell(

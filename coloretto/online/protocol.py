@@ -304,3 +304,35 @@ def welcome(room: str, seat: int | None, token: str | None) -> dict[str, Any]:
 def error(code: str, message: str) -> dict[str, Any]:
     """An error frame: ``code`` to branch on, ``message`` in words."""
     return {"type": "error", "code": code, "message": message}
+
+
+def presence(away: list[int], next_in: float | None = None) -> dict[str, Any]:
+    """Who is away now; between two games of a match whose host is away, ``next_in``: the
+    seconds until the server deals the next game itself (as the host's ``n`` would)."""
+    message: dict[str, Any] = {"type": "presence", "away": away}
+    if next_in is not None:
+        message["next_in"] = round(next_in, 1)
+    return message
+
+
+def next_in(message: Mapping[str, Any]) -> float | None:
+    """The ``next_in`` of a server's ``presence`` or ``game`` message (``None`` when it has
+    none); ``ProtocolError`` unless it is a number of seconds the server could mean.
+
+    >>> next_in({"type": "presence", "away": [0], "next_in": 29.5}), next_in({"away": []})
+    (29.5, None)
+    >>> next_in({"next_in": -1})
+    Traceback (most recent call last):
+    ...
+    coloretto.online.protocol.ProtocolError: next_in: expected seconds from 0 to 600
+    """
+    if "next_in" not in message:
+        return None
+    value = message["next_in"]
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not 0 <= value <= MAX_AWAY_AFTER
+    ):
+        raise ProtocolError(f"next_in: expected seconds from 0 to {MAX_AWAY_AFTER:g}")
+    return float(value)

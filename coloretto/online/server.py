@@ -132,6 +132,10 @@ class GameServer:
         self.away_since: dict[tuple[str, int], float] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.ended: dict[str, float] = {}
+        """When each room's last game ended (a match between two games waits from then)."""
+        self.dealers: dict[str, asyncio.TimerHandle] = {}
+        """Each match's timer for dealing its next game while its host is away."""
         self.lookups: dict[str, Bucket] = {}
         self.openings: dict[str, Bucket] = {}
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
@@ -276,6 +280,8 @@ class GameServer:
         await self._send(ws, protocol.welcome(room.code, seat.player, token))
         if seat.player is not None:
             self.away_since.pop((room.code, seat.player), None)
+        self._plan_next(room)
+        if seat.player is not None:
             self._presence(room)
         if room.started:
             await self._send(ws, self._game(room, seat.player))
@@ -329,9 +335,7 @@ class GameServer:
                     raise RoomError("only the host starts the next game", "not-host")
                 async with self.lock(room):
                     room.next_game(request.game)
-                    self.save(room)
-                    self._everyone(room, lambda player: self._game(room, player))
-                self.kick(room)
+                    self._dealt(room)
             elif isinstance(request, Act):
                 if seat.player is None:
                     raise RoomError("watchers cannot play", "watching")
@@ -357,6 +361,7 @@ class GameServer:
         player = seat.player
         if player is not None and player not in connections.values():
             self.away_since[room.code, player] = self.clock()
+            self._plan_next(room)
             self._presence(room)
             if not room.started:
                 self._lobby(room)
@@ -366,11 +371,12 @@ class GameServer:
         """A finished room nobody looks at any more leaves the memory (its file stays, the
         server's record of the game, and is loaded again on restart)."""
         code = room.code
-        for table in (self.rooms, self.watchers, self.drivers, self.locks):
+        for table in (self.rooms, self.watchers, self.drivers, self.locks, self.ended):
             table.pop(code, None)
-        timer = self.timers.pop(code, None)
-        if timer is not None:
-            timer.cancel()
+        for timers in (self.timers, self.dealers):
+            timer = timers.pop(code, None)
+            if timer is not None:
+                timer.cancel()
         for player in range(len(room.people)):
             self.away_since.pop((code, player), None)
 
@@ -392,7 +398,62 @@ class GameServer:
         return [p for p in range(len(room.people)) if room.is_person(p) and p not in present]
 
     def _presence(self, room: Room) -> None:
-        self._all(room, {"type": "presence", "away": self.away(room)})
+        self._all(room, protocol.presence(self.away(room), self.next_in(room)))
+
+    # ------------------------------------------------------------------ a match's host away
+
+    def _next_at(self, room: Room) -> float | None:
+        """When the server deals ``room``'s next game itself (``None``: it waits for the
+        host): between two games of a match, once the host has been away ``away_after``
+        seconds (counted from the end of the game if they left before), while someone is
+        in the room to play it. The host's turns are then the bot's, as for anyone away."""
+        code = room.code
+        since = self.away_since.get((code, 0))
+        if since is None or not room.started or not room.session.has_next_game:
+            return None
+        if not self.watchers.get(code):
+            return None  # nobody waits: the match waits for its people (``_watch_idle``)
+        return max(since, self.ended.get(code, since)) + room.away_after
+
+    def next_in(self, room: Room) -> float | None:
+        """Seconds until the server deals ``room``'s next game itself, if it will."""
+        at = self._next_at(room)
+        return None if at is None else max(0.0, at - self.clock())
+
+    def _plan_next(self, room: Room) -> None:
+        """Set (or cancel) the timer that deals ``room``'s next game for an absent host."""
+        old = self.dealers.pop(room.code, None)
+        if old is not None:
+            old.cancel()
+        wait = self.next_in(room)
+        if wait is not None:
+            loop = asyncio.get_running_loop()
+            self.dealers[room.code] = loop.call_later(
+                wait, lambda: loop.create_task(self._deal_for_host(room))
+            )
+
+    async def _deal_for_host(self, room: Room) -> None:
+        """Deal the next game, the host being away (unless that changed meanwhile)."""
+        async with self.lock(room):
+            at = self._next_at(room)
+            if self.rooms.get(room.code) is not room or at is None:
+                return
+            if at > self.clock():
+                self._plan_next(room)  # a timer that woke early
+                return
+            number = room.session.match.game_number + 1
+            self.log.info("room %s: host away, game %d dealt by the server", room.code, number)
+            room.next_game(number)
+            self._dealt(room)
+
+    def _dealt(self, room: Room) -> None:
+        """The match's next game was dealt: save it, tell everyone, let the bots play
+        (call it holding the lock)."""
+        self.ended.pop(room.code, None)
+        self._plan_next(room)
+        self.save(room)
+        self._everyone(room, lambda player: self._game(room, player))
+        self.kick(room)
 
     def _lobby(self, room: Room) -> None:
         away = set(self.away(room))
@@ -427,6 +488,7 @@ class GameServer:
             "setup": public_setup(game.setup),
             "moves": [move_json(move) for move in game.history()],
             "away": self.away(room),
+            **({} if (wait := self.next_in(room)) is None else {"next_in": round(wait, 1)}),
         }
 
     async def _played(self, room: Room, move: Move) -> None:
@@ -436,6 +498,10 @@ class GameServer:
         self._all(room, {"type": "move", "ply": room.ply - 1, "move": move_json(move)})
         if room.session.game.is_over:
             self._all(room, {"type": "over", "record": over_record(room)})
+            self.ended[room.code] = self.clock()
+            self._plan_next(room)
+            if self.dealers.get(room.code) is not None:
+                self._presence(room)  # the host is away: when the next game comes
             if not self.watchers.get(room.code):
                 self._watch_idle(room)  # the bots finished it for people all away
         self.kick(room)

@@ -4,12 +4,15 @@ game screen, keys, hints, move log and score screen as a game played here (and, 
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.markup import escape
+from textual.widgets import Static
 
 from coloretto.online.client import GameStarted, LobbyChanged, Refused, RemoteTable, RoomEvent
 from coloretto.play.config import YOU
@@ -43,7 +46,8 @@ class OnlineEndScreen(EndScreen):
     """The score screen of an online game: back to the board, or quit; in a match, ``n``
     deals the next game for the host (``start_next``, ``None`` for the others, who wait for
     the host). The seat of ``player`` (``None``: watching) is theirs: its card marked
-    "(you)", its place said."""
+    "(you)", its place said. ``table`` tells when the server deals the next game itself,
+    the host having left (counted down on the screen)."""
 
     CSS_PATH = "screens/end.tcss"
 
@@ -52,10 +56,12 @@ class OnlineEndScreen(EndScreen):
         session: Session,
         player: int | None,
         start_next: Callable[[], None] | None = None,
+        table: RemoteTable | None = None,
     ) -> None:
         super().__init__(session)
         self.you = player
         self.start_next = start_next
+        self.table = table
 
     @property
     def next_number(self) -> str:
@@ -64,9 +70,30 @@ class OnlineEndScreen(EndScreen):
 
     @property
     def waiting(self) -> str:
-        """What the others wait for between two games of the match."""
+        """What the others wait for between two games of the match: the host, or the
+        server once the host has left ("Hana has left: game 2 of 2 starts in 25 s…")."""
         host = self.session.config.players[0].name
+        at = None if self.table is None else self.table.next_at
+        if at is not None:
+            left = max(0, math.ceil(at - time.monotonic()))
+            return f"{host} has left: {self.next_number} starts in {left} s…"
         return f"Waiting for {host} to start {self.next_number}…"
+
+    def on_mount(self) -> None:
+        """Between two games, count down to the next when the server is to deal it."""
+        if self.start_next is None and self.session.has_next_game:
+            self.set_interval(1, self.show_waiting)
+
+    def show_waiting(self) -> None:
+        """Say again what the next game waits for (the host, or the seconds left)."""
+        if self.is_mounted and self.session.has_next_game:
+            self.query_one("#headline", Static).update(Text("\n").join(self.headline_lines()))
+
+    def tell(self, text: str) -> None:
+        """News from the table (the host has left, is back...), on the message line."""
+        if self.is_mounted:
+            self.query_one(Notice).say(text, "info")
+            self.show_waiting()
 
     def headline_lines(self) -> list[Text]:
         """Who won; between two games of a match, what comes next (the host's key, or
@@ -174,6 +201,8 @@ class OnlineApp(GuardedApp):
             self._refused(event.message)
         elif isinstance(event, TableNews) and self.screen is self.lobby:
             self.lobby.say(event.text)
+        elif isinstance(event, TableNews) and isinstance(self.screen, OnlineEndScreen):
+            self.screen.tell(event.text)
 
     def _refused(self, message: str) -> None:
         """Back to the join screen with the server's words, if we came from there and
@@ -207,7 +236,8 @@ class OnlineApp(GuardedApp):
         if isinstance(self.screen, TooSmallScreen):
             self.pop_screen()
         start_next = table.next_game if table.player == 0 else None
-        self.push_screen(OnlineEndScreen(message.session, table.player, start_next), chosen)
+        end = OnlineEndScreen(message.session, table.player, start_next, table)
+        self.push_screen(end, chosen)
         self.check_size()
 
     @property
@@ -220,13 +250,9 @@ class OnlineApp(GuardedApp):
         if table.match_over:
             return "Leave the table? The game is kept in your history (coloretto replay)."
         back = f"; to take your seat back:\n{escape(table.comeback)}" if table.comeback else "."
-        session = table.session
-        if session.has_next_game and table.player == 0:
-            return (
-                f"Leave the table? Game {session.match.game_number + 1} of "
-                f"{session.game.rules.games} waits for you to start it{back}"
-            )
-        what = "match" if session.game.rules.games > 1 else "game"
+        if table.between_games:
+            return f"Leave the table? {escape(table.without_you())}{back}"
+        what = "match" if table.session.game.rules.games > 1 else "game"
         return (
             f"Leave the table? The {what} goes on without you (a bot plays for you after "
             f"{table.away_after:g} s){back}"

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coloretto.engine import DRAW, GameState, Match, Rules, load_record, new_game
-from coloretto.online.client import server_url
+from coloretto.online.client import RemoteTable, server_url
 from coloretto.online.protocol import (
     MAX_REQUEST,
     Act,
@@ -25,7 +25,9 @@ from coloretto.online.protocol import (
     Resume,
     Start,
     Watch,
+    next_in,
     parse_request,
+    presence,
 )
 from coloretto.online.public import (
     PublicGame,
@@ -371,3 +373,28 @@ def test_a_game_of_a_match_is_told_without_the_seed_until_the_match_is_over(
     last = over_record(room)  # the match is over: everything may be told
     assert last["setup"]["seed"] == room.session.match.game_seed(2)
     assert session_from_record(load_record(last)).match == room.session.match
+
+
+# ------------------------------------------------------------------ a match's host away
+
+
+def test_presence_says_when_the_server_deals_the_next_game_for_an_absent_host() -> None:
+    assert presence([1]) == {"type": "presence", "away": [1]}
+    told = json.loads(json.dumps(presence([0], 29.96)))
+    assert told == {"type": "presence", "away": [0], "next_in": 30.0}
+    assert next_in(told) == 30.0
+    assert next_in({"type": "presence", "away": [0], "next_in": 0}) == 0.0
+    assert next_in({"type": "presence", "away": []}) is None
+
+
+@pytest.mark.parametrize(
+    "value", [-1, -0.1, 600.5, 10**9, True, "30", None, [30], {"s": 30}, float("nan"),
+              float("inf")],
+)  # fmt: skip
+def test_a_bad_next_in_from_the_server_is_a_protocol_error(value: object) -> None:
+    message = {"type": "presence", "away": [0], "next_in": value}
+    with pytest.raises(ProtocolError, match="next_in: expected seconds from 0 to 600"):
+        next_in(message)
+    table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "K7PQ2M", "name": "Jo"})
+    with pytest.raises(ProtocolError, match="next_in"):  # the client closes, as for any breach
+        table._handle(json.dumps({"type": "presence", "away": [], "next_in": value}))
