@@ -1,6 +1,6 @@
 """A match whose host leaves between two games does not hang: against a real server
 process, Hana hosts a match of 2 games (a bare table playing by itself), Jo plays in a
-pilot app, a bot takes the third seat. After game 1 Jo reads whom
+pilot app, a bot takes the third seat. Jo's lobby names Hana; after game 1 Jo reads whom
 the match waits for, and what leaving would mean now; Hana quits from her score screen
 (told truthfully what happens); Jo learns that she has left and when game 2 starts, and
 the server deals it after ``away_after`` seconds, a bot playing Hana's turns."""
@@ -43,7 +43,11 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
     app = OnlineApp(jo, host=False)
     rng = random.Random(3)
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(lambda: app.lobby.lobby is not None, 10)
+        # The lobby names the host, in the words said between a match's games.
+        await until(lambda: "Hana" in text_of(app.lobby.query_one("#lobby-how")), 10)
+        assert "Waiting for Hana to start game 1 of 2…" in text_of(
+            app.lobby.query_one("#lobby-how")
+        )
         hana.start()
 
         async with asyncio.timeout(40):

@@ -77,13 +77,15 @@ class LobbyScreen(Screen[None]):
                 lines.append(Text(f"  {number}. {name}{you}" + ("" if present else "  (away)")))
         self.query_one("#lobby-seats", Static).update(Text("\n").join(lines))
         how = f"Friends join with:  {self.join_hint.format(room=lobby.room)}\n"
-        first = "game 1 of the match" if lobby.rules.games > 1 else "the game"
+        games = lobby.rules.games
+        first = f"game 1 of {games}" if games > 1 else "the game"
+        host = lobby.seats[0][0] if lobby.seats and lobby.seats[0] else "the host"
         how += (
             "Press s or Enter to start: bots take the free seats."
             if self.host
-            else f"Waiting for the host to start {first}…"
+            else f"Waiting for {host} to start {first}…"  # as between a match's games
         )
-        self.query_one("#lobby-how", Static).update(how)
+        self.query_one("#lobby-how", Static).update(Text(how))  # a name is no markup
 
     def say(self, text: str, kind: str = "info") -> None:
         """A message under the room (a lost connection, a refusal)."""
