@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import random
+import re
 import sqlite3
 import tempfile
 from collections import defaultdict
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.main import main
-from coloretto.engine import GameState, Rules, new_game
+from coloretto.engine import GameState, Rules, new_game, write_record
 from coloretto.play.keeper import Keeper
 from coloretto.store import stats as stats_module
 from coloretto.store.paths import DataDir
@@ -693,7 +694,7 @@ def test_cli_sets_a_damaged_database_aside_and_counts_the_history_again(
     assert kept.read_bytes() == b"garbage" * 1000  # never destroyed
     assert f"the statistics database was damaged, and is kept as {kept}; " in err
     assert f"counted 2 finished games of {home.history} (2 new)" in err
-    assert "passed over 1 file that holds no finished game played here" in err
+    assert "passed over 1 file that cannot be read (zzz.json; coloretto replay --list" in err
     assert "games no longer in the history are not counted" in err
     # counted once: the same games again add nothing, and say nothing
     assert "2 finished games recorded." in run_ok(capsys)
@@ -750,6 +751,27 @@ def test_finishing_a_game_with_a_damaged_database_says_only_the_statistics_were_
     assert "\n" not in problem
     assert (home.history / "20261121-101010-aaaaaa.json").exists()
     assert "1 finished game recorded." in main_err_out(capsys)
+
+
+def test_the_recount_names_the_files_it_passed_over(
+    home: DataDir, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finish(home, "20261121-101010-aaaaaa", seed=3)
+    for name in ("zzz.json", "yyy.json", "xxx.json", "www.json"):
+        (home.history / name).write_text("[\n")  # not a game record
+    arena = finished(Rules(players=3), seed=5)  # a game from elsewhere: no session
+    write_record(home.history / "arena.json", arena, ["A", "B", "C"])
+    assert main(["stats", "--recount"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    unreadable = re.search(r"4 files that cannot be read \((.*?); coloretto replay --list", err)
+    assert unreadable is not None, err
+    assert re.fullmatch(r"(\w{3}\.json, ){2}\w{3}\.json and 1 more", unreadable[1])
+    assert "and 1 record of no finished game played here (arena.json)" in err
+    done = Keeper(home).recount()
+    assert {p.name for p in done.unreadable} == {"www.json", "xxx.json", "yyy.json", "zzz.json"}
+    assert [p.name for p in done.elsewhere] == ["arena.json"]
+    assert (done.games, done.skipped) == (1, 5)
 
 
 def main_err_out(capsys: pytest.CaptureFixture[str]) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -24,7 +23,7 @@ from coloretto.engine import GameRecord, RecordError, UnreadableRecord, read_rec
 from coloretto.play.replay import Replay
 from coloretto.store import DataDir
 from coloretto.store.saves import SESSION_ID, SUFFIX, finished_games, save_path
-from coloretto.store.text import LONGEST_NAME, printable
+from coloretto.store.text import LONGEST_NAME, printable, some_names
 
 DESCRIPTION = """\
 Replay a recorded game on the table, one action at a time: the same board as during play.
@@ -125,24 +124,12 @@ def skipped_note(prog: str, skipped: list[Path], shown: int = 3) -> str | None:
     """
     if not skipped:
         return None
-    names = few_names(skipped, shown)
+    names = some_names([path.name for path in skipped], shown)
     what = (
         f"skipped {names} in the history (not a finished game that can be read; "
         "coloretto replay --list says why)"
     )
     return printable(f"{prog}: {what}" if prog else what[0].upper() + what[1:])
-
-
-def few_names(paths: Sequence[Path], shown: int = 3) -> str:
-    """The files' names, at most ``shown`` of them, the rest counted (not ``printable``).
-
-    >>> few_names([Path("a.json"), Path("b.json"), Path("c.json")], shown=2)
-    'a.json, b.json and 1 more'
-    """
-    names = ", ".join(path.name for path in paths[:shown])
-    if len(paths) > shown:
-        names += f" and {len(paths) - shown} more"
-    return names
 
 
 def find(name: str, data: DataDir) -> Path:

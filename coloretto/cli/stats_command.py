@@ -17,7 +17,7 @@ from rich.text import Text
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.parser import fail
-from coloretto.play.keeper import Keeper
+from coloretto.play.keeper import Keeper, Recount
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import (
     GroupStats,
@@ -27,7 +27,7 @@ from coloretto.store.stats import (
     StatsError,
     StatsSummary,
 )
-from coloretto.store.text import printable
+from coloretto.store.text import printable, some_names
 
 NO_GAMES = "No finished games yet — play one with `coloretto play`."
 
@@ -149,13 +149,33 @@ def recount(
     counted = f"{done.games} finished {'game' if done.games == 1 else 'games'}"
     note = f"{aside}counted {counted} of {keeper.data.history} ({done.added} new)"
     if done.skipped:
-        files = "file that holds" if done.skipped == 1 else "files that hold"
-        note += f"; passed over {done.skipped} {files} no finished game played here"
+        note += f"; passed over {passed_over(done)}"
     if done.unread:
         note += f"; {done.unread} older files were not read"
     if aside:
         note += "; games no longer in the history are not counted"
     print(printable(f"{prog}: {note}"), file=sys.stderr)
+
+
+def passed_over(done: Recount) -> str:
+    """The files of the history a recount did not count, named (a few, the rest counted),
+    the unreadable ones apart from the records of no finished game played here.
+
+    >>> print(passed_over(Recount(0, 0, (Path("z.json"),), (), 0)))
+    1 file that cannot be read (z.json; coloretto replay --list says why)
+    >>> print(passed_over(Recount(0, 0, (), tuple(Path(f"{n}.json") for n in "abcde"), 0)))
+    5 records of no finished game played here (a.json, b.json, c.json and 2 more)
+    """
+    parts = []
+    if n := len(done.unreadable):
+        names = some_names([path.name for path in done.unreadable])
+        files = "file that cannot" if n == 1 else "files that cannot"
+        parts.append(f"{n} {files} be read ({names}; coloretto replay --list says why)")
+    if n := len(done.elsewhere):
+        names = some_names([path.name for path in done.elsewhere])
+        records = "record" if n == 1 else "records"
+        parts.append(f"{n} {records} of no finished game played here ({names})")
+    return " and ".join(parts)
 
 
 def _advice(error: StatsError) -> str:

@@ -168,10 +168,18 @@ class Recount:
     """Games new to the statistics."""
     games: int
     """Finished games read (counted now or before)."""
-    skipped: int
-    """Files that are no finished game played here (cannot be read, no session)."""
+    unreadable: tuple[Path, ...]
+    """Files that cannot be read (not a game record, or a broken one)."""
+    elsewhere: tuple[Path, ...]
+    """Records that are no finished game played here: unfinished, from elsewhere (no
+    session: the arena's, say), or whose session does not fit the game."""
     unread: int
     """Files over ``MOST_RECOUNTED``, not read."""
+
+    @property
+    def skipped(self) -> int:
+        """Files read but not counted (``unreadable`` and ``elsewhere``)."""
+        return len(self.unreadable) + len(self.elsewhere)
 
 
 def game_result(session: Session, finished_at: datetime | None = None) -> GameResult:
@@ -334,16 +342,21 @@ class Keeper:
         files = finished_games(self.data)
         results: list[GameResult] = []
         reviewed: list[tuple[str, int, float, int]] = []
-        skipped = 0
+        unreadable: list[Path] = []
+        elsewhere: list[Path] = []
         for path in files[:most]:
             try:
                 record = read_record(path)
+            except RecordError:
+                unreadable.append(path)
+                continue
+            try:
                 session = session_from_record(record)
             except RecordError:
-                skipped += 1
+                elsewhere.append(path)
                 continue
             if not record.state.is_over or SESSION_KEY not in record.meta:
-                skipped += 1
+                elsewhere.append(path)
                 continue
             result = game_result(session, finished_at=_started(session.id, path))
             results.append(result)
@@ -361,7 +374,9 @@ class Keeper:
         added = stats.add_all(results) if results else 0
         for game_id, seat, accuracy, decisions in reviewed:
             stats.add_accuracy(game_id, seat, accuracy, decisions)
-        return Recount(added, len(results), skipped, max(0, len(files) - most))
+        return Recount(
+            added, len(results), tuple(unreadable), tuple(elsewhere), max(0, len(files) - most)
+        )
 
     def _trouble(self, what: str, path: object, error: OSError) -> str:
         self.log.error("could not %s in %s: %s", what, path, error)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 _SEQUENCE = re.compile(
     r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"  # CSI: colours, cursor, clearing
@@ -54,3 +55,15 @@ def printable(text: str, limit: int | None = None) -> str:
     if limit is not None and len(shown) > limit:
         shown = shown[: limit - 1] + ELLIPSIS
     return shown
+
+
+def some_names(names: Sequence[str], shown: int = 3) -> str:
+    """At most ``shown`` of ``names``, the rest counted (not made ``printable``).
+
+    >>> some_names(["a.json", "b.json", "c.json"], shown=2), some_names(["a.json"])
+    ('a.json, b.json and 1 more', 'a.json')
+    """
+    listed = ", ".join(names[:shown])
+    if len(names) > shown:
+        listed += f" and {len(names) - shown} more"
+    return listed
