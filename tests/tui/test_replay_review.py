@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Static
+from textual.pilot import Pilot
+from textual.widgets import Footer, Static
 
 from coloretto.bots import Estimate
 from coloretto.engine import GameState, Rules, load_record, read_record, to_record
@@ -109,16 +110,66 @@ async def test_the_best_move_shows_whole_at_80x24() -> None:
         assert bar.endswith("chance to win) · n: next mistake")
 
 
+async def footer_keys(pilot: Pilot[None]) -> list[str]:
+    """The keys the footer shows (as drawn)."""
+    await pilot.pause()
+    footer = pilot.app.screen.query_one(Footer)
+    return [str(getattr(key, "key_display", "")) for key in footer.query("FooterKey")]
+
+
 @asynctest
-async def test_n_in_a_game_not_reviewed_says_how_to_review_it() -> None:
+async def test_n_in_a_game_not_reviewed_is_not_offered_and_says_how_to_review_it() -> None:
     record = load_record(to_record(random_game(5), NAMES))
     app = ReplayApp(Replay.from_record(record, "game.json"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = screen_of(pilot)
+        assert "←/→" in await footer_keys(pilot)
+        assert "n" not in await footer_keys(pilot)
         await pilot.press("n")
         assert screen.step == 0
         assert "coloretto review FILE" in text_of(screen.query_one(Notice))
+        await pilot.press("question_mark")
+        assert "Home End" in text_of(screen.query_one(Notice))
+        assert "mistake" not in text_of(screen.query_one(Notice))
+
+
+@asynctest
+async def test_n_is_offered_while_a_mistake_lies_ahead() -> None:
+    app = ReplayApp(reviewed_replay())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        assert "n" in await footer_keys(pilot)
+        await pilot.press("question_mark")
+        assert "next mistake" in text_of(screen.query_one(Notice))
+        await pilot.press("n", "n")  # the last mistake: none ahead
+        await pilot.pause()
+        assert screen.step == 10
+        assert "n" not in await footer_keys(pilot)
+        assert "next mistake" not in text_of(screen.query_one(TurnBar))
+        await pilot.press("home")
+        await pilot.pause()
+        assert "n" in await footer_keys(pilot)
+
+
+@asynctest
+async def test_n_in_a_game_reviewed_without_mistakes_is_not_offered() -> None:
+    record = load_record(to_record(random_game(5), NAMES))
+    states = positions(record)
+    review = Review("search", 0, {4: judged(states, 4, 0.07)})  # an inaccuracy at most
+    app = ReplayApp(Replay.from_record(with_review(record, review), "game.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        assert "n" not in await footer_keys(pilot)
+        await pilot.press("n")
+        assert screen.step == 0
+        assert "found no mistake or blunder" in text_of(screen.query_one(Notice))
+        await pilot.press(*["right"] * 5)  # move 5: the inaccuracy
+        bar = text_of(screen.query_one(TurnBar))
+        assert "Best was: " in bar
+        assert "next mistake" not in bar
 
 
 @asynctest

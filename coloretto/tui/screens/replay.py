@@ -24,7 +24,7 @@ from coloretto.play.session import Session
 from coloretto.play.words import DASH, describe_action, describe_move, rules_in_words, starts
 from coloretto.store.text import printable
 from coloretto.tui.glyphs import render
-from coloretto.tui.keys import REPLAY_KEYS, bindings, keys_line
+from coloretto.tui.keys import REPLAY_KEYS, Key, bindings, keys_line
 from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen
 from coloretto.tui.screens.end import EndChoice, EndScreen
 from coloretto.tui.table import show_table, table_widgets
@@ -129,6 +129,7 @@ class ReplayScreen(Screen[None]):
         log.entries = self._entries[: count - 1]
         log.add(self._entries[count - 1])  # shows the latest lines that fit
         self.notice.say(self._where(), "event")
+        self.refresh_bindings()  # n: offered while a mistake lies ahead (check_action)
 
     def _where(self) -> Text:
         """Where the replay stands, and the action just played."""
@@ -170,14 +171,30 @@ class ReplayScreen(Screen[None]):
             lost = f"{decision.cost:.1f} points" + (
                 f" and {chance}% chance to win" if chance else ""
             )
-            return Text.assemble(
-                ("Best was: ", "bold"), f"{best} (this move lost {lost}) · n: next mistake"
-            )
+            ahead = " · n: next mistake" if self._mistake_ahead() else ""
+            return Text.assemble(("Best was: ", "bold"), f"{best} (this move lost {lost}){ahead}")
         if self.step == self.replay.last:
             return Text.assemble(head, f" {DASH} the record ends here (the game was not finished)")
         return Text.assemble(head, f" {DASH} → shows the next action, ← goes back")
 
     # ------------------------------------------------------------------ keys
+
+    def _mistake_ahead(self) -> bool:
+        """Whether ``n`` has a mistake or a blunder to go to (a reviewed game's, after
+        this step)."""
+        return self.replay.next_mistake(self.step) is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``n`` is offered (in the footer) only while a mistake or a blunder lies ahead:
+        never in a game the coach did not review, or whose review found none."""
+        if action == "next_mistake":
+            return self._mistake_ahead()
+        return True
+
+    def _keys(self) -> list[Key]:
+        """The keys of this replay (``n`` only in a game reviewed with mistakes)."""
+        mistakes = self.replay.next_mistake(0) is not None
+        return [key for key in REPLAY_KEYS if mistakes or key.id != "replay-next-mistake"]
 
     def action_step(self, delta: int) -> None:
         """Right/Left: one action forward or back."""
@@ -233,6 +250,9 @@ class ReplayScreen(Screen[None]):
             )
             return
         step = replay.next_mistake(self.step)
+        if step is None and replay.next_mistake(0) is None:
+            self.notice.say("The coach's review found no mistake or blunder in this game.")
+            return
         if step is None:
             self.notice.say("No mistake or blunder after this move (Home: back to the deal).")
             return
@@ -259,7 +279,7 @@ class ReplayScreen(Screen[None]):
 
     def action_help(self) -> None:
         """``?``: the keys."""
-        self.notice.say(keys_line(REPLAY_KEYS))
+        self.notice.say(keys_line(self._keys()))
 
     def action_rules(self) -> None:
         """``r``: the rules, over the replay."""
@@ -271,7 +291,10 @@ class ReplayScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """A key that does nothing here says which keys do."""
-        if event.key not in self.app.active_bindings:
+        if event.key in ("n", "N") and not self._mistake_ahead():
+            event.stop()  # not offered: says why (not reviewed, no mistake ahead)
+            self.action_next_mistake()
+        elif event.key not in self.app.active_bindings:
             event.stop()
             key = event.character if event.is_printable else event.key
             self.notice.say(
