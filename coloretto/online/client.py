@@ -32,11 +32,20 @@ from coloretto.engine import (
     IllegalAction,
     IllegalReason,
     Match,
+    Move,
     RecordError,
     Rules,
     load_record,
 )
-from coloretto.online.protocol import ROOM_CODE, TOKEN, VERSION, ProtocolError, encode, next_in
+from coloretto.online.protocol import (
+    ROOM_CODE,
+    TOKEN,
+    VERSION,
+    ProtocolError,
+    covered,
+    encode,
+    next_in,
+)
 from coloretto.online.public import PublicGame, Results, match_progress
 from coloretto.play.config import MAX_NAME, GameConfig, Player
 from coloretto.play.keeper import Keeper
@@ -52,7 +61,7 @@ from coloretto.play.table import (
     TableNews,
     advise,
 )
-from coloretto.play.words import describe_move
+from coloretto.play.words import Line, describe_move
 from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
 
@@ -263,6 +272,9 @@ class RemoteTable:
         self._number = 0
         """The number of the match's game on the table (0: none yet)."""
         self._held: list[MovePlayed] = []
+        self.covered: frozenset[int] = frozenset()
+        """The actions (by number) of the game on the table that a bot played for a person
+        away."""
         self._kept = False
         self._sent: int | None = None
         self._listeners: list[Callable[[Any], None]] = []
@@ -410,6 +422,41 @@ class RemoteTable:
         if self.cafile is not None:
             words += ["--cafile", self.cafile]
         return shlex.join(words)
+
+    def move_lines(self, ply: int, move: Move, before: GameState, after: GameState) -> list[Line]:
+        """The move in words (``describe_move``); one a bot played for a person away says
+        so: "Jo (a bot, Jo away) drew green."."""
+        session = self.session
+        lines = describe_move(move, before, after, session.seat_names)
+        if ply in self.covered:
+            names = list(session.seat_names)
+            person = session.controller_name(move.player)
+            names[move.player] = f"{names[move.player]} (a bot, {person} away)"
+            lines[0] = describe_move(move, before, after, names)[0]
+        return lines
+
+    def back_words(self, plies: int, since: int = 0) -> str:
+        """Said on coming back to a game in progress after ``plies`` actions (the last
+        ones from ``since`` played while away): how many, and how many of this player's
+        a bot played."""
+        if self.player is None:
+            return f"Watching from move {plies + 1}."
+        game = self.session.game
+        rules = game.rules
+        moves = game.history()
+        mine = sum(
+            1 for ply in self.covered
+            if since <= ply < plies and rules.controller(moves[ply].player) == self.player
+        )  # fmt: skip
+        if since:
+            words = f"You are back: {plies - since} moves were played while you were away"
+        else:
+            words = f"You are back after {plies} moves"
+        if mine and since:
+            words += f" (a bot played {'one' if mine == 1 else mine} of yours)"
+        elif mine:
+            words += f"; a bot played {'one' if mine == 1 else mine} of them for you while away"
+        return words + "."
 
     @property
     def between_games(self) -> bool:
@@ -581,6 +628,7 @@ class RemoteTable:
         if old is None or number > self._number:  # the first game, or the match's next one
             for ply, move in enumerate(moves):
                 model.add(ply, move)
+            self.covered = covered(message, len(moves))
             before = self._session
             self._model, self._number = model, number
             self._final, self._held, self._kept, self._sent = None, [], False, None
@@ -593,8 +641,11 @@ class RemoteTable:
             for ply, move in enumerate(moves[: len(seen)]):
                 if model.add(ply, move) != seen[ply]:
                     raise ProtocolError("the game is not the one played before the break")
+            self.covered |= covered(message, len(moves))
             for ply in range(len(seen), len(moves)):
                 self._move({"ply": ply, "move": moves[ply]})
+            if len(moves) > len(seen) and not self.finished:
+                self._tell(TableNews(self.back_words(len(moves), since=len(seen))))
         self._presence(message)
 
     def _move(self, message: Mapping[str, Any]) -> None:
@@ -606,10 +657,11 @@ class RemoteTable:
             raise ProtocolError("move: expected its number")
         if ply < model.ply:
             return  # told twice (after a break)
+        self.covered |= covered(message, ply + 1)
         before = model.state
         move = model.add(ply, message.get("move"))
         session.match = replace(session.match, game=model.state)
-        lines = describe_move(move, before, model.state, session.seat_names)
+        lines = self.move_lines(ply, move, before, model.state)
         event = MovePlayed(move, before, tuple(lines))
         if model.state.is_over and self._final is None:
             self._held.append(event)  # told with the end, once the deck is known

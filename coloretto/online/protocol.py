@@ -336,3 +336,31 @@ def next_in(message: Mapping[str, Any]) -> float | None:
     ):
         raise ProtocolError(f"next_in: expected seconds from 0 to {MAX_AWAY_AFTER:g}")
     return float(value)
+
+
+def covered(message: Mapping[str, Any], plies: int) -> frozenset[int]:
+    """The actions a bot played for a person away, as a server's message tells them: a
+    ``move``'s ``"covered": true`` (its ``ply``), a ``game``'s ``"covered"`` list (of its
+    ``plies`` actions); none when the field is missing. ``ProtocolError`` unless it is
+    exactly that.
+
+    >>> sorted(covered({"covered": [4, 2]}, 10)), covered({"ply": 3, "covered": True}, 4)
+    ([2, 4], frozenset({3}))
+    >>> covered({"covered": [10]}, 10)
+    Traceback (most recent call last):
+    ...
+    coloretto.online.protocol.ProtocolError: covered: expected numbers of the 10 actions played
+    """
+    if "covered" not in message:
+        return frozenset()
+    value = message["covered"]
+    if "ply" in message:  # a move
+        ply = message["ply"]
+        if not isinstance(value, bool) or type(ply) is not int:
+            raise ProtocolError("covered: expected true or false")
+        return frozenset({ply}) if value else frozenset()
+    if not isinstance(value, list) or not all(
+        type(ply) is int and 0 <= ply < min(plies, MAX_PLY) for ply in value
+    ):
+        raise ProtocolError(f"covered: expected numbers of the {plies} actions played")
+    return frozenset(value)

@@ -41,7 +41,7 @@ from coloretto.engine import (
     write_record,
 )
 from coloretto.engine.record import expect
-from coloretto.online.protocol import MAX_AWAY_AFTER, MAX_SCORE, ROOM_CODE, TOKEN, Host
+from coloretto.online.protocol import MAX_AWAY_AFTER, MAX_PLY, MAX_SCORE, ROOM_CODE, TOKEN, Host
 from coloretto.play.config import MAX_NAME, GameConfig, Player
 from coloretto.play.saving import SESSION_KEY, session_from_record, session_meta
 from coloretto.play.session import Session
@@ -91,6 +91,7 @@ class Room:
         *,
         started: bool,
         away_after: float,
+        covered: list[int] | None = None,
     ) -> None:
         self.code = code
         self.session = session
@@ -100,6 +101,9 @@ class Room:
         self.started = started
         self.away_after = away_after
         """Seconds a person may be away on their turn before a bot plays for them."""
+        self.covered: list[int] = covered or []
+        """The actions (by number) of the game on the table that a bot played for a
+        person away."""
         self._counted: GameState | None = None
         self._count = 0
 
@@ -186,6 +190,7 @@ class Room:
         if number != match.game_number + 1:
             raise RoomError(f"the next game is game {match.game_number + 1}", "stale")
         self.session.next_game()
+        self.covered = []
 
     # ------------------------------------------------------------------ playing
 
@@ -242,6 +247,7 @@ class Room:
             "tokens": list(self._tokens),
             "started": self.started,
             "away_after": self.away_after,
+            "covered": list(self.covered),
         }
         return Snapshot(self.code, self.session.game, self.session.seat_names, meta)
 
@@ -272,7 +278,14 @@ class Room:
             if any(abs(score) > MAX_SCORE for game in session.match.results for score in game):
                 raise RecordError(f"room: a score of the match beyond ±{MAX_SCORE}")
             started = data.get("started") is True
-            return cls(code, session, people, tokens, started=started, away_after=float(away))
+            covered = data.get("covered", [])  # a room saved before it was kept: none
+            plies = len(session.game.history())
+            if not isinstance(covered, list) or not all(
+                type(ply) is int and 0 <= ply < min(plies, MAX_PLY) for ply in covered
+            ):
+                raise RecordError("room.covered: expected numbers of actions played")
+            return cls(code, session, people, tokens, started=started,
+                       away_after=float(away), covered=covered)  # fmt: skip
         except RecordError as error:
             raise error.in_file(path) from None
 

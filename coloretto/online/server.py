@@ -488,14 +488,22 @@ class GameServer:
             "setup": public_setup(game.setup),
             "moves": [move_json(move) for move in game.history()],
             "away": self.away(room),
+            "covered": list(room.covered),
             **({} if (wait := self.next_in(room)) is None else {"next_in": round(wait, 1)}),
         }
 
-    async def _played(self, room: Room, move: Move) -> None:
-        """Save the move (in a thread), then tell everyone (call it holding the lock)."""
+    async def _played(self, room: Room, move: Move, *, covered: bool = False) -> None:
+        """Save the move (in a thread), then tell everyone (call it holding the lock);
+        ``covered``: a bot played it for a person away."""
+        ply = room.ply - 1
+        if covered:
+            room.covered.append(ply)
         snapshot = room.snapshot()
         await asyncio.get_running_loop().run_in_executor(self.disk, self._write, snapshot)
-        self._all(room, {"type": "move", "ply": room.ply - 1, "move": move_json(move)})
+        told: dict[str, Any] = {"type": "move", "ply": ply, "move": move_json(move)}
+        if covered:
+            told["covered"] = True
+        self._all(room, told)
         if room.session.game.is_over:
             self._all(room, {"type": "over", "record": over_record(room)})
             self.ended[room.code] = self.clock()
@@ -541,7 +549,8 @@ class GameServer:
                     continue  # someone played meanwhile (a person back in time)
                 if room.is_person(player) and not self._covered(room, player):
                     return
-                await self._played(room, room.session.apply(answer.action))
+                move = room.session.apply(answer.action)
+                await self._played(room, move, covered=room.is_person(player))
 
     def _covered(self, room: Room, player: int) -> bool:
         """True when ``player``'s person has been away long enough for a bot to play for

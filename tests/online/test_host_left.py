@@ -3,7 +3,8 @@ process, Hana hosts a match of 2 games (a bare table playing by itself), Jo play
 pilot app, a bot takes the third seat. Jo's lobby names Hana; after game 1 Jo reads whom
 the match waits for, and what leaving would mean now; Hana quits from her score screen
 (told truthfully what happens); Jo learns that she has left and when game 2 starts, and
-the server deals it after ``away_after`` seconds, a bot playing Hana's turns."""
+the server deals it after ``away_after`` seconds, a bot playing Hana's turns (the move
+log says so); Hana back is told how many of her moves the bot played."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
 from coloretto.tui.screens.online_game import OnlineGameScreen
-from coloretto.tui.widgets import Notice
+from coloretto.tui.widgets import MoveLog, Notice
 from tests.online.conftest import AutoPlayer, ServerProcess, until
 from tests.online.pilot_client import play_turns
 from tests.tui.conftest import text_of
@@ -90,3 +91,25 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
             while not any(move.player == 0 for move in game.game.history()):
                 await play_turns(app, pilot, rng, draws=0.1)
                 await pilot.pause(0.02)
+        # The move log (and so the list of all moves, m) says a bot played for Hana.
+        screen = app.screen
+        assert isinstance(screen, OnlineGameScreen)
+        logged = [line.plain for line in screen.query_one(MoveLog).entries]
+        assert any(" Hana (a bot, Hana away) " in line for line in logged), logged
+        assert not any(" Jo (a bot" in line for line in logged), logged
+
+    # Hana comes back (a new process would: her token is in her data directory) and is
+    # told how many of her moves the bot played.
+    back = RemoteTable(server.address, {"type": "join", "room": hana.room, "name": "Hana"},
+                       Keeper(DataDir(tmp_path / "hana")))  # fmt: skip
+    backs = asyncio.create_task(back.run())
+    await until(lambda: back.started, 10)
+    moves = len(back.session.game.history())
+    mine = sum(1 for ply in back.covered if back.session.game.history()[ply].player == 0)
+    assert mine > 0
+    of_them = "one of them" if mine == 1 else f"{mine} of them"
+    assert back.back_words(moves) == (
+        f"You are back after {moves} moves; a bot played {of_them} for you while away."
+    )
+    back.suspend()
+    await backs

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coloretto.engine import DRAW, GameState, Match, Rules, load_record, new_game
+from coloretto.engine import DRAW, GameState, Match, RecordError, Rules, load_record, new_game
 from coloretto.online.client import RemoteTable, server_url
 from coloretto.online.protocol import (
     MAX_REQUEST,
@@ -25,6 +25,7 @@ from coloretto.online.protocol import (
     Resume,
     Start,
     Watch,
+    covered,
     next_in,
     parse_request,
     presence,
@@ -398,3 +399,47 @@ def test_a_bad_next_in_from_the_server_is_a_protocol_error(value: object) -> Non
     table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "K7PQ2M", "name": "Jo"})
     with pytest.raises(ProtocolError, match="next_in"):  # the client closes, as for any breach
         table._handle(json.dumps({"type": "presence", "away": [], "next_in": value}))
+
+
+def test_the_moves_a_bot_played_for_a_person_away_as_the_server_tells_them() -> None:
+    assert covered({"type": "move", "ply": 7, "move": {}, "covered": True}, 8) == {7}
+    assert covered({"type": "move", "ply": 7, "move": {}, "covered": False}, 8) == set()
+    assert covered({"type": "move", "ply": 7, "move": {}}, 8) == set()
+    assert covered({"type": "game", "covered": [0, 5]}, 6) == {0, 5}
+    assert covered({"type": "game"}, 6) == set()
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ({"type": "move", "ply": 7, "covered": 1}, "covered: expected true or false"),
+        ({"type": "move", "ply": 7, "covered": "yes"}, "covered: expected true or false"),
+        ({"type": "move", "ply": "7", "covered": True}, "covered: expected true or false"),
+        ({"type": "game", "covered": [6]}, "covered: expected numbers of the 6 actions"),
+        ({"type": "game", "covered": [-1]}, "covered: expected numbers of the 6 actions"),
+        ({"type": "game", "covered": [True]}, "covered: expected numbers of the 6 actions"),
+        ({"type": "game", "covered": [1.0]}, "covered: expected numbers of the 6 actions"),
+        ({"type": "game", "covered": {"1": 1}}, "covered: expected numbers of the 6 actions"),
+        ({"type": "game", "covered": True}, "covered: expected numbers of the 6 actions"),
+    ],
+)
+def test_a_bad_covered_from_the_server_is_a_protocol_error(
+    message: dict[str, object], words: str
+) -> None:
+    with pytest.raises(ProtocolError, match=words):
+        covered(message, 6)
+
+
+def test_a_room_keeps_the_moves_a_bot_played_for_a_person_away(tmp_path: Path) -> None:
+    room, _ = Room.open("ABC235", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room.start()
+    for _ in range(3):
+        room.session.apply(room.session.game.legal_actions()[0])
+    room.covered = [0, 2]
+    store = RoomStore(DataDir(tmp_path))
+    store.save(room.snapshot())
+    assert Room.load(store.path("ABC235")).covered == [0, 2]
+    room.covered = [3]  # not an action played
+    store.save(room.snapshot())
+    with pytest.raises(RecordError, match=r"room\.covered"):
+        Room.load(store.path("ABC235"))
