@@ -91,12 +91,15 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
             while not any(move.player == 0 for move in game.game.history()):
                 await play_turns(app, pilot, rng, draws=0.1)
                 await pilot.pause(0.02)
+
         # The move log (and so the list of all moves, m) says a bot played for Hana.
-        screen = app.screen
-        assert isinstance(screen, OnlineGameScreen)
-        logged = [line.plain for line in screen.query_one(MoveLog).entries]
-        assert any(" Hana (a bot, Hana away) " in line for line in logged), logged
-        assert not any(" Jo (a bot" in line for line in logged), logged
+        def logged() -> list[str]:  # the screen on show (a new game's may still be mounting)
+            screen = app.screen
+            assert isinstance(screen, OnlineGameScreen)
+            return [line.plain for line in screen.query_one(MoveLog).entries]
+
+        await until(lambda: any(" Hana (a bot, Hana away) " in line for line in logged()), 5)
+        assert not any(" Jo (a bot" in line for line in logged()), logged()
 
     # Hana comes back (a new process would: her token is in her data directory) and is
     # told how many of her moves the bot played.

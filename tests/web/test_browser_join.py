@@ -125,7 +125,7 @@ def play_in_the_page(browser: BrowserContext, url: str, address: str, host: Host
         screen.wait_for("Type your name")  # the name field is empty: the keys go there now
         screen.press(*"Zoe", "Enter")
         host.wait(lambda: "Zoe" in host.seated, "Zoe in the room")
-        screen.wait_for(f"Room {room}", "Waiting for the host to start the game")
+        screen.wait_for(f"Room {room}", "Waiting for Ann to start the game")
         host.start_game()
         screen.wait_for_pattern(r"Deck \d+ ·")  # the board
         table = host.table

@@ -173,7 +173,10 @@ class GameScreen(Screen[None]):
         return self.thinking is not None
 
     def on_mount(self) -> None:
-        """Show the table, describe the deal, and start the first turn."""
+        """Show the table, describe the deal, and start the first turn; nothing if the
+        screen was replaced before it was mounted (an online game can move on that soon)."""
+        if self not in self.app.screen_stack:
+            return
         game = self.session.game
         self.query_one(Legend).show(game.colours, game.rules.edition, plain=self.plain)
         self._log_start()
