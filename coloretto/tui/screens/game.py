@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
 
-from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
+from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction, Move
 from coloretto.play.config import DEFAULT_DELAY, PACES, possessive
 from coloretto.play.session import Session
 from coloretto.play.table import (
@@ -31,7 +31,7 @@ from coloretto.play.table import (
     Table,
     TableNews,
 )
-from coloretto.play.words import DASH, describe_deal, describe_move, row_list
+from coloretto.play.words import DASH, Line, describe_deal, describe_move, row_list
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import GAME_KEYS, bindings, offered_row_keys
 from coloretto.tui.messages import BotChose, GameOver, HintReady
@@ -207,19 +207,30 @@ class GameScreen(Screen[None]):
             )
 
     def _log_moves_so_far(self) -> None:
-        """A resumed game's log: every move before the save."""
+        """A game come back to in progress: every move so far, then a line saying so
+        (``resumed_words``)."""
         game = self.session.game
         moves = game.history()
         if not moves:
             return
         log = self.query_one(MoveLog)
         state = GameState.from_setup(game.rules, game.setup)
-        for move in moves:
+        for ply, move in enumerate(moves):
             after = state.apply(move.action)
-            for line in describe_move(move, state, after, self.session.seat_names):
+            for line in self.move_lines(ply, move, state, after):
                 log.add(render(line, plain=self.plain), round_number=state.round)
             state = after
-        log.add(Text(f"Resumed after {len(moves)} actions.", style="italic"))
+        words = self.resumed_words(len(moves))
+        if words:
+            log.add(Text(words, style="italic"))
+
+    def move_lines(self, ply: int, move: Move, before: GameState, after: GameState) -> list[Line]:
+        """The move numbered ``ply`` of this game, in words, for the log."""
+        return describe_move(move, before, after, self.session.seat_names)
+
+    def resumed_words(self, moves: int) -> str:
+        """What the log says after the ``moves`` of a game come back to (``""``: nothing)."""
+        return f"Resumed after {moves} actions."
 
     def refresh_table(self) -> None:
         """Redraw everything from the session's current game."""

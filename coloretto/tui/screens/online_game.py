@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from coloretto.engine import GameState
+from coloretto.engine import GameState, Move
 from coloretto.online.client import RemoteSession, RemoteTable
 from coloretto.play.config import possessive
-from coloretto.tui.glyphs import render
+from coloretto.play.words import Line
 from coloretto.tui.screens.game import GameScreen
 from coloretto.tui.table import show_table
-from coloretto.tui.widgets import MoveLog
 from coloretto.tui.words import turn_prompt
 
 
@@ -64,22 +63,14 @@ class OnlineGameScreen(GameScreen):
         self.remote = table
         """The table, as the online table it is."""
 
-    def _log_moves_so_far(self) -> None:
-        """A game come back to in progress: every move so far (those a bot played for a
-        person away marked), then how many, and how many of this player's a bot played."""
-        game = self.session.game
-        moves = game.history()
-        if not moves:
-            return
-        log = self.query_one(MoveLog)
-        state = GameState.from_setup(game.rules, game.setup)
-        for ply, move in enumerate(moves):
-            after = state.apply(move.action)
-            for line in self.remote.move_lines(ply, move, state, after):
-                log.add(render(line, plain=self.plain), round_number=state.round)
-            state = after
-        if not game.is_over:
-            log.add(Text(self.remote.back_words(len(moves)), style="italic"))
+    def move_lines(self, ply: int, move: Move, before: GameState, after: GameState) -> list[Line]:
+        """The move in words, one a bot played for a person away marked so."""
+        return self.remote.move_lines(ply, move, before, after)
+
+    def resumed_words(self, moves: int) -> str:
+        """How many moves were played while away, and how many of this player's a bot
+        played (nothing once the game is over)."""
+        return "" if self.session.game.is_over else self.remote.back_words(moves)
 
     def on_unmount(self) -> None:
         """Replaced by the match's next game: this screen hears of the table no more."""
