@@ -337,7 +337,7 @@ class Keeper:
         The records give what the statistics keep but the time a game finished (the time
         its session started is taken) and what a level stood for then (a level's play
         since changed is told from its date, ``LEVEL_REVISIONS``)."""
-        from coloretto.play.review import pending, positions, review_of  # noqa: PLC0415
+        from coloretto.play.review import pending, positions, review_of, summaries  # noqa: PLC0415
 
         files = finished_games(self.data)
         results: list[GameResult] = []
@@ -361,15 +361,15 @@ class Keeper:
             result = game_result(session, finished_at=_started(session.id, path))
             results.append(result)
             review = review_of(record, states := positions(record))
-            for seat, player in enumerate(session.config.players):
-                mine = (
-                    []
-                    if review is None
-                    else [d for d in review.decisions.values() if d.seat == seat]
-                )
-                if player.is_human and mine and review and not pending(states, review, [seat]):
-                    accuracy = sum(d.accuracy for d in mine) / len(mine)
-                    reviewed.append((result.game_id, seat, accuracy, len(mine)))
+            if review is None:
+                continue
+            people = [
+                seat
+                for seat, player in enumerate(session.config.players)
+                if player.is_human and not pending(states, review, [seat])
+            ]
+            for summary in summaries(review, states, record.seats, people):
+                reviewed.append((result.game_id, summary.seat, summary.accuracy, summary.decisions))
         stats = Stats(self.data.stats)
         added = stats.add_all(results) if results else 0
         for game_id, seat, accuracy, decisions in reviewed:

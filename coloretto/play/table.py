@@ -110,6 +110,9 @@ class Table(Protocol):
     def plays_here(self, seat: int) -> bool:
         """True when a person at this front end moves ``seat``."""
 
+    def move_lines(self, ply: int, move: Move, before: GameState, after: GameState) -> list[Line]:
+        """The game's move numbered ``ply`` in words, as the log tells it."""
+
     def keep(self) -> None:
         """Keep the game as it stands (a local table saves it)."""
 
@@ -170,8 +173,12 @@ class LocalTable:
         before = session.game
         move = session.apply(action)
         self.keep()
-        lines = describe_move(move, before, session.game, session.seat_names)
+        lines = self.move_lines(len(before.history()), move, before, session.game)
         self._tell(MovePlayed(move, before, tuple(lines)))
+
+    def move_lines(self, ply: int, move: Move, before: GameState, after: GameState) -> list[Line]:
+        """The move in words (``describe_move``)."""
+        return describe_move(move, before, after, self._session.seat_names)
 
     def keep(self) -> None:
         """Save the game (and once it is over, keep it in the history and the statistics).

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
 
-from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction, Move
+from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
 from coloretto.play.config import DEFAULT_DELAY, PACES, possessive
 from coloretto.play.session import Session
 from coloretto.play.table import (
@@ -31,7 +31,7 @@ from coloretto.play.table import (
     Table,
     TableNews,
 )
-from coloretto.play.words import DASH, Line, describe_deal, describe_move, row_list
+from coloretto.play.words import DASH, describe_deal, row_list
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import GAME_KEYS, bindings, offered_row_keys
 from coloretto.tui.messages import BotChose, GameOver, HintReady
@@ -217,16 +217,12 @@ class GameScreen(Screen[None]):
         state = GameState.from_setup(game.rules, game.setup)
         for ply, move in enumerate(moves):
             after = state.apply(move.action)
-            for line in self.move_lines(ply, move, state, after):
+            for line in self.table.move_lines(ply, move, state, after):
                 log.add(render(line, plain=self.plain), round_number=state.round)
             state = after
         words = self.resumed_words(len(moves))
         if words:
             log.add(Text(words, style="italic"))
-
-    def move_lines(self, ply: int, move: Move, before: GameState, after: GameState) -> list[Line]:
-        """The move numbered ``ply`` of this game, in words, for the log."""
-        return describe_move(move, before, after, self.session.seat_names)
 
     def resumed_words(self, moves: int) -> str:
         """What the log says after the ``moves`` of a game come back to (``""``: nothing)."""

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from coloretto.engine import GameState, Move
 from coloretto.online.client import RemoteSession, RemoteTable
 from coloretto.play.config import possessive
-from coloretto.play.words import Line
 from coloretto.tui.screens.game import GameScreen
 from coloretto.tui.table import show_table
 from coloretto.tui.words import turn_prompt
@@ -62,10 +60,6 @@ class OnlineGameScreen(GameScreen):
         super().__init__(table)
         self.remote = table
         """The table, as the online table it is."""
-
-    def move_lines(self, ply: int, move: Move, before: GameState, after: GameState) -> list[Line]:
-        """The move in words, one a bot played for a person away marked so."""
-        return self.remote.move_lines(ply, move, before, after)
 
     def resumed_words(self, moves: int) -> str:
         """How many moves were played while away, and how many of this player's a bot
