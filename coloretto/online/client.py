@@ -181,16 +181,6 @@ def _progress(match: Match) -> tuple[Rules, int, Results]:
     return match.rules, match.game_number, match.results
 
 
-class WithheldSeed(Session):
-    """A finished game of an online match whose last game is still to come: its record
-    came without the seed (the next games are dealt from it)."""
-
-    @property
-    def shown_seed(self) -> str:
-        """The seed stays secret until the match is over."""
-        return "secret until the match is over"
-
-
 class SeatKeys:
     """The secret tokens of one's seats, by room and name, in the data directory."""
 
@@ -683,8 +673,6 @@ class RemoteTable:
             raise ProtocolError("the game's record is not the game played")
         if _progress(final.match) != _progress(self.session.match):
             raise ProtocolError("the game's record is not of the match played")
-        if record.state.setup.seed is None:
-            final = WithheldSeed(final.config, final.match, final.id)
         self._final = final
         self.keep()
         held, self._held = self._held, []

@@ -41,7 +41,15 @@ from coloretto.engine import (
     write_record,
 )
 from coloretto.engine.record import expect
-from coloretto.online.protocol import MAX_AWAY_AFTER, MAX_PLY, MAX_SCORE, ROOM_CODE, TOKEN, Host
+from coloretto.online.protocol import (
+    MAX_AWAY_AFTER,
+    MAX_SCORE,
+    ROOM_CODE,
+    TOKEN,
+    Host,
+    ProtocolError,
+)
+from coloretto.online.protocol import covered as bot_played
 from coloretto.play.config import MAX_NAME, GameConfig, Player
 from coloretto.play.saving import SESSION_KEY, session_from_record, session_meta
 from coloretto.play.session import Session
@@ -278,12 +286,10 @@ class Room:
             if any(abs(score) > MAX_SCORE for game in session.match.results for score in game):
                 raise RecordError(f"room: a score of the match beyond ±{MAX_SCORE}")
             started = data.get("started") is True
-            covered = data.get("covered", [])  # a room saved before it was kept: none
-            plies = len(session.game.history())
-            if not isinstance(covered, list) or not all(
-                type(ply) is int and 0 <= ply < min(plies, MAX_PLY) for ply in covered
-            ):
-                raise RecordError("room.covered: expected numbers of actions played")
+            try:  # a room saved before they were kept has none
+                covered = sorted(bot_played(data, len(session.game.history())))
+            except ProtocolError as error:
+                raise RecordError(f"room.{error}") from None
             return cls(code, session, people, tokens, started=started,
                        away_after=float(away), covered=covered)  # fmt: skip
         except RecordError as error:
