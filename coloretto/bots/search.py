@@ -21,7 +21,6 @@ from coloretto.bots.evaluation import (
 from coloretto.bots.expert import ExpertBot
 from coloretto.bots.model import Memory, policies, take_thresholds
 from coloretto.bots.options import choice, number, whole
-from coloretto.bots.value import ValueNet, features, value_net
 from coloretto.engine import (
     DRAW,
     Action,
@@ -170,10 +169,7 @@ class SearchBot:
     first (``coloretto.bots.model``): the expert expects each seat's own take
     threshold, and in the rollouts each opponent takes and places by the simple
     rules (a style's, or parametric ones) that explain its decisions this game
-    clearly better than the expert does. ``value`` (``net`` by default, or ``hand``)
-    says how a round's end is valued in the expert rollouts: by the learnt network
-    for these rules where one ships (``coloretto.bots.value``), else by the hand-made
-    estimate (``hand`` always). The ``seconds`` cap covers all of it,
+    clearly better than the expert does. The ``seconds`` cap covers all of it,
     rollouts included: a deal cut short is dropped. With an iteration budget
     alone the bot is fully deterministic for a seed; a time limit makes the
     depth of search depend on the machine.
@@ -197,7 +193,6 @@ class SearchBot:
         playout: str = "expert",
         confidence: float = 1.0,
         observe: bool = True,
-        value: str = "net",
     ) -> None:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -212,9 +207,6 @@ class SearchBot:
         self.playout = choice("playout", playout, ("greedy", "expert"))
         self.confidence = number("confidence", confidence)
         self.observe = observe
-        self.value = choice("value", value, ("net", "hand"))
-        self._net: ValueNet | None = None
-        """The learnt value of a round's end for this game's rules (``value=net``), if any."""
         self._expert = ExpertBot()
         self._memory = Memory()
         """The game's decisions so far, and what the fitted policies would have played."""
@@ -250,7 +242,6 @@ class SearchBot:
             return candidates[0]
         self._root_actions = candidates
         self._horizon = None if self.rounds is None else view.round + self.rounds
-        self._net = value_net(view.rules) if self.value == "net" else None
         deadline = None if budget.seconds is None else start + budget.seconds
         if self.playout == "expert":
             return self._compare(view, candidates, budget.iterations, deadline)
@@ -352,8 +343,6 @@ class SearchBot:
             return None
         if end.is_over:
             return _rewards(end.final_scores(), self.margin)[seat]
-        if self._net is not None:
-            return self._net.win(features(end, seat, seat_values(end, self.foresight)))
         return self._estimate(end)[seat]
 
     def _play_out(self, state: GameState, deadline: float | None) -> GameState | None:
@@ -507,7 +496,7 @@ class SearchBot:
         each colour, shared with the seats that collect it too); the reward is
         a logistic function of its value's margin over the best other seat.
         """
-        values = seat_values(state, self.foresight)
+        values = _values(state, self.foresight)
         spread = self.spread
         rewards = []
         for s in range(len(values)):
@@ -517,7 +506,7 @@ class SearchBot:
         return rewards
 
 
-def seat_values(state: GameState, foresight: float | None = None) -> list[float]:
+def _values(state: GameState, foresight: float | None) -> list[float]:
     """Per seat, its score plus the prospects of the colours it builds (as the expert
     reckons them, with ``foresight``, by default the scoring side's)."""
     rules = state.rules
@@ -576,7 +565,7 @@ def _judge(state: GameState, seat: int) -> tuple[float, float]:
         assert outcome is not None
         return outcome.share(player), float(outcome.margin(player))
     values = [0.0] * rules.players
-    for s, value in enumerate(seat_values(state)):
+    for s, value in enumerate(_values(state, None)):
         values[rules.controller(s)] += value
     rival = max((v for p, v in enumerate(values) if p != player), default=values[player])
     spread = analysis_spread(state.deck_size)
