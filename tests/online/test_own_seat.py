@@ -101,7 +101,11 @@ async def own_seat(server: ServerProcess, tmp_path: Path) -> None:
             if table.plays_here(table.session.game.current_player):
                 await pilot.press(key_of(table.legal_actions()[0]))
             await pilot.pause(0.05)
-        await until(lambda: turn() == "▶ Ben's turn: Ben is away (a bot plays after 60 s)…")
+        await until(
+            lambda: (
+                turn() == "▶ Ben's turn: Ben is away (a bot plays once they have been away 60 s)…"
+            )
+        )
         assert "away" in shown(screen.query_one("#seat-2"))
         await pilot.press("ctrl+c")
 
@@ -130,7 +134,7 @@ def test_the_ghosts_turns_online(here: int | None, seat: int, expected: str) -> 
     if here != rules.controller(seat):
         away = "Ana" if seat == 2 else "Ben"
         assert online_turn_prompt(session, away_after=30).plain.endswith(
-            f"turn: {away} is away (a bot plays after 30 s)…"
+            f"turn: {away} is away (a bot plays once they have been away 30 s)…"
         )
 
 

@@ -30,7 +30,9 @@ def online_turn_prompt(session: RemoteSession, *, away_after: float, plain: bool
     head = f"{possessive(session.seat_names[seat])} turn: "
     mover = session.controller_name(seat)
     if game.rules.controller(seat) in session.away:
-        return Text(f"{head}{mover} is away (a bot plays after {away_after:g} s)…")
+        return Text(
+            f"{head}{mover} is away (a bot plays once they have been away {away_after:g} s)…"
+        )
     if seat >= game.rules.players:  # a ghost, played by its partner
         return Text(f"{head}waiting for {possessive(mover)} move…")
     return Text(f"{head}waiting for their move…")
