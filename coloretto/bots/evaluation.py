@@ -13,6 +13,9 @@ worth their *prospects*: the points those expected cards should add (``prospect_
 [5.4, 0.6, 0.0]
 >>> building([3, 0, 5, 1], plus=3)
 [2, 0, 3]
+
+The cards a seat expects in the colours it does not build are its *junk*: minus points to
+come (``junk_cost``, ``DEFAULT_JUNK``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,11 @@ from coloretto.engine import Scoring
 DEFAULT_FORESIGHT = {Scoring.BROWN: 0.5, Scoring.GRAY: 6.0}
 """How far the prospects are trusted. On the gray side three cards of a colour are easy
 to reach: what counts is which colours, and keeping clear of everything else."""
+DEFAULT_JUNK = {Scoring.BROWN: 0.0, Scoring.GRAY: 0.5}
+"""The share of a seat's cards to come expected in colours it does not build, each colour
+by its unseen cards (``junk_cost``). On the gray side a second or third card of a minus
+colour costs 3 or 4 points, so a collection already spread over extra colours has more to
+fear from the rounds to come than its score says."""
 LAST_ROUND_FILL = 0.8
 """Share of the rows' room expected to be filled in the last round."""
 MAX_COUNT = 6
@@ -53,6 +61,24 @@ def expected_cards(future: float, unseen: Sequence[int], rivals: Sequence[int]) 
 def building(counts: Sequence[int], plus: int) -> list[int]:
     """The indices of the ``plus`` colours a seat builds: its biggest (ties to the first)."""
     return sorted(range(len(counts)), key=lambda i: -counts[i])[:plus]
+
+
+def junk_cost(table: tuple[int, ...], held: int, expected: float) -> float:
+    """The points that ``expected`` more cards (Poisson) of a minus colour would cost a seat
+    that holds ``held`` of it (negative where more cards help: past three on the gray
+    side).
+
+    >>> gray = (0, 1, 4, 8, 7, 6, 5)
+    >>> round(junk_cost(gray, 1, 0.5), 2), round(junk_cost(gray, 3, 0.5), 2)
+    (1.52, -0.5)
+    """
+    term = math.exp(-expected)
+    points = total = 0.0
+    for k in range(POISSON_TERMS):
+        points += term * table[min(held + k, MAX_COUNT)]
+        total += term
+        term *= expected / (k + 1)
+    return points / total - table[min(held, MAX_COUNT)]
 
 
 @cache

@@ -11,11 +11,13 @@ from collections.abc import Sequence
 from coloretto.bots.base import Bot, Budget, Estimate
 from coloretto.bots.evaluation import (
     DEFAULT_FORESIGHT,
+    DEFAULT_JUNK,
     MAX_COUNT,
     PROSPECT_DECIMALS,
     building,
     expected_cards,
     future_cards,
+    junk_cost,
     prospect_table,
 )
 from coloretto.bots.expert import ExpertBot
@@ -188,6 +190,7 @@ class SearchBot:
         margin: float = 0.2,
         rounds: int | None = 1,
         foresight: float | None = None,
+        junk: float | None = None,
         spread: float = 8.0,
         prune: float = 3.0,
         playout: str = "expert",
@@ -201,6 +204,7 @@ class SearchBot:
         self.margin = number("margin", margin, low=0, high=1)
         self.rounds = None if rounds is None else whole("rounds", rounds, low=0) or None
         self.foresight = None if foresight is None else number("foresight", foresight, low=0)
+        self.junk = None if junk is None else number("junk", junk, low=0)
         self.spread = number("spread", spread, above=0)
         self._horizon: int | None = None
         self.prune = number("prune", prune)
@@ -496,7 +500,7 @@ class SearchBot:
         each colour, shared with the seats that collect it too); the reward is
         a logistic function of its value's margin over the best other seat.
         """
-        values = _values(state, self.foresight)
+        values = _values(state, self.foresight, self.junk)
         spread = self.spread
         rewards = []
         for s in range(len(values)):
@@ -506,9 +510,11 @@ class SearchBot:
         return rewards
 
 
-def _values(state: GameState, foresight: float | None) -> list[float]:
+def _values(state: GameState, foresight: float | None, junk: float | None) -> list[float]:
     """Per seat, its score plus the prospects of the colours it builds (as the expert
-    reckons them, with ``foresight``, by default the scoring side's)."""
+    reckons them, with ``foresight``, by default the scoring side's) less what its junk
+    should cost: ``junk`` (by default the scoring side's) times its share of the cards to
+    come, spread over its other colours by their unseen cards (``junk_cost``)."""
     rules = state.rules
     seats = rules.seats
     scoring = rules.scoring
@@ -520,7 +526,10 @@ def _values(state: GameState, foresight: float | None) -> list[float]:
     before = state.cards_before_last_round or 0
     foresight = DEFAULT_FORESIGHT[scoring] if foresight is None else foresight
     future = future_cards(before, sum(state.row_capacities), seats, foresight)
+    junk = DEFAULT_JUNK[scoring] if junk is None else junk
+    share = junk * future_cards(before, sum(state.row_capacities), seats, 1.0)
     unseen = state.unseen()
+    unseen_total = sum(unseen.values()) or 1
     left = [unseen.get(c, 0) for c in colours]
     values = []
     for s in range(seats):
@@ -529,9 +538,13 @@ def _values(state: GameState, foresight: float | None) -> list[float]:
         points: float = best_total(own, held[_JOKER] + held[_GOLDEN], held[_PLUS2], table, plus)
         rivals = [sum(1 for o in range(seats) if o != s and counts[o][c]) for c in colours]
         expected = expected_cards(future, left, rivals)
-        for i in building(own, plus):
+        built = building(own, plus)
+        for i in built:
             prospects = prospect_table(table, round(expected[i], PROSPECT_DECIMALS))
             points += prospects[min(own[i], MAX_COUNT)]
+        for i, held_i in enumerate(own):
+            if held_i and share and i not in built:
+                points -= junk_cost(table, held_i, share * left[i] / unseen_total)
         values.append(points)
     return values
 
@@ -565,7 +578,7 @@ def _judge(state: GameState, seat: int) -> tuple[float, float]:
         assert outcome is not None
         return outcome.share(player), float(outcome.margin(player))
     values = [0.0] * rules.players
-    for s, value in enumerate(_values(state, None)):
+    for s, value in enumerate(_values(state, None, None)):
         values[rules.controller(s)] += value
     rival = max((v for p, v in enumerate(values) if p != player), default=values[player])
     spread = analysis_spread(state.deck_size)
