@@ -165,6 +165,9 @@ class SearchBot:
     Options: ``iterations`` (deals; default 16) and/or ``seconds`` per move,
     ``prune`` (points; negative searches every legal action), ``confidence``,
     ``rounds`` (rounds played out before the estimate; 0 plays to the end),
+    ``junk`` (the share of a seat's cards to come that its estimate expects
+    in colours it does not build; by default 0.5 on the gray side, 0 on the
+    brown: ``coloretto.bots.evaluation.junk_cost``),
     ``spread`` (points of estimated margin per unit of log-odds), ``margin``
     (the weight of the score margin in a finished game's reward), and for the
     tree mode ``exploration``. ``observe`` (default true) fits the table
@@ -497,8 +500,9 @@ class SearchBot:
 
         Each seat's value is its score plus the prospects of the colours it
         builds (as the expert reckons them: its share of the unseen cards of
-        each colour, shared with the seats that collect it too); the reward is
-        a logistic function of its value's margin over the best other seat.
+        each colour, shared with the seats that collect it too), less what its
+        junk to come should cost (``junk``); the reward is a logistic function
+        of its value's margin over the best other seat.
         """
         values = _values(state, self.foresight, self.junk)
         spread = self.spread
