@@ -529,9 +529,10 @@ def _values(state: GameState, foresight: float | None, junk: float | None) -> li
     # At a round's end the game goes on: in the last round, only its rows are to come.
     before = state.cards_before_last_round or 0
     foresight = DEFAULT_FORESIGHT[scoring] if foresight is None else foresight
-    future = future_cards(before, sum(state.row_capacities), seats, foresight)
+    capacity = sum(state.row_capacities)
+    future = future_cards(before, capacity, seats, foresight)
     junk = DEFAULT_JUNK[scoring] if junk is None else junk
-    share = junk * future_cards(before, sum(state.row_capacities), seats, 1.0)
+    share = junk * future_cards(before, capacity, seats, 1.0)
     unseen = state.unseen()
     unseen_total = sum(unseen.values()) or 1
     left = [unseen.get(c, 0) for c in colours]
