@@ -328,3 +328,45 @@ def test_options_come_through_the_registry() -> None:
         ExpertBot(denial=-1)
     with pytest.raises(ValueError, match="final must be a number"):
         make_bot("expert:final=soon", seed=3)
+
+
+def test_gray_side_counts_the_junk_to_come() -> None:
+    # Seat 0 (blue 2, orange 1, green 1) builds those three. Row 1 holds two blue,
+    # row 2 pink and yellow: two colours it would have to carry as minus colours,
+    # whose further cards should cost it more than their first points.
+    script = [*SPREAD, "blue>1", "pink>2", "blue>1", "yellow>2", "green>3"]
+    state = deal_and_play(FOUR_GRAY, START, script)
+    assert state.current_player == 0
+    view, legal = state.view(0), state.legal_actions()
+    plain = ExpertBot(observe=False, junk=0).rate(view, legal)
+    wary = ExpertBot(observe=False, junk=1).rate(view, legal)
+    blue_row, junk_row = Action.take(0), Action.take(1)
+    assert wary[junk_row] - plain[junk_row] < wary[blue_row] - plain[blue_row] - 1.0
+    assert ExpertBot(observe=False).rate(view, legal) == ExpertBot(observe=False, junk=0.25).rate(
+        view, legal
+    )
+    brown = deal_and_play(FOUR, START, script)
+    brown_view = brown.view(0)
+    assert ExpertBot(observe=False).rate(brown_view, legal) == ExpertBot(
+        observe=False, junk=0
+    ).rate(brown_view, legal)
+
+
+def test_the_junk_option_is_checked() -> None:
+    bot = make_bot("expert:junk=0.5", seed=3)
+    assert isinstance(bot, ExpertBot)
+    assert bot.junk == 0.5
+    with pytest.raises(ValueError, match="junk"):
+        ExpertBot(junk=-1)
+
+
+@pytest.mark.parametrize(("players", "counted"), [(4, True), (5, False)])
+def test_its_junk_counts_by_default_up_to_four_gray_seats(players: int, counted: bool) -> None:
+    game = new_game(Rules(players=players, scoring="gray"), seed=8)
+    differs = False
+    while not game.is_over:
+        view, legal = game.view(game.current_player), game.legal_actions()
+        default = ExpertBot(observe=False)
+        differs |= default.rate(view, legal) != ExpertBot(observe=False, junk=0).rate(view, legal)
+        game = game.apply(default.choose(view, legal))
+    assert differs is counted

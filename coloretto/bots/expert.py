@@ -6,8 +6,10 @@ No tree search. Every decision rests on two estimates:
   (jokers and "+2" cards included, on either scoring side). For itself the bot
   adds the change in its *prospects*: the points the colours it builds should
   still bring, from the unseen cards of each colour shared with the seats that
-  collect it too. Prospects shrink as the Last Round card nears and vanish in
-  the last round, where only the score counts;
+  collect it too, less (on the gray side) what the cards it should still get in
+  the colours it does not build would cost (its *junk*). Prospects and junk
+  shrink as the Last Round card nears and vanish in the last round, where only
+  the score counts;
 - a one-cycle outlook of the current round: each other seat still in the round
   takes its best row with a probability that grows with that row's worth, or
   draws and adds a card; then the bot takes the best row left, and the seats
@@ -32,6 +34,7 @@ from coloretto.bots.evaluation import (
     building,
     expected_cards,
     future_cards,
+    junk_cost,
     prospect_table,
 )
 from coloretto.bots.model import Memory, take_thresholds
@@ -103,6 +106,25 @@ def default_timing(scoring: Scoring, seats: int) -> Timing:
 
 _MAX_DENIAL = 2.0
 _MAX_FORESIGHT = 20.0
+_MAX_JUNK = 4.0
+GRAY_JUNK = 0.25
+"""The expert's ``junk`` on the gray side (``default_junk``): half the search's
+(``DEFAULT_JUNK``), which values a round's end, where the expert weighs every take and
+placement."""
+
+
+def default_junk(scoring: Scoring, seats: int) -> float:
+    """The expert's ``junk`` by scoring side and number of seats.
+
+    Only the gray side has junk to fear. With five seats its fitted timing
+    (``default_timing``) already plays for it: the term lowered the expert's results
+    there, where it raised them at three and four seats (docs/bot-strength.md, "The
+    expert's junk").
+
+    >>> default_junk(Scoring.GRAY, 4), default_junk(Scoring.GRAY, 5), default_junk(Scoring.BROWN, 4)
+    (0.25, 0.0, 0.0)
+    """
+    return GRAY_JUNK if scoring is Scoring.GRAY and seats < 5 else 0.0
 
 
 class ExpertBot:
@@ -126,6 +148,11 @@ class ExpertBot:
       side with three or more players (6 points to beat when the rows are empty, -2 when
       they are full), ``patience`` 2 heads-up; on the gray side nothing up to four
       players, and fitted terms with five.
+    - ``junk`` (0-4): the share of its cards to come it expects in colours it does not
+      build, whose cost (``coloretto.bots.evaluation.junk_cost``) counts against a
+      collection already spread over them; by default 0.25 on the gray side up to four
+      seats, where a second or third card of a minus colour costs 3 or 4 points, and 0
+      otherwise (``default_junk``).
     - ``observe`` (default true): fit each seat's threshold to what it has done this
       game (``coloretto.bots.model``) instead of expecting ``threshold`` of everyone.
 
@@ -145,6 +172,7 @@ class ExpertBot:
         crowd: float | None = None,
         final: float | None = None,
         early: float | None = None,
+        junk: float | None = None,
         observe: bool = True,
     ) -> None:
         self.seed = seed
@@ -159,6 +187,7 @@ class ExpertBot:
             if foresight is None
             else number("foresight", foresight, low=0, high=_MAX_FORESIGHT)
         )
+        self.junk = None if junk is None else number("junk", junk, low=0, high=_MAX_JUNK)
         self.threshold = number("threshold", threshold)
         self.softness = number("softness", softness, above=0)
         self.patience = _optional("patience", patience)
@@ -182,6 +211,14 @@ class ExpertBot:
         }
         terms = {name: value for name, value in given.items() if value is not None}
         return default_timing(scoring, seats)._replace(**terms)
+
+    def junk_share(self, scoring: Scoring, seats: int) -> float:
+        """The ``junk`` it plays with: the option if given, else ``default_junk``.
+
+        >>> ExpertBot().junk_share(Scoring.GRAY, 4), ExpertBot(junk=1).junk_share(Scoring.BROWN, 4)
+        (0.25, 1.0)
+        """
+        return default_junk(scoring, seats) if self.junk is None else self.junk
 
     def choose(
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
@@ -248,7 +285,11 @@ class _Collector:
     """
 
     def __init__(
-        self, view: PlayerView, collection: dict[Card, int], expected: list[float] | None
+        self,
+        view: PlayerView,
+        collection: dict[Card, int],
+        expected: list[float] | None,
+        junk: list[float] | None = None,
     ) -> None:
         rules = view.rules
         self.index = {colour: i for i, colour in enumerate(view.colours)}
@@ -257,9 +298,8 @@ class _Collector:
         self.plus2 = collection.get(Card.PLUS2, 0)
         self.table = rules.scoring.table
         self.plus = rules.plus_colours
-        self.expected = (
-            None if expected is None else tuple(round(x, PROSPECT_DECIMALS) for x in expected)
-        )
+        self.expected = _rounded(expected)
+        self.junk = _rounded(junk)
         key = (
             self.table,
             self.plus,
@@ -268,6 +308,7 @@ class _Collector:
             self.jokers,
             self.plus2,
             self.expected,
+            self.junk,
         )
         gains = _GAINS.get(key)
         if gains is None:
@@ -277,7 +318,8 @@ class _Collector:
         self._gains = gains
 
     def value(self, cards: Row) -> float:
-        """The score after adding ``cards``, plus the prospects of the colours being built."""
+        """The score after adding ``cards``, plus the prospects of the colours being built,
+        less the cost of the junk to come in the others."""
         counts = list(self.counts)
         jokers, plus2 = self.jokers, self.plus2
         for card in cards:
@@ -287,14 +329,20 @@ class _Collector:
                 plus2 += 1
             elif card.is_joker:
                 jokers += 1
-        points = best_total(counts, jokers, plus2, self.table, self.plus)
-        if self.expected is None:
+        points: float = best_total(counts, jokers, plus2, self.table, self.plus)
+        expected, junk, table = self.expected, self.junk, self.table
+        if expected is None and junk is None:
             return points
-        expected, table = self.expected, self.table
         built = building(counts, self.plus)
-        return points + sum(
-            prospect_table(table, expected[i])[min(counts[i], MAX_COUNT)] for i in built
-        )
+        if expected is not None:
+            points += sum(
+                prospect_table(table, expected[i])[min(counts[i], MAX_COUNT)] for i in built
+            )
+        if junk is not None:
+            for i, held in enumerate(counts):
+                if held and junk[i] and i not in built:
+                    points -= junk_cost(table, held, junk[i])
+        return points
 
     def gain(self, cards: Row) -> float:
         """How much taking ``cards`` changes the value."""
@@ -332,8 +380,9 @@ class _Table:
         foresight = DEFAULT_FORESIGHT[scoring] if bot.foresight is None else bot.foresight
         self.patience = self._patience(bot.timing(scoring, seats))
         expected = self._expected_cards(view, unseen, collections, foresight)
+        junk = self._junk(view, unseen, bot.junk_share(scoring, seats))
         self.collectors = [
-            _Collector(view, held, expected if s == self.me else None)
+            _Collector(view, held, expected, junk) if s == self.me else _Collector(view, held, None)
             for s, held in enumerate(collections)
         ]
         self._cache: dict[tuple[int, Row], float] = {}
@@ -387,6 +436,18 @@ class _Table:
             for colour in view.colours
         ]
         return expected_cards(future, [unseen.get(c, 0) for c in view.colours], rivals)
+
+    def _junk(self, view: PlayerView, unseen: dict[Card, int], junk: float) -> list[float] | None:
+        """Per colour in play: how many more cards of it I should expect whether I want
+        them or not, ``junk`` times my share of the cards to come spread by the unseen
+        cards (``junk_cost``). ``None`` in the last round or without ``junk``."""
+        before = view.cards_before_last_round
+        if before is None or junk == 0.0:
+            return None
+        share = junk * future_cards(before, sum(self.caps), view.rules.seats, 1.0)
+        left = [unseen.get(c, 0) for c in view.colours]
+        total = sum(left) or 1
+        return [share * n / total for n in left]
 
     def mean(self, seat: int) -> float:
         """What one random unseen card is worth to ``seat``."""
@@ -535,6 +596,11 @@ def _row(action: Action) -> int:
     if action.row is None:
         raise ValueError(f"{action} names no row")
     return action.row
+
+
+def _rounded(values: list[float] | None) -> tuple[float, ...] | None:
+    """Expectations rounded to ``PROSPECT_DECIMALS``, so collections' gains are shared."""
+    return None if values is None else tuple(round(x, PROSPECT_DECIMALS) for x in values)
 
 
 def _optional(name: str, value: float | None) -> float | None:
