@@ -15,19 +15,19 @@ MEASURED: Mapping[str, str] = {
     "builder 54.5%, netgain 80.2%, taker 90.0%, collector 65.8%, denial 71.0%",
     "search": "the normal and hard levels. hard (iterations=16, seconds=0.5): wins 75.0% "
     "heads-up against expert (1000 games); at 4 players against three of each style "
-    "(1000 games a table, both scoring sides) 75.0-98.1%, but 59.2% against gray takers; "
-    "against three held-out players (200-1000 games) 60.1-91.8%, but 57.8% against gray "
+    "(1000 games a table, both scoring sides) 75.0-98.1%, and 60.3% against gray takers; "
+    "against three held-out players (200-1000 games) 60.1-91.8%, but 56.7% against gray "
     "spoilers. normal (iterations=4, seconds=0.05): wins 67.6% heads-up against expert "
     "(400 games); at 4 players against three of each style 49.0-96.8%. The README's Bot "
     "strength section has every table",
     "builder": "an opponent style: the expert wins 54.5% of 4-player games against 3 "
-    "(brown, 1000 games), 89.6% on the gray side",
+    "(brown, 1000 games), 92.6% on the gray side",
     "netgain": "an opponent style: the expert wins 80.2% of 4-player games against 3 "
-    "(brown, 1000 games), 89.5% on the gray side",
+    "(brown, 1000 games), 91.5% on the gray side",
     "taker": "an opponent style: the expert wins 90.0% of 4-player games against 3 "
-    "(brown, 1000 games), 46.3% on the gray side",
+    "(brown, 1000 games), 47.4% on the gray side",
     "collector": "an opponent style: the expert wins 65.8% of 4-player games against 3 "
-    "(brown, 1000 games), 77.9% on the gray side",
+    "(brown, 1000 games), 77.8% on the gray side",
     "denial": "an opponent style: the expert wins 71.0% of 4-player games against 3 "
-    "(brown, 1000 games), 77.2% on the gray side",
+    "(brown, 1000 games), 75.4% on the gray side",
 }
