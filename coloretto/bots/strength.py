@@ -18,7 +18,7 @@ MEASURED: Mapping[str, str] = {
     "(1000 games a table, both scoring sides) 75.0-98.1%, and 60.3% against gray takers; "
     "against three held-out players (200-1000 games) 60.1-91.8%, but 56.7% against gray "
     "spoilers. normal (iterations=4, seconds=0.05): wins 67.6% heads-up against expert "
-    "(400 games); at 4 players against three of each style 49.0-96.8%. The README's Bot "
+    "(400 games); at 4 players against three of each style 53.4-96.8%. The README's Bot "
     "strength section has every table",
     "builder": "an opponent style: the expert wins 54.5% of 4-player games against 3 "
     "(brown, 1000 games), 92.6% on the gray side",
