@@ -15,7 +15,7 @@ worth their *prospects*: the points those expected cards should add (``prospect_
 [2, 0, 3]
 
 The cards a seat expects in the colours it does not build are its *junk*: minus points to
-come (``junk_cost``, ``DEFAULT_JUNK``).
+come (``expected_junk``, ``junk_cost``, ``less_junk``, ``DEFAULT_JUNK``).
 """
 
 from __future__ import annotations
@@ -79,6 +79,35 @@ def junk_cost(table: tuple[int, ...], held: int, expected: float) -> float:
         total += term
         term *= expected / (k + 1)
     return points / total - table[min(held, MAX_COUNT)]
+
+
+def expected_junk(future: float, unseen: Sequence[int], total: int) -> list[float]:
+    """``future`` cards spread over the colours by their ``unseen`` cards' share of
+    ``total``: per colour, the cards a seat should get whether it wants them or not.
+
+    >>> expected_junk(2.0, unseen=[6, 2, 0], total=10)
+    [1.2, 0.4, 0.0]
+    """
+    return [future * n / (total or 1) for n in unseen]
+
+
+def less_junk(
+    points: float,
+    table: tuple[int, ...],
+    counts: Sequence[int],
+    built: Sequence[int],
+    expected: Sequence[float],
+) -> float:
+    """``points`` less the cost of the ``expected`` junk (``junk_cost``) in each colour a
+    seat holds (``counts``) but does not build (``built``).
+
+    >>> round(less_junk(10.0, (0, 1, 4, 8, 7, 6, 5), [3, 1, 0], [0], [0.5, 0.5, 0.5]), 2)
+    8.48
+    """
+    for i, held in enumerate(counts):
+        if held and expected[i] and i not in built:
+            points -= junk_cost(table, held, expected[i])
+    return points
 
 
 @cache

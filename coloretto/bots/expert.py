@@ -33,8 +33,9 @@ from coloretto.bots.evaluation import (
     PROSPECT_DECIMALS,
     building,
     expected_cards,
+    expected_junk,
     future_cards,
-    junk_cost,
+    less_junk,
     prospect_table,
 )
 from coloretto.bots.model import Memory, take_thresholds
@@ -338,11 +339,7 @@ class _Collector:
             points += sum(
                 prospect_table(table, expected[i])[min(counts[i], MAX_COUNT)] for i in built
             )
-        if junk is not None:
-            for i, held in enumerate(counts):
-                if held and junk[i] and i not in built:
-                    points -= junk_cost(table, held, junk[i])
-        return points
+        return points if junk is None else less_junk(points, table, counts, built, junk)
 
     def gain(self, cards: Row) -> float:
         """How much taking ``cards`` changes the value."""
@@ -446,8 +443,7 @@ class _Table:
             return None
         share = junk * future_cards(before, sum(self.caps), view.rules.seats, 1.0)
         left = [unseen.get(c, 0) for c in view.colours]
-        total = sum(left) or 1
-        return [share * n / total for n in left]
+        return expected_junk(share, left, sum(left))
 
     def mean(self, seat: int) -> float:
         """What one random unseen card is worth to ``seat``."""

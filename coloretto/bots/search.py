@@ -16,8 +16,9 @@ from coloretto.bots.evaluation import (
     PROSPECT_DECIMALS,
     building,
     expected_cards,
+    expected_junk,
     future_cards,
-    junk_cost,
+    less_junk,
     prospect_table,
 )
 from coloretto.bots.expert import ExpertBot
@@ -532,10 +533,10 @@ def _values(state: GameState, foresight: float | None, junk: float | None) -> li
     capacity = sum(state.row_capacities)
     future = future_cards(before, capacity, seats, foresight)
     junk = DEFAULT_JUNK[scoring] if junk is None else junk
-    share = junk * future_cards(before, capacity, seats, 1.0)
     unseen = state.unseen()
-    unseen_total = sum(unseen.values()) or 1
     left = [unseen.get(c, 0) for c in colours]
+    share = junk * future_cards(before, capacity, seats, 1.0)
+    junk_cards = expected_junk(share, left, sum(unseen.values()))
     values = []
     for s in range(seats):
         held = counts[s]
@@ -547,10 +548,7 @@ def _values(state: GameState, foresight: float | None, junk: float | None) -> li
         for i in built:
             prospects = prospect_table(table, round(expected[i], PROSPECT_DECIMALS))
             points += prospects[min(own[i], MAX_COUNT)]
-        for i, held_i in enumerate(own):
-            if held_i and share and i not in built:
-                points -= junk_cost(table, held_i, share * left[i] / unseen_total)
-        values.append(points)
+        values.append(less_junk(points, table, own, built, junk_cards))
     return values
 
 
