@@ -15,7 +15,7 @@ MEASURED: Mapping[str, str] = {
     "builder 54.5%, netgain 80.2%, taker 90.0%, collector 65.8%, denial 71.0%",
     "search": "the normal and hard levels. hard (iterations=16, seconds=0.5): wins 75.0% "
     "heads-up against expert (1000 games); at 4 players against three of each style "
-    "(1000 games a table, both scoring sides) 75.0-98.1%, and 60.3% against gray takers; "
+    "(200-1000 games a table, both scoring sides) 75.0-98.8%, and 60.3% against gray takers; "
     "against three held-out players (200-1000 games) 60.1-91.8%, but 56.7% against gray "
     "spoilers. normal (iterations=4, seconds=0.05): wins 67.6% heads-up against expert "
     "(400 games); at 4 players against three of each style 53.4-96.8%. The README's Bot "
