@@ -36,7 +36,7 @@ def test_a_second_or_third_card_of_a_minus_colour_costs_most_on_the_gray_side() 
     assert junk_cost(GRAY, 2, 0.0) == 0.0
 
 
-def test_the_junk_to_come_lowers_a_spread_collection_on_the_gray_side_only() -> None:
+def test_the_junk_to_come_lowers_a_spread_collection_on_the_gray_side_up_to_four_seats() -> None:
     lowered = 0
     for state in _positions(Rules(players=4, scoring="gray"), 6):
         with_junk, without = _values(state, None, None), _values(state, None, 0.0)
@@ -46,8 +46,9 @@ def test_the_junk_to_come_lowers_a_spread_collection_on_the_gray_side_only() -> 
                 assert a == b
             lowered += a < b
     assert lowered > 50
-    for state in _positions(Rules(players=4), 3):
-        assert _values(state, None, None) == _values(state, None, 0.0)
+    for rules in (Rules(players=4), Rules(players=5, scoring="gray")):
+        for state in _positions(rules, 3):
+            assert _values(state, None, None) == _values(state, None, 0.0)
 
 
 def test_more_junk_to_come_costs_more() -> None:

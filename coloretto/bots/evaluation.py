@@ -15,7 +15,7 @@ worth their *prospects*: the points those expected cards should add (``prospect_
 [2, 0, 3]
 
 The cards a seat expects in the colours it does not build are its *junk*: minus points to
-come (``expected_junk``, ``junk_cost``, ``less_junk``, ``DEFAULT_JUNK``).
+come (``expected_junk``, ``junk_cost``, ``less_junk``, ``default_junk``).
 """
 
 from __future__ import annotations
@@ -29,11 +29,16 @@ from coloretto.engine import Scoring
 DEFAULT_FORESIGHT = {Scoring.BROWN: 0.5, Scoring.GRAY: 6.0}
 """How far the prospects are trusted. On the gray side three cards of a colour are easy
 to reach: what counts is which colours, and keeping clear of everything else."""
-DEFAULT_JUNK = {Scoring.BROWN: 0.0, Scoring.GRAY: 0.5}
-"""The share of a seat's cards to come expected in colours it does not build, each colour
-by its unseen cards (``junk_cost``). On the gray side a second or third card of a minus
-colour costs 3 or 4 points, so a collection already spread over extra colours has more to
-fear from the rounds to come than its score says."""
+GRAY_JUNK = 0.5
+"""The search's ``junk`` where junk is to fear (``default_junk``): the share of a seat's
+cards to come expected in colours it does not build, each colour by its unseen cards
+(``junk_cost``). On the gray side a second or third card of a minus colour costs 3 or 4
+points, so a collection already spread over extra colours has more to fear from the
+rounds to come than its score says."""
+JUNK_SEATS = 4
+"""Junk is feared at up to this many seats. With five, the expert's fitted timing already
+plays for it, and the term lowered both bots' results (docs/bot-strength.md, "The
+expert's junk" and "The search's junk at five seats")."""
 LAST_ROUND_FILL = 0.8
 """Share of the rows' room expected to be filled in the last round."""
 MAX_COUNT = 6
@@ -56,6 +61,16 @@ def expected_cards(future: float, unseen: Sequence[int], rivals: Sequence[int]) 
     supply = [n / (1 + r) for n, r in zip(unseen, rivals, strict=True)]
     total = sum(supply) or 1.0
     return [future * share / total for share in supply]
+
+
+def default_junk(scoring: Scoring, seats: int) -> float:
+    """The search's ``junk`` by scoring side and number of seats: ``GRAY_JUNK`` on the
+    gray side up to ``JUNK_SEATS`` seats, 0 otherwise.
+
+    >>> default_junk(Scoring.GRAY, 4), default_junk(Scoring.GRAY, 5), default_junk(Scoring.BROWN, 4)
+    (0.5, 0.0, 0.0)
+    """
+    return GRAY_JUNK if scoring is Scoring.GRAY and seats <= JUNK_SEATS else 0.0
 
 
 def building(counts: Sequence[int], plus: int) -> list[int]:

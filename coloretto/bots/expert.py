@@ -26,6 +26,7 @@ import math
 from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
+from coloretto.bots import evaluation
 from coloretto.bots.base import Budget
 from coloretto.bots.evaluation import (
     DEFAULT_FORESIGHT,
@@ -108,14 +109,14 @@ def default_timing(scoring: Scoring, seats: int) -> Timing:
 _MAX_DENIAL = 2.0
 _MAX_FORESIGHT = 20.0
 _MAX_JUNK = 4.0
-GRAY_JUNK = 0.25
-"""The expert's ``junk`` on the gray side (``default_junk``): half the search's
-(``DEFAULT_JUNK``), which values a round's end, where the expert weighs every take and
-placement."""
+JUNK_SHARE = 0.5
+"""The expert's ``junk`` as a share of the search's: the search values a round's end,
+where the expert weighs every take and placement."""
 
 
 def default_junk(scoring: Scoring, seats: int) -> float:
-    """The expert's ``junk`` by scoring side and number of seats.
+    """The expert's ``junk`` by scoring side and number of seats: ``JUNK_SHARE`` of the
+    search's (``coloretto.bots.evaluation.default_junk``).
 
     Only the gray side has junk to fear. With five seats its fitted timing
     (``default_timing``) already plays for it: the term lowered the expert's results
@@ -125,7 +126,7 @@ def default_junk(scoring: Scoring, seats: int) -> float:
     >>> default_junk(Scoring.GRAY, 4), default_junk(Scoring.GRAY, 5), default_junk(Scoring.BROWN, 4)
     (0.25, 0.0, 0.0)
     """
-    return GRAY_JUNK if scoring is Scoring.GRAY and seats < 5 else 0.0
+    return JUNK_SHARE * evaluation.default_junk(scoring, seats)
 
 
 class ExpertBot:

@@ -43,8 +43,8 @@ under 3 s even on a slow machine.
 """
 
 LEVEL_REVISIONS: Mapping[str, str] = {
-    "normal": "2026-11-26 15:55",
-    "hard": "2026-11-26 15:55",
+    "normal": "2026-11-26 23:45",
+    "hard": "2026-11-26 23:45",
 }
 """The date (UTC, with the time when it changed more than once that day) a level's play last
 changed while its spec stayed the same; the statistics group a level's games from before
@@ -55,8 +55,8 @@ opponent model (a waiting rule, one policy for a table of one style) at 12:10; t
 level's time cap has covered fitting the opponents since 22:20 (a fit cut short leaves the
 last one in place), which changes its play where that fit took over 25 ms. On 2026-11-26
 both searches came to value a round's end on the gray side less the junk still to come,
-and at 15:55 the expert (which plays their own seat in the rollouts) to count it too, up to
-four seats.
+at 15:55 the expert (which plays their own seat in the rollouts) to count it too, up to
+four seats, and at 23:45 the searches to leave it out at five seats as well.
 """
 
 STRONGEST = LEVELS["hard"]

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from coloretto.bots.base import Bot, Budget, Estimate
 from coloretto.bots.evaluation import (
     DEFAULT_FORESIGHT,
-    DEFAULT_JUNK,
     MAX_COUNT,
     PROSPECT_DECIMALS,
     building,
+    default_junk,
     expected_cards,
     expected_junk,
     future_cards,
@@ -167,8 +167,8 @@ class SearchBot:
     ``prune`` (points; negative searches every legal action), ``confidence``,
     ``rounds`` (rounds played out before the estimate; 0 plays to the end),
     ``junk`` (the share of a seat's cards to come that its estimate expects
-    in colours it does not build; by default 0.5 on the gray side, 0 on the
-    brown: ``coloretto.bots.evaluation.junk_cost``),
+    in colours it does not build; by default 0.5 on the gray side up to four
+    seats, 0 otherwise: ``coloretto.bots.evaluation.default_junk``),
     ``spread`` (points of estimated margin per unit of log-odds), ``margin``
     (the weight of the score margin in a finished game's reward), and for the
     tree mode ``exploration``. ``observe`` (default true) fits the table
@@ -518,7 +518,7 @@ class SearchBot:
 def _values(state: GameState, foresight: float | None, junk: float | None) -> list[float]:
     """Per seat, its score plus the prospects of the colours it builds (as the expert
     reckons them, with ``foresight``, by default the scoring side's) less what its junk
-    should cost: ``junk`` (by default the scoring side's) times its share of the cards to
+    should cost: ``junk`` (by default ``default_junk``) times its share of the cards to
     come, spread over its other colours by their unseen cards (``junk_cost``)."""
     rules = state.rules
     seats = rules.seats
@@ -532,7 +532,7 @@ def _values(state: GameState, foresight: float | None, junk: float | None) -> li
     foresight = DEFAULT_FORESIGHT[scoring] if foresight is None else foresight
     capacity = sum(state.row_capacities)
     future = future_cards(before, capacity, seats, foresight)
-    junk = DEFAULT_JUNK[scoring] if junk is None else junk
+    junk = default_junk(scoring, seats) if junk is None else junk
     unseen = state.unseen()
     left = [unseen.get(c, 0) for c in colours]
     share = junk * future_cards(before, capacity, seats, 1.0)
