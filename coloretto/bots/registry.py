@@ -30,36 +30,33 @@ LEVELS: Mapping[str, str] = {
     "beginner": "random",
     "easy": "greedy",
     "normal": "search:iterations=4:seconds=0.05",
-    "hard": "search:iterations=64:seconds=1.4",
+    "hard": "search:iterations=16:seconds=0.5",
 }
 """Difficulty levels offered to players, weakest first, and the bot spec each stands for.
 
 Ordered by measured strength (README, "Bot strength"; docs/bot-strength.md, "The normal
 level"), each beating the one below it heads-up: random < greedy < the search on 4 deals <
-on 64.
+on 16.
 The default (``normal``, the search bot on 4 deals, capped at 50 ms a move) answers in tens
-of milliseconds; ``hard`` (64 deals, capped at 1.4 s of thinking, within the 1.5 s a move
-may take at worst) in a few hundred milliseconds on average, under half a second.
+of milliseconds; ``hard`` (16 deals, capped at half a second) in well under a second, and
+under 3 s even on a slow machine.
 """
 
 LEVEL_REVISIONS: Mapping[str, str] = {
     "normal": "2026-11-26 23:45",
-    "hard": "2026-11-27 03:30",
+    "hard": "2026-11-26 23:45",
 }
 """The date (UTC, with the time when it changed more than once that day) a level's play last
-changed; the statistics group a level's games from before then apart (a game counted
-again from its record knows its level's name, not the spec it stood for then). Only levels
-whose play has changed are listed. Set a level's date whenever its spec or a change to the
-bots alters how it plays: the expert's brown-side timing changed both
+changed while its spec stayed the same; the statistics group a level's games from before
+then apart. Only levels whose play has changed so are listed. Set a level's date whenever a
+change to the bots alters how it plays: the expert's brown-side timing changed both
 searches on 2026-11-24, its timing at five gray seats at 10:05 that day, and the searches'
 opponent model (a waiting rule, one policy for a table of one style) at 12:10; the normal
 level's time cap has covered fitting the opponents since 22:20 (a fit cut short leaves the
 last one in place), which changes its play where that fit took over 25 ms. On 2026-11-26
 both searches came to value a round's end on the gray side less the junk still to come,
 at 15:55 the expert (which plays their own seat in the rollouts) to count it too, up to
-four seats, and at 23:45 the searches to leave it out at five seats as well. On
-2026-11-27 the hard level came to search 64 deals instead of 16, capped at 1.4 s a move
-instead of 0.5 s.
+four seats, and at 23:45 the searches to leave it out at five seats as well.
 """
 
 STRONGEST = LEVELS["hard"]
@@ -95,7 +92,7 @@ class BotSpec:
     >>> BotSpec.parse("search:seconds=0.2:iterations=400")
     BotSpec(name='search', options={'seconds': 0.2, 'iterations': 400})
     >>> str(BotSpec.parse("hard"))
-    'search:iterations=64:seconds=1.4'
+    'search:iterations=16:seconds=0.5'
     """
 
     name: str
