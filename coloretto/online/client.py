@@ -317,7 +317,8 @@ class RemoteTable:
 
     def _tell(self, event: RoomEvent) -> None:
         for listener in list(self._listeners):
-            listener(event)
+            if listener in self._listeners:  # not unsubscribed by one told before it
+                listener(event)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """What the seat to move may play now."""

@@ -180,7 +180,7 @@ class OnlineApp(GuardedApp):
         server = table.server.removeprefix("ws://")
         self.lobby = LobbyScreen(self.host, f"coloretto join {{room}} --server {server}")
         table.subscribe(self._on_room_event)
-        self.run_worker(table.run(), name="connection", exit_on_error=False)
+        self.run_worker(table.run(), name="connection")  # its failure is the app's
         return self.lobby
 
     def on_join_screen_submitted(self, message: JoinScreen.Submitted) -> None:
@@ -193,6 +193,9 @@ class OnlineApp(GuardedApp):
         if isinstance(event, LobbyChanged) and self.screen is self.lobby:
             self.lobby.show(event)
         elif isinstance(event, GameStarted):
+            for screen in self.screen_stack:
+                if isinstance(screen, OnlineGameScreen):
+                    screen.detach()  # the game before: its moves are over
             while len(self.screen_stack) > 2:  # the score screen (dialogs) of the game before
                 self.pop_screen()
             self.switch_screen(OnlineGameScreen(self.table))

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from coloretto.online.client import RemoteTable
+from coloretto.online.client import GameStarted, RemoteTable
 from coloretto.online.rooms import Room
 from coloretto.play.keeper import Keeper
+from coloretto.play.table import MovePlayed
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
 from coloretto.tui.screens.online_game import OnlineGameScreen
@@ -81,6 +82,11 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
             await until(lambda: "waiting:" in ben_log.read_text(), 20)
             assert "waiting: Waiting for Ana to start game 2 of 2…" in ben_log.read_text()
 
+            # Game 1's board hears nothing of game 2, not even its deal: its widgets go
+            # while game 2's first moves come.
+            (old_board,) = (s for s in app.screen_stack if isinstance(s, OnlineGameScreen))
+            heard: list[object] = []
+            old_board._show_event = heard.append  # type: ignore[method-assign]
             await pilot.press("n")
             await until(
                 lambda: (
@@ -89,6 +95,7 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
                 )
             )
             assert "Game 2 of 2" in app.screen.query_one(TopBar).text
+            assert not [e for e in heard if isinstance(e, GameStarted | MovePlayed)], heard
             assert table.session.match.results == (first,)
 
             # kill -9 in game 2: the room's file holds the match, and the server started
