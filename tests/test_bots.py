@@ -275,6 +275,21 @@ def test_bots_are_deterministic_given_a_seed(spec: str) -> None:
     assert first.history() == second.history()
 
 
+def test_search_takes_its_five_seat_deals_only_at_five_seats() -> None:
+    # Its choice and its analysis (the hints) both run ``at_five`` deals at five seats,
+    # ``iterations`` at fewer.
+    for players, deals in ((4, 6), (5, 3)):
+        state = new_game(Rules(players=players), seed=2).apply("draw")
+        view, legal = state.view(state.current_player), state.legal_actions()
+        split, plain = (make_bot(s, seed=1) for s in ("search:iterations=6:at_five=3",
+                                                      f"search:iterations={deals}"))  # fmt: skip
+        split.choose(view, legal)
+        assert split.last_iterations == deals  # type: ignore[attr-defined]
+        split.analyse(view, legal[:2])  # type: ignore[attr-defined]
+        plain.analyse(view, legal[:2])  # type: ignore[attr-defined]
+        assert split.last_iterations == plain.last_iterations  # type: ignore[attr-defined]
+
+
 def test_search_respects_an_iteration_budget_and_a_time_budget() -> None:
     state = new_game(Rules(players=4), seed=2).apply("draw")
     bot = make_bot("search:iterations=10:prune=-1", seed=1)  # not the default 16

@@ -164,6 +164,8 @@ class SearchBot:
     ``denial``) to the horizon. That mode is faster per iteration but weaker.
 
     Options: ``iterations`` (deals; default 16) and/or ``seconds`` per move,
+    ``at_five`` (the deals at five seats, where each costs the most; by
+    default ``iterations``),
     ``prune`` (points; negative searches every legal action), ``confidence``,
     ``rounds`` (rounds played out before the estimate; 0 plays to the end),
     ``junk`` (the share of a seat's cards to come that its estimate expects
@@ -187,6 +189,7 @@ class SearchBot:
         *,
         iterations: int | None = None,
         seconds: float | None = None,
+        at_five: int | None = None,
         exploration: float = 0.6,
         threshold: int = 9,
         epsilon: float = 0.1,
@@ -204,6 +207,9 @@ class SearchBot:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.budget = Budget(seconds=seconds, iterations=iterations)
+        self.at_five = (
+            None if at_five is None else Budget(seconds, whole("at_five", at_five, low=1))
+        )
         self.exploration = number("exploration", exploration, low=0)
         self.margin = number("margin", margin, low=0, high=1)
         self.rounds = None if rounds is None else whole("rounds", rounds, low=0) or None
@@ -242,7 +248,7 @@ class SearchBot:
             self.last_iterations = 0
             return legal[0]
         start = time.perf_counter()
-        budget = self.budget.within(budget)
+        budget = self._budget(view).within(budget)
         self._observe(view, start, budget.seconds)
         candidates = self._candidates(view, legal)
         if len(candidates) == 1:
@@ -270,6 +276,10 @@ class SearchBot:
             return legal[0]
         seat = view.seat
         return max(edges, key=lambda ae: (ae[1].visits, ae[1].rewards[seat]))[0]
+
+    def _budget(self, view: PlayerView) -> Budget:
+        """The bot's own budget at ``view``'s table (``at_five`` deals at five seats)."""
+        return self.at_five if self.at_five is not None and view.seats >= 5 else self.budget
 
     def _observe(self, view: PlayerView, start: float, seconds: float | None) -> None:
         """Fit the other seats to what they have done this game (``observe``): the expert
@@ -390,7 +400,7 @@ class SearchBot:
         if not actions:
             return {}
         start = time.perf_counter()
-        budget = self.budget.within(budget)
+        budget = self._budget(view).within(budget)
         self._observe(view, start, budget.seconds)
         self._horizon = None if self.rounds is None else view.round + self.rounds
         deadline = None if budget.seconds is None else start + budget.seconds
