@@ -30,37 +30,40 @@ LEVELS: Mapping[str, str] = {
     "beginner": "random",
     "easy": "greedy",
     "normal": "search:iterations=4:seconds=0.05",
-    "hard": "search:iterations=16:seconds=0.5",
+    "hard": "search:iterations=64:at_five=32:seconds=1.4",
 }
 """Difficulty levels offered to players, weakest first, and the bot spec each stands for.
 
 Ordered by measured strength (README, "Bot strength"; docs/bot-strength.md, "The normal
 level"), each beating the one below it heads-up: random < greedy < the search on 4 deals <
-on 16.
+on 64 (32 at five seats, where a deal costs the most).
 The default (``normal``, the search bot on 4 deals, capped at 50 ms a move) answers in tens
-of milliseconds; ``hard`` (16 deals, capped at half a second) in well under a second, and
-under 3 s even on a slow machine.
+of milliseconds; ``hard`` in a few hundred milliseconds on average, capped at 1.4 s (its
+longest moves, a round's first placements, need more than half a second for their deals).
 """
 
 LEVEL_REVISIONS: Mapping[str, str] = {
     "normal": "2026-11-26 23:45",
-    "hard": "2026-11-26 23:45",
+    "hard": "2026-11-27 06:05",
 }
 """The date (UTC, with the time when it changed more than once that day) a level's play last
-changed while its spec stayed the same; the statistics group a level's games from before
-then apart. Only levels whose play has changed so are listed. Set a level's date whenever a
-change to the bots alters how it plays: the expert's brown-side timing changed both
-searches on 2026-11-24, its timing at five gray seats at 10:05 that day, and the searches'
-opponent model (a waiting rule, one policy for a table of one style) at 12:10; the normal
-level's time cap has covered fitting the opponents since 22:20 (a fit cut short leaves the
-last one in place), which changes its play where that fit took over 25 ms. On 2026-11-26
-both searches came to value a round's end on the gray side less the junk still to come,
-at 15:55 the expert (which plays their own seat in the rollouts) to count it too, up to
-four seats, and at 23:45 the searches to leave it out at five seats as well.
+changed; the statistics group a level's games from before then apart. Only levels whose play
+has changed are listed. Set a level's date, no later than the change lands, whenever its
+spec changes (a game counted again from its record knows the level's name, not the spec it
+stood for then) or a change to the bots alters how it plays: the expert's brown-side timing
+changed both searches on 2026-11-24, its timing at five gray seats at 10:05 that day, and
+the searches' opponent model (a waiting rule, one policy for a table of one style) at 12:10;
+the normal level's time cap has covered fitting the opponents since 22:20 (a fit cut short
+leaves the last one in place), which changes its play where that fit took over 25 ms. On
+2026-11-26 both searches came to value a round's end on the gray side less the junk still to
+come, at 15:55 the expert (which plays their own seat in the rollouts) to count it too, up
+to four seats, and at 23:45 the searches to leave it out at five seats as well. On
+2026-11-27 the hard level came to search 64 deals (32 at five seats) capped at 1.4 s a move,
+where it searched 16 capped at half a second.
 """
 
 STRONGEST = LEVELS["hard"]
-"""The strongest bot as measured, asked for hints (capped at half a second per move)."""
+"""The strongest bot as measured, asked for hints (capped at 1.4 s per move)."""
 
 DEFAULT_LEVEL = "normal"
 
@@ -92,7 +95,7 @@ class BotSpec:
     >>> BotSpec.parse("search:seconds=0.2:iterations=400")
     BotSpec(name='search', options={'seconds': 0.2, 'iterations': 400})
     >>> str(BotSpec.parse("hard"))
-    'search:iterations=16:seconds=0.5'
+    'search:iterations=64:at_five=32:seconds=1.4'
     """
 
     name: str

@@ -1,7 +1,7 @@
 """``coloretto review``: the coach goes through a finished game, decision by decision.
 
 Every decision of the people in the game (every seat's with ``--all``) is analysed by the
-strongest bot from what that seat knew, graded, and summed up per player. The analysis is
+search bot from what that seat knew, graded, and summed up per player. The analysis is
 written into the record's metadata as it goes (so a review is done once, and an
 interrupted one continues where it stopped), in the history or the file named.
 """
@@ -41,7 +41,7 @@ from coloretto.store import DataDir
 from coloretto.store.text import LONGEST_NAME, printable
 
 DESCRIPTION = f"""\
-Review a game move by move: the strongest bot ({REVIEW_BOT}) values every legal option
+Review a game move by move: the search bot ({REVIEW_BOT}) values every legal option
 of each decision, from what that seat knew (never the order of the deck), and grades the
 move played by the chance to win it lost against the best one (or the points of final
 margin it lost, at 2.5 % a point, if more):

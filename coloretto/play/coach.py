@@ -1,4 +1,4 @@
-"""The coach's judgement of one decision: the strongest bot's estimate of every legal
+"""The coach's judgement of one decision: the search bot's estimate of every legal
 action, from what the seat knew, and a grade for the action played.
 
 A decision is graded by what it lost against the best action, as Lichess grades chess
@@ -49,8 +49,8 @@ WIN_TOLERANCE = 0.01
 """Chances to win this close to the best are alike: the margin decides between them."""
 
 REVIEW_BOT = "search:iterations=32"
-"""The bot that reviews games: the search bot (the strongest), with all its deals played
-out (no time limit, so a review is the same on any machine for a seed)."""
+"""The bot that reviews games: the search bot the hard level plays, on 32 deals, with all
+of them played out (no time limit, so a review is the same on any machine for a seed)."""
 
 
 class Grade(Enum):
