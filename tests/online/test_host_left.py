@@ -96,7 +96,8 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
         def logged() -> list[str]:  # the screen on show (a new game's may still be mounting)
             screen = app.screen
             assert isinstance(screen, OnlineGameScreen)
-            return [line.plain for line in screen.query_one(MoveLog).entries]
+            logs = screen.query(MoveLog)
+            return [line.plain for line in logs.first().entries] if logs else []
 
         await until(lambda: any(" Hana (a bot, Hana away) " in line for line in logged()), 5)
         assert not any(" Jo (a bot" in line for line in logged()), logged()

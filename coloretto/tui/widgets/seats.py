@@ -277,7 +277,11 @@ class SeatsPanel(VerticalScroll):
         room = height - 2 - (LOG_ROOM if log_shown else 0)
         stack = stack_height(room, len(seats))
         gap = 1 if stack or room >= 3 * len(seats) else 0
-        for view, info in zip(self.query(SeatView), seats, strict=True):
+        views = self.query(SeatView)
+        if len(views) != len(seats):  # shown before its seats are mounted (a busy machine)
+            self.call_after_refresh(self.redraw)
+            return
+        for view, info in zip(views, seats, strict=True):
             view.show(info, stack, gap, plain=plain)
 
     def redraw(self) -> None:
