@@ -188,16 +188,18 @@ def test_a_fit_cut_short_goes_on_from_where_it_stopped() -> None:
     state = played(["expert", "builder", "taker", "netgain"], 120)[0]
     view = state.view(0)
     expert = ExpertBot(observe=False)
+    started = time.perf_counter()
     whole = policies(view, expert, decisions(view), Memory(), "x")
+    window = (time.perf_counter() - started) / 20  # as slow a machine, as short a try
     memory = Memory()
     fitted, tries = None, 0
     while fitted is None and tries < 10_000:
-        soon = time.perf_counter() + 0.001
+        soon = time.perf_counter() + window
         fitted = policies(view, expert, memory.decisions(view), memory, "x", deadline=soon)
         tries += 1
     assert fitted is not None
     assert [name for name, _ in fitted] == [name for name, _ in whole or ()]
-    assert tries > 1  # a millisecond is too short for a whole fit, but each try gets on
+    assert tries > 1  # a twentieth of a whole fit is too short for it, but each try gets on
 
 
 def test_the_search_s_time_cap_covers_fitting_the_opponents() -> None:
