@@ -207,8 +207,8 @@ class SearchBot:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.budget = Budget(seconds=seconds, iterations=iterations)
-        self.at_five = (
-            None if at_five is None else Budget(seconds, whole("at_five", at_five, low=1))
+        self.budget_at_five = (
+            self.budget if at_five is None else Budget(seconds, whole("at_five", at_five, low=1))
         )
         self.exploration = number("exploration", exploration, low=0)
         self.margin = number("margin", margin, low=0, high=1)
@@ -279,7 +279,7 @@ class SearchBot:
 
     def _budget(self, view: PlayerView) -> Budget:
         """The bot's own budget at ``view``'s table (``at_five`` deals at five seats)."""
-        return self.at_five if self.at_five is not None and view.seats >= 5 else self.budget
+        return self.budget_at_five if view.seats >= 5 else self.budget
 
     def _observe(self, view: PlayerView, start: float, seconds: float | None) -> None:
         """Fit the other seats to what they have done this game (``observe``): the expert
