@@ -383,8 +383,9 @@ class _Table:
             _Collector(view, held, expected, junk) if s == self.me else _Collector(view, held, None)
             for s, held in enumerate(collections)
         ]
-        self._cache: dict[tuple[int, Row], float] = {}
-        self._means: dict[int, float] = {}
+        self._worths: list[dict[Row, float]] = [{} for _ in range(seats)]
+        self._means: list[float | None] = [None] * seats
+        self._placed: dict[tuple[Card, Row, int], float] = {}
 
     # ------------------------------------------------------------ values
 
@@ -448,7 +449,7 @@ class _Table:
 
     def mean(self, seat: int) -> float:
         """What one random unseen card is worth to ``seat``."""
-        mean = self._means.get(seat)
+        mean = self._means[seat]
         if mean is None:
             collector = self.collectors[seat]
             mean = self._means[seat] = sum(p * collector.gain((card,)) for card, p in self.deck)
@@ -456,14 +457,27 @@ class _Table:
 
     def worth(self, seat: int, cards: Row) -> float:
         """What taking ``cards`` is worth to ``seat`` (a golden joker brings a card)."""
-        key = (seat, cards)
-        value = self._cache.get(key)
+        known = self._worths[seat]
+        value = known.get(cards)
         if value is None:
             value = self.collectors[seat].gain(cards)
             if Card.GOLDEN_JOKER in cards and self.view.deck_size > 0:
                 value += self.mean(seat)
-            self._cache[key] = value
+            known[cards] = value
         return value
+
+    def _ranked(
+        self, seat: int, rows: tuple[Row, ...], filled: list[int]
+    ) -> list[tuple[float, int]]:
+        """The ``filled`` rows by their worth to ``seat``, best first."""
+        known = self._worths[seat]
+        ranked = []
+        for r in filled:
+            cards = rows[r]
+            value = known.get(cards)
+            ranked.append((self.worth(seat, cards) if value is None else value, r))
+        ranked.sort(reverse=True)
+        return ranked
 
     # ------------------------------------------------------------ outlook
 
@@ -472,28 +486,33 @@ class _Table:
 
         ``active`` says whether I still take a row after the others have moved.
         """
-        bot = self.bot
+        softness = self.bot.softness
+        thresholds = self.thresholds
+        weights = self.weight
         survive = dict.fromkeys(open_rows, 1.0)
-        room = [r for r in open_rows if len(rows[r]) < self.caps[r]]
+        caps = self.caps
+        room = [r for r in open_rows if len(rows[r]) < caps[r]]
+        sure = not room or not self.can_draw
+        filled = [r for r in open_rows if rows[r]]
         draws = 0.0
         against = 0.0
         waiting: list[tuple[int, float]] = []
         for seat in self.others:
-            ranked = sorted(
-                ((self.worth(seat, rows[r]), r) for r in open_rows if rows[r]), reverse=True
-            )
+            ranked = self._ranked(seat, rows, filled)
             if not ranked:
                 p = 0.0
-            elif not room or not self.can_draw:
+            elif sure:
                 p = 1.0
             else:
-                p = _sigmoid((ranked[0][0] - self.thresholds[seat]) / bot.softness)
+                p = _sigmoid((ranked[0][0] - thresholds[seat]) / softness)
             left = p
+            weight = weights[seat]
             for value, r in ranked:
                 taken = left * survive[r]
                 survive[r] -= taken
                 left -= taken
-                against += self.weight[seat] * taken * value
+                if weight:
+                    against += weight * taken * value
             draws += 1.0 - p
             waiting.append((seat, 1.0 - p))
         fills = self._fills(rows, room, draws)
@@ -529,12 +548,19 @@ class _Table:
         A row's worth includes the cards it is expected to receive (``fills``).
         """
         mean = self.mean(seat)
+        known = self._worths[seat]
         ranked = []
         for r in open_rows:
             fill = fills.get(r, 0.0)
-            # An empty row cannot be taken before it holds at least one card.
-            known = self.worth(seat, rows[r]) if rows[r] else 0.0
-            ranked.append((known + max(fill, 0.0 if rows[r] else 1.0) * mean, r))
+            cards = rows[r]
+            if cards:
+                value = known.get(cards)
+                if value is None:
+                    value = self.worth(seat, cards)
+                ranked.append((value + max(fill, 0.0) * mean, r))
+            else:
+                # An empty row cannot be taken before it holds at least one card.
+                ranked.append((0.0 + max(fill, 1.0) * mean, r))
         ranked.sort(reverse=True)
         expected = 0.0
         missing = 1.0
@@ -561,9 +587,18 @@ class _Table:
         return self.worth(self.me, self.rows[row]) + self.outlook(rows, rest, still_in)
 
     def place_value(self, card: Card, row: int) -> float:
-        """Putting ``card`` on ``row`` and letting the others move."""
-        rows = tuple((*cards, card) if r == row else cards for r, cards in enumerate(self.rows))
-        return self.outlook(rows, self.open_rows, True)
+        """Putting ``card`` on ``row`` and letting the others move.
+
+        Rows alike (the same cards and capacity) are worth the same: the first one asked
+        about answers for all.
+        """
+        key = (card, self.rows[row], self.caps[row])
+        value = self._placed.get(key)
+        if value is None:
+            rows = list(self.rows)
+            rows[row] = (*rows[row], card)
+            value = self._placed[key] = self.outlook(tuple(rows), self.open_rows, True)
+        return value
 
     def draw_value(self) -> float:
         """The expected outlook after drawing a card and placing it as well as possible."""
