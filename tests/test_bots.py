@@ -275,11 +275,60 @@ def test_bots_are_deterministic_given_a_seed(spec: str) -> None:
     assert first.history() == second.history()
 
 
+def _second_card(state: GameState) -> GameState:
+    """The game after its first card is placed on row 1 and the next is drawn: the drawn
+    card can go on that row or on an empty one (the empty rows are alike)."""
+    return state.apply("draw").apply(state.apply("draw").legal_actions()[0]).apply("draw")
+
+
+def test_search_searches_one_of_rows_alike() -> None:
+    # With every row empty, where the first card goes makes no difference: the search
+    # plays it at once, and its hints give every row the same estimate.
+    state = new_game(Rules(players=4), seed=2).apply("draw")
+    view, legal = state.view(state.current_player), state.legal_actions()
+    search = make_bot("search:iterations=4:prune=-1", seed=1)
+    assert search.choose(view, legal) in legal
+    assert search.last_iterations == 0  # type: ignore[attr-defined]
+    estimates = search.analyse(view, legal)  # type: ignore[attr-defined]
+    assert set(estimates) == set(legal)
+    assert len(set(estimates.values())) == 1
+    # With a card on row 1, the drawn card has two different places to go.
+    state = _second_card(new_game(Rules(players=4), seed=2))
+    view, legal = state.view(state.current_player), state.legal_actions()
+    estimates = search.analyse(view, legal)  # type: ignore[attr-defined]
+    assert len(set(estimates.values())) == 2
+    assert estimates[legal[1]] == estimates[legal[-1]] != estimates[legal[0]]
+
+
+def test_search_spends_its_deals_on_the_candidates_that_can_still_win() -> None:
+    # Every legal action is a candidate (prune=-1); those far behind the expert's choice
+    # after a few deals are played out no more, the expert's choice on every deal.
+    state = new_game(Rules(players=4), seed=3)
+    expert = make_bot("expert")
+    while len(state.rows_taken) - sum(state.rows_taken) < 4 or not state.rows[3]:
+        state = state.apply(expert.choose(state.view(state.current_player), state.legal_actions()))
+    view, legal = state.view(state.current_player), state.legal_actions()
+    search = make_bot("search:iterations=32:prune=-1", seed=1)
+    played: dict[Action | None, int] = {}
+    rollout = search._rollout  # type: ignore[attr-defined]
+
+    def counted(after: GameState, seat: int, deadline: float | None) -> float | None:
+        move = after.history()[len(state.history())].action
+        played[move] = played.get(move, 0) + 1
+        return rollout(after, seat, deadline)  # type: ignore[no-any-return]
+
+    search._rollout = counted  # type: ignore[attr-defined]
+    choice = search.choose(view, legal)
+    assert len(played) == len(legal) >= 3
+    assert played[expert.choose(view, legal)] == played[choice] == 32
+    assert min(played.values()) < 32
+
+
 def test_search_takes_its_five_seat_deals_only_at_five_seats() -> None:
     # Its choice and its analysis (the hints) both run ``at_five`` deals at five seats,
     # ``iterations`` at fewer.
     for players, deals in ((4, 6), (5, 3)):
-        state = new_game(Rules(players=players), seed=2).apply("draw")
+        state = _second_card(new_game(Rules(players=players), seed=2))
         view, legal = state.view(state.current_player), state.legal_actions()
         split, plain = (make_bot(s, seed=1) for s in ("search:iterations=6:at_five=3",
                                                       f"search:iterations={deals}"))  # fmt: skip
@@ -291,7 +340,7 @@ def test_search_takes_its_five_seat_deals_only_at_five_seats() -> None:
 
 
 def test_search_respects_an_iteration_budget_and_a_time_budget() -> None:
-    state = new_game(Rules(players=4), seed=2).apply("draw")
+    state = _second_card(new_game(Rules(players=4), seed=2))
     bot = make_bot("search:iterations=10:prune=-1", seed=1)  # not the default 16
     legal = state.legal_actions()
     bot.choose(state.view(state.current_player), legal)

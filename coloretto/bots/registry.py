@@ -43,8 +43,8 @@ longest moves, a round's first placements, need more than half a second for thei
 """
 
 LEVEL_REVISIONS: Mapping[str, str] = {
-    "normal": "2026-11-26 23:45",
-    "hard": "2026-11-27 06:05",
+    "normal": "2026-11-27 08:25",
+    "hard": "2026-11-27 08:25",
 }
 """The date (UTC, with the time when it changed more than once that day) a level's play last
 changed; the statistics group a level's games from before then apart. Only levels whose play
@@ -59,7 +59,8 @@ leaves the last one in place), which changes its play where that fit took over 2
 come, at 15:55 the expert (which plays their own seat in the rollouts) to count it too, up
 to four seats, and at 23:45 the searches to leave it out at five seats as well. On
 2026-11-27 the hard level came to search 64 deals (32 at five seats) capped at 1.4 s a move,
-where it searched 16 capped at half a second.
+where it searched 16 capped at half a second; at 08:25 both searches came to search one of
+rows alike and to drop candidates far behind, and the expert to value rows alike as one.
 """
 
 STRONGEST = LEVELS["hard"]

@@ -6,7 +6,7 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from coloretto.bots.base import Bot, Budget, Estimate
 from coloretto.bots.evaluation import (
@@ -40,6 +40,10 @@ PLAYOUT_MOVES = 30
 """``analyse``: the moves a deal's playouts are expected to run (per action) at least."""
 SHORT_PLAYOUTS = 8
 """``analyse``: at most this many times the iterations, when the playouts are short."""
+RACE_AFTER = 8
+"""``choose``: the deals after which candidates clearly behind the expert's choice drop out."""
+RACE_ERRORS = 2.0
+"""``choose``: how many standard errors behind the expert's choice a candidate drops out."""
 FIT_SHARE = 0.5
 """The share of a move's time cap that fitting the opponents' policies may take."""
 _TAKE = ActionKind.TAKE
@@ -146,7 +150,8 @@ class SearchBot:
     Every iteration deals the unseen cards at random, consistent with what
     the seat knows (the Last Round card stays where everyone knows it lies).
     The expert first rates the legal actions (its one-turn outlooks, in
-    points); those within ``prune`` points of its best are the candidates.
+    points); those within ``prune`` points of its best are the candidates
+    (one of each set that cannot differ: placing on, or taking, rows alike).
     By default (``playout=expert``) each deal is played out once after every
     candidate, the expert moving for every seat to the end of the round,
     where each seat's score plus the prospects of its colours gives a win
@@ -166,7 +171,7 @@ class SearchBot:
     Options: ``iterations`` (deals; default 16) and/or ``seconds`` per move,
     ``at_five`` (the deals at five seats, where each costs the most; by
     default ``iterations``),
-    ``prune`` (points; negative searches every legal action), ``confidence``,
+    ``prune`` (points; negative searches every distinct legal action), ``confidence``,
     ``rounds`` (rounds played out before the estimate; 0 plays to the end),
     ``junk`` (the share of a seat's cards to come that its estimate expects
     in colours it does not build; by default 0.5 on the gray side up to four
@@ -226,6 +231,8 @@ class SearchBot:
         """The game's decisions so far, and what the fitted policies would have played."""
         self._players: list[Bot] = []
         """Who plays each seat in the rollouts (the expert, or a fitted policy)."""
+        self._expert_moves: dict[Hashable, Action] = {}
+        """The expert's rollout decisions in this search, by public position."""
         self._root_actions: tuple[Action, ...] = ()
         self._policy = _Policy(
             whole("threshold", threshold),
@@ -292,6 +299,7 @@ class SearchBot:
         """
         expert = self._expert
         self._players = [expert] * view.seats
+        self._expert_moves.clear()
         if not self.observe:
             expert.thresholds = [expert.threshold] * view.seats
             return
@@ -319,37 +327,41 @@ class SearchBot:
         estimated) or of the game. The candidates share the deals, so their
         differences are measured with little noise. The expert's own choice
         (the first candidate) is kept unless another beats it by ``confidence``
-        standard errors. A deal cut short by the deadline does not count.
+        standard errors. A deal cut short by the deadline does not count. From
+        ``RACE_AFTER`` deals on, a candidate behind the expert's choice by more
+        than ``RACE_ERRORS`` standard errors is dropped, so the deals left go to
+        the candidates that can still win.
         """
         rng = self._rng
         seat = view.seat
         count = len(candidates)
         sums = [0.0] * count
         squares = [0.0] * count
+        active = list(range(count))
         done = 0
         while limit is None or done < limit:
             state = view.sample(rng)
             values = []
-            for action in candidates:
-                value = self._rollout(state.apply(action), seat, deadline)
+            for i in active:
+                value = self._rollout(state.apply(candidates[i]), seat, deadline)
                 if value is None:
                     break
                 values.append(value)
-            if len(values) < count:
+            if len(values) < len(active):
                 break
-            for i, value in enumerate(values):
+            for i, value in zip(active, values, strict=True):
                 diff = value - values[0]
                 sums[i] += value
                 squares[i] += diff * diff
             done += 1
+            if done >= RACE_AFTER:
+                active = [i for i in active if _upper(sums, squares, i, done, RACE_ERRORS) >= 0]
         self.last_iterations = done
         best = 0
         if not done:
             return candidates[best]
-        for i in range(1, count):
-            mean = (sums[i] - sums[0]) / done
-            spread = math.sqrt(max(0.0, squares[i] / done - mean * mean) / done)
-            if mean > self.confidence * spread and sums[i] > sums[best]:
+        for i in active[1:]:
+            if _upper(sums, squares, i, done, -self.confidence) > 0 and sums[i] > sums[best]:
                 best = i
         return candidates[best]
 
@@ -365,8 +377,15 @@ class SearchBot:
 
     def _play_out(self, state: GameState, deadline: float | None) -> GameState | None:
         """Every seat played by its policy to the horizon or the end; ``None`` if the
-        deadline passes first."""
+        deadline passes first.
+
+        The expert's decisions are remembered for the rest of the search: with its
+        thresholds fixed, they depend only on the public position, which the sampled
+        deals and the candidates share for the first moves and often meet again.
+        """
         players = self._players
+        expert = self._expert
+        known = self._expert_moves
         horizon = self._horizon
         clock = time.perf_counter
         while not state.is_over and (horizon is None or state.round < horizon):
@@ -374,9 +393,17 @@ class SearchBot:
                 return None
             legal = state.legal_actions()
             player = state.current_player
-            state = state.apply(
-                legal[0] if len(legal) == 1 else players[player].choose(state.view(player), legal)
-            )
+            if len(legal) == 1:
+                action = legal[0]
+            elif players[player] is expert:
+                key = _public_position(state)
+                remembered = known.get(key)
+                if remembered is None:
+                    remembered = known[key] = expert.choose(state.view(player), legal)
+                action = remembered
+            else:
+                action = players[player].choose(state.view(player), legal)
+            state = state.apply(action)
         return state
 
     def analyse(
@@ -396,9 +423,10 @@ class SearchBot:
         nothing) more deals are played, so that every estimate rests on about as many
         moves (``PLAYOUT_MOVES`` a deal, up to ``SHORT_PLAYOUTS`` times the iterations).
         """
-        actions = tuple(legal)
-        if not actions:
+        if not legal:
             return {}
+        alike = _distinct(view, legal)  # actions on rows alike share one estimate
+        actions = tuple(alike.values())
         start = time.perf_counter()
         budget = self._budget(view).within(budget)
         self._observe(view, start, budget.seconds)
@@ -425,7 +453,7 @@ class SearchBot:
                 margins[i].append(margin)
             done += 1
         self.last_iterations = done
-        return {
+        estimates = {
             action: Estimate(
                 win=statistics.fmean(wins[i]),
                 margin=statistics.fmean(margins[i]),
@@ -435,6 +463,7 @@ class SearchBot:
             )
             for i, action in enumerate(actions)
         }
+        return {action: estimates[alike[_effect(view, action)]] for action in legal}
 
     @staticmethod
     def _short(done: int, moves: int, limit: int, actions: int) -> bool:
@@ -448,14 +477,15 @@ class SearchBot:
         keeps): those the expert rates within ``prune`` of its best.
 
         The expert's values are its one-turn outlooks (in points); a negative
-        ``prune`` keeps every legal action.
+        ``prune`` keeps every legal action. Of actions that cannot differ (on two rows
+        alike, ``_effect``) only the better rated is searched.
         """
         values = self._expert.rate(view, legal)
         best = max(values.values())
         ranked = sorted(legal, key=lambda a: -values[a])
-        if self.prune < 0:
-            return tuple(ranked)
-        return tuple(a for a in ranked if values[a] >= best - self.prune)
+        if self.prune >= 0:
+            ranked = [a for a in ranked if values[a] >= best - self.prune]
+        return tuple(_distinct(view, ranked).values())
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random) -> None:
         """One pass: select and expand in the tree, play out, back up the rewards."""
@@ -523,6 +553,55 @@ class SearchBot:
             x = max(-30.0, min(30.0, (values[s] - rival) / spread))
             rewards.append(1.0 / (1.0 + math.exp(-x)))
         return rewards
+
+
+def _upper(sums: list[float], squares: list[float], i: int, done: int, errors: float) -> float:
+    """Candidate ``i``'s mean edge over the first in ``done`` deals, plus ``errors``
+    standard errors (``sums`` of its values, ``squares`` of its differences)."""
+    mean = (sums[i] - sums[0]) / done
+    return mean + errors * math.sqrt(max(0.0, squares[i] / done - mean * mean) / done)
+
+
+def _effect(view: PlayerView, action: Action) -> Hashable:
+    """What ``action`` does, with its row named by what the row is: placing on (or taking)
+    either of two rows with the same cards and capacity leads to the same game.
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> view = new_game(Rules(players=4), seed=1).apply("draw").view(0)
+    >>> len({_effect(view, a) for a in view.legal_actions()})
+    1
+    """
+    if action.row is None:
+        return action
+    return (action.kind, view.rows[action.row], view.row_capacities[action.row])
+
+
+def _distinct(view: PlayerView, actions: Sequence[Action]) -> dict[Hashable, Action]:
+    """The first of ``actions`` with each ``_effect``, by effect."""
+    first: dict[Hashable, Action] = {}
+    for action in actions:
+        first.setdefault(_effect(view, action), action)
+    return first
+
+
+def _public_position(state: GameState) -> Hashable:
+    """Everything a seat sees of ``state`` that is not the same throughout one search.
+
+    Within a search every state comes from the same position, so where the cards are
+    (rows, collections, discards, the drawn card) also gives which are unseen.
+    """
+    return (
+        state.rows,
+        state.rows_taken,
+        state.takes_this_round,
+        state.current_player,
+        state.drawn_card,
+        state.deck_size,
+        state.last_round,
+        state.round,
+        state.discards,
+        tuple(state.counts(s) for s in range(state.rules.seats)),
+    )
 
 
 def _values(state: GameState, foresight: float | None, junk: float | None) -> list[float]:
