@@ -278,7 +278,8 @@ def test_bots_are_deterministic_given_a_seed(spec: str) -> None:
 def _second_card(state: GameState) -> GameState:
     """The game after its first card is placed on row 1 and the next is drawn: the drawn
     card can go on that row or on an empty one (the empty rows are alike)."""
-    return state.apply("draw").apply(state.apply("draw").legal_actions()[0]).apply("draw")
+    drawn = state.apply("draw")
+    return drawn.apply(drawn.legal_actions()[0]).apply("draw")
 
 
 def test_search_searches_one_of_rows_alike() -> None:
@@ -309,7 +310,7 @@ def test_search_spends_its_deals_on_the_candidates_that_can_still_win() -> None:
         state = state.apply(expert.choose(state.view(state.current_player), state.legal_actions()))
     view, legal = state.view(state.current_player), state.legal_actions()
     search = make_bot("search:iterations=32:prune=-1", seed=1)
-    played: dict[Action | None, int] = {}
+    played: dict[Action, int] = {}
     rollout = search._rollout  # type: ignore[attr-defined]
 
     def counted(after: GameState, seat: int, deadline: float | None) -> float | None:

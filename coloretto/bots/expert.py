@@ -560,7 +560,7 @@ class _Table:
                 ranked.append((value + max(fill, 0.0) * mean, r))
             else:
                 # An empty row cannot be taken before it holds at least one card.
-                ranked.append((0.0 + max(fill, 1.0) * mean, r))
+                ranked.append((max(fill, 1.0) * mean, r))
         ranked.sort(reverse=True)
         expected = 0.0
         missing = 1.0

@@ -355,13 +355,13 @@ class SearchBot:
                 squares[i] += diff * diff
             done += 1
             if done >= RACE_AFTER:
-                active = [i for i in active if _upper(sums, squares, i, done, RACE_ERRORS) >= 0]
+                active = [i for i in active if _edge(sums, squares, i, done, RACE_ERRORS) >= 0]
         self.last_iterations = done
         best = 0
         if not done:
             return candidates[best]
         for i in active[1:]:
-            if _upper(sums, squares, i, done, -self.confidence) > 0 and sums[i] > sums[best]:
+            if _edge(sums, squares, i, done, -self.confidence) > 0 and sums[i] > sums[best]:
                 best = i
         return candidates[best]
 
@@ -555,9 +555,10 @@ class SearchBot:
         return rewards
 
 
-def _upper(sums: list[float], squares: list[float], i: int, done: int, errors: float) -> float:
-    """Candidate ``i``'s mean edge over the first in ``done`` deals, plus ``errors``
-    standard errors (``sums`` of its values, ``squares`` of its differences)."""
+def _edge(sums: list[float], squares: list[float], i: int, done: int, errors: float) -> float:
+    """Candidate ``i``'s mean edge over the first in ``done`` deals, moved by ``errors``
+    standard errors (up if positive): ``sums`` of its values, ``squares`` of its
+    differences from the first's."""
     mean = (sums[i] - sums[0]) / done
     return mean + errors * math.sqrt(max(0.0, squares[i] / done - mean * mean) / done)
 
