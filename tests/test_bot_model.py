@@ -9,11 +9,14 @@ import time
 from coloretto.bots.base import Bot
 from coloretto.bots.expert import ExpertBot
 from coloretto.bots.model import (
+    DEFAULT_BELIEF,
     FAMILY,
+    POLICY_WINDOW,
     Decision,
     Memory,
     Mixed,
     decisions,
+    fit_table,
     policies,
     take_thresholds,
 )
@@ -148,6 +151,78 @@ def test_a_table_of_one_style_is_recognised_from_everyone_s_decisions() -> None:
     assert [name for name, _ in fitted] == ["default"] + ["builder/spite0-short"] * 3
 
 
+def test_before_anyone_has_decided_the_table_is_drawn_from_the_prior() -> None:
+    # The default (the expert) as often as DEFAULT_BELIEF; else every rule alike, so the
+    # draws spread over many policies.
+    view = new_game(Rules(players=4), seed=1).view(0)
+    expert = ExpertBot(observe=False)
+    table = fit_table(view, expert, [])
+    assert table is not None
+    assert [name for name, _ in table.likeliest] == ["default"] * 4
+    rng = random.Random(1)
+    draws = [table.sample(rng) for _ in range(2000)]
+    assert all(players[0] is expert for players in draws)
+    seat_1 = [players[1] for players in draws]
+    assert abs(sum(bot is expert for bot in seat_1) / 2000 - DEFAULT_BELIEF) < 0.05
+    assert len({id(bot) for bot in seat_1}) > 100
+    assert any(players[1] is not players[2] for players in draws)  # drawn seat by seat
+
+
+def test_a_seat_s_draws_follow_its_decisions_once_it_has_shown_its_style() -> None:
+    state = played(["expert", "builder", "taker", "netgain"], 120)[0]
+    view = state.view(0)
+    past = decisions(view)
+    table = fit_table(view, ExpertBot(observe=False), past)
+    assert table is not None
+    likeliest = [bot for _, bot in table.likeliest]
+    rng = random.Random(2)
+    draws = [table.sample(rng) for _ in range(200)]
+
+    def misses(model: Bot, seat: int) -> int:
+        fitted = [d for d in past if d.seat == seat][-POLICY_WINDOW:]
+        return sum(model.choose(d.view, d.legal) != d.action for d in fitted)
+
+    for seat in (1, 2, 3):
+        # Mostly rules that explain the seat's latest decisions as well as the likeliest
+        # does, and every one better than the default.
+        mine = [players[seat] for players in draws]
+        best, default = misses(likeliest[seat], seat), misses(table.default, seat)
+        assert sum(misses(bot, seat) <= best for bot in mine) >= 150
+        assert all(misses(bot, seat) < default for bot in mine)
+
+
+def test_a_table_of_one_style_draws_one_policy_for_everyone() -> None:
+    waiters = [ParametricBot(threshold=math.inf, wait=0.5, longer=False) for _ in range(3)]
+    view = played(["expert", *waiters], 16, seed=4)[0].view(0)
+    table = fit_table(view, ExpertBot(observe=False), decisions(view))
+    assert table is not None
+    rng = random.Random(3)
+    for _ in range(50):
+        players = table.sample(rng)
+        assert players[1] is players[2] is players[3]
+    assert len({id(table.sample(rng)[1]) for _ in range(200)}) > 1  # but not always the same
+
+
+def test_the_search_plays_each_deal_with_a_table_drawn_for_it_or_the_likeliest() -> None:
+    state = played(["expert", "builder", "taker", "netgain"], 120)[0]
+    view = state.view(state.current_player)
+    sampled, likeliest = SearchBot(iterations=8), SearchBot(iterations=8, sample=False)
+    sampled._observe(view, time.perf_counter(), None)
+    likeliest._observe(view, time.perf_counter(), None)
+    assert sampled._table is not None
+    assert likeliest._table is not None
+    expected = [bot or likeliest._expert for _, bot in likeliest._table.likeliest]
+    assert any(bot is not likeliest._expert for bot in expected)
+    assert likeliest._players == expected
+    tables = set()
+    for _ in range(20):
+        likeliest._deal(view)
+        assert likeliest._players == expected
+        sampled._deal(view)
+        tables.add(tuple(id(bot) for bot in sampled._players))
+    assert len(tables) > 1
+
+
 def test_an_expert_that_does_not_observe_expects_its_threshold_of_everyone() -> None:
     view = played(["expert", "builder", "taker", "builder"], 80)[0].view(0)
     assert ExpertBot(observe=False, threshold=4).expected_thresholds(view) == [4.0] * 4
@@ -209,5 +284,6 @@ def test_the_search_s_time_cap_covers_fitting_the_opponents() -> None:
     capped, uncapped = SearchBot(seconds=1e-9, iterations=100), SearchBot(iterations=1)
     capped.choose(view, legal)
     uncapped.choose(view, legal)
-    assert all(isinstance(player, ExpertBot) for player in capped._players)
-    assert not all(isinstance(player, ExpertBot) for player in uncapped._players)
+    assert capped._table is None
+    assert uncapped._table is not None
+    assert any(bot is not None for _, bot in uncapped._table.likeliest)

@@ -335,6 +335,7 @@ def test_search_takes_its_five_seat_deals_only_at_five_seats() -> None:
                                                       f"search:iterations={deals}"))  # fmt: skip
         split.choose(view, legal)
         assert split.last_iterations == deals  # type: ignore[attr-defined]
+        plain.choose(view, legal)  # the same deals (and draws of the table) so far
         split.analyse(view, legal[:2])  # type: ignore[attr-defined]
         plain.analyse(view, legal[:2])  # type: ignore[attr-defined]
         assert split.last_iterations == plain.last_iterations  # type: ignore[attr-defined]

@@ -14,11 +14,16 @@ seat saw it. Two models are fitted per seat:
   ``PLACE_RULES``) and the expert, so that a seat playing a style nobody named is
   still modelled by rules close to its own; when one policy explains every opponent
   about as well as each one's own does, they all get it (a table of one style is
-  recognised from everyone's decisions).
+  recognised from everyone's decisions). The fits give a belief over the rules as
+  well (``Table.sample``): early in a game, when few decisions tell the rules apart,
+  the search plays each deal's opponents by rules drawn from it rather than by the
+  one likeliest.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 import time
@@ -44,6 +49,8 @@ POLICY_WINDOW = 24
 """The latest decisions of a seat that its policy is fitted on."""
 POLICY_MARGIN = 2.0
 """Log-likelihood by which a style must explain a seat better than the default policy."""
+DEFAULT_BELIEF = 0.5
+"""A priori, the chance that a seat plays as the default policy (``Table.sample``)."""
 
 FAMILY: dict[str, Callable[[], Bot]] = {
     "builder": BuilderBot,
@@ -212,12 +219,12 @@ class Memory:
         return found
 
     @property
-    def fitted(self) -> list[tuple[str, Bot | None]] | None:
-        """The policies last fitted with this memory in the game last seen, if any."""
+    def fitted(self) -> Table | None:
+        """The table last fitted with this memory in the game last seen, if any."""
         return None if self._kept is None else self._kept.fitted
 
-    def remember(self, fitted: list[tuple[str, Bot | None]]) -> None:
-        """Keep ``fitted``, the policies just fitted to the game last seen."""
+    def remember(self, fitted: Table) -> None:
+        """Keep ``fitted``, the table just fitted to the game last seen."""
         if self._kept is not None:
             self._kept = replace(self._kept, fitted=fitted)
 
@@ -249,7 +256,7 @@ class _Kept:
     drawn: int
     found: tuple[Decision, ...]
     verdicts: dict[tuple[Hashable, int], bool]
-    fitted: list[tuple[str, Bot | None]] | None
+    fitted: Table | None
 
 
 def policies(
@@ -262,38 +269,51 @@ def policies(
     deadline: float | None = None,
 ) -> list[tuple[str, Bot | None]] | None:
     """Per seat: the policy that explains its latest decisions clearly better than
-    ``default`` does, as ``(name, bot)``, or ``("default", None)``.
+    ``default`` does, as ``(name, bot)``, or ``("default", None)``: the ``likeliest``
+    of ``fit_table``, or ``None`` if that is ``None``."""
+    table = fit_table(view, default, past, memory, default_key, deadline=deadline)
+    return None if table is None else table.likeliest
 
-    Its take-or-draw decisions and its placements are fitted apart, each to the rule
-    that explains them best: a ``FAMILY`` member's, one of the ``TAKE_RULES`` or
-    ``PLACE_RULES``, or the default's (one rule that explains both as well as any
-    pair is kept whole). Where the two differ, the policy is ``Mixed``
-    and named ``taking/placing``. One policy fitted to all the opponents together is
-    given to each of them when it explains them all about as well as their own do
-    (within ``POLICY_MARGIN`` for each policy more): a table of one style is
-    recognised from everyone's decisions, so sooner. With ``memory`` (which gave
-    ``past``), what each rule would have done is kept for the next move: the others'
-    answers always, the default's under ``default_key`` if given (anything hashable
-    that fixes its choices, besides the bot itself).
+
+def fit_table(
+    view: PlayerView,
+    default: Bot,
+    past: Sequence[Decision],
+    memory: Memory | None = None,
+    default_key: Hashable = None,
+    *,
+    deadline: float | None = None,
+) -> Table | None:
+    """What the other seats play, fitted to their latest decisions (a ``Table``).
+
+    Each seat's take-or-draw decisions and its placements are fitted apart, each to
+    every rule: a ``FAMILY`` member's, one of the ``TAKE_RULES`` or ``PLACE_RULES``, or
+    the default's. All the opponents are also fitted together, as one style, which the
+    table keeps when it explains them all about as well as their own fits do (within
+    ``POLICY_MARGIN`` for each policy more): a table of one style is recognised from
+    everyone's decisions, so sooner. With ``memory`` (which gave ``past``), what each
+    rule would have done is kept for the next move: the others' answers always, the
+    default's under ``default_key`` if given (anything hashable that fixes its choices,
+    besides the bot itself).
 
     If the clock (``time.perf_counter``) reaches ``deadline`` first, the answer is
-    the policies last fitted with ``memory`` in this game, or ``None`` if there are
-    none; what the fit cut short worked out is kept, so the next one goes on from it.
+    the table last fitted with ``memory`` in this game, or ``None`` if there is none;
+    what the fit cut short worked out is kept, so the next one goes on from it.
     """
     try:
-        fitted = _policies(view, default, past, memory, default_key, deadline=deadline)
+        table = _fit_table(view, default, past, memory, default_key, deadline=deadline)
     except _Late:
         return None if memory is None else memory.fitted
     if memory is not None:
-        memory.remember(fitted)
-    return fitted
+        memory.remember(table)
+    return table
 
 
 class _Late(Exception):
     """The fit's deadline passed."""
 
 
-def _policies(
+def _fit_table(
     view: PlayerView,
     default: Bot,
     past: Sequence[Decision],
@@ -301,8 +321,8 @@ def _policies(
     default_key: Hashable,
     *,
     deadline: float | None,
-) -> list[tuple[str, Bot | None]]:
-    """``policies``, raising ``_Late`` once the deadline passes."""
+) -> Table:
+    """``fit_table``, raising ``_Late`` once the deadline passes."""
     family = {name: make() for name, make in FAMILY.items()}
     takers = {**family, **{name: make() for name, make in TAKE_RULES.items()}}
     placers = {**family, **{name: make() for name, make in PLACE_RULES.items()}}
@@ -319,23 +339,102 @@ def _policies(
         take_fits.append(_fits(default, keyed, takers, takes, memory, deadline=deadline))
         place_fits.append(_fits(default, keyed, placers, places, memory, deadline=deadline))
         fitted[seat] = _Fitted.of(take_fits[-1], place_fits[-1], takers, placers)
+    shared = None
     if len(fitted) > 1:
-        shared = _Fitted.of(_summed(take_fits), _summed(place_fits), takers, placers)
+        together = _Fitted.of(_summed(take_fits), _summed(place_fits), takers, placers)
         own = sum(fit.fit for fit in fitted.values())
-        if shared.fit + POLICY_MARGIN * (len(fitted) - 1) >= own:
-            fitted = dict.fromkeys(fitted, shared)
-    chosen: list[tuple[str, Bot | None]] = []
-    for seat in range(view.seats):
-        fit = fitted.get(seat)
-        if fit is None or fit.fit <= fit.default + POLICY_MARGIN:
-            chosen.append(("default", None))
-        elif fit.taking == fit.placing:
-            chosen.append((fit.taking, takers[fit.taking]))
-        else:
-            taking = takers.get(fit.taking, default)
-            placing = placers.get(fit.placing, default)
-            chosen.append((f"{fit.taking}/{fit.placing}", Mixed(taking, placing)))
-    return chosen
+        if together.fit + POLICY_MARGIN * (len(fitted) - 1) >= own:
+            shared = together
+    return Table(
+        view.seat,
+        view.seats,
+        fitted=fitted,
+        shared=shared,
+        default=default,
+        takers=takers,
+        placers=placers,
+    )
+
+
+class Table:
+    """What the other seats play, fitted to their decisions this game (``fit_table``).
+
+    ``likeliest`` gives each seat the one policy that explains its decisions clearly
+    better than the default does (by ``POLICY_MARGIN``), if any. ``sample`` draws a
+    policy for each seat from what its decisions make likely: a priori the default with
+    ``DEFAULT_BELIEF``, else any pair of a take-or-draw rule and a placement rule
+    alike, each then weighted by how well it explains the seat's decisions, or the
+    whole table's (one draw for all) when the table plays as one style. A seat without
+    decisions yet has the prior alone, or the table's style.
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        seats: int,
+        *,
+        fitted: Mapping[int, _Fitted],
+        shared: _Fitted | None,
+        default: Bot,
+        takers: Mapping[str, Bot],
+        placers: Mapping[str, Bot],
+    ) -> None:
+        self.seat = seat
+        """The seat of the bot that fitted the table."""
+        self.seats = seats
+        self.fitted = fitted
+        """The seats with decisions to fit, by seat."""
+        self.shared = shared
+        """The fit of the whole table as one style, if it explains every seat about as well."""
+        self.default = default
+        self.takers = takers
+        self.placers = placers
+        nothing = {"default": 0.0}
+        self._prior = _Fitted.of(
+            nothing | dict.fromkeys(takers, 0.0),
+            nothing | dict.fromkeys(placers, 0.0),
+            takers,
+            placers,
+        )
+        self._bots: dict[tuple[str, str], Bot] = {}
+
+    @cached_property
+    def likeliest(self) -> list[tuple[str, Bot | None]]:
+        """Per seat, as ``(name, bot)``: the policy that explains it clearly better than
+        the default, or ``("default", None)``; ``name`` is ``taking/placing`` where the
+        two rules differ."""
+        chosen: list[tuple[str, Bot | None]] = []
+        for seat in range(self.seats):
+            fit = self.fitted.get(seat)
+            if fit is not None and self.shared is not None:
+                fit = self.shared
+            if fit is None or fit.fit <= fit.default + POLICY_MARGIN:
+                chosen.append(("default", None))
+            elif fit.taking == fit.placing:
+                chosen.append((fit.taking, self.takers[fit.taking]))
+            else:
+                chosen.append((f"{fit.taking}/{fit.placing}", self._bot(fit.taking, fit.placing)))
+        return chosen
+
+    def sample(self, rng: random.Random) -> list[Bot]:
+        """A policy per seat drawn from the belief (the default for the bot's own seat)."""
+        if self.shared is not None:
+            bot = self._bot(*self.shared.draw(rng))
+            return [self.default if s == self.seat else bot for s in range(self.seats)]
+        drawn = [self.fitted.get(s, self._prior).draw(rng) for s in range(self.seats)]
+        return [self.default if s == self.seat else self._bot(*drawn[s]) for s in range(self.seats)]
+
+    def _bot(self, taking: str, placing: str) -> Bot:
+        """The policy that takes or draws by rule ``taking`` and places by ``placing``."""
+        bot = self._bots.get((taking, placing))
+        if bot is None:
+            if taking == placing:
+                bot = self.takers.get(taking, self.default)
+            else:
+                take = self.takers.get(taking, self.default)
+                bot = Mixed(take, self.placers.get(placing, self.default))
+            self._bots[taking, placing] = bot
+        return bot
 
 
 @dataclass(frozen=True)
@@ -347,6 +446,8 @@ class _Fitted:
     placing: str
     fit: float
     default: float
+    take: Mapping[str, float]
+    place: Mapping[str, float]
 
     @classmethod
     def of(
@@ -364,7 +465,44 @@ class _Fitted:
             taking = placing
         elif taking in placers and place[taking] >= place[placing]:
             placing = taking
-        return cls(taking, placing, fit, take["default"] + place["default"])
+        return cls(taking, placing, fit, take["default"] + place["default"], take, place)
+
+    def draw(self, rng: random.Random) -> tuple[str, str]:
+        """A take-or-draw rule and a placement rule, each as likely as it explains the
+        decisions, the default pair (``"default"`` twice) with ``DEFAULT_BELIEF`` a priori."""
+        takes, take_weights = self._takes
+        places, place_weights = self._places
+        extra = self._extra
+        if rng.random() * (take_weights[-1] * place_weights[-1] + extra) < extra:
+            return "default", "default"
+        return (
+            takes[bisect.bisect(take_weights, rng.random() * take_weights[-1])],
+            places[bisect.bisect(place_weights, rng.random() * place_weights[-1])],
+        )
+
+    @cached_property
+    def _takes(self) -> tuple[list[str], list[float]]:
+        return _cumulative(self.take)
+
+    @cached_property
+    def _places(self) -> tuple[list[str], list[float]]:
+        return _cumulative(self.place)
+
+    @cached_property
+    def _extra(self) -> float:
+        """The default pair's weight besides the one it has as any pair: its prior."""
+        pairs = len(self.take) * len(self.place)
+        odds = max(0.0, DEFAULT_BELIEF * (pairs - 1) / (1 - DEFAULT_BELIEF) - 1)
+        take, place = self.take, self.place
+        return odds * math.exp(
+            take["default"] - max(take.values()) + place["default"] - max(place.values())
+        )
+
+
+def _cumulative(fits: Mapping[str, float]) -> tuple[list[str], list[float]]:
+    """The rules and their likelihoods relative to the best one's, added up in order."""
+    top = max(fits.values())
+    return list(fits), list(itertools.accumulate(math.exp(f - top) for f in fits.values()))
 
 
 def _fits(

@@ -22,7 +22,7 @@ from coloretto.bots.evaluation import (
     prospect_table,
 )
 from coloretto.bots.expert import ExpertBot
-from coloretto.bots.model import Memory, policies, take_thresholds
+from coloretto.bots.model import Memory, Table, fit_table, take_thresholds
 from coloretto.bots.options import choice, number, whole
 from coloretto.engine import (
     DRAW,
@@ -153,7 +153,8 @@ class SearchBot:
     points); those within ``prune`` points of its best are the candidates
     (one of each set that cannot differ: placing on, or taking, rows alike).
     By default (``playout=expert``) each deal is played out once after every
-    candidate, the expert moving for every seat to the end of the round,
+    candidate, the expert moving for its own seat and each other seat moving
+    as its play so far suggests (``observe``, below) to the end of the round,
     where each seat's score plus the prospects of its colours gives a win
     chance (or to the end of the game, which gives the result). The
     candidates share the deals, so their differences have little noise; the
@@ -181,8 +182,10 @@ class SearchBot:
     tree mode ``exploration``. ``observe`` (default true) fits the table
     first (``coloretto.bots.model``): the expert expects each seat's own take
     threshold, and in the rollouts each opponent takes and places by the simple
-    rules (a style's, or parametric ones) that explain its decisions this game
-    clearly better than the expert does. The ``seconds`` cap covers all of it,
+    rules (a style's, or parametric ones) that its decisions this game make
+    likely: ``sample`` (default true) draws them for each deal from the belief
+    (``coloretto.bots.model.Table``), else each seat is played by the rules that
+    explain it clearly better than the expert, if any. The ``seconds`` cap covers all of it,
     rollouts included: a deal cut short is dropped. With an iteration budget
     alone the bot is fully deterministic for a seed; a time limit makes the
     depth of search depend on the machine.
@@ -208,6 +211,7 @@ class SearchBot:
         playout: str = "expert",
         confidence: float = 1.0,
         observe: bool = True,
+        sample: bool = True,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -226,11 +230,14 @@ class SearchBot:
         self.playout = choice("playout", playout, ("greedy", "expert"))
         self.confidence = number("confidence", confidence)
         self.observe = observe
+        self.sample = sample
         self._expert = ExpertBot()
         self._memory = Memory()
         """The game's decisions so far, and what the fitted policies would have played."""
+        self._table: Table | None = None
+        """The other seats fitted to their decisions (``observe``), if any."""
         self._players: list[Bot] = []
-        """Who plays each seat in the rollouts (the expert, or a fitted policy)."""
+        """Who plays each seat in the deal being played out (the expert, or a fitted policy)."""
         self._expert_moves: dict[Hashable, Action] = {}
         """The expert's rollout decisions in this search, by public position."""
         self._root_actions: tuple[Action, ...] = ()
@@ -290,14 +297,16 @@ class SearchBot:
 
     def _observe(self, view: PlayerView, start: float, seconds: float | None) -> None:
         """Fit the other seats to what they have done this game (``observe``): the expert
-        expects each seat's own take threshold, and the rollouts play each seat by the
-        simple policy that explains it clearly better than the expert, if any.
+        expects each seat's own take threshold, and the rollouts play each seat by a
+        policy drawn for each deal from what its decisions make likely (``sample``), or
+        by the simple policy that explains it clearly better than the expert, if any.
 
         Under a time cap the policies' fit may take ``FIT_SHARE`` of it; one not done by
-        then leaves each seat to the policy of this game's last fit (the expert if
+        then leaves the table of this game's last fit (the expert for every seat if
         none), and goes on at the next move from what it worked out.
         """
         expert = self._expert
+        self._table = None
         self._players = [expert] * view.seats
         self._expert_moves.clear()
         if not self.observe:
@@ -308,10 +317,17 @@ class SearchBot:
         deadline = None if seconds is None else start + FIT_SHARE * seconds
         # The expert's choices depend on the thresholds it expects (its options are fixed).
         thresholds = tuple(expert.thresholds)
-        fitted = policies(view, expert, past, self._memory, thresholds, deadline=deadline)
-        for seat, (_, bot) in enumerate(fitted or ()):
-            if bot is not None:
-                self._players[seat] = bot
+        self._table = fit_table(view, expert, past, self._memory, thresholds, deadline=deadline)
+        if self._table is not None and not self.sample:
+            for seat, (_, bot) in enumerate(self._table.likeliest):
+                if bot is not None:
+                    self._players[seat] = bot
+
+    def _deal(self, view: PlayerView) -> GameState:
+        """A deal consistent with ``view``, and who plays each seat in it (``sample``)."""
+        if self.sample and self._table is not None:
+            self._players = self._table.sample(self._rng)
+        return view.sample(self._rng)
 
     def _compare(
         self,
@@ -320,11 +336,12 @@ class SearchBot:
         limit: int | None,
         deadline: float | None,
     ) -> Action:
-        """Compare the candidates on the same sampled deals, each played out by the expert.
+        """Compare the candidates on the same sampled deals, each played out by the seats'
+        policies.
 
-        Every deal is played out once after each candidate, the expert moving
-        for every seat to the end of the round (then the position is
-        estimated) or of the game. The candidates share the deals, so their
+        Every deal is played out once after each candidate, every seat moving by
+        the policy it has in that deal (``_deal``) to the end of the round (then the
+        position is estimated) or of the game. The candidates share the deals, so their
         differences are measured with little noise. The expert's own choice
         (the first candidate) is kept unless another beats it by ``confidence``
         standard errors. A deal cut short by the deadline does not count. From
@@ -332,7 +349,6 @@ class SearchBot:
         than ``RACE_ERRORS`` standard errors is dropped, so the deals left go to
         the candidates that can still win.
         """
-        rng = self._rng
         seat = view.seat
         count = len(candidates)
         sums = [0.0] * count
@@ -340,7 +356,7 @@ class SearchBot:
         active = list(range(count))
         done = 0
         while limit is None or done < limit:
-            state = view.sample(rng)
+            state = self._deal(view)
             values = []
             for i in active:
                 value = self._rollout(state.apply(candidates[i]), seat, deadline)
@@ -438,7 +454,7 @@ class SearchBot:
         margins: list[list[float]] = [[] for _ in actions]
         done = moves = 0
         while limit is None or done < limit or self._short(done, moves, limit, len(actions)):
-            state = view.sample(self._rng)
+            state = self._deal(view)
             results = []
             for action in actions:
                 end = self._play_out(state.apply(action), deadline if done else None)
