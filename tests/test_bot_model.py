@@ -206,7 +206,7 @@ def test_a_table_of_one_style_draws_one_policy_for_everyone() -> None:
 def test_the_search_plays_each_deal_with_a_table_drawn_for_it_or_the_likeliest() -> None:
     state = played(["expert", "builder", "taker", "netgain"], 120)[0]
     view = state.view(state.current_player)
-    sampled, likeliest = SearchBot(iterations=8), SearchBot(iterations=8, sample=False)
+    sampled, likeliest = SearchBot(iterations=8, sample=True), SearchBot(iterations=8)
     sampled._observe(view, time.perf_counter(), None)
     likeliest._observe(view, time.perf_counter(), None)
     assert sampled._table is not None

@@ -30,7 +30,7 @@ LEVELS: Mapping[str, str] = {
     "beginner": "random",
     "easy": "greedy",
     "normal": "search:iterations=4:seconds=0.05",
-    "hard": "search:iterations=64:at_five=32:seconds=1.4",
+    "hard": "search:iterations=64:at_five=32:seconds=1.4:sample=true",
 }
 """Difficulty levels offered to players, weakest first, and the bot spec each stands for.
 
@@ -43,8 +43,8 @@ longest moves, a round's first placements, need more than half a second for thei
 """
 
 LEVEL_REVISIONS: Mapping[str, str] = {
-    "normal": "2026-11-27 10:15",
-    "hard": "2026-11-27 10:15",
+    "normal": "2026-11-27 08:25",
+    "hard": "2026-11-27 10:50",
 }
 """The date (UTC, with the time when it changed more than once that day) a level's play last
 changed; the statistics group a level's games from before then apart. Only levels whose play
@@ -61,8 +61,8 @@ to four seats, and at 23:45 the searches to leave it out at five seats as well. 
 2026-11-27 the hard level came to search 64 deals (32 at five seats) capped at 1.4 s a move,
 where it searched 16 capped at half a second; at 08:25 both searches came to search one of
 rows alike and to drop candidates far behind, and the expert to value rows alike as one;
-at 10:15 both to play each deal's opponents by policies drawn from what their decisions
-make likely, where they played each by the likeliest one.
+at 10:50 the hard level to play each deal's opponents by policies drawn from what their
+decisions make likely (``sample``), where it played each by the likeliest one.
 """
 
 STRONGEST = LEVELS["hard"]
@@ -98,7 +98,7 @@ class BotSpec:
     >>> BotSpec.parse("search:seconds=0.2:iterations=400")
     BotSpec(name='search', options={'seconds': 0.2, 'iterations': 400})
     >>> str(BotSpec.parse("hard"))
-    'search:iterations=64:at_five=32:seconds=1.4'
+    'search:iterations=64:at_five=32:seconds=1.4:sample=true'
     """
 
     name: str

@@ -183,9 +183,10 @@ class SearchBot:
     first (``coloretto.bots.model``): the expert expects each seat's own take
     threshold, and in the rollouts each opponent takes and places by the simple
     rules (a style's, or parametric ones) that its decisions this game make
-    likely: ``sample`` (default true) draws them for each deal from the belief
-    (``coloretto.bots.model.Table``), else each seat is played by the rules that
-    explain it clearly better than the expert, if any. The ``seconds`` cap covers all of it,
+    likely: by the rules that explain it clearly better than the expert, if
+    any, or with ``sample`` (default false; the hard level's) by rules drawn for
+    each deal from the belief its decisions give (``coloretto.bots.model.Table``),
+    the expert's among them. The ``seconds`` cap covers all of it,
     rollouts included: a deal cut short is dropped. With an iteration budget
     alone the bot is fully deterministic for a seed; a time limit makes the
     depth of search depend on the machine.
@@ -211,7 +212,7 @@ class SearchBot:
         playout: str = "expert",
         confidence: float = 1.0,
         observe: bool = True,
-        sample: bool = True,
+        sample: bool = False,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
