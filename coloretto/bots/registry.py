@@ -44,7 +44,7 @@ longest moves, a round's first placements, need more than half a second for thei
 
 LEVEL_REVISIONS: Mapping[str, str] = {
     "normal": "2026-11-27 08:25",
-    "hard": "2026-11-27 10:50",
+    "hard": "2026-11-27 10:45",
 }
 """The date (UTC, with the time when it changed more than once that day) a level's play last
 changed; the statistics group a level's games from before then apart. Only levels whose play
@@ -61,7 +61,7 @@ to four seats, and at 23:45 the searches to leave it out at five seats as well. 
 2026-11-27 the hard level came to search 64 deals (32 at five seats) capped at 1.4 s a move,
 where it searched 16 capped at half a second; at 08:25 both searches came to search one of
 rows alike and to drop candidates far behind, and the expert to value rows alike as one;
-at 10:50 the hard level to play each deal's opponents by policies drawn from what their
+at 10:45 the hard level to play each deal's opponents by policies drawn from what their
 decisions make likely (``sample``), where it played each by the likeliest one.
 """
 
@@ -120,7 +120,12 @@ class BotSpec:
         return cls(name, options)
 
     def __str__(self) -> str:
-        return ":".join([self.name, *(f"{k}={v}" for k, v in self.options.items())])
+        return ":".join([self.name, *(f"{k}={_text(v)}" for k, v in self.options.items())])
+
+
+def _text(value: object) -> str:
+    """An option's value as a spec gives it (``true``, ``false``, or the value)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _value(text: str) -> object:
