@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 from coloretto.bots.base import Bot
 from coloretto.bots.expert import ExpertBot
@@ -17,7 +18,6 @@ from coloretto.bots.model import (
     Mixed,
     decisions,
     fit_table,
-    policies,
     take_thresholds,
 )
 from coloretto.bots.parametric import ParametricBot
@@ -40,6 +40,12 @@ def played(specs: list[str | Bot], moves: int, seed: int = 3) -> tuple[GameState
             chosen.append(Decision(seat, view, legal, action))
         state = state.apply(action)
     return state, chosen
+
+
+def likeliest(*args: Any, **options: Any) -> list[tuple[str, Bot | None]] | None:
+    """``fit_table``'s likeliest policy per seat, or ``None`` with no table."""
+    table = fit_table(*args, **options)
+    return None if table is None else table.likeliest
 
 
 def test_the_decisions_are_replayed_from_the_public_history() -> None:
@@ -102,7 +108,7 @@ def test_patient_seats_get_high_thresholds_and_snatchers_low_ones() -> None:
 def test_each_seat_is_explained_by_the_style_it_plays() -> None:
     state = played(["expert", "builder", "taker", "netgain"], 120)[0]
     view = state.view(0)
-    names = [name for name, _ in policies(view, ExpertBot(observe=False), decisions(view))]
+    names = [name for name, _ in likeliest(view, ExpertBot(observe=False), decisions(view))]
     assert names == ["default", "builder", "taker", "netgain"]
 
 
@@ -113,7 +119,7 @@ def test_a_seat_outside_the_family_is_fitted_rule_by_rule() -> None:
     state = played(["expert", "builder", spoiler, "taker"], 120, seed=2)[0]
     view = state.view(0)
     past = decisions(view)
-    fitted = policies(view, ExpertBot(observe=False), past)
+    fitted = likeliest(view, ExpertBot(observe=False), past)
     name, bot = fitted[2]
     assert isinstance(bot, Mixed), name
     assert [n for n, _ in fitted[:2]] == ["default", "builder"]
@@ -133,7 +139,7 @@ def test_a_seat_that_looks_one_card_ahead_is_fitted_to_a_waiting_rule() -> None:
     waiter = ParametricBot(threshold=math.inf, wait=0.5, longer=False)
     state = played(["expert", waiter, "taker", "builder"], 100, seed=4)[0]
     view = state.view(0)
-    fitted = policies(view, ExpertBot(observe=False), decisions(view))
+    fitted = likeliest(view, ExpertBot(observe=False), decisions(view))
     assert [name for name, _ in fitted] == ["default", "wait0.5/spite0-short", "taker", "builder"]
 
 
@@ -144,10 +150,10 @@ def test_a_table_of_one_style_is_recognised_from_everyone_s_decisions() -> None:
         return ParametricBot(threshold=math.inf, wait=0.5, longer=False)
 
     alone = played(["expert", waiter(), "taker", "builder"], 16, seed=4)[0].view(0)
-    fitted = policies(alone, ExpertBot(observe=False), decisions(alone))
+    fitted = likeliest(alone, ExpertBot(observe=False), decisions(alone))
     assert [name for name, _ in fitted] == ["default", "default", "taker", "builder"]
     table = played(["expert", waiter(), waiter(), waiter()], 16, seed=4)[0].view(0)
-    fitted = policies(table, ExpertBot(observe=False), decisions(table))
+    fitted = likeliest(table, ExpertBot(observe=False), decisions(table))
     assert [name for name, _ in fitted] == ["default"] + ["builder/spite0-short"] * 3
 
 
@@ -249,14 +255,14 @@ def test_a_fit_past_its_deadline_falls_back_to_the_last_one_of_the_game() -> Non
     late = time.perf_counter()
     memory = Memory()
     view = state.view(0)
-    assert policies(view, expert, memory.decisions(view), memory, "x", deadline=late) is None
-    fitted = policies(view, expert, memory.decisions(view), memory, "x")
+    assert likeliest(view, expert, memory.decisions(view), memory, "x", deadline=late) is None
+    fitted = likeliest(view, expert, memory.decisions(view), memory, "x")
     assert fitted is not None
     assert [name for name, _ in fitted] == ["default", "builder", "taker", "netgain"]
     later = state.apply(state.legal_actions()[0]).view(0)
-    assert policies(later, expert, memory.decisions(later), memory, "y", deadline=late) == fitted
+    assert likeliest(later, expert, memory.decisions(later), memory, "y", deadline=late) == fitted
     other = played(["expert", "builder", "taker", "netgain"], 120, seed=5)[0].view(0)
-    assert policies(other, expert, memory.decisions(other), memory, "x", deadline=late) is None
+    assert likeliest(other, expert, memory.decisions(other), memory, "x", deadline=late) is None
 
 
 def test_a_fit_cut_short_goes_on_from_where_it_stopped() -> None:
@@ -264,13 +270,13 @@ def test_a_fit_cut_short_goes_on_from_where_it_stopped() -> None:
     view = state.view(0)
     expert = ExpertBot(observe=False)
     started = time.perf_counter()
-    whole = policies(view, expert, decisions(view), Memory(), "x")
+    whole = likeliest(view, expert, decisions(view), Memory(), "x")
     window = (time.perf_counter() - started) / 20  # as slow a machine, as short a try
     memory = Memory()
     fitted, tries = None, 0
     while fitted is None and tries < 10_000:
         soon = time.perf_counter() + window
-        fitted = policies(view, expert, memory.decisions(view), memory, "x", deadline=soon)
+        fitted = likeliest(view, expert, memory.decisions(view), memory, "x", deadline=soon)
         tries += 1
     assert fitted is not None
     assert [name for name, _ in fitted] == [name for name, _ in whole or ()]

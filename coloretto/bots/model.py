@@ -248,7 +248,7 @@ class Memory:
 class _Kept:
     """A ``Memory``'s content: the game (its rules and the public part of its deal), the
     moves replayed, the position after them and the deck's cards they drew, the decisions
-    found, the policies' verdicts on them, and the policies last fitted."""
+    found, the policies' verdicts on them, and the table last fitted."""
 
     game: tuple[object, ...]
     history: tuple[Move, ...]
@@ -257,22 +257,6 @@ class _Kept:
     found: tuple[Decision, ...]
     verdicts: dict[tuple[Hashable, int], bool]
     fitted: Table | None
-
-
-def policies(
-    view: PlayerView,
-    default: Bot,
-    past: Sequence[Decision],
-    memory: Memory | None = None,
-    default_key: Hashable = None,
-    *,
-    deadline: float | None = None,
-) -> list[tuple[str, Bot | None]] | None:
-    """Per seat: the policy that explains its latest decisions clearly better than
-    ``default`` does, as ``(name, bot)``, or ``("default", None)``: the ``likeliest``
-    of ``fit_table``, or ``None`` if that is ``None``."""
-    table = fit_table(view, default, past, memory, default_key, deadline=deadline)
-    return None if table is None else table.likeliest
 
 
 def fit_table(
