@@ -189,6 +189,10 @@ def test_bad_options_are_reported_with_the_spec() -> None:
         make_bot("search:colour=red")
     with pytest.raises(BotError, match="playout must be greedy or expert"):
         make_bot("search:playout=random")
+    with pytest.raises(BotError, match="sample must be true or false, not 'maybe'"):
+        make_bot("search:sample=maybe")
+    with pytest.raises(BotError, match="observe must be true or false, not 1"):
+        make_bot("expert:observe=1")
     with pytest.raises(BotError, match="key=value"):
         BotSpec.parse("search:fast")
 

@@ -40,7 +40,7 @@ from coloretto.bots.evaluation import (
     prospect_table,
 )
 from coloretto.bots.model import Memory, take_thresholds
-from coloretto.bots.options import number
+from coloretto.bots.options import flag, number
 from coloretto.engine import Action, ActionKind, Card, PlayerView, Scoring, best_total
 
 Row = tuple[Card, ...]
@@ -178,7 +178,7 @@ class ExpertBot:
         observe: bool = True,
     ) -> None:
         self.seed = seed
-        self.observe = observe
+        self.observe = flag("observe", observe)
         self.thresholds: Sequence[float] | None = None
         """Per seat, the take threshold to expect; fixed by a search for its rollouts."""
         self._memory = Memory()

@@ -6,6 +6,9 @@ ValueError: threshold must be a number, not 'abc'
 >>> number("seconds", float("nan"), above=0)
 Traceback (most recent call last):
 ValueError: seconds must be a finite number, not nan
+>>> flag("sample", "maybe")
+Traceback (most recent call last):
+ValueError: sample must be true or false, not 'maybe'
 """
 
 from __future__ import annotations
@@ -50,4 +53,11 @@ def choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     """``value`` if it is one of ``allowed``; else ``ValueError`` naming the option."""
     if not isinstance(value, str) or value not in allowed:
         raise ValueError(f"{name} must be {' or '.join(allowed)}, not {value!r}")
+    return value
+
+
+def flag(name: str, value: object) -> bool:
+    """``value`` if it is true or false; else ``ValueError`` naming the option."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, not {value!r}")
     return value

@@ -23,7 +23,7 @@ from coloretto.bots.evaluation import (
 )
 from coloretto.bots.expert import ExpertBot
 from coloretto.bots.model import Memory, Table, fit_table, take_thresholds
-from coloretto.bots.options import choice, number, whole
+from coloretto.bots.options import choice, flag, number, whole
 from coloretto.engine import (
     DRAW,
     Action,
@@ -230,8 +230,8 @@ class SearchBot:
         self.prune = number("prune", prune)
         self.playout = choice("playout", playout, ("greedy", "expert"))
         self.confidence = number("confidence", confidence)
-        self.observe = observe
-        self.sample = sample
+        self.observe = flag("observe", observe)
+        self.sample = flag("sample", sample)
         self._expert = ExpertBot()
         self._memory = Memory()
         """The game's decisions so far, and what the fitted policies would have played."""
