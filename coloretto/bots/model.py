@@ -424,7 +424,8 @@ class Table:
 @dataclass(frozen=True)
 class _Fitted:
     """The rules that explain some decisions best, for taking and for placing, their
-    fit (log-likelihood) and the default policy's."""
+    fit (log-likelihood) and the default policy's, and every rule's fit to the takes
+    and to the placements (``take``, ``place``: the belief that ``draw`` samples)."""
 
     taking: str
     placing: str
