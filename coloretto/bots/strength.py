@@ -16,7 +16,7 @@ MEASURED: Mapping[str, str] = {
     "search": "the normal and hard levels. hard (64 deals, 32 at five seats, capped at "
     "1.4 s a move, each deal's opponents drawn from what their play makes likely), as it "
     "plays: wins 60.5% of 4-player games against three gray held-out spoilers (1000 "
-    "games), 60.9% against gray takers (533 games), 55.9% of 5-player games against four "
+    "games), 62.1% against gray takers (1000 games), 55.9% of 5-player games against four "
     "gray held-out patient players (500 games; 45.1% with the likeliest opponents), and "
     "before the speed-ups of 2026-11-27 65.0% against gray held-out dumpers (456 games). "
     "With 16 deals, its spec before 2026-11-27: 75.0% "
