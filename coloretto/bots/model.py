@@ -22,13 +22,12 @@ seat saw it. Two models are fitted per seat:
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import math
 import random
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
 
 from coloretto.bots.base import Bot, Budget
@@ -330,8 +329,8 @@ def _fit_table(
         if together.fit + POLICY_MARGIN * (len(fitted) - 1) >= own:
             shared = together
     return Table(
-        view.seat,
-        view.seats,
+        seat=view.seat,
+        seats=view.seats,
         fitted=fitted,
         shared=shared,
         default=default,
@@ -340,6 +339,7 @@ def _fit_table(
     )
 
 
+@dataclass(eq=False)
 class Table:
     """What the other seats play, fitted to their decisions this game (``fit_table``).
 
@@ -352,35 +352,28 @@ class Table:
     decisions yet has the prior alone, or the table's style.
     """
 
-    def __init__(
-        self,
-        seat: int,
-        seats: int,
-        *,
-        fitted: Mapping[int, _Fitted],
-        shared: _Fitted | None,
-        default: Bot,
-        takers: Mapping[str, Bot],
-        placers: Mapping[str, Bot],
-    ) -> None:
-        self.seat = seat
-        """The seat of the bot that fitted the table."""
-        self.seats = seats
-        self.fitted = fitted
-        """The seats with decisions to fit, by seat."""
-        self.shared = shared
-        """The fit of the whole table as one style, if it explains every seat about as well."""
-        self.default = default
-        self.takers = takers
-        self.placers = placers
+    seat: int
+    """The seat of the bot that fitted the table."""
+    seats: int
+    fitted: Mapping[int, _Fitted]
+    """The seats with decisions to fit, by seat."""
+    shared: _Fitted | None
+    """The fit of the whole table as one style, if it explains every seat about as well."""
+    default: Bot
+    takers: Mapping[str, Bot]
+    placers: Mapping[str, Bot]
+    _bots: dict[tuple[str, str], Bot] = field(default_factory=dict, init=False)
+
+    @cached_property
+    def _prior(self) -> _Fitted:
+        """The belief in a seat without decisions: every rule as likely."""
         nothing = {"default": 0.0}
-        self._prior = _Fitted.of(
-            nothing | dict.fromkeys(takers, 0.0),
-            nothing | dict.fromkeys(placers, 0.0),
-            takers,
-            placers,
+        return _Fitted.of(
+            nothing | dict.fromkeys(self.takers, 0.0),
+            nothing | dict.fromkeys(self.placers, 0.0),
+            self.takers,
+            self.placers,
         )
-        self._bots: dict[tuple[str, str], Bot] = {}
 
     @cached_property
     def likeliest(self) -> list[tuple[str, Bot | None]]:
@@ -394,10 +387,10 @@ class Table:
                 fit = self.shared
             if fit is None or fit.fit <= fit.default + POLICY_MARGIN:
                 chosen.append(("default", None))
-            elif fit.taking == fit.placing:
-                chosen.append((fit.taking, self.takers[fit.taking]))
             else:
-                chosen.append((f"{fit.taking}/{fit.placing}", self._bot(fit.taking, fit.placing)))
+                same = fit.taking == fit.placing
+                name = fit.taking if same else f"{fit.taking}/{fit.placing}"
+                chosen.append((name, self._bot(fit.taking, fit.placing)))
         return chosen
 
     def sample(self, rng: random.Random) -> list[Bot]:
@@ -461,8 +454,8 @@ class _Fitted:
         if rng.random() * (take_weights[-1] * place_weights[-1] + extra) < extra:
             return "default", "default"
         return (
-            takes[bisect.bisect(take_weights, rng.random() * take_weights[-1])],
-            places[bisect.bisect(place_weights, rng.random() * place_weights[-1])],
+            rng.choices(takes, cum_weights=take_weights)[0],
+            rng.choices(places, cum_weights=place_weights)[0],
         )
 
     @cached_property
