@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, replace
 
 from coloretto.engine.actions import Action
 from coloretto.engine.outcome import Outcome
 from coloretto.engine.rules import Rules
-from coloretto.engine.setup import Seed, deal
+from coloretto.engine.setup import Seed, deal, random_seed
 from coloretto.engine.state import GameState
 
 
@@ -30,9 +29,10 @@ class Match:
 
     @classmethod
     def start(cls, rules: Rules, seed: Seed | None = None) -> Match:
-        """Deal the first game; its seed is the match seed, so a 1-game match is a game."""
+        """Deal the first game; its seed is the match seed, so a 1-game match is a game.
+        Without a seed, one is drawn at random (``random_seed``: 128 bits)."""
         if seed is None:
-            seed = secrets.randbelow(2**32)
+            seed = random_seed()
         return cls(rules, seed, GameState.from_setup(rules, deal(rules, seed)))
 
     @property
@@ -51,7 +51,9 @@ class Match:
         return tuple(sum(game[s] for game in results) for s in range(self.rules.seats))
 
     def game_seed(self, number: int) -> Seed:
-        """The seed that deals game ``number`` (from 1) of the match.
+        """The seed that deals game ``number`` (from 1) of the match. A later game's is
+        text, the match seed and the number (``random.Random`` adds the text's SHA-512
+        digest): while the match seed is secret, so is every game of the match.
 
         >>> Match.start(Rules(players=3, games=2), seed=4).game_seed(2)
         '4/2'

@@ -245,8 +245,8 @@ def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> 
 MAX_RECORD_BYTES = 4 * 1024 * 1024
 """The largest record file read (a finished five-player game takes about 20 KiB)."""
 
-MAX_DIGITS = 30
-"""The longest whole number a record may hold (a seed is at most 20 digits)."""
+MAX_DIGITS = 40
+"""The longest whole number a record may hold (a seed is at most 39 digits: ``SEED_BITS``)."""
 
 
 def _whole_number(text: str) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 from collections import Counter
 from dataclasses import dataclass
 
@@ -15,6 +16,15 @@ JOKERS = 3
 CARDS_BELOW_LAST_ROUND = 15
 
 Seed = int | str
+
+SEED_BITS = 128
+"""The size of a seed drawn at random: too many seeds to search for the one that dealt a
+deck from the cards seen (``random_seed``)."""
+
+
+def random_seed() -> int:
+    """A seed of ``SEED_BITS`` bits of the operating system's randomness (``secrets``)."""
+    return secrets.randbits(SEED_BITS)
 
 
 @dataclass(frozen=True)

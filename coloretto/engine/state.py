@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cache
@@ -22,7 +21,7 @@ from coloretto.engine.cards import COLLECTABLE, COLOURS, Card
 from coloretto.engine.outcome import Outcome
 from coloretto.engine.rules import Rules
 from coloretto.engine.scoring import ScoreBreakdown, best_total, score
-from coloretto.engine.setup import Seed, Setup, deal
+from coloretto.engine.setup import Seed, Setup, deal, random_seed
 from coloretto.engine.view import PlayerView
 
 _JOKER = int(Card.JOKER)
@@ -160,7 +159,7 @@ def new_game(rules: Rules | None = None, seed: Seed | None = None) -> GameState:
     """
     rules = rules or Rules()
     if seed is None:
-        seed = secrets.randbelow(2**32)
+        seed = random_seed()
     return GameState._start(rules, deal(rules, seed))
 
 
