@@ -6,16 +6,19 @@ The session is the screens' model. It lives on the UI thread; bots are handed im
 
 from __future__ import annotations
 
-import secrets
+import hashlib
 from dataclasses import replace
 
 from coloretto.bots.base import Bot
 from coloretto.bots.registry import make_bot
 from coloretto.engine import Action, ActionKind, GameState, Match, Move
+from coloretto.engine.setup import SEED_BITS, random_seed
 from coloretto.play.config import GameConfig
 from coloretto.store.saves import new_id
 
-_SEED_LIMIT = 2**31
+_OLD_SEEDS = 2**32
+"""Every seed drawn before seeds took ``SEED_BITS`` bits was below this: such a match keeps
+its bots' seeds, so an old save plays on as it would have."""
 
 
 class Session:
@@ -39,9 +42,9 @@ class Session:
         elif config.seed is not None:
             seed = config.seed
         else:
-            seed = secrets.randbelow(_SEED_LIMIT)
+            seed = random_seed()
         self.seed: int = seed
-        """The match's seed (picked at random when the config has none)."""
+        """The match's seed (drawn at random, ``random_seed``, when the config has none)."""
         self.match = match if match is not None else Match.start(config.rules, self.seed)
         """The match: a new one, or one resumed from a save (``match``)."""
         self.seat_names: tuple[str, ...] = config.seat_names()
@@ -92,9 +95,14 @@ class Session:
         return "secret until the end"
 
     def bot_seed(self, seat: int) -> int:
-        """The seed for ``seat``'s bot at this point of the match."""
+        """The seed for ``seat``'s bot at this point of the match. A bot's moves may give
+        its seed away: a big match seed (``random_seed``) gives its bots a hash of itself,
+        an old small one the seeds it always gave (``_OLD_SEEDS``)."""
         ply = len(self.game.history()) + 1000 * self.match.game_number
-        return (self.seed * 1_000_003 + 7919 * (seat + 1) + 104_729 * ply) % 2**32
+        if self.seed < _OLD_SEEDS:
+            return (self.seed * 1_000_003 + 7919 * (seat + 1) + 104_729 * ply) % 2**32
+        digest = hashlib.sha256(f"{self.seed}/bot/{seat}/{ply}".encode()).digest()
+        return int.from_bytes(digest[:4])
 
     def controller_name(self, seat: int) -> str:
         """The name of the player who moves ``seat``."""
@@ -127,7 +135,7 @@ class Session:
         """A new session with the same players and a new seed: the next one when the seed
         was given (a rematch can be played again), else one picked at random (the seed was
         shown at the end: the next one would give the deck away)."""
-        seed = None if self.config.seed is None else (self.seed + 1) % _SEED_LIMIT
+        seed = None if self.config.seed is None else (self.seed + 1) % 2**SEED_BITS
         return Session(replace(self.config, seed=seed))
 
     # ------------------------------------------------------------------ the table now
