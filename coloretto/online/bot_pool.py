@@ -1,0 +1,105 @@
+"""Where the server's bots think: worker processes shared fairly between the rooms.
+
+Bots think in other processes, so however hard they think, the event loop that serves
+every connection never waits for them (threads would share Python's lock with it). There
+are few workers; when rooms wait for one, the room whose bots have used the least time
+lately goes first, so a room of hard bots that play without pause cannot crowd out the
+others: each room waiting gets an equal share, and a room alone gets all of it. Each move
+is bounded by the guard's time limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import math
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import partial
+
+from coloretto.bots.guard import Answer, fallback, guarded_choice
+from coloretto.bots.registry import make_bot
+from coloretto.engine import Action, PlayerView
+
+HALF_LIFE = 60.0
+"""Seconds after which a room's bot time counts half in choosing who goes next."""
+
+
+def think(spec: str, seed: int, view: PlayerView, legal: Sequence[Action], limit: float) -> Answer:
+    """A bot ``spec`` (seeded ``seed``) asked for a move through the guard (in a worker)."""
+    return guarded_choice(partial(make_bot, spec, seed=seed), view, legal, limit)
+
+
+class BotPool:
+    """``workers`` processes, handed to the rooms by least recent use (see the module)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._executor = self._new_executor()
+        self._free = self.workers
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._used: dict[str, tuple[float, float]] = {}
+        """Each room's bot seconds (decayed) and when they were last counted."""
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def used(self, room: str, now: float) -> float:
+        """The bot seconds ``room`` used lately (halved every ``HALF_LIFE`` seconds)."""
+        seconds, stamp = self._used.get(room, (0.0, now))
+        return seconds * math.pow(0.5, (now - stamp) / HALF_LIFE)
+
+    async def choose(
+        self, room: str, spec: str, *, seed: int, view: PlayerView, legal: Sequence[Action],
+        limit: float,
+    ) -> Answer:  # fmt: skip
+        """A move for ``view`` from bot ``spec``, once ``room``'s turn at a worker comes.
+        A worker that dies is replaced and the guard's fallback move is played."""
+        loop = asyncio.get_running_loop()
+        await self._turn(room, loop.time())
+        started = loop.time()
+        try:
+            return await loop.run_in_executor(
+                self._executor, think, spec, seed, view, tuple(legal), limit
+            )
+        except BrokenProcessPool:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._new_executor()
+            return Answer(fallback(view, legal), 0.0, "its worker process died")
+        finally:
+            now = loop.time()
+            self._used[room] = (self.used(room, now) + (now - started), now)
+            self._hand_on()
+
+    async def _turn(self, room: str, now: float) -> None:
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (self.used(room, now), next(self._order), turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._hand_on()  # handed a worker while being cancelled: pass it on
+            raise
+
+    def _hand_on(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._free += 1
+
+    def forget(self, room: str) -> None:
+        """``room`` is gone: its record of use goes too."""
+        self._used.pop(room, None)
+
+    def shutdown(self) -> None:
+        """Stop the workers (the server stops)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
