@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
 from coloretto.engine.rules import MAX_GAMES
+from coloretto.online.names import YOU_MARKER, has_you_marker
 from coloretto.play.config import MAX_DELAY, MAX_NAME
 from coloretto.store.text import printable
 
@@ -51,6 +52,9 @@ ROOM_CODE = re.compile(r"[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}")
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
 """What a seat's secret token looks like."""
+
+MAX_SEAT = 4
+"""The highest player number (a table has at most 5 players)."""
 
 
 def room_code(text: str) -> str:
@@ -147,10 +151,26 @@ class Act:
     action: Action
 
 
+@dataclass(frozen=True)
+class Remove:
+    """The host, before the start, removes the person in seat ``seat`` (a player number):
+    their seat is free again and their token forgotten."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Lock:
+    """The host, before the start, closes the table to new players (``locked``) or opens
+    it again (``lock`` and ``unlock``)."""
+
+    locked: bool
+
+
 Opening = Host | Join | Resume | Watch
 """The first request of a connection: it says which room and seat it is about."""
 
-Request = Opening | Start | Next | Act
+Request = Opening | Start | Next | Act | Remove | Lock
 
 
 def parse_request(text: str | bytes) -> Request:
@@ -210,6 +230,8 @@ def _name(data: Mapping[str, Any]) -> str:
     name = seat_name(_field(data, "name", str, "a name"))
     if not name:
         raise ProtocolError("name: expected a name")
+    if has_you_marker(name):
+        raise ProtocolError(f"name: {YOU_MARKER} marks each player's own seat: choose another")
     return name
 
 
@@ -271,6 +293,9 @@ _PARSERS: dict[str, Any] = {
     "start": lambda data: Start(),
     "next": lambda data: Next(_whole(data, "game", 2, MAX_GAMES, None)),
     "act": _act,
+    "remove": lambda data: Remove(_whole(data, "seat", 0, MAX_SEAT, None)),
+    "lock": lambda data: Lock(locked=True),
+    "unlock": lambda data: Lock(locked=False),
 }
 _OPENINGS = {"host", "join", "resume", "watch"}
 _FIELDS = {
@@ -281,6 +306,9 @@ _FIELDS = {
     "start": {"type"},
     "next": {"type", "game"},
     "act": {"type", "ply", "action"},
+    "remove": {"type", "seat"},
+    "lock": {"type"},
+    "unlock": {"type"},
 }
 
 

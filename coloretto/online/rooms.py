@@ -41,6 +41,7 @@ from coloretto.engine import (
     write_record,
 )
 from coloretto.engine.record import expect
+from coloretto.online.names import fold
 from coloretto.online.protocol import (
     MAX_AWAY_AFTER,
     MAX_SCORE,
@@ -100,6 +101,7 @@ class Room:
         started: bool,
         away_after: float,
         covered: list[int] | None = None,
+        locked: bool = False,
     ) -> None:
         self.code = code
         self.session = session
@@ -112,6 +114,8 @@ class Room:
         self.covered: list[int] = covered or []
         """The actions (by number) of the game on the table that a bot played for a
         person away."""
+        self.locked = locked
+        """True while the host keeps the table closed to new players (``join``)."""
         self._counted: GameState | None = None
         self._count = 0
 
@@ -135,23 +139,50 @@ class Room:
         return self.session.config.level
 
     def join(self, name: str) -> tuple[int, str]:
-        """Seat a person (their name made unique at the table); returns the player number
-        and the seat's token. ``RoomError`` once the game has started or the room is full."""
+        """Seat a person; returns the player number and the seat's token. A name that looks
+        like another's at the table (``names.fold``: "Ana", "ana", "Ana" with a Greek
+        capital Alpha) gets a number: "Ana 2". ``RoomError`` once the game has started, while
+        the host keeps the table closed, or when the room is full."""
         if self.started:
             raise RoomError("the game has started: no seat is free", "started")
+        if self.locked:
+            raise RoomError("the host has closed this table to new players", "locked")
         free = [p for p, person in enumerate(self.people) if person is None]
         if not free:
             raise RoomError("the room is full", "full")
         player = free[0]
-        self.people[player] = name
-        for number in range(2, 100):
+        for number in range(1, 100):
+            suffix = f" {number}" if number > 1 else ""
+            self.people[player] = name[: MAX_NAME - len(suffix)] + suffix
+            names = [fold(p.name) for p in _players(self.people, self.level)]
+            if len(set(names)) < len(names):
+                continue
             try:
                 self._rebuild()
                 break
             except ValueError:
-                suffix = f" {number}"
-                self.people[player] = name[: MAX_NAME - len(suffix)] + suffix
+                continue
         return player, self._new_token(player)
+
+    def remove(self, player: int) -> None:
+        """The host removes the person of seat ``player`` before the start: the seat is
+        free again and its token forgotten. ``RoomError`` saying why not."""
+        if self.started:
+            raise RoomError("the game has started: nobody can be removed", "started")
+        if player == 0:
+            raise RoomError("the host cannot remove themself: leave the room instead", "bad-seat")
+        if player >= len(self.people) or self.people[player] is None:
+            raise RoomError(f"nobody sits in seat {player + 1}", "bad-seat")
+        self.people[player] = None
+        self._tokens[player] = None
+        self._rebuild()
+
+    def lock(self, locked: bool) -> None:
+        """The host closes the table to new players (``locked``) or opens it again, before
+        the start; ``RoomError`` once the game has started."""
+        if self.started:
+            raise RoomError("the game has started already", "started")
+        self.locked = locked
 
     def _new_token(self, player: int) -> str:
         token = secrets.token_urlsafe(24)
@@ -256,6 +287,7 @@ class Room:
             "started": self.started,
             "away_after": self.away_after,
             "covered": list(self.covered),
+            "locked": self.locked,
         }
         return Snapshot(self.code, self.session.game, self.session.seat_names, meta)
 
@@ -290,8 +322,8 @@ class Room:
                 covered = sorted(bot_played(data, len(session.game.history())))
             except ProtocolError as error:
                 raise RecordError(f"room.{error}") from None
-            return cls(code, session, people, tokens, started=started,
-                       away_after=float(away), covered=covered)  # fmt: skip
+            return cls(code, session, people, tokens, started=started, away_after=float(away),
+                       covered=covered, locked=data.get("locked") is True)  # fmt: skip
         except RecordError as error:
             raise error.in_file(path) from None
 
@@ -301,15 +333,14 @@ def _is_name(value: object) -> bool:
 
 
 def _players(people: list[str | None], level: str) -> tuple[Player, ...]:
-    players = []
-    bots = 0
-    for person in people:
-        if person is None:
-            bots += 1
-            players.append(Player(f"Bot {bots}", level))
-        else:
-            players.append(Player(person))
-    return tuple(players)
+    """The players of a table: its people, and bots in the free seats ("Bot 1"...; a
+    number a person's name takes is skipped)."""
+    taken = {fold(person) for person in people if person is not None}
+    numbers = (n for n in range(1, 100) if fold(f"Bot {n}") not in taken)
+    return tuple(
+        Player(f"Bot {next(numbers)}", level) if person is None else Player(person)
+        for person in people
+    )
 
 
 class RoomStore:

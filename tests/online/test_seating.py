@@ -1,0 +1,184 @@
+"""Fair tables, the pure parts: names compared as they look, the host's requests to remove
+a person and to close the table, and a room that keeps both."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from coloretto.engine import Rules, write_record
+from coloretto.online.names import fold, has_you_marker
+from coloretto.online.protocol import Host, Lock, ProtocolError, Remove, parse_request
+from coloretto.online.rooms import Room, RoomError
+
+GREEK_ALPHA = "\N{GREEK CAPITAL LETTER ALPHA}"
+CYRILLIC_A = "\N{CYRILLIC CAPITAL LETTER A}"
+
+
+def request(**fields: object) -> str:
+    return json.dumps({"version": 1, **fields})
+
+
+def host(players: int = 4, name: str = "Ana") -> Host:
+    return Host(name, Rules(players=players), "easy", 0.0, 5.0)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ana",
+        "ana",
+        "ANA",
+        f"{GREEK_ALPHA}na",
+        f"{CYRILLIC_A}na",
+        "\uff21\uff2e\uff21",  # fullwidth
+        "A\u200bna",  # a zero-width space
+        "\N{CYRILLIC CAPITAL LETTER A}\N{ARMENIAN SMALL LETTER VO}\N{CYRILLIC SMALL LETTER A}",
+    ],
+)
+def test_names_that_look_like_ana_fold_as_ana(name: str) -> None:
+    assert fold(name) == fold("Ana") == "ana"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Ben Lee", "Ben  Lee"),
+        ("Héloïse", "He\u0301loi\u0308se"),  # composed or not
+        ("\N{GREEK CAPITAL LETTER ETA}ana", "Hana"),
+        ("\N{GREEK SMALL LETTER ETA}ana", "nana"),
+        ("\N{CYRILLIC CAPITAL LETTER IO}va", "\N{LATIN CAPITAL LETTER E WITH DIAERESIS}va"),
+    ],
+)
+def test_more_look_alikes(a: str, b: str) -> None:
+    assert fold(a) == fold(b)
+
+
+@pytest.mark.parametrize(("a", "b"), [("Ana", "Ann"), ("Léa", "Lea"), ("Al", "AI"), ("Bo", "B0")])
+def test_names_that_look_different_stay_apart(a: str, b: str) -> None:
+    assert fold(a) != fold(b)
+
+
+def test_a_second_ana_in_any_look_alike_gets_a_number() -> None:
+    room, _ = Room.open("ABC234", host(5))
+    for name in (f"{GREEK_ALPHA}na", f"{CYRILLIC_A}NA", "\uff21\uff4e\uff41"):
+        room.join(name)
+    assert room.people == [
+        "Ana",
+        f"{GREEK_ALPHA}na 2",
+        f"{CYRILLIC_A}NA 3",
+        "\uff21\uff4e\uff41 4",
+        None,
+    ]
+    assert room.session.seat_names[-1] == "Bot 1"
+
+
+def test_a_person_named_like_a_bot_keeps_the_name_and_the_bots_skip_it() -> None:
+    room, _ = Room.open("ABC234", host(4, name="Bot 1"))  # a crash before: two players "Bot 1"
+    assert room.session.seat_names == ("Bot 1", "Bot 2", "Bot 3", "Bot 4")
+    seat, _ = room.join("bot 3")
+    assert room.session.seat_names == ("Bot 1", "bot 3", "Bot 2", "Bot 4")
+    assert seat == 1
+
+
+@pytest.mark.parametrize(
+    "name", ["Ana (you)", "(YOU)", "Ana \uff08you\uff09", "(\N{CYRILLIC SMALL LETTER U}ou)"]
+)
+def test_a_name_with_the_you_marker_is_refused(name: str) -> None:
+    assert has_you_marker(name)
+    for kind in ("join", "host"):
+        fields = {"room": "ABC234"} if kind == "join" else {"rules": {"players": 3}, "bot": "easy"}
+        with pytest.raises(
+            ProtocolError, match=r"name: \(you\) marks each player's own seat"
+        ) as error:
+            parse_request(request(type=kind, name=name, **fields))
+        assert error.value.code == "bad-request"
+
+
+def test_the_hosts_requests_are_parsed() -> None:
+    assert parse_request('{"type": "remove", "seat": 2}') == Remove(2)
+    assert parse_request('{"type": "lock"}') == Lock(locked=True)
+    assert parse_request('{"type": "unlock"}') == Lock(locked=False)
+
+
+@pytest.mark.parametrize(
+    ("frame", "words"),
+    [
+        ('{"type": "remove"}', "seat: expected a whole number from 0 to 4"),
+        ('{"type": "remove", "seat": 5}', "seat: expected a whole number from 0 to 4"),
+        ('{"type": "remove", "seat": -1}', "seat: expected a whole number from 0 to 4"),
+        ('{"type": "remove", "seat": "1"}', "seat: expected a whole number from 0 to 4"),
+        ('{"type": "remove", "seat": true}', "seat: expected a whole number from 0 to 4"),
+        ('{"type": "remove", "seat": 1.0}', "seat: expected a whole number from 0 to 4"),
+        ('{"type": "remove", "seat": 1, "name": "Ben"}', "unexpected field 'name'"),
+        ('{"type": "lock", "locked": false}', "unexpected field 'locked'"),
+        ('{"type": "unlock", "x": 1}', "unexpected field 'x'"),
+    ],
+)
+def test_bad_host_requests_are_refused(frame: str, words: str) -> None:
+    with pytest.raises(ProtocolError) as error:
+        parse_request(frame)
+    assert str(error.value) == words
+    assert error.value.code == "bad-request"
+
+
+def test_the_host_removes_a_person_whose_seat_is_free_again() -> None:
+    room, ana = Room.open("ABC234", host(4))
+    _, ben = room.join("Ben")
+    _, cy = room.join("Cy")
+    room.remove(1)
+    assert room.people == ["Ana", None, "Cy", None]
+    assert room.session.seat_names == ("Ana", "Bot 1", "Cy", "Bot 2")
+    assert room.player_of(ben) is None  # the token is forgotten
+    assert room.player_of(cy) == 2
+    assert room.player_of(ana) == 0
+    seat, dee = room.join("Dee")
+    assert seat == 1
+    assert room.player_of(dee) == 1
+
+
+@pytest.mark.parametrize(
+    ("seat", "words", "code"),
+    [
+        (0, "the host cannot remove themself", "bad-seat"),
+        (3, "nobody sits in seat 4", "bad-seat"),
+        (4, "nobody sits in seat 5", "bad-seat"),
+    ],
+)
+def test_what_the_host_cannot_remove(seat: int, words: str, code: str) -> None:
+    room, _ = Room.open("ABC234", host(4))
+    room.join("Ben")
+    with pytest.raises(RoomError, match=words) as error:
+        room.remove(seat)
+    assert error.value.code == code
+    assert room.people == ["Ana", "Ben", None, None]
+
+
+def test_nobody_is_removed_and_nothing_locked_once_the_game_has_started() -> None:
+    room, _ = Room.open("ABC234", host(3))
+    room.join("Ben")
+    room.start()
+    for change in (lambda: room.remove(1), lambda: room.lock(True)):
+        with pytest.raises(RoomError, match="started") as error:
+            change()
+        assert error.value.code == "started"
+    assert room.people == ["Ana", "Ben", None]
+    assert not room.locked
+
+
+def test_a_locked_table_takes_no_new_person_and_keeps_its_lock_when_saved(tmp_path: Path) -> None:
+    room, _ = Room.open("ABC234", host(4))
+    room.join("Ben")
+    room.lock(True)
+    with pytest.raises(RoomError, match="closed this table to new players") as error:
+        room.join("Cy")
+    assert error.value.code == "locked"
+    path = tmp_path / "ABC234.json"
+    snapshot = room.snapshot()
+    write_record(path, snapshot.state, snapshot.seats, snapshot.meta)
+    again = Room.load(path)
+    assert again.locked
+    again.lock(False)
+    assert again.join("Cy")[0] == 2
