@@ -13,6 +13,7 @@ from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
 from coloretto.cli.parser import bounded_int, bounded_seconds, fail, need_terminal, on_terminal
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
+from coloretto.engine.setup import SEED_BITS
 from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import load_session
@@ -95,8 +96,9 @@ def add_parser(
     add_games_argument(game)
     game.add_argument(
         "--seed",
-        type=bounded_int(0, 2**31 - 1, "--seed"),
-        help="seed of the deal and the bots, for a game that can be played again",
+        type=bounded_int(0, 2**SEED_BITS - 1, "--seed"),
+        help="seed of the deal and the bots, for a game that can be played again (the score "
+        "screen shows a game's seed); without it, 128 random bits",
     )
     game.add_argument(
         "--delay",

@@ -15,6 +15,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
+from coloretto.engine.setup import SEED_BITS
 from coloretto.play.config import PACES, GameConfig, typed_names
 from coloretto.play.keeper import Keeper, SavedGame
 from coloretto.store.text import printable
@@ -202,6 +203,8 @@ class SetupScreen(Screen[None]):
             seed = int(seed_text) if seed_text else None
         except ValueError:
             raise ValueError(f"the seed must be a whole number, not {seed_text!r}") from None
+        if seed is not None and not 0 <= seed < 2**SEED_BITS:
+            raise ValueError(f"the seed must be 0 to {2**SEED_BITS - 1}")
         players = value("players")
         humans = value("humans")
         assert isinstance(players, int)
