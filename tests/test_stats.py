@@ -377,7 +377,7 @@ def test_a_version_0_database_is_migrated(tmp_path: Path, layout: str) -> None:
             raw.execute("DROP TABLE scratch")
         assert path.stat().st_size > 0
     db = Stats(path)
-    assert db.schema_version() == schema_version() == 4
+    assert db.schema_version() == schema_version() == 5
     assert db.add(game("g", ("Ana", None, 1, 1.0), ("B", "easy", 0, 0.0)))
     assert db.summary().games == 1
 
@@ -509,15 +509,16 @@ def test_a_levels_games_from_before_its_play_changed_stay_apart(db: Stats) -> No
 
 def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
     db = _v1_database(tmp_path / "stats.sqlite3")
+    newer = schema_version() + 1
     with sqlite3.connect(db.path) as raw:
-        raw.execute("PRAGMA user_version = 5")
+        raw.execute(f"PRAGMA user_version = {newer}")
     before = db.path.read_bytes()
     for attempt in (db.summary, lambda: db.add(game("n", ("A", None, 1, 1.0), ("B", "x", 0, 0.0)))):
         with pytest.raises(StatsError) as error:
             attempt()
         assert str(db.path) in str(error.value)
         assert "newer version" in str(error.value)
-        assert "schema version 5" in str(error.value)
+        assert f"schema version {newer}" in str(error.value)
     assert db.path.read_bytes() == before
 
 
@@ -589,6 +590,7 @@ def test_cli_without_games(home: DataDir, capsys: pytest.CaptureFixture[str]) ->
         "people": [],
         "groups": [],
         "accuracy": [],
+        "left_out": [],
     }
 
 
@@ -624,7 +626,7 @@ def test_cli_shows_the_figures(home: DataDir, capsys: pytest.CaptureFixture[str]
     assert cells == ["Ana", "hard+normal", "3p brown", "2", "1.5", "75%", "30", "25.0"]
 
     data = json.loads(run_ok(capsys, "--json"))
-    assert set(data) == {"database", "games", "people", "groups", "accuracy"}
+    assert set(data) == {"database", "games", "people", "groups", "accuracy", "left_out"}
     assert data["games"] == 4
     assert [p["player"] for p in data["people"]] == ["Ana", "Ben"]
     group = next(g for g in data["groups"] if g["opponents"] == "hard+normal")

@@ -20,10 +20,14 @@ from rich.text import Text
 from coloretto.cli.parser import fail, need_terminal
 from coloretto.cli.stats_command import NO_GAMES
 from coloretto.engine import GameRecord, RecordError, UnreadableRecord, read_record
+from coloretto.play.keeper import stood_in
 from coloretto.play.replay import Replay
 from coloretto.store import DataDir
 from coloretto.store.saves import SESSION_ID, SUFFIX, finished_games, save_path
 from coloretto.store.text import LONGEST_NAME, printable, some_names
+
+STOOD_IN = "*"
+"""How the history marks a person a bot stood in for (``keeper.stood_in``)."""
 
 DESCRIPTION = """\
 Replay a recorded game on the table, one action at a time: the same board as during play.
@@ -225,11 +229,19 @@ def print_history(paths: list[Path], folder: Path) -> None:
     table.add_column("Players", min_width=8)
     table.add_column("Scores", justify="right", no_wrap=True)
     table.add_column("Result", min_width=6)
-    for path in paths:
-        table.add_row(*_history_row(path))
+    rows = [_history_row(path) for path in paths]
+    for row in rows:
+        table.add_row(*row)
     console = Console(soft_wrap=False)
     console.print(table)
     console.print()
+    if any(STOOD_IN in row[4] for row in rows):
+        console.print(
+            Text(
+                f"{STOOD_IN} a bot stood in for that person while they were away (online): the "
+                "game is left out of their statistics"
+            )
+        )
     console.print(Text(f"coloretto replay FILE replays one (files in {printable(str(folder))})"))
 
 
@@ -250,7 +262,11 @@ def _history_row(path: Path) -> tuple[Text, str, Text, str, str]:
     seats = [printable(name, LONGEST_NAME) for name in record.seats]
     if state.is_over:
         winners = state.winners()
-        result = "\n".join("won" if seat in winners else "" for seat in range(len(seats)))
+        away = stood_in(record.meta, record.rules.players)
+        result = "\n".join(
+            " ".join((["won"] if seat in winners else []) + ([STOOD_IN] if seat in away else []))
+            for seat in range(len(seats))
+        )
     else:
         result = f"unfinished (round {state.round})"
     return (

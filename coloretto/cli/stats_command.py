@@ -47,7 +47,9 @@ JSON_HELP = """\
               "scoring" ("brown" or "gray"),
   "accuracy": per person and month (UTC) with games reviewed by the coach
               (coloretto review): "player", "month" ("2026-11"), "games" and
-              "accuracy" (their average, 0 to 100).
+              "accuracy" (their average, 0 to 100),
+  "left_out": per person, the "games" left out of their figures: online games
+              where a bot stood in for them while they were away.
 """
 
 
@@ -104,6 +106,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 0
     console = Console()
     if not summary.people:
+        for line in left_out_lines(summary):
+            console.print(line, markup=False)
+        if summary.left_out:
+            return 0
         if anyone:
             text = f"No finished games for {player!r} yet."
         elif summary.games:
@@ -118,6 +124,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     console.print(f"{_count(summary.games, 'finished game')} recorded.", markup=False)
     for person in summary.people:
         console.print(_overall(person), markup=False)
+    for line in left_out_lines(summary):
+        console.print(line, markup=False)
     console.print(render(summary))
     if summary.accuracy:
         console.print(render_accuracy(summary))
@@ -176,6 +184,24 @@ def passed_over(done: Recount) -> str:
         records = "record" if n == 1 else "records"
         parts.append(f"{n} {records} of no finished game played here ({names})")
     return " and ".join(parts)
+
+
+def left_out_lines(summary: StatsSummary) -> list[str]:
+    """The games left out of each person's figures, and why.
+
+    >>> from coloretto.store.stats import LeftOut
+    >>> print(*left_out_lines(StatsSummary(3, (), (), left_out=(LeftOut("Ana", 2),))))
+    Ana: 2 games left out, where a bot stood in while Ana was away (online).
+    """
+    lines = []
+    for left in summary.left_out:
+        name = printable(left.player)
+        games = "game" if left.games == 1 else "games"
+        lines.append(
+            f"{name}: {left.games} {games} left out, where a bot stood in while {name} was "
+            "away (online)."
+        )
+    return lines
 
 
 def _advice(error: StatsError) -> str:

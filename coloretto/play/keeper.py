@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.engine import RecordError, read_record
@@ -37,6 +39,23 @@ from coloretto.store.text import printable
 
 MOST_LISTED = 5
 """The most other games in progress described when quitting (the rest are counted)."""
+
+STOOD_IN_KEY = "stood_in"
+"""The key, in a finished game's metadata, of the players (people, by number) a bot stood
+in for while they were away (an online game): the game is left out of their statistics."""
+
+
+def stood_in(meta: Mapping[str, Any], players: int) -> frozenset[int]:
+    """The players a bot stood in for, as a record's metadata says (``STOOD_IN_KEY``; what
+    is not a player number of the game is passed over).
+
+    >>> sorted(stood_in({"stood_in": [2, 0, 7, "1", True]}, 3)), stood_in({}, 3)
+    ([0, 2], frozenset())
+    """
+    value = meta.get(STOOD_IN_KEY)
+    if not isinstance(value, list):
+        return frozenset()
+    return frozenset(p for p in value if type(p) is int and 0 <= p < players)
 
 
 @dataclass(frozen=True)
@@ -182,9 +201,12 @@ class Recount:
         return len(self.unreadable) + len(self.elsewhere)
 
 
-def game_result(session: Session, finished_at: datetime | None = None) -> GameResult:
+def game_result(
+    session: Session, finished_at: datetime | None = None, stood_in: Collection[int] = ()
+) -> GameResult:
     """The statistics' result of the session's finished game (``finished_at`` now unless
-    given); its id is the session's and the game's number."""
+    given, ``stood_in`` the people a bot stood in for); its id is the session's and the
+    game's number."""
     players = [(p.name, p.bot) for p in session.config.players]
     game_id = f"{session.id}/{session.match.game_number}"
     revisions = LEVEL_REVISIONS
@@ -192,7 +214,13 @@ def game_result(session: Session, finished_at: datetime | None = None) -> GameRe
         when = f"{finished_at.astimezone(UTC):%Y-%m-%d %H:%M}"
         revisions = {level: date for level, date in revisions.items() if date <= when}
     result = GameResult.of(
-        game_id, session.game, players, levels=LEVELS, revisions=revisions, finished_at=finished_at
+        game_id,
+        session.game,
+        players,
+        levels=LEVELS,
+        revisions=revisions,
+        finished_at=finished_at,
+        stood_in=stood_in,
     )
     return result
 
@@ -300,14 +328,18 @@ class Keeper:
             return self._trouble("save the game", save_path(self.data, session.id), error)
         return None
 
-    def finish(self, session: Session) -> str | None:
+    def finish(self, session: Session, stood_in: Collection[int] = ()) -> str | None:
         """Once a game is over: keep it in the history and count it in the statistics
-        (both idempotent: the same game is kept and counted once)."""
+        (both idempotent: the same game is kept and counted once). ``stood_in``: the
+        people a bot stood in for while they were away (marked in the record, and the
+        game left out of their statistics)."""
         if not session.game.is_over:
             return None
         if (problem := self.claim(session)) is not None:
             return f"the game was not kept: {problem}"
         record = session_record(session)
+        if stood_in:
+            record = replace(record, meta={**record.meta, STOOD_IN_KEY: sorted(stood_in)})
         match = session.match
         problems = []
         try:
@@ -317,7 +349,7 @@ class Keeper:
         except OSError as error:
             problems.append(self._trouble("keep the finished game", self.data.history, error))
         try:
-            Stats(self.data.stats).add(game_result(session))
+            Stats(self.data.stats).add(game_result(session, stood_in=stood_in))
         except StatsError as error:
             self.log.error("statistics: %s", error)
             if problems:
@@ -358,7 +390,8 @@ class Keeper:
             if not record.state.is_over or SESSION_KEY not in record.meta:
                 elsewhere.append(path)
                 continue
-            result = game_result(session, finished_at=_started(session.id, path))
+            away = stood_in(record.meta, record.rules.players)
+            result = game_result(session, finished_at=_started(session.id, path), stood_in=away)
             results.append(result)
             review = review_of(record, states := positions(record))
             if review is None:

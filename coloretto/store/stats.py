@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -124,6 +124,9 @@ MIGRATIONS: list[Migration] = [
     # a person, a bot named by its spec, a level without a date, and every earlier game),
     # so that a level's games from before a change to how it plays are told apart.
     _sql("ALTER TABLE results ADD COLUMN revision TEXT"),
+    # Version 5: whether a bot stood in for the person (played a move of theirs while they
+    # were away, online): such a game is left out of that person's figures.
+    _sql("ALTER TABLE results ADD COLUMN stood_in INTEGER NOT NULL DEFAULT 0"),
 ]
 """The schema, as steps: ``MIGRATIONS[v]`` upgrades version ``v`` to ``v + 1``.
 
@@ -136,7 +139,7 @@ def schema_version() -> int:
     """The schema version this program writes (``PRAGMA user_version``).
 
     >>> schema_version()
-    4
+    5
     """
     return len(MIGRATIONS)
 
@@ -172,6 +175,9 @@ class PlayerResult:
     revision: str | None = None
     """When ``bot`` names a level with a date in ``revisions``: the date of the level's play
     in this game (see ``GameResult.of``); ``None`` otherwise and for earlier games."""
+    stood_in: bool = False
+    """For a person: a bot stood in for them (an online game, a move of theirs played while
+    they were away); the game is left out of their figures."""
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -184,6 +190,8 @@ class PlayerResult:
             raise ValueError(f"{self.name}: a revision needs a spec and cannot be empty")
         if not 0.0 <= self.win <= 1.0:
             raise ValueError(f"{self.name}: the win share must be 0 to 1, not {self.win}")
+        if self.stood_in and self.bot is not None:
+            raise ValueError(f"{self.name}: a bot stands in for a person only")
 
 
 @dataclass(frozen=True)
@@ -227,6 +235,7 @@ class GameResult:
         finished_at: datetime | None = None,
         levels: Mapping[str, str] | None = None,
         revisions: Mapping[str, str] | None = None,
+        stood_in: Collection[int] = (),
     ) -> GameResult:
         """The result of the finished game ``state``.
 
@@ -236,6 +245,7 @@ class GameResult:
         A player's score is their team total (``state.outcome()``), which is their own
         seat's score except in the ghost variant, where each player also moves a ghost
         seat; the winners are the players with the highest total, sharing the win.
+        ``stood_in`` are the players (people) a bot stood in for while they were away.
         ``finished_at`` defaults to now. Raises ``ValueError`` if the game is not over
         or ``players`` does not match the rules.
         """
@@ -263,6 +273,7 @@ class GameResult:
                     outcome.share(player),
                     None if bot is None else specs.get(bot),
                     None if bot is None or bot not in specs else dates.get(bot),
+                    player in stood_in,
                 )
                 for player, ((name, bot), total) in enumerate(
                     zip(players, outcome.totals, strict=True)
@@ -358,6 +369,19 @@ class AccuracyStats:
 
 
 @dataclass(frozen=True)
+class LeftOut:
+    """A person's games left out of their figures: a bot stood in for them while they
+    were away (an online game), as Board Game Arena leaves such games out."""
+
+    player: str
+    games: int
+
+    def to_json(self) -> dict[str, object]:
+        """As a JSON object."""
+        return {"player": self.player, "games": self.games}
+
+
+@dataclass(frozen=True)
 class StatsSummary:
     """What ``coloretto stats`` shows."""
 
@@ -369,6 +393,8 @@ class StatsSummary:
     """Each person's figures by player count, scoring side and opponents."""
     accuracy: tuple[AccuracyStats, ...] = ()
     """Each person's average accuracy in reviewed games, month by month."""
+    left_out: tuple[LeftOut, ...] = ()
+    """Each person's games left out of their figures (a bot stood in for them), by name."""
 
     def to_json(self) -> dict[str, object]:
         """The summary as one JSON object."""
@@ -377,6 +403,7 @@ class StatsSummary:
             "people": [p.to_json() for p in self.people],
             "groups": [g.to_json() for g in self.groups],
             "accuracy": [a.to_json() for a in self.accuracy],
+            "left_out": [a.to_json() for a in self.left_out],
         }
 
 
@@ -504,10 +531,21 @@ class Stats:
         if cursor.rowcount == 0:
             return False
         connection.executemany(
-            "INSERT INTO results (game_id, player, name, bot, spec, revision, score, win)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results"
+            " (game_id, player, name, bot, spec, revision, score, win, stood_in)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (result.game_id, index, r.name, r.bot, r.spec, r.revision, r.score, r.win)
+                (
+                    result.game_id,
+                    index,
+                    r.name,
+                    r.bot,
+                    r.spec,
+                    r.revision,
+                    r.score,
+                    r.win,
+                    int(r.stood_in),
+                )
                 for index, r in enumerate(result.results)
             ],
         )
@@ -556,7 +594,8 @@ class Stats:
         levels: Mapping[str, str] | None = None,
         revisions: Mapping[str, str] | None = None,
     ) -> StatsSummary:
-        """The figures for every person (or only ``player``, matched ignoring case).
+        """The figures for every person (or only ``player``, matched ignoring case); a
+        game a bot stood in for a person in is left out of that person's (``left_out``).
 
         ``levels`` (level name to bot spec) are what the levels stand for now, and
         ``revisions`` (level name to date) when their play last changed: a level's games
@@ -568,30 +607,34 @@ class Stats:
             rows = self._query(
                 connection,
                 "SELECT g.game_id, g.players, g.scoring,"
-                " r.name, r.bot, r.spec, r.revision, r.score, r.win"
+                " r.name, r.bot, r.spec, r.revision, r.score, r.win, r.stood_in"
                 " FROM games AS g JOIN results AS r ON r.game_id = g.game_id"
                 " ORDER BY g.game_id, r.player",
             )
             accuracy = self._accuracy(connection, None if player is None else player.casefold())
-        tables: dict[str, list[tuple[str, str | None, int, float]]] = {}
+        tables: dict[str, list[tuple[str, str | None, int, float, bool]]] = {}
         rules: dict[str, tuple[int, str]] = {}
         now = levels or {}
-        for game_id, players, scoring, name, bot, spec, revision, score, win in rows:
+        for game_id, players, scoring, name, bot, spec, revision, score, win, stood in rows:
             label = None if bot is None else bot_label(bot, spec, now, revision, revisions)
-            tables.setdefault(game_id, []).append((name, label, score, win))
+            tables.setdefault(game_id, []).append((name, label, score, win, bool(stood)))
             rules[game_id] = (players, scoring)
         wanted = None if player is None else player.casefold()
         people: dict[str, _Accumulator] = {}
         groups: dict[tuple[str, int, str, str], _Accumulator] = {}
+        left_out: dict[str, int] = {}
         games = 0
         for game_id, table in tables.items():
             players, scoring = rules[game_id]
             counted = False
-            for index, (name, bot, score, win) in enumerate(table):
+            for index, (name, bot, score, win, stood_in) in enumerate(table):
                 if bot is not None or (wanted is not None and name.casefold() != wanted):
                     continue
+                if stood_in:
+                    left_out[name] = left_out.get(name, 0) + 1
+                    continue
                 counted = True
-                others = opponents_label([b for i, (_, b, _, _) in enumerate(table) if i != index])
+                others = opponents_label([row[1] for i, row in enumerate(table) if i != index])
                 people.setdefault(name, _Accumulator()).add(score, win)
                 key = (name, players, scoring, others)
                 groups.setdefault(key, _Accumulator()).add(score, win)
@@ -605,6 +648,7 @@ class Stats:
                 for (name, players, scoring, others), acc in sorted(groups.items())
             ),
             accuracy=accuracy,
+            left_out=tuple(LeftOut(name, n) for name, n in sorted(left_out.items())),
         )
 
     def count(self) -> int:
