@@ -40,6 +40,9 @@ NETWORKS = {"player": 0, "attack": 9, "crowd": 6, "flood": 4, "slow": 5, "hosts"
 LEGIT = "127.0.0.2"
 """The legitimate client's address: never the attackers'."""
 
+PER_ADDRESS = 20
+"""The default cap on one address's open connections."""
+
 
 def source(kind: str, number: int) -> str:
     """The ``number``-th (1 to 250) source address of clients of ``kind``."""
@@ -300,6 +303,16 @@ def abort(connections: list[ClientConnection]) -> None:
         ws.transport.abort()
 
 
+async def host_here(url: str, address: str) -> str:
+    """Connect from ``address`` and host a room: the room's code once its lobby came."""
+    ws = await open_ws(url, address)
+    await send(ws, host_request(name="Zoe"))
+    room = str((await receive(ws, "welcome", 5))["room"])
+    await receive(ws, "lobby", 5)
+    await ws.close()
+    return room
+
+
 class Player:
     """A person's seat played from what the server tells: ``model`` is the game rebuilt
     from the ``game`` message and every ``move`` after it (a move missing or out of order
@@ -334,12 +347,14 @@ class Player:
                     if self.seen >= moves:
                         return
                     acted = self.seen
-                    await self.act(choose(self.model.state.legal_actions(), self.rng))
+                    await self.turn()
                 message = await receive(self.ws)
                 if message["type"] == "move":
                     self.model.add(message["ply"], message["move"])
                 elif message["type"] == "error":
                     raise AssertionError(f"the server refused a move: {message}")
 
-    async def act(self, action: object) -> None:
+    async def turn(self) -> None:
+        """Send this seat's choice of action (it is to move), as the next move."""
+        action = choose(self.model.state.legal_actions(), self.rng)
         await send(self.ws, {"type": "act", "ply": self.seen, "action": str(action)})

@@ -14,9 +14,11 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from tests.online.raw_ws import (
     LEGIT,
+    PER_ADDRESS,
     Player,
     Server,
     abort,
+    host_here,
     host_request,
     open_ws,
     pending,
@@ -26,9 +28,6 @@ from tests.online.raw_ws import (
     send,
     source,
 )
-
-PER_ADDRESS = 20
-"""The default cap on one address's open connections."""
 
 REFUSALS = {"HTTP 429", "HTTP 503", "InvalidMessage"}
 """What a connection past a cap may get: HTTP 429 (past the address's cap), 503 (past the
@@ -60,16 +59,6 @@ async def attempt(
         abort([ws])
         return str(answer["code"]), None
     return str(answer["type"]), ws
-
-
-async def host_here(url: str, address: str) -> str:
-    """Connect from ``address`` and host a room: the room's code once its lobby came."""
-    ws = await open_ws(url, address)
-    await send(ws, host_request(name="Zoe"))
-    room = str((await receive(ws, "welcome", 5))["room"])
-    await receive(ws, "lobby", 5)
-    await ws.close()
-    return room
 
 
 def test_a_flood_of_connections_is_refused_before_descriptors_run_out(tmp_path: Path) -> None:
