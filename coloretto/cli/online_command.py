@@ -10,11 +10,13 @@ import os
 import ssl
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.cli.parser import bounded_int, bounded_seconds, need_terminal
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
+from coloretto.online.limits import Limits
 from coloretto.online.protocol import (
     DEFAULT_AWAY_AFTER,
     MAX_AWAY_AFTER,
@@ -72,6 +74,23 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     server.add_argument("--certfile", help="serve TLS (wss://) with this certificate (PEM)")
     server.add_argument("--keyfile", help="the certificate's private key (PEM)")
+    limits = Limits()
+    caps = (
+        ("--max-connections", limits.max_connections, 1, "connections open at once, in all"),
+        ("--max-per-address", limits.max_per_address, 1,
+         "connections open at once from one address (IPv6: one /64)"),
+        ("--max-watchers", limits.max_watchers, 0, "connections watching one room"),
+        ("--max-rooms", limits.max_rooms, 1, "rooms open at once"),
+        ("--bot-workers", limits.bot_workers, 1, "processes the bots think in"),
+    )  # fmt: skip
+    for option, default, least, text in caps:
+        server.add_argument(
+            option,
+            type=bounded_int(least, 1_000_000, option),
+            default=default,
+            metavar="N",
+            help=f"{text} ({default})",
+        )
     server.set_defaults(run=run_server, parser=server)
 
     host = commands.add_parser(
@@ -145,6 +164,7 @@ def _add_connection(parser: argparse.ArgumentParser) -> None:
 
 def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Serve until interrupted."""
+    from coloretto.online.server import ServerInUse  # noqa: PLC0415
     from coloretto.online.server import run_server as serve  # noqa: PLC0415
 
     tls = None
@@ -156,6 +176,14 @@ def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
             tls.load_cert_chain(args.certfile, args.keyfile)
         except (OSError, ssl.SSLError) as error:
             parser.error(f"cannot load the certificate: {error}")
+    limits = replace(
+        Limits(),
+        max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
+        max_watchers=args.max_watchers,
+        max_rooms=args.max_rooms,
+        bot_workers=args.bot_workers,
+    )
     try:
         asyncio.run(
             serve(
@@ -163,9 +191,12 @@ def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
                 args.port,
                 DataDir.default(),
                 tls=tls,
+                limits=limits,
                 ready=lambda text: print(text, flush=True),
             )
         )
+    except ServerInUse as error:
+        parser.error(str(error))
     except OSError as error:
         parser.error(f"cannot listen on {args.host}:{args.port} ({error.strerror or error})")
     except KeyboardInterrupt:

@@ -4,8 +4,11 @@ Bots think in other processes, so however hard they think, the event loop that s
 every connection never waits for them (threads would share Python's lock with it). There
 are few workers; when rooms wait for one, the room whose bots have used the least time
 lately goes first, so a room of hard bots that play without pause cannot crowd out the
-others: each room waiting gets an equal share, and a room alone gets all of it. Each move
-is bounded by the guard's time limit.
+others: each room waiting gets an equal share, and a room alone gets all of it. With two
+workers or more, rooms whose bots used more than ``HEAVY`` seconds lately share all but
+one of them: the last is kept for the rooms whose bots answer in milliseconds, which then
+never wait behind a hard bot's long thought. Each move is bounded by the guard's time
+limit.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ from coloretto.engine import Action, PlayerView
 HALF_LIFE = 60.0
 """Seconds after which a room's bot time counts half in choosing who goes next."""
 
+HEAVY = 5.0
+"""Bot seconds (decayed by ``HALF_LIFE``) past which a room's bots count as thinking hard."""
+
 
 def think(spec: str, seed: int, view: PlayerView, legal: Sequence[Action], limit: float) -> Answer:
     """A bot ``spec`` (seeded ``seed``) asked for a move through the guard (in a worker)."""
@@ -40,7 +46,9 @@ class BotPool:
         self.workers = max(1, workers)
         self._executor = self._new_executor()
         self._free = self.workers
-        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._heavy = 0
+        """Workers busy for rooms that think hard."""
+        self._waiting: list[tuple[float, int, bool, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._used: dict[str, tuple[float, float]] = {}
         """Each room's bot seconds (decayed) and when they were last counted."""
@@ -60,7 +68,8 @@ class BotPool:
         """A move for ``view`` from bot ``spec``, once ``room``'s turn at a worker comes.
         A worker that dies is replaced and the guard's fallback move is played."""
         loop = asyncio.get_running_loop()
-        await self._turn(room, loop.time())
+        heavy = self.used(room, loop.time()) > HEAVY
+        await self._turn(room, heavy, loop.time())
         started = loop.time()
         try:
             return await loop.run_in_executor(
@@ -73,28 +82,47 @@ class BotPool:
         finally:
             now = loop.time()
             self._used[room] = (self.used(room, now) + (now - started), now)
-            self._hand_on()
+            self._release(heavy)
 
-    async def _turn(self, room: str, now: float) -> None:
-        if self._free > 0 and not self._waiting:
-            self._free -= 1
+    def _may_start(self, heavy: bool) -> bool:
+        """True when a free worker may take a room (a hard thinker: not the last one)."""
+        if self._free == 0:
+            return False
+        return not heavy or self.workers == 1 or self._heavy < self.workers - 1
+
+    def _take(self, heavy: bool) -> None:
+        self._free -= 1
+        self._heavy += heavy
+
+    async def _turn(self, room: str, heavy: bool, now: float) -> None:
+        if not self._waiting and self._may_start(heavy):
+            self._take(heavy)
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (self.used(room, now), next(self._order), turn))
+        heapq.heappush(self._waiting, (self.used(room, now), next(self._order), heavy, turn))
         try:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
-                self._hand_on()  # handed a worker while being cancelled: pass it on
+                self._release(heavy)  # handed a worker while being cancelled: pass it on
             raise
 
-    def _hand_on(self) -> None:
-        while self._waiting:
-            _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done():
-                turn.set_result(None)
-                return
+    def _release(self, heavy: bool) -> None:
+        """A worker is free again: hand it to the first waiting room that may take it."""
         self._free += 1
+        self._heavy -= heavy
+        kept = []
+        while self._waiting and self._free:
+            entry = heapq.heappop(self._waiting)
+            if entry[3].done():
+                continue
+            if self._may_start(entry[2]):
+                self._take(entry[2])
+                entry[3].set_result(None)
+            else:
+                kept.append(entry)
+        for entry in kept:
+            heapq.heappush(self._waiting, entry)
 
     def forget(self, room: str) -> None:
         """``room`` is gone: its record of use goes too."""

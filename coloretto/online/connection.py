@@ -62,9 +62,12 @@ class Gatekeeper:
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """``serve``'s hook: refuse a connection past a cap, with an HTTP answer."""
-        address = getattr(connection, "address", "?")
-        why = self.book.refusal(address)
+        if not isinstance(connection, GuardedConnection):
+            return None
+        address = connection.address
+        why = self.book.admit(address)
         if why is None:
+            connection.admitted = True
             return None
         self.audit.note("refused", address, why)
         status = HTTPStatus.SERVICE_UNAVAILABLE if "server" in why else HTTPStatus.TOO_MANY_REQUESTS
@@ -87,6 +90,8 @@ class GuardedConnection(ServerConnection):
         """The address the connection is counted under (``address_key``)."""
         self.unread_since: float | None = None
         """Since when more than ``write_limit`` bytes wait for the client (``None``: not)."""
+        self.admitted = False
+        """True once let through the handshake (``Gatekeeper.process_request``)."""
         self._counted = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -106,7 +111,7 @@ class GuardedConnection(ServerConnection):
         """Uncount the connection."""
         if self._counted:
             self._counted = False
-            self.gatekeeper.book.disconnect(self.address)
+            self.gatekeeper.book.disconnect(self.address, admitted=self.admitted)
             self.gatekeeper.open.discard(self)
         super().connection_lost(exc)
 

@@ -52,8 +52,9 @@ class Limits:
     memory."""
     lobby_seconds: float = 60.0
     """How long a room whose game never started is kept once nobody is in it."""
-    bot_workers: int = 1
-    """Processes the bots think in (rooms take turns at them, the least served first)."""
+    bot_workers: int = 2
+    """Processes the bots think in (rooms take turns at them, the least served first; with
+    two or more, one is kept for rooms whose bots think little)."""
 
     def fitted(self) -> Limits:
         """These limits with ``max_connections`` lowered to what the open-file limit
@@ -148,6 +149,9 @@ class Address:
     lookups: Bucket
     openings: Bucket
     connections: int = 0
+    """TCP connections open, their handshakes done or not."""
+    admitted: int = 0
+    """Connections let through their handshake (``admit``)."""
 
     def idle(self, now: float) -> bool:
         """True when nothing is kept for this address but full budgets."""
@@ -158,15 +162,21 @@ class AddressBook:
     """Every address the server has heard from lately, with its connections and budgets.
 
     >>> book = AddressBook(Limits(max_per_address=1, max_connections=10))
-    >>> book.connect("10.0.0.1"), book.connect("10.0.0.1"), book.refusal("10.0.0.1")
-    (True, True, 'too many connections from your address')
-    >>> book.disconnect("10.0.0.1"); book.disconnect("10.0.0.1"); book.prune(0.0); len(book)
+    >>> book.connect("10.0.0.1"), book.connect("10.0.0.1")
+    (True, True)
+    >>> book.admit("10.0.0.1"), book.admit("10.0.0.1")
+    (None, 'too many connections from your address')
+    >>> book.disconnect("10.0.0.1", admitted=True); book.disconnect("10.0.0.1", admitted=False)
+    >>> book.prune(0.0); len(book)
     0
     """
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.total = 0
+        """TCP connections open."""
+        self.admitted = 0
+        """Connections let through their handshake."""
         self._addresses: dict[str, Address] = {}
 
     def __len__(self) -> int:
@@ -195,19 +205,26 @@ class AddressBook:
         self.total += 1
         return True
 
-    def disconnect(self, key: str) -> None:
-        """A connection ``connect`` counted has ended."""
+    def disconnect(self, key: str, *, admitted: bool) -> None:
+        """A connection ``connect`` counted (and ``admit`` let through) has ended."""
         entry = self._addresses.get(key)
-        if entry is not None and entry.connections > 0:
-            entry.connections -= 1
-            self.total -= 1
+        if entry is None or entry.connections <= 0:
+            return
+        entry.connections -= 1
+        self.total -= 1
+        if admitted:
+            entry.admitted -= 1
+            self.admitted -= 1
 
-    def refusal(self, key: str) -> str | None:
-        """Why a connection from ``key`` (counted already) is refused, if it is."""
-        if self.total > self.limits.max_connections:
+    def admit(self, key: str) -> str | None:
+        """Let a connection from ``key`` through its handshake, or say why it is refused."""
+        entry = self.get(key)
+        if self.admitted >= self.limits.max_connections:
             return "the server has too many connections: try again later"
-        if self.get(key).connections > self.limits.max_per_address:
+        if entry.admitted >= self.limits.max_per_address:
             return "too many connections from your address"
+        entry.admitted += 1
+        self.admitted += 1
         return None
 
     def prune(self, now: float) -> None:

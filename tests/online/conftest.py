@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import random
 import signal
@@ -16,9 +17,12 @@ from typing import Any
 
 import pytest
 
-from coloretto.engine import DRAW, Action, load_record
+from coloretto.engine import DRAW, Action, to_record
 from coloretto.online.client import GameStarted, RemoteTable
+from coloretto.online.room_store import RoomStore
+from coloretto.online.rooms import Room
 from coloretto.play.table import MovePlayed, TableNews
+from coloretto.store.paths import DataDir
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,15 +76,22 @@ class ServerProcess:
         if self.process is not None and self.process.stdout is not None:
             self.process.stdout.close()
 
-    def room_files(self) -> list[Path]:
-        return sorted((self.home / "rooms").glob("*.json"))
+    def rooms(self) -> list[Room]:
+        """The server's rooms as a server started now would find them: those in play
+        (their snapshots with the actions logged since) and the finished ones archived."""
+        store = RoomStore(DataDir(self.home))
+        rooms = list(store.load_all(logging.getLogger(__name__)))
+        for path in sorted((self.home / "rooms" / "finished").glob("*.json")):
+            archived = store.load_archived(path.stem)
+            assert archived is not None
+            rooms.append(archived)
+        return rooms
 
     def finished_game(self) -> dict[str, Any]:
         """The record of the server's one room, which holds a finished game."""
-        (room_file,) = self.room_files()
-        record: dict[str, Any] = json.loads(room_file.read_text())
-        assert load_record(record).state.is_over
-        return record
+        (room,) = self.rooms()
+        assert room.session.game.is_over
+        return to_record(room.session.game, room.session.seat_names, room.meta())
 
 
 def certificate(folder: Path) -> tuple[Path, Path]:

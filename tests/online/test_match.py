@@ -18,7 +18,6 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from coloretto.online.client import GameStarted, RemoteTable
-from coloretto.online.rooms import Room
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import MovePlayed
 from coloretto.store.paths import DataDir
@@ -105,8 +104,7 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
                     await play_turns(app, pilot, rng, draws=0.1)
                     await pilot.pause(0.02)
             server.kill9()
-            (room_file,) = server.room_files()
-            saved = Room.load(room_file)
+            (saved,) = server.rooms()
             assert saved.session.match.game_number == 2
             assert saved.session.match.results == (first,)
             assert len(saved.session.game.history()) >= 12

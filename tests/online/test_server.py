@@ -364,7 +364,7 @@ def test_rooms_nobody_is_in_are_let_go(tmp_path: Path) -> None:
 
     async def test() -> None:
         ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        limits = Limits(idle_seconds=0.3)
+        limits = Limits(lobby_seconds=0.3)
         serving = asyncio.create_task(
             run_server("127.0.0.1", 0, DataDir(tmp_path), limits=limits, ready=ready.set_result)
         )

@@ -1,0 +1,166 @@
+"""Bots that think hard in some rooms, and the delay a person sees in another.
+
+Run: ``python benchmarks/bot_share.py [--hogs 3] [--level hard] [--seconds 60]``.
+A real ``coloretto server`` process (its own data directory in a temporary folder) on
+loopback. ``--hogs`` rooms of five seats each play a 99-game match of bots at ``--level``
+without pause (their host leaves at once and a bot plays for them too), as a client that
+wants the server's processor would. Meanwhile one person plays a 3-player game against
+two easy bots in another room, answering after 0.2 s: every action they send is timed until
+its ``move`` comes back, and every wait from their move to their next turn (the two
+bots' moves). Printed: those times (p50, p95, max), the
+server's processor seconds (its own process and its bot workers) over the run, and the
+machine's cores and load. Without the hogs (``--hogs 0``) it gives the baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from coloretto.engine import DRAW, Rules
+from coloretto.online.public import PublicGame
+
+ROOT = Path(__file__).resolve().parents[1]
+
+THINK = 0.2
+"""Seconds the person takes before each action (within the server's 10 messages a second)."""
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system processor seconds of ``pid`` and its children that are running."""
+    total = 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            pids += [int(p) for p in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    for one in pids:
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+async def ask(ws: ClientConnection, request: dict[str, object]) -> dict[str, object]:
+    await ws.send(json.dumps({**request, "version": 1}))
+    message: dict[str, object] = json.loads(await ws.recv())
+    return message
+
+
+async def hog(url: str, level: str) -> None:
+    """Open a room of bots that play a long match without pause, then leave it."""
+    async with connect(url) as ws:
+        welcome = await ask(
+            ws,
+            {"type": "host", "name": "Hog", "rules": {"players": 5}, "games": 99,
+             "bot": level, "delay": 0, "away_after": 0},
+        )  # fmt: skip
+        assert welcome["type"] == "welcome", welcome
+        await ws.send(json.dumps({"type": "start"}))
+        await asyncio.sleep(0.5)
+
+
+async def person(url: str, seconds: float) -> tuple[list[float], list[float]]:
+    """Play games for ``seconds``; each action's time to its move, and each wait for the
+    bots (from the person's move to their next turn)."""
+    times: list[float] = []
+    waits: list[float] = []
+    played: float | None = None
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        async with connect(url) as ws:
+            welcome = await ask(
+                ws,
+                {"type": "host", "name": "Ana", "rules": {"players": 3}, "bot": "easy",
+                 "delay": 0, "away_after": 600},
+            )  # fmt: skip
+            await ws.recv()  # the lobby
+            await ws.send(json.dumps({"type": "start"}))
+            game: PublicGame | None = None
+            sent: float | None = None
+            while time.monotonic() < deadline:
+                message = json.loads(await ws.recv())
+                if message["type"] == "game":
+                    game = PublicGame(Rules(**message["rules"]), message["setup"])
+                elif message["type"] == "move" and game is not None:
+                    if sent is not None and message["move"]["player"] == welcome["seat"]:
+                        times.append(time.monotonic() - sent)
+                        sent = None
+                        played = time.monotonic()
+                    game.add(message["ply"], message["move"])
+                elif message["type"] == "over":
+                    break
+                if game is None or game.state.is_over:
+                    continue
+                if game.state.current_player == welcome["seat"] and sent is None:
+                    if played is not None:
+                        waits.append(time.monotonic() - played)
+                        played = None
+                    legal = game.state.legal_actions()
+                    action = DRAW if DRAW in legal else legal[0]
+                    await asyncio.sleep(THINK)
+                    sent = time.monotonic()
+                    act = {"type": "act", "ply": game.ply, "action": str(action)}
+                    await ws.send(json.dumps(act))
+    return times, waits
+
+
+async def main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "COLORETTO_HOME": home, "PYTHONPATH": str(ROOT)}
+        server = subprocess.Popen(
+            [sys.executable, "-m", "coloretto", "server", "--port", "0"],
+            stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        )  # fmt: skip
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            url = "ws://" + line.split("ws://", 1)[1].split()[0]
+            for _ in range(args.hogs):
+                await hog(url, args.level)
+            await asyncio.sleep(2.0)  # the hogs' bots at work
+            before = cpu_seconds(server.pid)
+            started = time.monotonic()
+            times, waits = await person(url, args.seconds)
+            spent = cpu_seconds(server.pid) - before
+            wall = time.monotonic() - started
+        finally:
+            server.terminate()
+            server.wait(10)
+    load = os.getloadavg()[0]
+    print(
+        f"{args.hogs} rooms of {args.level} bots without pause; "
+        f"{os.cpu_count()} cores, load {load:.1f}"
+    )
+    for what, values in (("a person's action to its move", times),
+                         ("the wait for the two bots' moves", waits)):  # fmt: skip
+        if values:
+            values.sort()
+            p95 = values[int(0.95 * (len(values) - 1))]
+            print(
+                f"{what}: {len(values)} times, p50 {statistics.median(values) * 1000:.1f} ms, "
+                f"p95 {p95 * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms"
+            )
+    print(f"server processor (its process and its bot workers): {spent:.1f} s in {wall:.1f} s")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--hogs", type=int, default=3)
+    parser.add_argument("--level", default="hard")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    asyncio.run(main(parser.parse_args()))
