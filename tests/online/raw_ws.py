@@ -131,7 +131,7 @@ def running(server: Server) -> Iterator[Server]:
         server.stop()
 
 
-def run(test: Callable[[], Awaitable[None]], seconds: float = 50) -> None:
+def run(test: Callable[[], Awaitable[object]], seconds: float = 50) -> None:
     """Run an async test, at most ``seconds``."""
     asyncio.run(asyncio.wait_for(test(), seconds))
 

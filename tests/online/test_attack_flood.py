@@ -77,6 +77,10 @@ def test_a_ping_flood_is_closed_and_does_not_grow_the_server(tmp_path: Path) -> 
         assert server.alive(), f"the server died under the flood ({seen}):\n{server.said()[-2000:]}"
         assert closed_after < 5, f"the flooder was not closed within 5 s ({seen})"
         assert most - before < GROWTH_MIB, f"the server grew {GROWTH_MIB} MiB or more ({seen})"
+        deadline = time.monotonic() + 3
+        while "flooding" not in server.audit() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "flooding" in server.audit(), f"no flooding in the audit log: {server.audit()!r}"
 
 
 def test_a_connection_that_never_reads_is_closed(tmp_path: Path) -> None:
