@@ -58,6 +58,8 @@ class Gatekeeper:
                 if since is not None and now - since > self.limits.write_timeout:
                     self.audit.note("slow-reader", connection.address, "closed: reads nothing")
                     connection.cut()
+                else:
+                    connection.check_unread()
             self.book.prune(now)
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -128,8 +130,14 @@ class GuardedConnection(ServerConnection):
     def data_received(self, data: bytes) -> None:
         """Take the client's bytes; a client that lets too much pile up is cut."""
         super().data_received(data)
-        transport = self.transport
-        if transport.get_write_buffer_size() > self.gatekeeper.limits.max_unread:
+        self.check_unread()
+
+    def check_unread(self) -> None:
+        """Cut the connection if more than ``max_unread`` bytes wait for the client."""
+        transport = getattr(self, "transport", None)
+        if transport is not None and (
+            transport.get_write_buffer_size() > self.gatekeeper.limits.max_unread
+        ):
             self.gatekeeper.audit.note("slow-reader", self.address, "cut: reads nothing")
             self.cut()
 

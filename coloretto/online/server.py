@@ -295,6 +295,8 @@ class GameServer:
             await self._send(ws, protocol.error("not-saved", "the server cannot save now"))
             if isinstance(request, Host):
                 self._forget(room)
+            elif seat.player is not None and room.is_person(seat.player) and not room.started:
+                room.remove(seat.player)  # the seat is free again, as on the disk
             return None
         connections[ws] = seat.player
         await self._send(ws, protocol.welcome(room.code, seat.player, token))

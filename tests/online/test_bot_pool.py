@@ -1,0 +1,134 @@
+"""The server's bot pool shares its workers fairly between rooms."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+
+import pytest
+
+from coloretto.bots.guard import Answer
+from coloretto.engine import Action, PlayerView, new_game
+from coloretto.online import bot_pool
+from coloretto.online.bot_pool import HEAVY, BotPool
+from coloretto.online.limits import AddressBook, Limits, address_key
+
+GAME = new_game(seed=1)
+
+
+def thinking(order: list[str], seconds: float) -> object:
+    """A stand-in for ``think`` that takes ``seconds`` and notes whose move it made."""
+
+    def think(
+        spec: str, seed: int, view: PlayerView, legal: Sequence[Action], limit: float
+    ) -> Answer:
+        order.append(spec)
+        time.sleep(seconds)
+        return Answer(legal[0], seconds)
+
+    return think
+
+
+@pytest.fixture
+def order(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Moves made, by room, in a pool whose workers are threads that think 50 ms."""
+    made: list[str] = []
+    monkeypatch.setattr(bot_pool, "think", thinking(made, 0.05))
+    monkeypatch.setattr(BotPool, "_new_executor", lambda self: _threads(self.workers))
+    return made
+
+
+def _threads(workers: int) -> Executor:
+    return ThreadPoolExecutor(workers)
+
+
+async def ask(pool: BotPool, room: str) -> Answer:
+    view = GAME.view(GAME.current_player)
+    return await pool.choose(room, room, seed=1, view=view, legal=GAME.legal_actions(), limit=5)
+
+
+def test_the_room_that_used_the_workers_least_goes_first(order: list[str]) -> None:
+    async def play() -> None:
+        pool = BotPool(1)
+        now = asyncio.get_running_loop().time()
+        pool._used["hog"] = (4.0, now)
+        busy = asyncio.create_task(ask(pool, "first"))
+        await asyncio.sleep(0.01)
+        waiting = [asyncio.create_task(ask(pool, room)) for room in ("hog", "light")]
+        await asyncio.gather(busy, *waiting)
+        pool.shutdown()
+
+    asyncio.run(play())
+    assert order == ["first", "light", "hog"]
+
+
+def test_rooms_that_think_hard_leave_one_worker_to_the_others(order: list[str]) -> None:
+    async def play() -> None:
+        pool = BotPool(2)
+        now = asyncio.get_running_loop().time()
+        for hog in ("hog1", "hog2"):
+            pool._used[hog] = (HEAVY + 1, now)
+        hogs = [asyncio.create_task(ask(pool, hog)) for hog in ("hog1", "hog2")]
+        await asyncio.sleep(0.01)
+        light = asyncio.create_task(ask(pool, "light"))
+        await asyncio.gather(*hogs, light)
+        pool.shutdown()
+
+    asyncio.run(play())
+    assert order == ["hog1", "light", "hog2"]  # hog2 waited: one worker is the light rooms'
+
+
+def test_a_cancelled_wait_gives_its_turn_to_the_next_room(order: list[str]) -> None:
+    async def play() -> None:
+        pool = BotPool(1)
+        busy = asyncio.create_task(ask(pool, "first"))
+        await asyncio.sleep(0.01)
+        gone = asyncio.create_task(ask(pool, "gone"))
+        later = asyncio.create_task(ask(pool, "later"))
+        await asyncio.sleep(0.01)
+        gone.cancel()
+        await asyncio.gather(busy, later)
+        pool.shutdown()
+
+    asyncio.run(play())
+    assert order == ["first", "later"]
+
+
+def test_a_real_worker_process_answers_with_a_legal_move() -> None:
+    async def play() -> Answer:
+        pool = BotPool(1)
+        try:
+            return await ask(pool, "greedy")
+        finally:
+            pool.shutdown()
+
+    answer = asyncio.run(play())
+    assert answer.problem is None
+    assert answer.action in GAME.legal_actions()
+
+
+def test_addresses_of_one_home_count_as_one() -> None:
+    home = [f"2001:db8:5:7:{n:x}::1" for n in range(50)]
+    assert len({address_key(address) for address in home}) == 1
+    book = AddressBook(Limits(max_per_address=3, max_connections=100))
+    for address in home[:3]:
+        assert book.connect(address_key(address))
+        assert book.admit(address_key(address)) is None
+    assert book.connect(address_key(home[3]))
+    assert book.admit(address_key(home[3])) == "too many connections from your address"
+    assert book.admit(address_key("2001:db8:5:8::1")) is None  # the next /64: another home
+
+
+def test_the_book_forgets_addresses_that_hold_nothing() -> None:
+    book = AddressBook(Limits())
+    for n in range(500):
+        key = f"127.0.{n // 250}.{n % 250}"
+        book.connect(key)
+        book.get(key).lookups.take(0.0)
+        book.disconnect(key, admitted=False)
+    book.prune(1.0)
+    assert len(book) == 500  # a look-up's token has not come back yet
+    book.prune(3600.0)
+    assert len(book) == 0
