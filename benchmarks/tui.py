@@ -1,30 +1,40 @@
-"""The game's responsiveness: time to the first screen, and from a key press to the new screen.
+"""The game's responsiveness: time to the first screen, from a key to the screen it opens,
+and from a key press to the new screen.
 
-Run: ``python benchmarks/tui.py [--keys 200] [--starts 5]``.
+Run: ``python benchmarks/tui.py [--rounds 3] [--keys 200] [--starts 5]``; to compare two
+trees under the same load, ``python benchmarks/tui.py --code OLD --code .`` (each
+round runs every tree once, in turn, each in a process of its own).
 
-- First screen (real terminal): ``coloretto play --players 4 --seed 1`` is started in a
-  detached 80x24 tmux session and the pane is read until the table is on it (wall clock,
+- First screen (real terminal): ``coloretto play --players 4 --seed 1``, plain
+  ``coloretto`` (the setup screen) and ``coloretto play --resume`` are started in a
+  detached 80x24 tmux session and the pane is read until the screen is on it (wall clock,
   Python start-up included), with the CPU time the process had used by then (which does
   not depend on how busy the machine is). The package is byte-compiled first, as an
-  installation would. Skipped when tmux is not installed.
+  installation would. The data directory is a temporary one. Skipped without tmux.
 - First screen (in process): from creating the app to its first frame, with Textual's pilot.
+- Screen opened by a key (in process): each timed from posting the key to the end of the
+  first frame that shows the screen's text (the frame rendered to terminal output, as for
+  a terminal): the rules (``r``; the first time and again), the keys (``?``), the score
+  screen (Enter once the game is over), the coach's review (``v`` there), the setup screen
+  (``s`` there); and a replay (``coloretto replay``'s app, from its creation).
 - Key press to updated screen (in process): a hotseat game of four people (no bots, so
   nothing else happens meanwhile) is played by key events; each is timed from posting the
-  key to the end of the first frame that follows it (the frame is rendered to terminal
-  output as it would be for a terminal).
+  key to the end of the first frame that follows it.
 - Key press to updated screen (real terminal): ``tmux send-keys``, then the pane is read
   until it changes. Includes tmux's own delay and the polling, so it is an upper bound.
 
-The targets: first screen within 1 s, key press to updated screen within 50 ms.
-A benchmark, not a test: the figures depend on the machine.
+The targets: first screen within 500 ms, a screen opened within 100 ms, key press to
+updated screen within 50 ms. A benchmark, not a test: the figures depend on the machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -33,22 +43,65 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual import events
+from textual.app import App
+from textual.pilot import Pilot
 
 import coloretto
-from coloretto.engine import DRAW, ActionKind, GameState, Rules, new_game
+from coloretto.engine import DRAW, ActionKind, GameState, Rules, new_game, read_record
+from coloretto.play.keeper import Keeper
+from coloretto.play.replay import Replay
+from coloretto.store.paths import HOME_VARIABLE, DataDir
+from coloretto.store.saves import finished_games
 from coloretto.tui import ColorettoApp, GameConfig
-from coloretto.tui.screens import GameScreen
+from coloretto.tui.replay_app import ReplayApp
+from coloretto.tui.screens import EndScreen, GameScreen
 
 TMUX = shutil.which("tmux")
+
+Figures = dict[str, list[float]]
+"""Seconds measured, by what was measured."""
+
+SCREENS = {
+    "rules": ("r", "r", "Coloretto is a card game"),
+    "help": ("question_mark", "?", "draw the top card of the deck"),
+    "score screen": ("enter", "\r", "points!"),
+    "review": ("v", "v", "The coach's review"),
+    "setup": ("s", "s", "a new game"),
+}
+"""Each screen timed: the key that opens it (Textual's name and the character) and a text
+on it (the frame that shows the text is the one timed)."""
+
+LABELS = {
+    "first screen, tmux": "first screen (coloretto play), real terminal, wall clock",
+    "first screen, tmux CPU": "first screen (coloretto play), real terminal, CPU",
+    "setup first, tmux": "first screen (coloretto), real terminal, wall clock",
+    "setup first, tmux CPU": "first screen (coloretto), real terminal, CPU",
+    "resume, tmux": "first screen (play --resume), real terminal, wall",
+    "resume, tmux CPU": "first screen (play --resume), real terminal, CPU",
+    "first frame": "first frame, in process (app created -> frame)",
+    "rules, first": "open: rules (r), first time",
+    "rules": "open: rules (r), again",
+    "help": "open: keys (?)",
+    "score screen": "open: score screen (Enter)",
+    "review": "open: review (v on the score screen)",
+    "setup": "open: setup (s on the score screen)",
+    "replay": "open: replay (app created -> frame)",
+    "key": "key press -> updated frame, in process",
+    "key, tmux": "key press -> changed pane, real terminal",
+}
+"""What each figure is, in the order printed."""
+
+_ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|\][^\x07]*\x07|[()][A-Z0-9])")
 
 
 def summary(label: str, seconds: list[float]) -> str:
     ms = sorted(1000 * s for s in seconds)
     p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
     return (
-        f"{label:44} n={len(ms):<4} median {statistics.median(ms):7.1f} ms   "
+        f"{label:52} n={len(ms):<4} median {statistics.median(ms):7.1f} ms   "
         f"p95 {p95:7.1f} ms   max {ms[-1]:7.1f} ms"
     )
 
@@ -64,46 +117,117 @@ def next_key(game: GameState) -> str:
     return str((takes[0].row or 0) + 1)
 
 
-async def in_process(keys: int) -> tuple[float, list[float]]:
-    """Seconds to the first frame, and seconds from each key event to the next frame."""
-    config = GameConfig.build(Rules(players=4), humans=4, seed=1, delay=0)
-    frames: list[float] = []
+class Frames:
+    """Every frame ``app`` draws: when it was drawn and its text (rendered to terminal
+    output as for a terminal, the escape sequences taken out)."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self.times: list[float] = []
+        self.texts: list[str] = []
+        original: Callable[..., None] = app._display
+
+        def display(screen: object, renderable: object) -> None:
+            original(screen, renderable)
+            if renderable is not None:
+                render = getattr(renderable, "render_segments", None)
+                output = render(app.console) if render is not None else ""
+                self.times.append(time.perf_counter())
+                self.texts.append(_ESCAPES.sub("", output))
+
+        app._display = display  # type: ignore[method-assign]
+
+    async def showing(self, text: str, after: int, start: float) -> float:
+        """Seconds from ``start`` to the first frame from the ``after``-th on that shows
+        ``text``."""
+        while True:
+            for i in range(after, len(self.texts)):
+                if text in self.texts[i]:
+                    return self.times[i] - start
+            after = len(self.texts)
+            if time.perf_counter() - start > 30:
+                raise RuntimeError(f"no frame with {text!r} after 30 s")
+            await asyncio.sleep(0)
+
+
+async def settled(pilot: Pilot[Any]) -> None:
+    """Let the app finish what it was doing (a frame, a worker's message)."""
+    for _ in range(3):
+        await pilot.pause()
+        await asyncio.sleep(0.05)
+
+
+async def open_screen(pilot: Pilot[Any], frames: Frames, name: str) -> float:
+    """Seconds from pressing the key of the screen ``name`` (``SCREENS``) to its text on
+    screen."""
+    key, character, text = SCREENS[name]
+    await settled(pilot)
+    seen = len(frames.texts)
+    start = time.perf_counter()
+    pilot.app.post_message(events.Key(key, character))
+    return await frames.showing(text, seen, start)
+
+
+async def press(pilot: Pilot[Any], key: str, character: str | None = None) -> None:
+    pilot.app.post_message(events.Key(key, character))
+    await settled(pilot)
+
+
+async def in_process(keys: int, opens: int, home: Path) -> Figures:
+    """The first frame, each screen opened ``opens`` times, and a hotseat game's keys."""
+    figures: Figures = {name: [] for name in ("first frame", "rules, first", *SCREENS, "key")}
+    # The bots' pace at its slowest: the score screen waits for Enter (20 s).
+    config = GameConfig.build(Rules(players=4), humans=4, seed=1, delay=10)
     created = time.perf_counter()
-    app = ColorettoApp(config)
-    original: Callable[..., None] = app._display
-
-    def display(screen: object, renderable: object) -> None:
-        original(screen, renderable)
-        if renderable is not None:
-            render = getattr(renderable, "render_segments", None)
-            if render is not None:
-                render(app.console)  # what a real terminal would be sent
-            frames.append(time.perf_counter())
-
-    app._display = display  # type: ignore[method-assign]
-    latencies: list[float] = []
+    app = ColorettoApp(config, keeper=Keeper(DataDir(home)))
+    frames = Frames(app)
     async with app.run_test(size=(80, 24)) as pilot:
-        while not frames:
-            await asyncio.sleep(0.001)
-        first = frames[0] - created
+        figures["first frame"].append(await frames.showing("Deck", 0, created))
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
+        for i in range(opens):
+            seconds = await open_screen(pilot, frames, "rules")
+            figures["rules, first" if i == 0 else "rules"].append(seconds)
+            await press(pilot, "escape", "\x1b")
+            figures["help"].append(await open_screen(pilot, frames, "help"))
+            await press(pilot, "escape", "\x1b")
         for _ in range(keys):
             game = screen.session.game
             if game.is_over:
                 break
             key = next_key(game)
             await pilot.pause()
-            seen = len(frames)
+            seen = len(frames.times)
             start = time.perf_counter()
             app.post_message(events.Key(key, key))
-            while len(frames) == seen or (screen.session.game is game and key != "d"):
+            while len(frames.times) == seen or (screen.session.game is game and key != "d"):
                 await asyncio.sleep(0)
                 if time.perf_counter() - start > 2:
                     raise RuntimeError(f"no new frame after {key!r}")
-            latencies.append(frames[seen] - start)
-    return first, latencies
+            figures["key"].append(frames.times[seen] - start)
+        while not screen.session.game.is_over:
+            await pilot.press(next_key(screen.session.game))
+        for _ in range(opens):
+            if isinstance(app.screen, EndScreen):
+                await press(pilot, "b")  # back to the board, where Enter opens the scores
+            figures["score screen"].append(await open_screen(pilot, frames, "score screen"))
+            figures["review"].append(await open_screen(pilot, frames, "review"))
+            await press(pilot, "escape", "\x1b")
+        figures["setup"].append(await open_screen(pilot, frames, "setup"))
+        await settled(pilot)
+    return figures
+
+
+async def replay_open(home: Path) -> float:
+    """Seconds from creating the replay app of the game finished last to its first frame."""
+    path = finished_games(DataDir(home))[0]
+    created = time.perf_counter()
+    app = ReplayApp(Replay.from_record(read_record(path), path.name))
+    frames = Frames(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        seconds = await frames.showing("Deck", 0, created)
+        await settled(pilot)
+    return seconds
 
 
 class Tmux:
@@ -136,40 +260,54 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def first_screen_in_tmux() -> tuple[float, float | None]:
-    """Wall clock (and CPU time) from starting ``coloretto play`` to the table on screen."""
+def coloretto_command(home: Path, arguments: str) -> str:
+    """The shell command that runs ``coloretto ARGUMENTS`` from this tree, with ``home`` as
+    its data directory."""
+    code = os.path.dirname(os.path.dirname(coloretto.__file__))
+    return (
+        f"exec env PYTHONPATH={code} {HOME_VARIABLE}={home} {sys.executable} -m coloretto "
+        f"{arguments}"
+    )
+
+
+def first_screen_in_tmux(home: Path, arguments: str, *texts: str) -> tuple[float, float | None]:
+    """Wall clock (and CPU time) from starting ``coloretto ARGUMENTS`` to ``texts`` on
+    screen. The game is left as a terminal closed would leave it: saved."""
     tmux = Tmux()
     try:
-        command = f"exec {sys.executable} -m coloretto play --players 4 --seed 1"
         start = time.perf_counter()
-        tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "bench", command)
+        tmux.run(
+            "new-session", "-d", "-x", "80", "-y", "24", "-s", "bench",
+            coloretto_command(home, arguments),
+        )  # fmt: skip
         pid = int(tmux.run("display-message", "-p", "-t", "bench", "#{pane_pid}"))
         while True:
             text = tmux.screen()
-            if "Players" in text and "Deck" in text:
+            if all(part in text for part in texts):
                 wall = time.perf_counter() - start
                 try:
                     return wall, cpu_seconds(pid)
                 except OSError:
                     return wall, None
-            if time.perf_counter() - start > 20:
-                raise RuntimeError(f"no table after 20 s:\n{text}")
+            if time.perf_counter() - start > 30:
+                raise RuntimeError(f"no {texts} after 30 s:\n{text}")
             time.sleep(0.02)  # gently: the polling itself takes CPU from the game
     finally:
         tmux.close()
+        time.sleep(0.3)  # the game saves as it goes (SIGHUP)
 
 
-def keys_in_tmux(keys: int) -> list[float]:
+def keys_in_tmux(keys: int, home: Path) -> list[float]:
     """Seconds from ``send-keys`` to a changed pane, in a hotseat game."""
     tmux = Tmux()
     latencies: list[float] = []
     try:
-        command = f"{sys.executable} -m coloretto play --players 4 --humans 4 --seed 1"
+        command = coloretto_command(home, "play --players 4 --humans 4 --seed 1")
         tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "bench", command)
-        deadline = time.perf_counter() + 20
+        deadline = time.perf_counter() + 30
         while "Your turn" not in (text := tmux.screen()) and "'s turn" not in text:
             if time.perf_counter() > deadline:
-                raise RuntimeError(f"no game after 20 s:\n{text}")
+                raise RuntimeError(f"no game after 30 s:\n{text}")
             time.sleep(0.01)
         time.sleep(0.3)
         # The same legal keys as in process: replay the game alongside, by the engine.
@@ -196,39 +334,104 @@ def _row_action(game: GameState, number: int) -> str:
     return f"{'place' if game.drawn_card is not None else 'take'} {number}"
 
 
+def measure(args: argparse.Namespace) -> Figures:
+    """Every figure, once over (``--starts`` starts, ``--opens`` of each screen)."""
+    figures: Figures = {}
+    with tempfile.TemporaryDirectory(prefix="coloretto-bench-home-") as temp:
+        home = Path(temp)
+        if TMUX is not None:
+            # Byte-compile the package, as an installation does (and a second start would).
+            source = Path(coloretto.__file__).parent
+            subprocess.run(
+                [sys.executable, "-m", "compileall", "-q", str(source)],
+                check=False,
+                capture_output=True,
+                env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""},
+            )
+            starts = {
+                "first screen": ("play --players 4 --seed 1", "Players", "Deck"),
+                "setup first": ("", "a new game"),
+                "resume": ("play --resume", "Players", "Deck"),
+            }
+            for name, (arguments, *texts) in starts.items():
+                for _ in range(args.starts):
+                    wall, cpu = first_screen_in_tmux(home, arguments, *texts)
+                    figures.setdefault(f"{name}, tmux", []).append(wall)
+                    if cpu is not None:
+                        figures.setdefault(f"{name}, tmux CPU", []).append(cpu)
+        figures.update(asyncio.run(in_process(args.keys, args.opens, home)))
+        figures["replay"] = [asyncio.run(replay_open(home)) for _ in range(args.opens)]
+        if TMUX is not None and args.tmux_keys:
+            figures["key, tmux"] = keys_in_tmux(min(args.keys, 60), home)
+    return figures
+
+
+def load_average() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Each tree of ``--code`` measured in a process of its own, in turn, ``--rounds``
+    times; the figures side by side."""
+    script = Path(__file__).resolve()
+    trees = [Path(code).resolve() for code in args.code]
+    figures: list[Figures] = [{} for _ in trees]
+    for _ in range(args.rounds):
+        for tree, kept in zip(trees, figures, strict=True):
+            done = subprocess.run(
+                [sys.executable, str(script), "--json", "--rounds", "1", "--keys", str(args.keys),
+                 "--starts", str(args.starts), "--opens", str(args.opens),
+                 *(["--tmux-keys"] if args.tmux_keys else [])],
+                env={**os.environ, "PYTHONPATH": str(tree)},
+                cwd=tree,
+                capture_output=True,
+                text=True,
+                check=True,
+            )  # fmt: skip
+            for name, seconds in json.loads(done.stdout).items():
+                kept.setdefault(name, []).extend(seconds)
+    print(f"load average after: {load_average()}")
+    for name, label in LABELS.items():
+        for tree, kept in zip(trees, figures, strict=True):
+            if kept.get(name):
+                print(summary(f"{label} [{tree.name}]", kept[name]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3, help="times everything is measured")
     parser.add_argument("--keys", type=int, default=200, help="key presses to time")
-    parser.add_argument("--starts", type=int, default=5, help="times to start the game")
+    parser.add_argument("--starts", type=int, default=3, help="starts a round, of each kind")
+    parser.add_argument("--opens", type=int, default=3, help="opens a round, of each screen")
+    parser.add_argument(
+        "--tmux-keys", action="store_true", help="time key presses in tmux too (slow)"
+    )
+    parser.add_argument(
+        "--code", action="append", metavar="TREE", help="measure this source tree (repeatable)"
+    )
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.json:
+        print(json.dumps(measure(args)))
+        return
     print(
         f"python {platform.python_version()}, {os.cpu_count()} cores, {platform.machine()}; "
-        "targets: first screen < 1000 ms, key press to screen < 50 ms"
+        "targets: first screen < 500 ms, a screen opened < 100 ms, key press to screen < 50 ms"
     )
-    if os.path.exists("/proc/loadavg"):
-        with open("/proc/loadavg") as load:
-            print(f"load average before: {load.read().strip()}")
+    print(f"load average before: {load_average()}")
     if TMUX is None:
-        print("first screen (tmux, wall clock): skipped, tmux is not installed")
-    else:
-        # Byte-compile the package, as an installation does (and a second start would).
-        source = Path(coloretto.__file__).parent
-        subprocess.run(
-            [sys.executable, "-m", "compileall", "-q", str(source)],
-            check=False,
-            capture_output=True,
-            env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""},
-        )
-        starts = [first_screen_in_tmux() for _ in range(args.starts)]
-        print(summary("first screen, real terminal, wall clock", [w for w, _ in starts]))
-        cpu = [c for _, c in starts if c is not None]
-        if cpu:
-            print(summary("first screen, real terminal, CPU time used", cpu))
-    first, latencies = asyncio.run(in_process(args.keys))
-    print(summary("first frame, in process (app created -> frame)", [first]))
-    print(summary("key press -> updated frame, in process", latencies))
-    if TMUX is not None:
-        print(summary("key press -> changed pane, real terminal", keys_in_tmux(min(args.keys, 60))))
+        print("first screens (tmux): skipped, tmux is not installed")
+    if args.code:
+        compare(args)
+        return
+    figures: Figures = {}
+    for _ in range(args.rounds):
+        for name, seconds in measure(args).items():
+            figures.setdefault(name, []).extend(seconds)
+    print(f"load average after: {load_average()}")
+    for name, label in LABELS.items():
+        if figures.get(name):
+            print(summary(label, figures[name]))
 
 
 if __name__ == "__main__":
