@@ -241,3 +241,24 @@ def test_many_addresses_cannot_fill_the_server(tmp_path: Path) -> None:
                 abort([ws for row in tries for _, ws in row if ws is not None])
 
         run(test)
+
+
+def test_connections_past_the_total_cap_are_refused_with_503(tmp_path: Path) -> None:
+    """With ``--max-connections 5``, a sixth connection (from a sixth address: no address
+    is past its own cap) is refused with HTTP 503 and a plain-text reason."""
+    with running(Server(tmp_path / "server", options=("--max-connections", "5"))) as server:
+
+        async def test() -> None:
+            held = [await open_ws(server.url, source("crowd", n)) for n in range(1, 6)]
+            status, body = 101, ""
+            try:
+                held.append(await open_ws(server.url, source("crowd", 6)))
+            except InvalidStatus as refused:
+                status = refused.response.status_code
+                body = (refused.response.body or b"").decode(errors="replace")
+            finally:
+                abort(held)
+            assert status == 503, f"a sixth connection past the cap of 5 got {status} {body!r}"
+            assert body.strip(), "a 503 with no reason"
+
+        run(test, 30)
