@@ -18,6 +18,7 @@ import heapq
 import itertools
 import math
 import multiprocessing
+import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -32,6 +33,12 @@ HALF_LIFE = 60.0
 
 HEAVY = 5.0
 """Bot seconds (decayed by ``HALF_LIFE``) past which a room's bots count as thinking hard."""
+
+
+def ready() -> int:
+    """Nothing: run once in each worker at start, so its imports are done before a bot's
+    first move has to wait for them. Returns the worker's process id."""
+    return os.getpid()
 
 
 def think(spec: str, seed: int, view: PlayerView, legal: Sequence[Action], limit: float) -> Answer:
@@ -55,6 +62,16 @@ class BotPool:
 
     def _new_executor(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+
+    async def start(self) -> None:
+        """Start every worker now (a worker's first start takes a second or more)."""
+        loop = asyncio.get_running_loop()
+        started: set[int] = set()
+        for _ in range(3):  # a worker may take several warm-ups while another starts
+            runs = [loop.run_in_executor(self._executor, ready) for _ in range(self.workers)]
+            started.update(await asyncio.gather(*runs))
+            if len(started) >= self.workers:
+                return
 
     def used(self, room: str, now: float) -> float:
         """The bot seconds ``room`` used lately (halved every ``HALF_LIFE`` seconds)."""

@@ -554,6 +554,7 @@ class GameServer:
                 None if name is None else {"name": name, "present": p not in away}
                 for p, name in enumerate(room.people)
             ],
+            "locked": room.locked,
         }
 
     def _game(self, room: Room, player: int | None) -> dict[str, Any]:
@@ -780,6 +781,7 @@ async def run_server(
                 close_timeout=1,  # a client that floods may not read our closing frame
                 compression=None,
             ) as listening:
+                await server.bots.start()
                 server.gate.start()
                 server.resume_all()
                 bound = _addresses(sock.getsockname() for sock in listening.sockets)
