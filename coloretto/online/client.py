@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.connection import broadcast
@@ -104,6 +104,8 @@ class LobbyChanged:
     bot: str
     here: int | None = None
     """The player at this front end (``None``: watching)."""
+    locked: bool = False
+    """True while the host keeps the table closed to new players."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,26 @@ def unreachable(server: str, error: BaseException) -> str:
     errno = error.errno if isinstance(error, OSError) else None
     why = os.strerror(errno) if errno else error
     return f"cannot reach the server at {server} ({why}): is coloretto server running there?"
+
+
+class Pending(NamedTuple):
+    """A move chosen and not yet played: its position, the action, and whether it was sent
+    (it may have reached the server before the connection dropped)."""
+
+    ply: int
+    action: Action
+    sent: bool
+
+
+_ENDS = {
+    "removed": "The host removed you from the table",
+    "replaced": (
+        "Your seat was taken up on another connection (the same seat opened elsewhere): "
+        "this one is closed"
+    ),
+    "crowded": "The room has too many watchers: try again later",
+}
+"""The errors that end a table for good (it does not reconnect), in this client's words."""
 
 
 class RemoteSession(Session):
@@ -201,8 +223,9 @@ class SeatKeys:
         token = data.get(server, {}).get(name) if isinstance(data, dict) else None
         return token if isinstance(token, str) and TOKEN.fullmatch(token) else None
 
-    def put(self, server: str, room: str, name: str, token: str) -> None:
-        """Keep ``token`` (private to this user); ``OSError`` if the disk refuses."""
+    def put(self, server: str, room: str, name: str, token: str | None) -> None:
+        """Keep ``token`` (private to this user; ``None`` forgets the one kept: the seat is
+        gone); ``OSError`` if the disk refuses."""
         path = self._path(room)
         try:
             data = json.loads(path.read_text(encoding="utf-8")[:65536])
@@ -210,7 +233,9 @@ class SeatKeys:
         except (OSError, ValueError):
             data = {}
         seats = data.setdefault(server, {})
-        if isinstance(seats, dict):
+        if token is None and (not isinstance(seats, dict) or seats.pop(name, None) is None):
+            return  # nothing to forget
+        if isinstance(seats, dict) and token is not None:
             seats[name] = token
         self.folder.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
@@ -267,6 +292,12 @@ class RemoteTable:
         away."""
         self._kept = False
         self._sent: int | None = None
+        """The position of the move sent on this connection, until its answer comes."""
+        self._pending: Pending | None = None
+        """The last move chosen and not yet played: sent again after a break if the game
+        still stands where it was chosen (``_resend``)."""
+        self._seated = False
+        """True once this connection was welcomed to its seat."""
         self._listeners: list[Callable[[Any], None]] = []
         self.closed = False
 
@@ -338,11 +369,38 @@ class RemoteTable:
         model.state.apply(action)  # the rules' reasons, before bothering the server
         if self._sent == model.ply:
             return  # sent already: the answer is on its way
+        self._pending = Pending(model.ply, action, sent=self._ws is not None)
         if self._ws is None:
-            self._tell(TableNews("Not connected to the server: reconnecting…"))
+            self._tell(
+                TableNews(
+                    "Not connected to the server: your move is sent once connected again, if "
+                    "the game is still where it was."
+                )
+            )
             return
-        self._sent = model.ply
-        broadcast([self._ws], encode({"type": "act", "ply": model.ply, "action": str(action)}))
+        self._send_act(self._ws, model.ply, action)
+
+    def _send_act(self, ws: ClientConnection, ply: int, action: Action) -> None:
+        self._sent = ply
+        broadcast([ws], encode({"type": "act", "ply": ply, "action": str(action)}))
+
+    def _resend(self, pending: Pending | None) -> None:
+        """Back after a break (the game caught up): send the move chosen while away (or
+        sent just as the connection dropped) if the game still stands where it was chosen;
+        otherwise say that it was not sent, unless it was played before the break."""
+        model = self._model
+        if pending is None or model is None:
+            return
+        ply, action, sent = pending
+        if ply == model.ply and not model.state.is_over:
+            self._pending = pending._replace(sent=True)
+            if self._ws is not None and self._sent != ply:
+                self._send_act(self._ws, ply, action)
+            return
+        moves = model.state.history()
+        if sent and ply < len(moves) and ply not in self.covered and moves[ply].action == action:
+            return  # it reached the server before the break
+        self._tell(TableNews("You were disconnected: that move was not sent (the game went on)."))
 
     def start(self) -> None:
         """The host starts the game (bots take the free seats)."""
@@ -387,10 +445,33 @@ class RemoteTable:
         if final is None or self._kept or self.player is None:  # a watcher keeps nothing
             return
         self._kept = True
-        problem = self.keeper.finish(final)
+        problem = self.keeper.finish(final, stood_in=self.stood_in(final))
         self.keeper.release()
         if problem is not None:
             self._tell(NotSaved(problem))
+
+    def stood_in(self, session: Session) -> frozenset[int]:
+        """The people of ``session``'s finished game for whom a bot played a move while
+        they were away (the game is left out of their statistics)."""
+        game = session.game
+        moves = game.history()
+        players = session.config.players
+        return frozenset(
+            player
+            for ply in self.covered
+            if ply < len(moves)
+            and players[player := game.rules.controller(moves[ply].player)].is_human
+        )
+
+    def remove(self, player: int) -> None:
+        """The host removes the person of seat ``player`` before the start."""
+        if self._ws is not None:
+            broadcast([self._ws], encode({"type": "remove", "seat": player}))
+
+    def lock(self, locked: bool) -> None:
+        """The host closes the table to new players (``locked``) or opens it again."""
+        if self._ws is not None:
+            broadcast([self._ws], encode({"type": "lock" if locked else "unlock"}))
 
     @property
     def comeback(self) -> str | None:
@@ -506,6 +587,7 @@ class RemoteTable:
                     self._ws = ws
                     reached = True
                     self._sent = None
+                    self._seated = False
                     tries = 0
                     if news:
                         self._tell(TableNews("Connected again."))
@@ -557,15 +639,30 @@ class RemoteTable:
         return True
 
     def _error(self, message: Mapping[str, Any]) -> bool:
+        """An error frame: news once seated (a move or request refused), else the server
+        will not seat us; False when that ends the table (nothing reconnects)."""
         code = message.get("code")
         text = printable(str(message.get("message", "")), 200)
-        if code in {"illegal", "not-your-turn", "stale", "flooding", "bad-request", "not-host",
-                    "playing", "match-over", "not-started"}:  # fmt: skip
-            self._sent = None
-            self._tell(TableNews(f"The server refused that: {text}."))
+        if code in _ENDS:
+            if code == "removed" and self.room is not None:
+                self.token = None
+                with contextlib.suppress(OSError):
+                    self.keys.put(self.server, self.room, self.name, None)
+            self._tell(Refused(_ENDS[str(code)]))
+            return False
+        if self._seated:
+            self._sent, self._pending = None, None
+            if code == "not-saved" and self.started:
+                text = "The server could not save that move: try again."
+            else:
+                text = f"The server refused that: {text}."
+            self._tell(TableNews(text))
             return True
-        if self.started and code == "bad-token":
-            text += " (your seat is gone)"
+        if code == "bad-token" and self.room is not None:
+            self.token = None  # the next try joins afresh
+            with contextlib.suppress(OSError):
+                self.keys.put(self.server, self.room, self.name, None)
+            text += " (your seat is gone)" if self.started else " (the host may have removed you)"
         self._tell(Refused(text))
         return False
 
@@ -576,6 +673,7 @@ class RemoteTable:
         if player is not None and type(player) is not int:
             raise ProtocolError("welcome: expected a seat")
         self.room, self.player = room, player
+        self._seated = True
         if isinstance(token, str) and TOKEN.fullmatch(token):
             self.token = token
             with contextlib.suppress(OSError):
@@ -589,7 +687,8 @@ class RemoteTable:
                 for seat in message["seats"][: rules.players]
             )
             bot = str(message["bot"])[:20]
-            self._tell(LobbyChanged(str(self.room), seats, rules, bot, self.player))
+            locked = message.get("locked") is True
+            self._tell(LobbyChanged(str(self.room), seats, rules, bot, self.player, locked))
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ProtocolError(f"lobby: {error}") from None
 
@@ -616,6 +715,7 @@ class RemoteTable:
         if number < self._number:
             raise ProtocolError(f"game {number} of the match came after game {self._number}")
         old = self._model
+        pending, self._pending = self._pending, None
         if old is None or number > self._number:  # the first game, or the match's next one
             for ply, move in enumerate(moves):
                 model.add(ply, move)
@@ -623,6 +723,8 @@ class RemoteTable:
             before = self._session
             self._model, self._number = model, number
             self._final, self._held, self._kept, self._sent = None, [], False, None
+            if pending is not None and not pending.sent:
+                self._tell(TableNews("You were disconnected: that move was not sent."))
             self._session = RemoteSession(config, model.state, session_id, self.player, results)
             if before is not None:
                 self._session.away = before.away
@@ -637,6 +739,7 @@ class RemoteTable:
                 self._move({"ply": ply, "move": moves[ply]})
             if len(moves) > len(seen) and not self.finished:
                 self._tell(TableNews(self.back_words(len(moves), since=len(seen))))
+            self._resend(pending)
         self._presence(message)
 
     def _move(self, message: Mapping[str, Any]) -> None:
@@ -648,6 +751,8 @@ class RemoteTable:
             raise ProtocolError("move: expected its number")
         if ply < model.ply:
             return  # told twice (after a break)
+        if self._pending is not None and ply >= self._pending.ply:
+            self._pending = None  # played (or another move came first: it was refused)
         self.covered |= covered(message, ply + 1)
         before = model.state
         move = model.add(ply, message.get("move"))

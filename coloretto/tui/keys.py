@@ -188,6 +188,51 @@ REPLAY_KEYS: tuple[Key, ...] = (
 """The replay screen's keys."""
 
 
+LOBBY_KEYS: tuple[Key, ...] = (
+    Key(
+        "s",
+        "Start the game",
+        ("the host starts the game (Enter too)",),
+        (("s,enter", "start"),),
+        "start-online",
+    ),
+    Key(
+        "x",
+        "Remove",
+        ("the host removes a person from the table: x, then their seat",),
+        (("x,X", "remove"),),
+        "lobby-remove",
+    ),
+    Key(
+        "2\N{EN DASH}5",
+        "Seat",
+        ("the seat of the person to remove",),
+        tuple((str(n), f"seat({n})") for n in range(2, 6)),
+        "lobby-seat",
+    ),
+    Key(
+        "Esc",
+        "Remove nobody",
+        ("remove nobody after all",),
+        (("escape", "cancel"),),
+        "lobby-cancel",
+    ),
+    Key(
+        "l", "Lock", ("the host closes the table to new players",), (("l,L", "lock"),), "lobby-lock"
+    ),
+    Key(
+        "l",
+        "Unlock",
+        ("the host opens the table to new players again",),
+        (("l,L", "unlock"),),
+        "lobby-unlock",
+    ),
+    Key("q", "Quit", ("leave the room",), (("q", "quit_lobby"),), "quit-lobby"),
+)
+"""The room's keys before the game starts (the lobby's ``check_action`` offers those that
+work at the moment: the host's, and the seats only while choosing whom to remove)."""
+
+
 def keys_line(keys: Iterable[Key]) -> str:
     """The keys on one line, e.g. for a message: ``→ ←: one action forward / back · …``."""
     return " · ".join(f"{key.shown}: {key.explains[0]}" for key in keys)

@@ -225,6 +225,14 @@ class OnlineApp(GuardedApp):
         """The host starts the game."""
         self.table.start()
 
+    def on_lobby_screen_remove_requested(self, message: LobbyScreen.RemoveRequested) -> None:
+        """The host removes a person from the table."""
+        self.table.remove(message.player)
+
+    def on_lobby_screen_lock_requested(self, message: LobbyScreen.LockRequested) -> None:
+        """The host closes the table to new players, or opens it again."""
+        self.table.lock(message.locked)
+
     def on_game_over(self, message: GameOver) -> None:
         """The score screen; ``b`` goes back to the board, ``q`` quits; in a match, ``n``
         starts the next game (the host's key: the host is player 0, however they came)."""

@@ -1,5 +1,6 @@
 """Fair tables, the pure parts: names compared as they look, the host's requests to remove
-a person and to close the table, and a room that keeps both."""
+a person and to close the table, a room that keeps both, and the client's words for the
+errors that end a table or not."""
 
 from __future__ import annotations
 
@@ -9,9 +10,14 @@ from pathlib import Path
 import pytest
 
 from coloretto.engine import Rules, write_record
+from coloretto.online.client import Refused, RemoteTable, SeatKeys
 from coloretto.online.names import fold, has_you_marker
 from coloretto.online.protocol import Host, Lock, ProtocolError, Remove, parse_request
+from coloretto.online.public import match_json, move_json, public_setup
 from coloretto.online.rooms import Room, RoomError
+from coloretto.play.keeper import Keeper
+from coloretto.play.table import TableNews
+from coloretto.store.paths import DataDir
 
 GREEK_ALPHA = "\N{GREEK CAPITAL LETTER ALPHA}"
 CYRILLIC_A = "\N{CYRILLIC CAPITAL LETTER A}"
@@ -182,3 +188,95 @@ def test_a_locked_table_takes_no_new_person_and_keeps_its_lock_when_saved(tmp_pa
     assert again.locked
     again.lock(False)
     assert again.join("Cy")[0] == 2
+
+
+# ------------------------------------------------------------------ the client's errors
+
+
+def game_message(room: Room, player: int) -> str:
+    """What the server tells a seat of ``room`` about its game."""
+    session = room.session
+    return json.dumps(
+        {
+            "type": "game", "room": room.code, "id": session.id, "player": player,
+            "rules": session.config.rules.to_dict(),
+            "players": [{"name": p.name, "bot": p.bot} for p in session.config.players],
+            "level": room.level, "delay": 0.0, "away_after": 5.0,
+            "match": match_json(session.match), "setup": public_setup(session.game.setup),
+            "moves": [move_json(move) for move in session.game.history()], "away": [],
+        }
+    )  # fmt: skip
+
+
+def error(code: str, message: str = "why") -> str:
+    return json.dumps({"type": "error", "code": code, "message": message})
+
+
+def seated_table(tmp_path: Path, room: Room | None = None) -> tuple[RemoteTable, list[object]]:
+    """Jo's table, welcomed to seat 1 of room ABC234 (and told its game, if ``room``)."""
+    table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "ABC234", "name": "Jo"},
+                        Keeper(DataDir(tmp_path)))  # fmt: skip
+    told: list[object] = []
+    table.subscribe(told.append)
+    token = "t" * 32
+    welcome = {"type": "welcome", "version": 1, "room": "ABC234", "seat": 1, "token": token}
+    assert table._handle(json.dumps(welcome))
+    if room is not None:
+        assert table._handle(game_message(room, 1))
+    told.clear()
+    return table, told
+
+
+def test_not_saved_is_news_and_the_move_may_be_sent_again(tmp_path: Path) -> None:
+    room, _ = Room.open("ABC234", Host("Ana", Rules(players=2), "easy", 0.0, 5.0))
+    room.join("Jo")
+    room.start()
+    table, told = seated_table(tmp_path, room)
+    table._sent = 0
+    assert table._handle(error("not-saved", "the server could not save that move"))
+    assert told == [TableNews("The server could not save that move: try again.")]
+    assert table._sent is None
+
+
+def test_errors_once_seated_are_news_and_end_nothing(tmp_path: Path) -> None:
+    table, told = seated_table(tmp_path)
+    for code in ("started", "bad-seat", "not-saved"):
+        assert table._handle(error(code, "no"))
+    assert told == [TableNews("The server refused that: no.")] * 3
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("removed", "The host removed you from the table"),
+        ("replaced", "Your seat was taken up on another connection (the same seat opened "
+                     "elsewhere): this one is closed"),
+        ("crowded", "The room has too many watchers: try again later"),
+    ],
+)  # fmt: skip
+def test_errors_that_end_the_table(tmp_path: Path, code: str, words: str) -> None:
+    table, told = seated_table(tmp_path)
+    assert not table._handle(error(code, "\x1b[2Jspoofed words"))
+    assert told == [Refused(words)]
+    kept = SeatKeys(table.keeper.data).get(table.server, "ABC234", "Jo")
+    assert (kept is None) == (code == "removed")  # removed: nothing left to resume
+
+
+def test_an_error_before_the_welcome_ends_the_table_and_a_bad_token_is_forgotten(
+    tmp_path: Path,
+) -> None:
+    keys = SeatKeys(DataDir(tmp_path))
+    keys.put("ws://127.0.0.1:7787", "ABC234", "Jo", "t" * 32)
+    table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "ABC234", "name": "Jo"},
+                        Keeper(DataDir(tmp_path)))  # fmt: skip
+    told: list[object] = []
+    table.subscribe(told.append)
+    assert table.token == "t" * 32
+    assert not table._handle(error("bad-token", "that token is not a seat's in this room"))
+    assert told == [
+        Refused("that token is not a seat's in this room (the host may have removed you)")
+    ]
+    assert table.token is None
+    assert keys.get("ws://127.0.0.1:7787", "ABC234", "Jo") is None
+    assert not table._handle(error("not-saved", "the server cannot save now"))
+    assert told[-1] == Refused("the server cannot save now")

@@ -210,9 +210,12 @@ def test_three_people_and_a_bot_play_online_to_the_end(
         # Each player's own history and statistics have the game, ready to replay.
         (path,) = (home / "history").glob("*.json")
         assert Replay.from_record(read_record(path)).last == len(on_server["actions"])
+        record = read_record(path)
+        assert record.meta["stood_in"] == [record.seats.index("Cy")]  # a bot played for Cy
         stats = json.loads(run_coloretto(home, "stats", "--json").stdout)
         assert stats["games"] == 1
-        assert {person["player"] for person in stats["people"]} == {"Ana", "Ben", "Cy"}
+        assert {person["player"] for person in stats["people"]} == {"Ana", "Ben"}
+        assert stats["left_out"] == [{"player": "Cy", "games": 1}]  # not in Cy's figures
 
 
 def test_a_player_away_is_shown_away_not_thinking() -> None:

@@ -1,12 +1,12 @@
 """The room before an online game starts: its code, who has joined, and (for the host)
-the key that starts the game, bots taking the free seats."""
+the keys that start the game (bots taking the free seats), remove a person from the table
+and close it to new players."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
@@ -14,26 +14,44 @@ from textual.widgets import Footer, Static
 
 from coloretto.online.client import LobbyChanged
 from coloretto.play.words import rules_in_words
+from coloretto.tui.keys import LOBBY_KEYS, bindings
 from coloretto.tui.widgets import Notice
 
 DOT = "\N{MIDDLE DOT}"
 
 
+HOST_ONLY = frozenset(("start", "remove", "lock", "unlock"))
+"""The lobby's actions that only the host has."""
+
+
 class LobbyScreen(Screen[None]):
-    """Who sits at the table while the host waits for friends; ``s`` or Enter starts."""
+    """Who sits at the table while the host waits for friends; ``s`` or Enter starts, ``x``
+    then a seat's number removes a person, ``l`` closes the table to new players (or opens
+    it again)."""
 
     DEFAULT_CSS = """
     LobbyScreen { align: center middle; }
     #lobby { width: 76; height: auto; border: round $primary; padding: 0 1; }
     #lobby-seats { margin: 1 0; }
     """
-    BINDINGS = [  # noqa: RUF012 (Textual's convention)
-        Binding("s,enter", "start", "Start the game", id="start-online"),
-        Binding("q", "quit_lobby", "Quit", id="quit-lobby"),
-    ]
+    BINDINGS = bindings(LOBBY_KEYS)  # type: ignore[assignment]
 
     class StartRequested(Message):
         """The host pressed the key that starts the game."""
+
+    class RemoveRequested(Message):
+        """The host chose a person to remove from the table (by player number)."""
+
+        def __init__(self, player: int) -> None:
+            super().__init__()
+            self.player = player
+
+    class LockRequested(Message):
+        """The host closes the table to new players (``locked``) or opens it again."""
+
+        def __init__(self, locked: bool) -> None:
+            super().__init__()
+            self.locked = locked
 
     def __init__(self, host: bool, join_hint: str) -> None:
         super().__init__()
@@ -41,6 +59,8 @@ class LobbyScreen(Screen[None]):
         self.join_hint = join_hint
         """How a friend joins, e.g. ``coloretto join CODE --server HOST:PORT``."""
         self.lobby: LobbyChanged | None = None
+        self.choosing = False
+        """True while the host chooses whom to remove (the seats' keys work)."""
 
     def compose(self) -> ComposeResult:
         """The room's code and rules, its seats, the message line and the keys."""
@@ -52,8 +72,15 @@ class LobbyScreen(Screen[None]):
         yield Footer(compact=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Only the host starts the game."""
-        return self.host or action != "start"
+        """The host's keys for the host; while choosing whom to remove, only the seats,
+        Esc and q; ``l`` locks an open table and unlocks a locked one."""
+        if action in ("seat", "cancel"):
+            return self.choosing
+        if action in HOST_ONLY and (not self.host or self.choosing):
+            return False
+        if action in ("lock", "unlock"):
+            return (action == "unlock") == (self.lobby is not None and self.lobby.locked)
+        return True
 
     def show(self, lobby: LobbyChanged) -> None:
         """Show who sits where now."""
@@ -76,16 +103,28 @@ class LobbyScreen(Screen[None]):
                 you = " (you)" if number - 1 == lobby.here else ""
                 lines.append(Text(f"  {number}. {name}{you}" + ("" if present else "  (away)")))
         self.query_one("#lobby-seats", Static).update(Text("\n").join(lines))
-        how = f"Friends join with:  {self.join_hint.format(room=lobby.room)}\n"
         games = lobby.rules.games
         first = f"game 1 of {games}" if games > 1 else "the game"
         host = lobby.seats[0][0] if lobby.seats and lobby.seats[0] else "the host"
-        how += (
-            "Press s or Enter to start: bots take the free seats."
-            if self.host
-            else f"Waiting for {host} to start {first}…"  # as between a match's games
-        )
+        if lobby.locked:
+            how = "The table is closed to new players"
+            how += ": l opens it again.\n" if self.host else f" ({host} closed it).\n"
+        else:
+            how = f"Friends join with:  {self.join_hint.format(room=lobby.room)}\n"
+        if self.host:
+            how += "Press s or Enter to start: bots take the free seats.\nx removes a person; l "
+            how += "opens the table again." if lobby.locked else "closes it to new players."
+        else:
+            how += f"Waiting for {host} to start {first}…"  # as between a match's games
         self.query_one("#lobby-how", Static).update(Text(how))  # a name is no markup
+        if self.choosing and not self._others():
+            self.choosing = False  # whoever was to be removed has gone
+        self.refresh_bindings()
+
+    def _others(self) -> list[int]:
+        """The seats (player numbers) of the people besides the host."""
+        seats = () if self.lobby is None else self.lobby.seats
+        return [player for player, seat in enumerate(seats) if seat is not None and player]
 
     def say(self, text: str, kind: str = "info") -> None:
         """A message under the room (a lost connection, a refusal)."""
@@ -98,6 +137,43 @@ class LobbyScreen(Screen[None]):
             return
         self.post_message(self.StartRequested())
 
+    def action_remove(self) -> None:
+        """``x``: the host chooses whom to remove (the seat's number comes next)."""
+        others = self._others()
+        if not others:
+            self.say("Nobody to remove: you are alone at the table.", "error")
+            return
+        self.choosing = True
+        self.refresh_bindings()
+        seats = ", ".join(str(player + 1) for player in others)
+        self.say(f"Remove whom? Press the number of their seat ({seats}), or Esc.")
+
+    def action_seat(self, number: int) -> None:
+        """``2``-``5`` while choosing: remove the person of that seat."""
+        player = number - 1
+        if player not in self._others() or self.lobby is None:
+            self.say(f"Nobody sits in seat {number}: press another seat's number, or Esc.")
+            return
+        seat = self.lobby.seats[player]
+        self.choosing = False
+        self.refresh_bindings()
+        self.post_message(self.RemoveRequested(player))
+        self.say(f"Removing {seat[0] if seat else 'them'} from the table…")
+
+    def action_cancel(self) -> None:
+        """Esc while choosing: remove nobody."""
+        self.choosing = False
+        self.refresh_bindings()
+        self.say("Nobody removed.")
+
+    def action_lock(self) -> None:
+        """``l``: the host closes the table to new players."""
+        self.post_message(self.LockRequested(locked=True))
+
+    def action_unlock(self) -> None:
+        """``l`` at a closed table: the host opens it to new players again."""
+        self.post_message(self.LockRequested(locked=False))
+
     def action_quit_lobby(self) -> None:
         """``q``: leave the room."""
         leave = getattr(self.app, "leave", self.app.exit)
@@ -108,5 +184,9 @@ class LobbyScreen(Screen[None]):
         if event.key in self.app.active_bindings:
             return
         event.stop()
-        keys = "s or Enter starts the game, q quits" if self.host else "q quits"
+        if self.choosing:
+            self.say("Press the number of the seat of the person to remove, or Esc.", "error")
+            return
+        keys = "s or Enter starts the game, x removes a person, l locks or unlocks the table"
+        keys = f"{keys}, q quits" if self.host else "q quits"
         self.say(f"Waiting in the room: {keys}.", "error")
