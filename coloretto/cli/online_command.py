@@ -39,7 +39,9 @@ SERVER_EPILOG = """\
 The server listens on 127.0.0.1 (this machine only) unless --host says otherwise, e.g.
 --host 0.0.0.0 for every network. Rooms are kept in the data directory (COLORETTO_HOME)
 after every action: a server that stops, however it stops, resumes every room when it
-starts again, and the players' programs reconnect by themselves.
+starts again, and the players' programs reconnect by themselves. One server serves a
+data directory at a time. Refused connections, floods, wrong room codes and failed saves
+are written to audit.log there; docs/protocol.md ("Limits") lists every limit.
 """
 
 JOIN_EPILOG = """\
