@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 from typing import cast
 
 from coloretto import __version__
@@ -27,13 +28,22 @@ from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
 
 
+def installed_version() -> str:
+    """The version of the installed package, from its metadata (``pyproject.toml``'s
+    ``version`` as installed); the source's ``__version__`` when it runs uninstalled."""
+    try:
+        return version("coloretto")
+    except PackageNotFoundError:
+        return __version__
+
+
 def build_parser() -> Parser:
     """The top-level parser with every sub-command."""
     parser = Parser(
         prog="coloretto",
         description="Coloretto, the card game, in your terminal.",
     )
-    parser.add_argument("--version", action="version", version=f"coloretto {__version__}")
+    parser.add_argument("--version", action="version", version=f"coloretto {installed_version()}")
     # Every sub-command's parser is a ``Parser``, which the commands take as the
     # ``ArgumentParser`` it is.
     commands = cast(
