@@ -1,4 +1,5 @@
-"""``coloretto bots``: the installed bots, what they do, and how strong they measured."""
+"""``coloretto bots``: the difficulty levels in plain words, then the installed bots, what
+they do, and how strong they measured."""
 
 from __future__ import annotations
 
@@ -9,18 +10,24 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from coloretto.bots.registry import LEVELS, BotError, available, describe
-from coloretto.bots.strength import MEASURED
+from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, available, describe
+from coloretto.bots.strength import LEVEL_STRENGTH, MEASURED
 from coloretto.store.text import printable
+
+TOUGHEST = (
+    "The toughest table measured: three players the bots were not tuned on, who place "
+    "cards where they hurt the next player most, gray scoring (1,000 games a level)."
+)
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``bots`` with the top-level parser."""
     parser = commands.add_parser(
         "bots",
-        help="list the installed bots and the difficulty levels",
-        description="List the installed bots (built-in and plug-ins), with a one-line "
-        "description and their strength as measured in the arena.",
+        help="list the difficulty levels and the installed bots",
+        description="Say what each difficulty level plays like and how strong it is, then "
+        "list the installed bots (built-in and plug-ins), with a one-line description and "
+        "their strength as measured in the arena.",
     )
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.set_defaults(run=run, parser=parser)
@@ -41,22 +48,28 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 {
                     "bots": [{"name": n, "description": d, "strength": s} for n, d, s in rows],
                     "levels": dict(LEVELS),
+                    "level_strength": dict(LEVEL_STRENGTH),
                 }
             )
         )
         return 0
-    table = Table(title="Installed bots")
+    levels = Table(title="Difficulty levels (coloretto play --bot LEVEL)")
+    levels.add_column("Level")
+    levels.add_column("What it plays like, and how strong it is")
+    for level, spec in LEVELS.items():
+        said = Text(LEVEL_STRENGTH.get(level, ""))
+        said.append(f"\n(spec: {spec})", style="dim")
+        name = f"{level}\n(default)" if level == DEFAULT_LEVEL else level
+        levels.add_row(Text(name), said)
+    table = Table(title="Installed bots (coloretto arena --bots BOT)")
     table.add_column("Bot")
     table.add_column("What it does", ratio=3)
     table.add_column("Measured strength", ratio=2)
     for row in rows:
         table.add_row(*(Text(printable(cell)) for cell in row))  # plug-ins' text: no markup
-    levels = Table(title="Difficulty levels (coloretto play --bot LEVEL)")
-    levels.add_column("Level")
-    levels.add_column("Bot spec")
-    for level, spec in LEVELS.items():
-        levels.add_row(Text(level), Text(spec))
     console = Console()
-    console.print(table)
     console.print(levels)
+    console.print(Text(TOUGHEST))
+    console.print(table)
+    console.print(Text("Every table and how it was measured: docs/bots.md in the source."))
     return 0
