@@ -34,7 +34,7 @@ LEVELS: Mapping[str, str] = {
 }
 """Difficulty levels offered to players, weakest first, and the bot spec each stands for.
 
-Ordered by measured strength (README, "Bot strength"; docs/bot-strength.md, "The normal
+Ordered by measured strength (docs/bots.md, "Strength"; docs/bot-strength.md, "The normal
 level"), each beating the one below it heads-up: random < greedy < the search on 4 deals <
 on 64 (32 at five seats, where a deal costs the most).
 The default (``normal``, the search bot on 4 deals, capped at 50 ms a move) answers in tens
@@ -50,19 +50,8 @@ LEVEL_REVISIONS: Mapping[str, str] = {
 changed; the statistics group a level's games from before then apart. Only levels whose play
 has changed are listed. Set a level's date, no later than the change lands, whenever its
 spec changes (a game counted again from its record knows the level's name, not the spec it
-stood for then) or a change to the bots alters how it plays: the expert's brown-side timing
-changed both searches on 2026-11-24, its timing at five gray seats at 10:05 that day, and
-the searches' opponent model (a waiting rule, one policy for a table of one style) at 12:10;
-the normal level's time cap has covered fitting the opponents since 22:20 (a fit cut short
-leaves the last one in place), which changes its play where that fit took over 25 ms. On
-2026-11-26 both searches came to value a round's end on the gray side less the junk still to
-come, at 15:55 the expert (which plays their own seat in the rollouts) to count it too, up
-to four seats, and at 23:45 the searches to leave it out at five seats as well. On
-2026-11-27 the hard level came to search 64 deals (32 at five seats) capped at 1.4 s a move,
-where it searched 16 capped at half a second; at 08:25 both searches came to search one of
-rows alike and to drop candidates far behind, and the expert to value rows alike as one;
-at 10:45 the hard level to play each deal's opponents by policies drawn from what their
-decisions make likely (``sample``), where it played each by the likeliest one.
+stood for then) or a change to the bots alters how it plays. docs/bot-strength.md, "When
+the levels' play changed", lists every such change.
 """
 
 STRONGEST = LEVELS["hard"]
