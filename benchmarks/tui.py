@@ -89,6 +89,12 @@ LABELS = {
     "review": "open: review (v on the score screen)",
     "setup": "open: setup (s on the score screen)",
     "replay": "open: replay (app created -> frame)",
+    "rules, first, CPU": "open: rules (r), first time, CPU",
+    "rules, CPU": "open: rules (r), again, CPU",
+    "help, CPU": "open: keys (?), CPU",
+    "score screen, CPU": "open: score screen (Enter), CPU",
+    "review, CPU": "open: review (v on the score screen), CPU",
+    "setup, CPU": "open: setup (s on the score screen), CPU",
     "key": "key press -> updated frame, in process",
     "key, tmux": "key press -> changed pane, real terminal",
 }
@@ -123,6 +129,8 @@ class Frames:
 
     def __init__(self, app: App[Any]) -> None:
         self.times: list[float] = []
+        self.cpu: list[float] = []
+        """The process's CPU time when each frame was drawn."""
         self.texts: list[str] = []
         original: Callable[..., None] = app._display
 
@@ -132,6 +140,7 @@ class Frames:
                 render = getattr(renderable, "render_segments", None)
                 output = render(app.console) if render is not None else ""
                 self.times.append(time.perf_counter())
+                self.cpu.append(time.process_time())
                 self.texts.append(_ESCAPES.sub("", output))
 
         app._display = display  # type: ignore[method-assign]
@@ -139,10 +148,14 @@ class Frames:
     async def showing(self, text: str, after: int, start: float) -> float:
         """Seconds from ``start`` to the first frame from the ``after``-th on that shows
         ``text``."""
+        return self.times[await self.first(text, after, start)] - start
+
+    async def first(self, text: str, after: int, start: float) -> int:
+        """The first frame from the ``after``-th on that shows ``text``."""
         while True:
             for i in range(after, len(self.texts)):
                 if text in self.texts[i]:
-                    return self.times[i] - start
+                    return i
             after = len(self.texts)
             if time.perf_counter() - start > 30:
                 raise RuntimeError(f"no frame with {text!r} after 30 s")
@@ -156,15 +169,17 @@ async def settled(pilot: Pilot[Any]) -> None:
         await asyncio.sleep(0.05)
 
 
-async def open_screen(pilot: Pilot[Any], frames: Frames, name: str) -> float:
-    """Seconds from pressing the key of the screen ``name`` (``SCREENS``) to its text on
-    screen."""
+async def open_screen(pilot: Pilot[Any], frames: Frames, name: str, figures: Figures) -> None:
+    """Time pressing the key of the screen ``name`` (``SCREENS``) to its text on screen:
+    wall clock and CPU time, kept in ``figures`` (``name`` and ``name, CPU``)."""
     key, character, text = SCREENS[name]
     await settled(pilot)
     seen = len(frames.texts)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     pilot.app.post_message(events.Key(key, character))
-    return await frames.showing(text, seen, start)
+    shown = await frames.first(text, seen, start)
+    figures.setdefault(name, []).append(frames.times[shown] - start)
+    figures.setdefault(f"{name}, CPU", []).append(frames.cpu[shown] - cpu)
 
 
 async def press(pilot: Pilot[Any], key: str, character: str | None = None) -> None:
@@ -174,7 +189,7 @@ async def press(pilot: Pilot[Any], key: str, character: str | None = None) -> No
 
 async def in_process(keys: int, opens: int, home: Path) -> Figures:
     """The first frame, each screen opened ``opens`` times, and a hotseat game's keys."""
-    figures: Figures = {name: [] for name in ("first frame", "rules, first", *SCREENS, "key")}
+    figures: Figures = {"first frame": [], "key": []}
     # The bots' pace at its slowest: the score screen waits for Enter (20 s).
     config = GameConfig.build(Rules(players=4), humans=4, seed=1, delay=10)
     created = time.perf_counter()
@@ -186,10 +201,15 @@ async def in_process(keys: int, opens: int, home: Path) -> Figures:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         for i in range(opens):
-            seconds = await open_screen(pilot, frames, "rules")
-            figures["rules, first" if i == 0 else "rules"].append(seconds)
+            if i == 0:
+                first: Figures = {}
+                await open_screen(pilot, frames, "rules", first)
+                figures["rules, first"] = first["rules"]
+                figures["rules, first, CPU"] = first["rules, CPU"]
+            else:
+                await open_screen(pilot, frames, "rules", figures)
             await press(pilot, "escape", "\x1b")
-            figures["help"].append(await open_screen(pilot, frames, "help"))
+            await open_screen(pilot, frames, "help", figures)
             await press(pilot, "escape", "\x1b")
         for _ in range(keys):
             game = screen.session.game
@@ -210,10 +230,10 @@ async def in_process(keys: int, opens: int, home: Path) -> Figures:
         for _ in range(opens):
             if isinstance(app.screen, EndScreen):
                 await press(pilot, "b")  # back to the board, where Enter opens the scores
-            figures["score screen"].append(await open_screen(pilot, frames, "score screen"))
-            figures["review"].append(await open_screen(pilot, frames, "review"))
+            await open_screen(pilot, frames, "score screen", figures)
+            await open_screen(pilot, frames, "review", figures)
             await press(pilot, "escape", "\x1b")
-        figures["setup"].append(await open_screen(pilot, frames, "setup"))
+        await open_screen(pilot, frames, "setup", figures)
         await settled(pilot)
     return figures
 

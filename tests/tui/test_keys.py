@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.pilot import Pilot
-from textual.widgets import Footer, Markdown
+from textual.widgets import Footer
 
 from coloretto.engine import GameState
 from coloretto.play.keeper import Keeper
@@ -12,6 +12,7 @@ from coloretto.play.words import DASH
 from coloretto.store.saves import save_path
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import ConfirmQuit, GameScreen, HelpScreen, RulesScreen
+from coloretto.tui.screens.dialogs import RulesView
 from coloretto.tui.widgets import MoveLog, Notice
 
 from .conftest import (
@@ -138,8 +139,11 @@ async def test_help_rules_log_pace_and_quit() -> None:
 
         await pilot.press("r")
         assert isinstance(pilot.app.screen, RulesScreen)
-        rules = pilot.app.screen.query_one(Markdown)
-        assert "Last Round" in rules.source
+        rules = pilot.app.screen.query_one(RulesView)
+        await pilot.pause()
+        while not rules.width_set:  # set in a worker thread, if not before
+            await pilot.pause()
+        assert any("Last Round" in line.text for line in rules.lines)
         await pilot.press("escape")
         assert pilot.app.screen is screen
 

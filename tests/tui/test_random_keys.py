@@ -97,16 +97,11 @@ def head_start(config: GameConfig, actions: int, seed: int) -> Session:
     return session
 
 
-RULES_START = dialogs.rules_markdown()[:1200]
-"""The rules screen shows only the start of the rules: rendering all of them takes a second."""
-
-
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Bots quick at every pace; a short rules screen."""
+    """Bots quick at every pace."""
     monkeypatch.setattr(game_module, "PACES", TINY_PACES)
     monkeypatch.setattr(setup_screen_module, "PACES", TINY_PACES)
-    monkeypatch.setattr(dialogs, "rules_markdown", lambda: RULES_START)
 
 
 # ---------------------------------------------------------------------- waiting

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import functools
+import io
 import shlex
+import threading
+from functools import partial
 from itertools import zip_longest
 from pathlib import Path
+from typing import Any
 
 from rich.cells import cell_len
+from rich.console import Console, RenderableType
+from rich.segment import Segment
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Size
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widgets import Button, Footer, RichLog, Static
 
 from coloretto.engine import COLOURS, Card
@@ -62,6 +73,20 @@ def help_text(*, plain: bool = False, rows: int = 5) -> Table:
     return outer
 
 
+HELP_WIDTH = 68
+"""The cells the help is set in (its box is 74 wide: border, padding and a scroll bar)."""
+
+
+@functools.cache
+def help_lines(*, plain: bool = False, rows: int = 5) -> Text:
+    """``help_text`` set once, as lines of text (a table is measured anew at each layout)."""
+    console = Console(width=HELP_WIDTH, file=io.StringIO(), force_terminal=True)
+    lines = console.render_lines(help_text(plain=plain, rows=rows), console.options, pad=False)
+    text = Text("\n").join(Text.assemble(*((s.text, s.style or "") for s in line)) for line in lines)
+    text.rstrip()
+    return text
+
+
 class Dialog(ModalScreen[None]):
     """A box over the table; its ``close`` action goes back to the game."""
 
@@ -89,7 +114,7 @@ class HelpScreen(Dialog):
         with VerticalScroll(id="help-box", classes="dialog") as box:
             box.border_title = "Help"
             box.border_subtitle = "Esc closes this help"
-            yield Static(help_text(plain=self.app.no_color, rows=self.rows), id="help-text")
+            yield Static(help_lines(plain=self.app.no_color, rows=self.rows), id="help-text")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -112,6 +137,103 @@ def rules_markdown() -> str:
     )
 
 
+RULES_WIDTH = 76
+"""The rules are set at most this many cells wide (lines easy to read)."""
+RULES_FRAME = 5
+"""The cells around the rules in their box: border (2), padding (2) and scroll bar (1)."""
+RULES_MARGIN = 2
+"""The cells kept free on either side of the rules' box."""
+
+_set_rules: dict[int, list[Strip]] = {}
+"""The rules set so far, by width."""
+_setting = threading.Lock()
+
+
+def rules_width(screen_width: int) -> int:
+    """How wide the rules are set on a screen ``screen_width`` cells wide.
+
+    >>> rules_width(80), rules_width(120)
+    (71, 76)
+    """
+    return max(1, min(RULES_WIDTH, screen_width - RULES_FRAME - 2 * RULES_MARGIN))
+
+
+@functools.cache
+def _rules_document() -> RenderableType:
+    """The rules, parsed once."""
+    from rich.markdown import Markdown  # noqa: PLC0415 (slow import, used here only)
+
+    return Markdown(rules_markdown())
+
+
+def set_rules(width: int) -> list[Strip]:
+    """The rules set ``width`` cells wide, a line each; set once for each width (it takes a
+    tenth of a second: in a worker thread, see ``prepare_rules``)."""
+    with _setting:
+        lines = _set_rules.get(width)
+        if lines is None:
+            console = Console(width=width, file=io.StringIO(), force_terminal=True)
+            rendered = console.render_lines(_rules_document(), console.options, pad=False)
+            lines = _set_rules[width] = [Strip(line) for line in rendered]
+        return lines
+
+
+def prepare_rules(screen: Screen[Any]) -> None:
+    """Set the rules for ``screen``'s width in a worker thread, so that ``r`` shows them
+    at once."""
+    width = rules_width(screen.app.size.width)
+    if width not in _set_rules:
+        screen.run_worker(partial(set_rules, width), thread=True, exit_on_error=False)
+
+
+class RulesView(ScrollView, can_focus=True):
+    """The rules (``docs/rules.md``), set once for a width (``set_rules``) and drawn a
+    line at a time: only the lines in sight."""
+
+    def __init__(self, width: int, *, id: str | None = None, classes: str | None = None) -> None:
+        """``width``: the width the rules are expected at (shown from the first frame
+        when set already)."""
+        super().__init__(id=id, classes=classes)
+        self.lines: list[Strip] = [Strip([Segment("Reading the rules…", Style(italic=True))])]
+        self.width_set = 0
+        """The width the lines shown were set for (0: none yet)."""
+        if (lines := _set_rules.get(width)) is not None:
+            self.lines, self.width_set = lines, width
+            self.virtual_size = Size(width, len(lines))
+
+    def on_resize(self) -> None:
+        """The rules for the new width: at once when set before, else set in a worker."""
+        width = self.scrollable_content_region.width
+        if width == self.width_set or not width:
+            return
+        lines = _set_rules.get(width)
+        if lines is None:
+            self._set(width)
+        else:
+            self._show(width, lines)
+
+    @work(thread=True, exclusive=True, exit_on_error=False)
+    def _set(self, width: int) -> None:
+        lines = set_rules(width)
+        self.app.call_from_thread(self._show, width, lines)
+
+    def _show(self, width: int, lines: list[Strip]) -> None:
+        if width == self.scrollable_content_region.width:
+            self.lines, self.width_set = lines, width
+            self.virtual_size = Size(width, len(lines))
+            self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        """Line ``y`` of the box: the line of the rules scrolled there."""
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        index = scroll_y + y
+        if index >= len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        line = self.lines[index].crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        return line.apply_style(self.rich_style)
+
+
 class RulesScreen(Dialog):
     """The rules of the game (``docs/rules.md``), scrollable."""
 
@@ -121,16 +243,20 @@ class RulesScreen(Dialog):
 
     def compose(self) -> ComposeResult:
         """The rules in a scrolling box."""
-        with VerticalScroll(id="rules-box", classes="dialog") as box:
-            box.border_title = "Rules"
-            from textual.widgets import Markdown  # noqa: PLC0415 (slow import, used here only)
-
-            yield Markdown(rules_markdown(), id="rules-text")
+        width = rules_width(self.app.size.width)
+        view = RulesView(width, id="rules-box", classes="dialog")
+        view.border_title = "Rules"
+        view.styles.width = width + RULES_FRAME
+        yield view
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         """Focus the rules, so that the arrow keys and Page Up/Down scroll them."""
-        self.query_one("#rules-box").focus()
+        self.query_one(RulesView).focus()
+
+    def on_resize(self) -> None:
+        """The box as wide as the rules are set for the new width."""
+        self.query_one(RulesView).styles.width = rules_width(self.size.width) + RULES_FRAME
 
 
 class MovesScreen(Dialog):

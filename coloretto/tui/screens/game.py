@@ -35,7 +35,13 @@ from coloretto.play.words import DASH, describe_deal, row_list
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import GAME_KEYS, bindings, offered_row_keys
 from coloretto.tui.messages import BotChose, GameOver, HintReady
-from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, MovesScreen, RulesScreen
+from coloretto.tui.screens.dialogs import (
+    ConfirmQuit,
+    HelpScreen,
+    MovesScreen,
+    RulesScreen,
+    prepare_rules,
+)
 from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import (
     DrawnCard,
@@ -186,6 +192,7 @@ class GameScreen(Screen[None]):
         self.table.subscribe(self._on_table_event)
         self.table.keep()
         self.advance()
+        prepare_rules(self)
 
     def _log_start(self) -> None:
         session = self.session

@@ -25,7 +25,7 @@ from coloretto.play.words import DASH, describe_action, describe_move, rules_in_
 from coloretto.store.text import printable
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import REPLAY_KEYS, Key, bindings, keys_line
-from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen
+from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen, prepare_rules
 from coloretto.tui.screens.end import EndChoice, EndScreen
 from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import Legend, MoveLog, Notice
@@ -113,6 +113,7 @@ class ReplayScreen(Screen[None]):
         self.show_step(self.step)
         if self.note:
             self.notice.say(Text.assemble(self._where(), "\n", printable(self.note)), "event")
+        prepare_rules(self)
 
     # ------------------------------------------------------------------ showing a step
 
