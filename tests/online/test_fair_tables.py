@@ -168,9 +168,6 @@ def test_a_locked_table_takes_nobody_new_until_it_is_opened_again(server: Server
     run(test)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the server's lobby message is to say 'locked' (GameServer._lobby_message)"
-)
 def test_the_lobby_says_whether_the_table_is_locked(server: ServerProcess) -> None:
     async def test() -> None:
         async with connect(server.url) as ana:

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from websockets.asyncio.client import connect
 
 from coloretto.online.client import LobbyChanged, Refused, RemoteTable
@@ -101,9 +100,6 @@ async def host_keys(server: ServerProcess, tmp_path: Path) -> None:
             task.cancel()
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the server's lobby message is to say 'locked' (GameServer._lobby_message)"
-)
 def test_the_lobby_shows_a_closed_table_and_l_opens_it(
     server: ServerProcess, tmp_path: Path
 ) -> None:
