@@ -328,10 +328,6 @@ class Room:
             raise error.in_file(path) from None
 
 
-def _is_name(value: object) -> bool:
-    return value is None or (isinstance(value, str) and 0 < len(value) <= MAX_NAME)
-
-
 def _players(people: list[str | None], level: str) -> tuple[Player, ...]:
     """The players of a table: its people, and bots in the free seats ("Bot 1"...; a
     number a person's name takes is skipped)."""
