@@ -192,6 +192,11 @@ class GameServer:
             return False
         return True
 
+    async def _save_locked(self, room: Room) -> bool:
+        """``_save`` holding the room's lock (saves of one room never overtake each other)."""
+        async with self.lock(room):
+            return await self._save(room)
+
     def _failed(self, room: Room, what: str) -> None:
         self.log.error("room %s %s", room.code, what)
         self.audit.note("not-saved", room.code, f"room {what}")
@@ -291,7 +296,7 @@ class GameServer:
             raise Refused("crowded", "the room has too many watchers: try again later")
         if isinstance(request, Host):
             self.hosts[room.code] = address
-        if isinstance(request, Host | Join) and not await self._save(room):
+        if isinstance(request, Host | Join) and not await self._save_locked(room):
             await self._send(ws, protocol.error("not-saved", "the server cannot save now"))
             if isinstance(request, Host):
                 self._forget(room)
@@ -405,7 +410,7 @@ class GameServer:
         if not connections:
             self._watch_idle(room)
         player = seat.player
-        if player is not None and player not in connections.values():
+        if player is not None and room.is_person(player) and player not in connections.values():
             self.away_since[room.code, player] = self.clock()
             self._plan_next(room)
             self._presence(room)
