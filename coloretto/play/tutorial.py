@@ -290,7 +290,7 @@ STEPS: tuple[Step, ...] = (
         check=lambda game: game.current_player == YOU and not any(game.rows),
     ),
     Step(
-        "Green, like your card! Put it on row 1: press 1. GRAY row holds up to 3 cards.",
+        "Green, like your card! Put it on row 1: press 1. A row holds up to 3 cards.",
         ROW_1,
         place(1),
         (put(BLUE, 2), put(BROWN, 1)),
@@ -333,7 +333,7 @@ STEPS: tuple[Step, ...] = (
         check=lambda game: game.rows[0] == (PLUS2,),
     ),
     Step(
-        "GRAY joker! It counts as any colour: at the end it joins the colour where it "
+        "A joker! It counts as any colour: at the end it joins the colour where it "
         "scores most. Put it on row 1: press 1.",
         ROW_1,
         place(1),
