@@ -28,7 +28,7 @@ from coloretto.engine import (
     read_record,
     write_record,
 )
-from coloretto.engine.setup import SEED_BITS
+from coloretto.engine.setup import SEED_BITS, KeyedStream, deal_random
 from coloretto.online.protocol import Host
 from coloretto.online.public import PublicGame, match_json, public_setup
 from coloretto.online.rooms import Room, over_record
@@ -155,6 +155,26 @@ def test_the_bots_seeds_do_not_give_the_match_seed_away() -> None:
     alike = [Session(config_of("--seed", str(seed + k * 2**64))) for k in range(3)]
     assert len({session.bot_seed(1) for session in alike}) == 3
     assert all(0 <= session.bot_seed(1) < 2**32 for session in alike)
+
+
+def test_a_secret_seed_deals_from_a_keyed_stream_that_shows_nothing_of_itself() -> None:
+    """Seeds drawn at random deal from SHA-256 of the seed and a counter, not from the
+    Mersenne Twister (whose state follows from its outputs): the same seed deals the same
+    game, and a game's deck says nothing of the next game's."""
+    rules = Rules(players=4, games=2)
+    seed = 2**127 + 12345
+    assert deal(rules, seed) == deal(rules, seed)
+    twister = random.Random(seed)
+    assert isinstance(deal_random(seed), KeyedStream)
+    assert isinstance(deal_random(f"{seed}/2"), KeyedStream)
+    assert deal_random(seed).getrandbits(64) != twister.getrandbits(64)
+    stream = KeyedStream(seed)
+    first = [stream.getrandbits(7) for _ in range(200)]
+    assert len(set(first)) > 100  # spread over the 128 values
+    match = Match.start(rules, seed)
+    assert deal(rules, match.game_seed(2)).deck != match.game.setup.deck
+    assert isinstance(deal_random(7), random.Random)
+    assert not isinstance(deal_random(7), KeyedStream)  # small seeds deal as they always did
 
 
 # ------------------------------------------------------------------ given seeds

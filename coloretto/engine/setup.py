@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from collections import Counter
@@ -22,9 +23,73 @@ SEED_BITS = 128
 deck from the cards seen (``random_seed``)."""
 
 
+SECRET_SEED = 2**64
+"""Seeds from this one up (every seed drawn by ``random_seed``, nearly always) deal from a
+``KeyedStream``; smaller ones (``--seed 7``) from ``random.Random``, as they always have."""
+
+
 def random_seed() -> int:
     """A seed of ``SEED_BITS`` bits of the operating system's randomness (``secrets``)."""
     return secrets.randbits(SEED_BITS)
+
+
+class KeyedStream(random.Random):
+    """A generator whose bits are SHA-256 digests of a key and a counter, so no number of
+    outputs tells anything of the others or of the key (unlike ``random.Random``, whose
+    state follows from 624 outputs).
+
+    >>> a, b = KeyedStream("k"), KeyedStream("k")
+    >>> [a.randrange(100) for _ in range(5)] == [b.randrange(100) for _ in range(5)]
+    True
+    >>> 0.0 <= KeyedStream("k").random() < 1.0
+    True
+    """
+
+    def __init__(self, key: Seed) -> None:
+        self._key = b""
+        self._counter = 0
+        self._pool = 0
+        self._pooled = 0
+        super().__init__(key)
+
+    def seed(self, a: object = None, version: int = 2) -> None:
+        """Start the stream keyed by ``a`` (its text)."""
+        self._key = hashlib.sha256(f"coloretto-deal:{a}".encode()).digest()
+        self._counter = 0
+        self._pool = 0
+        self._pooled = 0
+
+    def getrandbits(self, k: int) -> int:
+        """``k`` bits of the stream."""
+        while self._pooled < k:
+            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+            self._pool = (self._pool << 256) | int.from_bytes(block, "big")
+            self._pooled += 256
+        self._pooled -= k
+        bits = self._pool >> self._pooled
+        self._pool &= (1 << self._pooled) - 1
+        return bits
+
+    def random(self) -> float:
+        """A float in [0, 1) from 53 bits of the stream."""
+        return self.getrandbits(53) / (1 << 53)
+
+
+def deal_random(seed: Seed) -> random.Random:
+    """The generator that deals from ``seed``: a ``KeyedStream`` for a secret seed (at
+    least ``SECRET_SEED``, or game *n* of a match of one: ``"SEED/n"``), else
+    ``random.Random`` (the deals of small seeds never change).
+
+    >>> type(deal_random(7)).__name__, type(deal_random(f"{2**100}/2")).__name__
+    ('Random', 'KeyedStream')
+    """
+    match_seed = seed.split("/", 1)[0] if isinstance(seed, str) else seed
+    try:
+        secret = int(match_seed) >= SECRET_SEED
+    except ValueError:
+        secret = False
+    return KeyedStream(seed) if secret else random.Random(seed)
 
 
 @dataclass(frozen=True)
@@ -99,7 +164,7 @@ def full_deck(rules: Rules, removed: tuple[Card, ...]) -> Counter[Card]:
 
 def deal(rules: Rules, seed: Seed, first_player: int | None = None) -> Setup:
     """Deal a game from ``seed``: the same rules and seed always give the same deal."""
-    rng = random.Random(seed)
+    rng = deal_random(seed)
     colours = list(COLOURS)
     rng.shuffle(colours)
     in_play, removed = colours[: rules.colour_count], tuple(sorted(colours[rules.colour_count :]))
