@@ -1,4 +1,4 @@
-"""A bot against the opponent population: the whole matrix of tables, as the README shows it.
+"""A bot against the opponent population: the whole matrix of tables, as docs/bots.md shows it.
 
 For every number of players and scoring side asked for, the bot plays a table of
 players-1 copies of each opponent style (``coloretto arena --bots BOT --against ...``: the

@@ -4,8 +4,8 @@ The search bot fits each opponent to a family of styles (``coloretto.bots.model`
 the population it is measured against (``coloretto.bots.styles``) is that same family. A
 bot tuned that way may beat only the opponents it can recognise. These players are
 written apart from that code, against the public API alone (``PlayerView``), with other
-rules for taking and placing, and one of them plays at random part of the time; the
-README's "Held-out players" gives the figures.
+rules for taking and placing, and one of them plays at random part of the time;
+docs/bots.md ("Held-out players") gives the figures.
 
 Install with ``pip install -e benchmarks/heldout``; the bots are then named
 ``heldout-eager``, ``heldout-filler``, ``heldout-spoiler``, ``heldout-pair``,
