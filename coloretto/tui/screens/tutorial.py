@@ -1,0 +1,426 @@
+"""The tutorial on the real table (``coloretto tutorial``, and offered on the first run).
+
+A scripted game (``coloretto.play.tutorial``) played with the game's own keys: each step's
+bubble points at the part of the table it is about and waits for the move it asks for; any
+other key gets a hint and changes nothing. The others' moves are the script's, played at the
+bots' pace (a fast-forward quickly). At the end: the scores, then ``n`` for a real game
+against easy bots, or ``q`` to leave.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Literal
+
+from rich.text import Text
+from textual import events
+from textual.actions import parse
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer
+
+from coloretto.engine import DRAW, Action, ActionKind, Match, Rules
+from coloretto.play.config import DEFAULT_DELAY, GameConfig, Player
+from coloretto.play.session import Session
+from coloretto.play.tutorial import (
+    NAMES,
+    RULES,
+    YOU,
+    Lesson,
+    Part,
+    Spot,
+    WrongMove,
+    instruction,
+    summary,
+)
+from coloretto.play.words import describe_deal, describe_move
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import finished_games, games_in_progress
+from coloretto.tui.glyphs import render
+from coloretto.tui.keys import GAME_KEYS, Key, bindings, row_keys
+from coloretto.tui.messages import StartGame
+from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, RulesScreen
+from coloretto.tui.table import show_table, table_widgets
+from coloretto.tui.widgets import Legend, MoveLog, Notice
+from coloretto.tui.widgets.bubble import (
+    MAX_WIDTH,
+    Bubble,
+    BubbleTail,
+    Side,
+    place_bubble,
+    wrapped_lines,
+)
+
+TutorialEnd = Literal["new-game", "quit"]
+"""How the tutorial ended: ``n`` (a real game next) or ``q``."""
+
+FAST_PACE = 0.04
+"""Seconds between two moves of a fast-forward."""
+
+REAL_GAME = GameConfig.build(Rules(players=3), humans=1, bot="easy")
+"""The game ``n`` starts at the end: the tutorial's table, against easy bots."""
+
+SCRIPTED = "bot"
+"""What the players' panel says the tutorial's other players are."""
+
+_GAME_KEY = {key.id: key for key in GAME_KEYS}
+TUTORIAL_KEYS: tuple[Key, ...] = (
+    _GAME_KEY["draw"],
+    replace(_GAME_KEY["row"], shown=row_keys(len(RULES.row_capacities))),
+    Key(
+        "Enter",
+        "Go on",
+        ("go on to the next step (space too)",),
+        (("enter,space", "go_on"),),
+        "tutorial-go-on",
+    ),
+    Key(
+        "n",
+        "Real game",
+        ("at the end: a real game against easy bots",),
+        (("n,N", "new_game"),),
+        "tutorial-new-game",
+    ),
+    _GAME_KEY["help"],
+    _GAME_KEY["rules"],
+    Key(
+        "q", "Leave", ("leave the tutorial (Esc too)",), (("q,Q,escape", "quit"),), "tutorial-quit"
+    ),
+)
+"""The tutorial's keys: the game's own ``d`` and row keys (the same binding ids, so a key
+remapped for the game is remapped here too), Enter to go on, and the way out. The footer
+shows those that work at the moment."""
+
+PLAYS = {
+    name: action
+    for key in TUTORIAL_KEYS
+    if key.id in ("draw", "row", "tutorial-go-on")
+    for press, action in key.presses
+    for name in press.split(",")
+}
+"""The keys that answer a step: pressed when they are not the answer, they get a hint."""
+
+_SIDES = {
+    Part.TABLE: Side.OVER,
+    Part.ROW: Side.RIGHT,
+    Part.DECK: Side.RIGHT,
+    Part.SEAT: Side.LEFT,
+    Part.TOP: Side.BELOW,
+}
+"""Which side of its target a bubble goes: beside the rows, over the table, left of the
+players, under the top bar."""
+
+_END = Spot(Part.SEAT, YOU)
+"""The summary's bubble points at the players and their scores."""
+
+
+OFFER = "New to Coloretto? Press t for a 3-minute tutorial."
+"""What the first screen says on the first run (``first_run``)."""
+
+
+def first_run(data: DataDir) -> bool:
+    """True when nobody has played here yet: no finished game and no save."""
+    return not finished_games(data) and not games_in_progress(data)
+
+
+def open_tutorial(
+    app: App[Any], *, quits: bool, pace: float = DEFAULT_DELAY, fast_pace: float = FAST_PACE
+) -> None:
+    """Open the tutorial over the current screen; at its end ``n`` starts a real game (a
+    ``StartGame`` message to the app) and ``q`` quits the app (``quits``) or goes back."""
+
+    def ended(end: TutorialEnd | None) -> None:
+        if end == "new-game":
+            app.post_message(StartGame(REAL_GAME))
+        elif quits:
+            app.exit()
+
+    app.push_screen(TutorialScreen(quits=quits, pace=pace, fast_pace=fast_pace), ended)
+
+
+class _Scripted(Session):
+    """The tutorial's game for the table's widgets: the others' moves are the script's."""
+
+    def waiting_for(self, seat: int) -> str:
+        """The others do not think: they are to move."""
+        return "to move"
+
+
+class TutorialScreen(Screen[TutorialEnd]):
+    """The tutorial: the table, a bubble, and the script's game (``Lesson``)."""
+
+    CSS_PATH = ["game.tcss", "tutorial.tcss"]  # noqa: RUF012 (Textual's convention)
+    BINDINGS = bindings(TUTORIAL_KEYS)  # type: ignore[assignment]
+
+    def __init__(
+        self, *, quits: bool = True, pace: float = DEFAULT_DELAY, fast_pace: float = FAST_PACE
+    ) -> None:
+        super().__init__()
+        self.quits = quits
+        """``q`` at the end quits the app (``coloretto tutorial``), else goes back."""
+        self.pace = pace
+        """Seconds between two of the others' moves (0: at once)."""
+        self.fast_pace = fast_pace
+        """Seconds between two moves of a fast-forward."""
+        self.lesson = Lesson.start()
+        """Where the tutorial stands."""
+        players = tuple(
+            Player(name, None if seat == YOU else SCRIPTED) for seat, name in enumerate(NAMES)
+        )
+        self.session = _Scripted(GameConfig(RULES, players), Match(RULES, 0, self.lesson.game))
+        """The game as the table's widgets show it."""
+        self._fresh_row: int | None = None
+        self._timer: Timer | None = None
+
+    @property
+    def plain(self) -> bool:
+        """True without colour (``NO_COLOR``)."""
+        return self.app.no_color
+
+    @property
+    def notice(self) -> Notice:
+        """The message line: what was played, or a hint."""
+        return self.query_one(Notice)
+
+    def compose(self) -> ComposeResult:
+        """The game's table, the bubble over it, the footer."""
+        yield from table_widgets(self.lesson.game)
+        yield Bubble(id="bubble")
+        yield BubbleTail(id="tail")
+        yield BubbleTail(id="mark")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Show the deal and the first step."""
+        game = self.lesson.game
+        self.query_one(Legend).show(game.colours, game.rules.edition, plain=self.plain)
+        log = self.query_one(MoveLog)
+        for line in describe_deal(game, NAMES, "")[1:]:  # not the rules and seed
+            log.add(render(line, plain=self.plain))
+        self.notice.say("A tutorial game: Esc or q leaves it.")
+        self.refresh_view()
+
+    def on_unmount(self) -> None:
+        """No move is played once the tutorial is left."""
+        if self._timer is not None:
+            self._timer.stop()
+
+    def on_resize(self) -> None:
+        """The bubble follows the table."""
+        self.call_after_refresh(self.point)
+
+    # ------------------------------------------------------------------ showing
+
+    def refresh_view(self) -> None:
+        """Draw the lesson's game, the turn line, the bubble and the footer's keys."""
+        lesson = self.lesson
+        self.session.match = replace(self.session.match, game=lesson.game)
+        spot = None if lesson.finished else lesson.step.spot
+        about = spot.index if lesson.waiting and spot and spot.part is Part.ROW else None
+        highlight = self._fresh_row if about is None else about  # the row the bubble is about
+        show_table(self, self.session, fresh_row=highlight, prompt=self.prompt())
+        self.refresh_bindings()
+        self.point()
+        self.call_after_refresh(self.point)  # once the table's new sizes are laid out
+
+    def prompt(self) -> Text:
+        """The turn line: the step and what to press, or who is playing."""
+        lesson = self.lesson
+        if lesson.finished:
+            return Text(f"Tutorial done: n for a real game, q {self._leaving}.", "bold")
+        if lesson.waiting:
+            head = Text(f"Step {lesson.number + 1} of {len(lesson.steps)}: ", "bold")
+            return Text.assemble(head, instruction(lesson.step.expect))
+        if lesson.step.fast:
+            return Text(f"Fast-forward: round {lesson.game.round}…")
+        return Text(f"{NAMES[lesson.game.current_player]} is playing…")
+
+    @property
+    def _leaving(self) -> str:
+        return "quits" if self.quits else "goes back to the game setup"
+
+    def words(self) -> Text:
+        """The bubble's words: the step's, or at the end the scores and what next."""
+        lesson = self.lesson
+        if lesson.finished:
+            return Text.assemble(
+                summary(lesson.game),
+                "\n\nYou know the game now: drawing and taking rows, rounds, the Last "
+                'Round card, jokers, "+2", plus and minus colours, the two score sides.\n\n',
+                ("n", "bold"),
+                "  a real game against easy bots\n",
+                ("q", "bold"),
+                f"  {self._leaving}",
+            )
+        words = Text(lesson.step.text(lesson.game))
+        if lesson.step.expect is None and lesson.waiting:
+            words.append("\nEnter: go on", style="bold")
+        return words
+
+    def point(self) -> None:
+        """Put the bubble beside what its step is about (a row is marked as well); none
+        while the others play."""
+        lesson = self.lesson
+        bubble, tail, mark = self.query_one(Bubble), *self.query(BubbleTail)
+        if not lesson.waiting and not lesson.finished:
+            bubble.display = tail.display = mark.display = False
+            return
+        spot = _END if lesson.finished else lesson.step.spot
+        side = _SIDES[spot.part]
+        target, edge = self._target(spot)
+        screen = self.size
+        if side is Side.RIGHT:
+            width = min(MAX_WIDTH, screen.width - edge)
+        elif side is Side.LEFT:
+            width = min(MAX_WIDTH, edge - 1)
+        else:
+            width = min(MAX_WIDTH, target.width - 2)
+        words = self.words()
+        lines = wrapped_lines(words, width, self.app.console)
+        placement = place_bubble(target, side, edge=edge, screen=screen, lines=lines, width=width)
+        bubble.border_title = (
+            "Done" if lesson.finished else f"{lesson.number + 1}/{len(lesson.steps)}"
+        )
+        bubble.point(words, placement)
+        tail.point(side, placement.tail)
+        row = (target.x - 1, target.y + (target.height - 1) // 2)
+        mark.point(Side.LEFT, row if spot.part is Part.ROW else None)
+
+    def _target(self, spot: Spot) -> tuple[Region, int]:
+        """The region of ``spot`` on the screen, and the edge the bubble keeps to."""
+        rows = self.query_one("#rows").region
+        side = self.query_one("#side").region
+        if spot.part is Part.ROW:
+            return self.query_one(f"#row-{spot.index + 1}").region, rows.right
+        if spot.part is Part.DECK:
+            return self.query_one("#drawn").region, rows.right
+        if spot.part is Part.SEAT:
+            return self.query_one(f"#seat-{spot.index + 1}").region, side.x
+        if spot.part is Part.TOP:
+            top = self.query_one("#top").region
+            return top, top.bottom
+        return rows, rows.y
+
+    # ------------------------------------------------------------------ the flow
+
+    def answer(self, move: Action | None) -> None:
+        """The player's ``move`` (``None``: Enter): the next step if it is the one asked
+        for, else a hint and nothing changes."""
+        if self.lesson.finished:
+            self.notice.say(f"The tutorial is over: n for a real game, q {self._leaving}.")
+            return
+        try:
+            lesson = self.lesson.answer(move)
+        except WrongMove as refused:
+            self.notice.say(str(refused), "error")
+            return
+        self._go_to(lesson)
+        self._play_on()
+
+    def _go_to(self, lesson: Lesson) -> None:
+        """Make ``lesson`` the one shown, telling the move that led to it (if any)."""
+        before = self.lesson.game
+        self.lesson = lesson
+        after = lesson.game
+        move = after.last_move
+        if after is before or move is None:
+            return
+        self._fresh_row = move.action.row if move.action.kind is ActionKind.PLACE else None
+        lines = [
+            render(line, plain=self.plain) for line in describe_move(move, before, after, NAMES)
+        ]
+        log = self.query_one(MoveLog)
+        for line in lines:
+            log.add(line, round_number=before.round)
+        self.notice.say(Text(" ").join(lines), "event")
+
+    def _play_on(self) -> None:
+        """Play the others' moves, one per pause (or all at once without one), then show
+        the table."""
+        while self.lesson.pending is not None:
+            pause = self.fast_pace if self.lesson.step.fast else self.pace
+            if pause > 0:
+                self._timer = self.set_timer(pause, self._play_one)
+                break
+            self._go_to(self.lesson.advance())
+        self.refresh_view()
+
+    def _play_one(self) -> None:
+        self._go_to(self.lesson.advance())
+        self._play_on()
+
+    # ------------------------------------------------------------------ keys
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers the key that answers the step (the others still get a hint)."""
+        lesson = self.lesson
+        expect = lesson.step.expect if lesson.waiting else None
+        if action == "draw":
+            return lesson.waiting and expect == DRAW
+        if action == "row":
+            return expect is not None and expect.kind is not ActionKind.DRAW
+        if action == "go_on":
+            return lesson.waiting and expect is None
+        if action == "new_game":
+            return lesson.finished
+        return True
+
+    def action_draw(self) -> None:
+        """``d``: draw."""
+        self.answer(DRAW)
+
+    def action_row(self, number: int) -> None:
+        """``1``-``3``: put the drawn card on that row, or take it."""
+        row = number - 1
+        drawn = self.lesson.game.drawn_card is not None
+        self.answer(Action.place(row) if drawn else Action.take(row))
+
+    def action_go_on(self) -> None:
+        """Enter: the next step, once this one is read."""
+        self.answer(None)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that does nothing now says what does (a move key, why it is not the one)."""
+        if event.key in self.app.active_bindings:
+            return
+        event.stop()
+        if event.key in PLAYS:
+            _, name, parameters = parse(PLAYS[event.key])
+            getattr(self, f"action_{name}")(*parameters)
+            return
+        lesson = self.lesson
+        if lesson.finished:
+            want = f"n for a real game, q {self._leaving}"
+        elif lesson.waiting:
+            want = instruction(lesson.step.expect)
+        else:
+            want = "wait a moment: the others are playing"
+        key = event.character if event.is_printable and event.character else event.key
+        self.notice.say(f"{key} does nothing here: {want}.", "error")
+
+    def action_new_game(self) -> None:
+        """``n`` at the end: a real game against easy bots."""
+        self.dismiss("new-game")
+
+    def action_help(self) -> None:
+        """``?``: the keys and the card letters."""
+        self.app.push_screen(HelpScreen(len(RULES.row_capacities)))
+
+    def action_rules(self) -> None:
+        """``r``: the rules."""
+        self.app.push_screen(RulesScreen())
+
+    def action_quit(self) -> None:
+        """``q`` or Esc: leave (asking first, unless the tutorial is over)."""
+        if self.lesson.finished:
+            self.dismiss("quit")
+            return
+
+        def done(leave: bool | None) -> None:
+            if leave:
+                self.dismiss("quit")
+
+        question = "Leave the tutorial?\ncoloretto tutorial starts it again."
+        self.app.push_screen(ConfirmQuit(question=question), done)

@@ -1,0 +1,225 @@
+"""The tutorial on the screen: played through with the real keys, a wrong key refused with a
+hint, leaving it, the first screen's offer, and a snapshot of one step at 80x24."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from coloretto.cli.main import main
+from coloretto.engine import DRAW, Action
+from coloretto.play.keeper import Keeper
+from coloretto.play.saving import session_record
+from coloretto.play.session import Session
+from coloretto.play.tutorial import STEPS, Lesson, summary
+from coloretto.store.paths import DataDir
+from coloretto.store.saves import save
+from coloretto.tui import ColorettoApp
+from coloretto.tui.screens import GameScreen, SetupScreen
+from coloretto.tui.screens.dialogs import ConfirmQuit
+from coloretto.tui.screens.tutorial import OFFER, REAL_GAME, TutorialScreen, first_run
+from coloretto.tui.tutorial_app import TutorialApp
+from coloretto.tui.widgets import Notice
+from coloretto.tui.widgets.bubble import Bubble, BubbleTail
+
+from .conftest import SIZE, asynctest, make_config, text_of
+
+SnapCompare = Callable[..., bool]
+
+
+def key_for(expect: Action | None) -> str:
+    """The key that answers a step asking for ``expect``."""
+    if expect is None:
+        return "enter"
+    return "d" if expect == DRAW else str((expect.row or 0) + 1)
+
+
+def tutorial(pilot: Pilot[None]) -> TutorialScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, TutorialScreen), pilot.app.screen_stack
+    return screen
+
+
+async def play_to_step(pilot: Pilot[None], number: int) -> TutorialScreen:
+    """Answer every step before step ``number`` (from 0) with its key."""
+    await pilot.pause()
+    screen = tutorial(pilot)
+    while not screen.lesson.finished and screen.lesson.number < number:
+        assert screen.lesson.waiting, "the others' moves are played at once in the tests"
+        await pilot.press(key_for(screen.lesson.step.expect))
+    await pilot.pause()
+    return screen
+
+
+def quick() -> TutorialApp:
+    """``coloretto tutorial`` with the others' moves played at once."""
+    return TutorialApp(pace=0, fast_pace=0)
+
+
+@asynctest
+async def test_the_whole_tutorial_played_with_the_keys_ends_with_the_engines_scores() -> None:
+    app = quick()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = tutorial(pilot)
+        bubble = screen.query_one(Bubble)
+        for number, step in enumerate(STEPS):
+            assert screen.lesson.number == number
+            assert bubble.display
+            assert bubble.border_title == f"{number + 1}/{len(STEPS)}"
+            assert step.text(screen.lesson.game).split()[0] in text_of(bubble)
+            await pilot.press(key_for(step.expect))
+        await pilot.pause()
+        game = screen.lesson.game
+        assert screen.lesson.finished
+        assert game.is_over
+        assert game == Lesson.start().finish().game
+        shown = " ".join(text_of(bubble).split())
+        assert summary(game) in shown
+        for name, total in zip(("You", "Ana", "Ben"), game.final_scores(), strict=True):
+            assert f"{name} {total}" in shown
+        assert "n a real game against easy bots" in shown
+        await pilot.press("n")
+        await pilot.pause()
+        game_screen = pilot.app.screen
+        assert isinstance(game_screen, GameScreen)
+        assert game_screen.session.config == REAL_GAME
+        assert [p.bot for p in REAL_GAME.players] == [None, "easy", "easy"]
+        assert [type(s) for s in pilot.app.screen_stack[1:]] == [GameScreen]
+
+
+@asynctest
+async def test_a_wrong_key_changes_nothing_and_says_what_to_press() -> None:
+    app = quick()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await play_to_step(pilot, 2)
+        assert screen.lesson.step.expect == DRAW
+        before = screen.lesson
+        notice = screen.query_one(Notice)
+        await pilot.press("2")
+        assert screen.lesson is before
+        assert "Row 2 is empty: press d to draw a card first." in text_of(notice)
+        await pilot.press("enter")
+        assert "Press d to draw a card first." in text_of(notice)
+        await pilot.press("x")
+        assert "x does nothing here: press d to draw a card." in text_of(notice)
+        assert screen.lesson is before
+        await pilot.press("d")
+        assert screen.lesson.game.drawn_card is not None
+        await pilot.press("3")  # the script puts this card on row 1
+        assert "press 1 to put the card on row 1" in text_of(notice)
+        assert screen.lesson.game.drawn_card is not None
+
+
+@asynctest
+async def test_the_bubble_points_at_the_row_it_is_about() -> None:
+    app = quick()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await play_to_step(pilot, 3)  # put the card on row 1
+        row = screen.query_one("#row-1").region
+        bubble = screen.query_one(Bubble).region
+        tail, mark = screen.query(BubbleTail)
+        assert bubble.x >= screen.query_one("#rows").region.right  # beside the table
+        assert tail.region.y == mark.region.y == row.y + (row.height - 1) // 2
+        assert tail.region.x == bubble.x
+        assert mark.region.right == row.x  # just left of the row's number
+        assert not bubble.overlaps(screen.query_one("#drawn").region)
+
+
+@asynctest
+async def test_leaving_asks_first() -> None:
+    app = quick()
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_step(pilot, 2)
+        await pilot.press("escape")
+        assert isinstance(pilot.app.screen, ConfirmQuit)
+        await pilot.press("n")
+        tutorial(pilot)
+        await pilot.press("q")
+        assert isinstance(pilot.app.screen, ConfirmQuit)
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+@asynctest
+async def test_the_first_screen_offers_the_tutorial_until_a_game_is_played(
+    data_home: Path,
+) -> None:
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        setup = pilot.app.screen
+        assert isinstance(setup, SetupScreen)
+        assert text_of(setup.query_one("#setup-tutorial")).strip() == OFFER
+        await pilot.press("t")
+        await pilot.pause()
+        tutorial(pilot)
+        await pilot.press("q", "y")  # leaving goes back to the first screen
+        await pilot.pause()
+        assert pilot.app.screen is setup
+    session = Session(make_config(3))
+    session.apply(DRAW)
+    save(DataDir(data_home), session.id, session_record(session))
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        assert not pilot.app.screen.query("#setup-tutorial")
+        await pilot.press("t")  # the tutorial's key still works
+        await pilot.pause()
+        tutorial(pilot)
+
+
+def test_a_finished_game_in_the_history_ends_the_offer(data_home: Path) -> None:
+    data = DataDir(data_home)
+    assert first_run(data)
+    session = Session(make_config(3, humans=0))
+    while not session.game.is_over:
+        session.apply(session.game.legal_actions()[-1])
+    keeper = Keeper(data)
+    assert keeper.finish(session) is None
+    keeper.release()
+    assert not first_run(data)
+
+
+@asynctest
+async def test_without_colour_the_tutorial_plays_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = quick()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await play_to_step(pilot, len(STEPS))
+        assert pilot.app.no_color
+        assert screen.lesson.finished
+        assert "You win!" in text_of(screen.query_one(Bubble))
+
+
+async def step_four(pilot: Pilot[None]) -> None:
+    await play_to_step(pilot, 3)
+    pilot.app.screen.refresh(layout=True)
+    await pilot.pause()
+    await pilot.pause()
+
+
+def test_a_step_at_80x24(snap_compare: SnapCompare) -> None:
+    """Step 4: the drawn card, row 1 marked, and the bubble beside the table."""
+    assert snap_compare(quick(), terminal_size=SIZE, run_before=step_four)
+
+
+def test_coloretto_tutorial_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["tutorial"])
+    assert exit_.value.code == 2
+    assert "needs a terminal" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("terminal")
+def test_coloretto_tutorial_runs_the_tutorial_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    ran: list[TutorialApp] = []
+
+    def run(app: TutorialApp) -> None:
+        ran.append(app)
+
+    monkeypatch.setattr(TutorialApp, "run", run)
+    assert main(["tutorial"]) == 0
+    assert len(ran) == 1
