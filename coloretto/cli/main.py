@@ -20,6 +20,7 @@ from coloretto.cli import (
     save_command,
     score_command,
     stats_command,
+    tutorial_command,
     web_command,
 )
 from coloretto.cli.parser import Parser
@@ -51,6 +52,7 @@ def build_parser() -> Parser:
         parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser),
     )
     play_command.add_parser(commands, parser)  # first: what most people come for
+    tutorial_command.add_parser(commands)
     replay_command.add_parser(commands)
     review_command.add_parser(commands)
     save_command.add_parser(commands)

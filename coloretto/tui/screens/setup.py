@@ -20,6 +20,7 @@ from coloretto.play.config import PACES, GameConfig, typed_names
 from coloretto.play.keeper import Keeper, SavedGame
 from coloretto.store.text import printable
 from coloretto.tui.messages import ResumeGame, StartGame
+from coloretto.tui.screens.tutorial import OFFER, first_run, open_tutorial
 from coloretto.tui.widgets import TextInput
 
 SHORT_NAME = 10
@@ -43,6 +44,7 @@ class SetupScreen(Screen[None]):
         Binding("ctrl+s", "start", "Start", id="start", priority=True),
         Binding("ctrl+r", "resume", "Resume", id="resume", priority=True),
         Binding("ctrl+r", "no_game", show=False, id="no-resume", priority=True),
+        Binding("t", "tutorial", "Tutorial", id="tutorial"),
         Binding("escape", "app.quit", "Quit", id="quit-setup"),
     ]
 
@@ -117,6 +119,8 @@ class SetupScreen(Screen[None]):
                 "Variants four-rows and ghost are for 2 players. Tab moves between fields.",
                 id="setup-help",
             )
+            if self.keeper is not None and first_run(self.keeper.data):
+                yield Static(OFFER, id="setup-tutorial")
             if self.resumable is not None:
                 yield Static(Text(_in_progress(self.resumable)), id="setup-resume")
             yield Static("", id="setup-error")
@@ -168,6 +172,10 @@ class SetupScreen(Screen[None]):
             self.action_no_game()
         else:
             self.post_message(ResumeGame(self.resumable))
+
+    def action_tutorial(self) -> None:
+        """``t``: the tutorial (offered on the first run); ``q`` at its end comes back."""
+        open_tutorial(self.app, quits=False)
 
     def action_no_game(self) -> None:
         """Ctrl+R with no game in progress: say so."""
