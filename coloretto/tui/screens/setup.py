@@ -44,7 +44,7 @@ class SetupScreen(Screen[None]):
         Binding("ctrl+s", "start", "Start", id="start", priority=True),
         Binding("ctrl+r", "resume", "Resume", id="resume", priority=True),
         Binding("ctrl+r", "no_game", show=False, id="no-resume", priority=True),
-        Binding("t", "tutorial", "Tutorial", id="tutorial"),
+        Binding("t", "tutorial", "Tutorial", show=False, id="tutorial"),
         Binding("escape", "app.quit", "Quit", id="quit-setup"),
     ]
 
