@@ -48,6 +48,16 @@ class Outcome:
         """True when several players share the best total."""
         return len(self.winners) > 1
 
+    def place(self, player: int) -> int:
+        """``player``'s place: 1 + the players with a better total (the rules break no
+        tie: equal totals share a place, and the place after them is left out).
+
+        >>> [Outcome.of([23, 31, 31, 40]).place(p) for p in range(4)]
+        [4, 2, 2, 1]
+        """
+        mine = self.totals[player]
+        return 1 + sum(total > mine for total in self.totals)
+
     def share(self, player: int) -> float:
         """``player``'s share of the win: 1 for a sole winner, split on a tie, else 0."""
         return 1.0 / len(self.winners) if player in self.winners else 0.0

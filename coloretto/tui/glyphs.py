@@ -25,10 +25,13 @@ drawn bigger (``card_face``: a block several cells wide and tall, or a box witho
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from rich.console import Console, RenderableType
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
@@ -194,3 +197,31 @@ def render(line: Line, *, plain: bool = False) -> Text:
         else:
             parts.append(cards_in_words(part, plain=plain))
     return Text.assemble(*parts, style="bold" if line.bold else "")
+
+
+def set_text(renderable: RenderableType, width: int) -> Text:
+    """``renderable`` (a table, say) set ``width`` cells wide once, as lines of text: a
+    table is measured anew at every layout, text costs little. The blanks a table pads its
+    lines with are left out (a coloured block is kept).
+
+    >>> from rich.table import Table
+    >>> grid = Table.grid(padding=(0, 1))
+    >>> grid.add_row("a", "b")
+    >>> set_text(grid, 20).plain
+    'a b'
+    """
+    console = Console(width=width, file=io.StringIO(), force_terminal=True)
+    lines = console.render_lines(renderable, console.options, pad=False)
+    return Text("\n").join(_trimmed(line) for line in lines)
+
+
+def _trimmed(line: list[Segment]) -> Text:
+    """A line of segments as text, without the blanks at its end that have no background."""
+    parts = [(segment.text, segment.style) for segment in line]
+    while parts and (parts[-1][1] is None or parts[-1][1].bgcolor is None):
+        text = parts[-1][0].rstrip()
+        if text:
+            parts[-1] = (text, parts[-1][1])
+            break
+        parts.pop()
+    return Text.assemble(*((text, style or "") for text, style in parts))

@@ -177,6 +177,22 @@ async def test_five_players_at_80x24_see_every_name_whole() -> None:
         end = pilot.app.screen
         assert isinstance(end, EndScreen)
         for card in end.query(ScoreCard):
-            assert end.session.seat_names[card.seat] in text_of(card)
+            assert end.session.seat_names[card.seat] in text_of(card).replace("\n", " ")
             assert "winner" not in text_of(card)  # on the frame: nothing to wrap
             assert card.region.width >= 14
+
+
+@asynctest
+async def test_enter_pressed_as_the_scores_come_by_themselves_is_no_mistake() -> None:
+    # The scores come by themselves a moment after the last move; "press Enter for the
+    # scores" is on the board meanwhile: an Enter that lands on the score screen is fine.
+    app = make_app(2, humans=1, seed=21)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(pilot)
+        end = pilot.app.screen
+        assert isinstance(end, EndScreen)
+        before = text_of(end.query_one(Notice))
+        await pilot.press("enter")
+        assert pilot.app.screen is end
+        assert text_of(end.query_one(Notice)) == before  # no "enter does nothing here"
+        assert "Enter" not in await footer_keys(pilot)  # nothing to offer: shown already

@@ -14,8 +14,9 @@ from coloretto.play.config import GameConfig
 from coloretto.play.session import Session
 from coloretto.tui.screens import EndScreen
 from coloretto.tui.screens.dialogs import ConfirmRematch
-from coloretto.tui.screens.end import place_line, place_title
+from coloretto.tui.screens.end import GROWTH, place_line, place_title
 from coloretto.tui.widgets import ScoreCard
+from coloretto.tui.widgets.score_card import signed
 
 from .conftest import asynctest, make_app, make_config, play_to_end, text_of
 
@@ -71,7 +72,9 @@ def test_a_shared_place_names_who_shares_it() -> None:
     ]
 
 
-@pytest.mark.parametrize(("size", "shared"), [((80, 24), "=2nd"), ((120, 40), "shared 2nd")])
+@pytest.mark.parametrize(
+    ("size", "shared"), [((75, 24), "=2nd"), ((80, 24), "shared 2nd"), ((120, 40), "shared 2nd")]
+)
 @asynctest
 async def test_a_shared_place_is_said_whole_however_narrow_the_card(
     size: tuple[int, int], shared: str
@@ -105,7 +108,7 @@ async def test_the_cards_are_one_size_fit_their_content_and_are_centred(
         assert len({r.y for r in regions}) == 1  # side by side
         assert all(end.region.contains_region(r) for r in regions)  # all in sight
         content = max(card.wanted_width for card in cards)
-        assert regions[0].width <= content + 4  # no huge empty boxes
+        assert regions[0].width <= content + 4 + GROWTH  # no huge empty boxes
         left, right = regions[0].x, size[0] - regions[-1].right
         assert abs(left - right) <= 2  # centred
         headline = end.query_one("#headline")
@@ -134,3 +137,66 @@ async def test_a_rematch_is_asked_for_and_a_match_in_progress_says_so() -> None:
         await pilot.press("n")
         assert pilot.app.screen is end
         assert end.session.match.game_number == 1
+
+
+@asynctest
+async def test_five_cards_at_80x24_show_every_points_whole() -> None:
+    # Seat 1 holds three gray cards and three jokers counted with them: 3*** for +21.
+    session = finished(make_config(5, humans=0, seed=79), seed=79)
+    assert "3***" in text_of_breakdown(session, 0)
+    async with ScoresApp(EndScreen(session)).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        cards = {card.seat: card for card in pilot.app.screen.query(ScoreCard)}
+        for seat, card in cards.items():
+            shown = shown_text(card)
+            assert "…" not in shown, shown
+            for entry in session.game.score_breakdown(seat).sets:
+                assert signed(entry.points) in shown, shown
+        first = shown_text(cards[0]).splitlines()
+        assert any(line.split()[-2:] == ["3***", "+21"] for line in first if line.split())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@asynctest
+async def test_the_cards_stand_by_place_the_winner_first(size: tuple[int, int]) -> None:
+    session = finished(make_config(5, humans=0, seed=3), seed=3)
+    scores = session.game.final_scores()  # 12, 18, 23, 18, 18: three share 2nd
+    async with ScoresApp(EndScreen(session)).run_test(size=size) as pilot:
+        await pilot.pause()
+        cards = list(pilot.app.screen.query(ScoreCard))
+        assert [card.seat for card in cards] == [2, 1, 3, 4, 0]  # a tie in seat order
+        assert [scores[card.seat] for card in cards] == sorted(scores, reverse=True)
+        xs = [card.region.x for card in cards]
+        assert xs == sorted(xs)  # left to right
+
+
+@asynctest
+async def test_the_score_screen_grows_with_the_terminal() -> None:
+    session = finished(make_config(4, humans=1, seed=1), seed=1)
+    sizes = {}
+    for size in [(80, 24), (120, 40)]:
+        async with ScoresApp(EndScreen(session)).run_test(size=size) as pilot:
+            await pilot.pause()
+            card = pilot.app.screen.query(ScoreCard).first()
+            sizes[size] = card.region.size
+            lines = shown_text(card).splitlines()
+            blank = [line for line in lines if not line.strip()]
+            assert bool(blank) == (size == (120, 40))  # its lines spaced out
+    small, large = sizes[(80, 24)], sizes[(120, 40)]
+    assert large.width > small.width
+    assert large.height > small.height + 4
+
+
+def text_of_breakdown(session: Session, seat: int) -> str:
+    return " ".join(
+        f"{entry.cards}{'*' * entry.jokers}" for entry in session.game.score_breakdown(seat).sets
+    )
+
+
+def shown_text(card: ScoreCard) -> str:
+    """The card's content as the screen shows it (cut where it does not fit)."""
+    region = card.content_region
+    lines = card.render_lines(Region(0, 0, *card.outer_size))
+    top = region.y - card.region.y
+    left = region.x - card.region.x
+    return "\n".join(line.text[left : left + region.width] for line in lines[top:])

@@ -28,7 +28,7 @@ from textual.strip import Strip
 from textual.widgets import Button, Footer, RichLog, Static
 
 from coloretto.engine import COLOURS, Card
-from coloretto.tui.glyphs import GLYPHS, card_block
+from coloretto.tui.glyphs import GLYPHS, card_block, set_text
 from coloretto.tui.keys import GAME_KEYS, MOUSE_HELP, row_keys
 
 RULES_FILES = (
@@ -79,12 +79,8 @@ HELP_WIDTH = 68
 
 @functools.cache
 def help_lines(*, plain: bool = False, rows: int = 5) -> Text:
-    """``help_text`` set once, as lines of text (a table is measured anew at each layout)."""
-    console = Console(width=HELP_WIDTH, file=io.StringIO(), force_terminal=True)
-    lines = console.render_lines(help_text(plain=plain, rows=rows), console.options, pad=False)
-    text = Text("\n").join(Text.assemble(*((s.text, s.style or "") for s in line)) for line in lines)
-    text.rstrip()
-    return text
+    """``help_text`` set once, as lines of text (``set_text``)."""
+    return set_text(help_text(plain=plain, rows=rows), HELP_WIDTH)
 
 
 class Dialog(ModalScreen[None]):

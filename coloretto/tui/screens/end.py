@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from coloretto.engine import Card, RecordError, Variant, read_record
+from coloretto.engine.outcome import Outcome
 from coloretto.play.config import YOU, possessive
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_record
@@ -27,6 +28,9 @@ from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.widgets import Notice, ScoreCard
 from coloretto.tui.widgets.score_card import legend
+
+GROWTH = 8
+"""The most cells a score card grows wider than its content needs (a wide terminal)."""
 
 EndChoice = Literal["next", "rematch", "setup", "board", "quit"]
 """What the player chose on the score screen."""
@@ -47,7 +51,7 @@ def place_of(scores: Sequence[int], seat: int) -> tuple[int, list[int]]:
     (2, [2])
     """
     mine = scores[seat]
-    place = 1 + sum(score > mine for score in scores)
+    place = Outcome.of(scores).place(seat)
     return place, [s for s, score in enumerate(scores) if score == mine and s != seat]
 
 
@@ -158,6 +162,7 @@ class EndScreen(Screen[EndChoice]):
         Binding("b,escape", "choose('board')", "Board", id="board"),
         Binding("v", "review", "Review", id="review-game"),
         Binding("q", "choose('quit')", "Quit", id="quit-end"),
+        Binding("enter", "shown", show=False, id="scores-shown"),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -179,12 +184,21 @@ class EndScreen(Screen[EndChoice]):
         """The headline: who won (``headline``), in the words of this screen's player."""
         return headline(self.session, self.you, self.headline_names())
 
+    def by_place(self) -> list[int]:
+        """The seats by place, the winner first (a ghost's seat by its team's place), in
+        seat order on a tie."""
+        game = self.session.game
+        outcome = game.outcome()
+        assert outcome is not None
+        seats = range(game.rules.seats)
+        return sorted(seats, key=lambda seat: outcome.place(game.rules.controller(seat)))
+
     def compose(self) -> ComposeResult:
-        """Headline, one score card per seat, standings, message line and keys."""
+        """Headline, one score card per seat by place, standings, message line and keys."""
         with VerticalScroll(id="end"):
             yield Static(id="headline")
             with Center(), Grid(id="cards"):
-                for seat in range(self.session.game.rules.seats):
+                for seat in self.by_place():
                     yield ScoreCard(seat)
             yield Static(id="end-key")
             with Center():
@@ -230,22 +244,51 @@ class EndScreen(Screen[EndChoice]):
         self.query_one(Notice).say(f"{rules_in_words(game.rules)}; seed {session.shown_seed}.")
 
     def on_resize(self) -> None:
-        """The cards fit the new width."""
+        """The cards fit the new size."""
         self._fit_cards()
 
     def _fit_cards(self) -> None:
-        """Cards of one size, as wide as the widest content needs (not the whole width),
-        side by side and centred; with no room to spare, they lose their gaps and padding
-        and share the width there is."""
+        """Cards of one size side by side, centred: they grow with the room there is (up
+        to ``GROWTH`` cells wider than their content needs, their lines spaced where the
+        height allows); with no room to spare, they lose their gaps and padding,
+        share the whole width, and their signs stand against the cards if need be."""
         cards = list(self.query(ScoreCard))
+        if not cards or not self.size.width:
+            return
         grid = self.query_one("#cards", Grid)
         count, content = len(cards), max(card.wanted_width for card in cards)
-        room = self.size.width - 2  # the screen's padding
-        roomy = count * (content + 4) + count - 1  # border, padding and a gap
-        narrow = roomy > room
+        width = self.size.width
+        share = (width - 2 - (count - 1)) // count  # the screen's padding, the gaps
+        narrow = share < content + 4  # border and padding
+        spaced = False
+        if narrow:
+            share = width // count
+            inner = share - 2
+            compact = any(card.table_width > inner for card in cards)
+        else:
+            inner = min(share - 4, content + GROWTH)
+            compact = False
+            spaced = self._spaced_fits(cards)
+        for card in cards:
+            card.fit(inner, spaced=spaced, compact=compact)
+        self.query_one("#end").set_class(narrow, "-narrow")
         grid.set_class(narrow, "-narrow")
         grid.styles.grid_size_columns = count
-        grid.styles.width = count * min(content + 2, room // count) if narrow else roomy
+        grid.styles.width = count * share if narrow else count * (inner + 4) + count - 1
+
+    def _spaced_fits(self, cards: list[ScoreCard]) -> bool:
+        """True when cards with their lines spaced fit the screen's height with the rest
+        (the message line and the keys under them taking at most four lines)."""
+        size = self.size
+
+        def lines(name: str) -> int:
+            static = self.query_one(f"#{name}", Static)
+            return static.get_content_height(size, size, size.width - 2) if static.display else 0
+
+        card = 2 + 2 + 2 * max(card.lines for card in cards) - 1  # border, a name on two lines
+        standings = lines("standings")
+        below = 1 + (standings + 1 if standings else 0)  # the key, the standings
+        return lines("headline") + 1 + card + below <= size.height - 4
 
     def _keys_text(self) -> str:
         """The keys, for a key that does nothing here (the footer shows them too)."""
@@ -258,6 +301,10 @@ class EndScreen(Screen[EndChoice]):
         if action == "choose" and parameters and parameters[0] == "next":
             return self.session.has_next_game
         return True
+
+    def action_shown(self) -> None:
+        """Enter: the scores, as on the board; shown already (the screen may have come up
+        by itself just as Enter was pressed for it), so nothing to do or to complain of."""
 
     def action_review(self) -> None:
         """``v``: the coach reviews this game (kept in its record in the history)."""

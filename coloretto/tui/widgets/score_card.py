@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from coloretto.engine import Card, ScoreBreakdown
-from coloretto.tui.glyphs import GLYPHS, card_block
+from coloretto.tui.glyphs import GLYPHS, card_block, set_text
 from coloretto.tui.widgets.seats import MINUS
 
 
@@ -26,41 +26,56 @@ def signed(points: int) -> str:
 
 
 def breakdown_table(
-    breakdown: ScoreBreakdown[Card], golden: int = 0, *, plain: bool = False
+    breakdown: ScoreBreakdown[Card],
+    golden: int = 0,
+    *,
+    plain: bool = False,
+    spaced: bool = False,
+    compact: bool = False,
+    width: int | None = None,
 ) -> Table:
     """Counts and points per colour (plus or minus), "+2"s, where each joker went (a line
     each, as each is a card), and the total, its number under the points.
 
     ``golden`` says how many of the jokers are golden (they come first in the breakdown).
+    ``spaced``: a blank line after each (room to spare); ``compact``: the sign against the
+    card (a narrow card); ``width``: the room the table spreads over (between each card
+    and its count).
     """
-    table = Table.grid(padding=(0, 0, 0, 1), pad_edge=False)
+    table = Table.grid(
+        padding=(int(spaced), 0, 0, 1),
+        collapse_padding=False,
+        pad_edge=False,
+        expand=width is not None,
+    )
+    table.width = width
     table.add_column(no_wrap=True)  # the sign and the card
+    table.add_column(justify="right", no_wrap=True, ratio=1 if width else None)
     table.add_column(justify="right", no_wrap=True)
-    table.add_column(justify="right", no_wrap=True)
+    space = "" if compact else " "
+
+    def lead(sign: str, card: Card) -> Text:
+        """The sign (or a blank) and the card."""
+        return Text.assemble((sign, "bold"), space, card_block(card, plain=plain))
+
     for entry in breakdown.sets:
         count = f"{entry.cards}{'*' * entry.jokers}"  # as on the board: 5* is five and a joker
         style = "bold" if entry.plus else "dim"
         table.add_row(
-            Text.assemble(
-                ("+" if entry.plus else MINUS, "bold"), " ", card_block(entry.colour, plain=plain)
-            ),
+            lead("+" if entry.plus else MINUS, entry.colour),
             Text(count),
             Text(signed(entry.points), style=style),
         )
     if breakdown.plus2:
         plus2_points = breakdown.total - sum(entry.points for entry in breakdown.sets)
         table.add_row(
-            Text.assemble("  ", card_block(Card.PLUS2, plain=plain)),
+            lead(" ", Card.PLUS2),
             Text(f"\N{MULTIPLICATION SIGN}{breakdown.plus2}"),
             Text(signed(plus2_points), style="bold"),
         )
     for i, colour in enumerate(breakdown.jokers):
         joker = Card.GOLDEN_JOKER if i < golden else Card.JOKER
-        table.add_row(
-            Text.assemble("  ", card_block(joker, plain=plain)),
-            Text("→"),
-            card_block(colour, plain=plain),
-        )
+        table.add_row(lead(" ", joker), Text("→"), card_block(colour, plain=plain))
     total = signed(breakdown.total).removeprefix("+")
     table.add_row(Text("Total", style="bold"), "", Text(total, style="bold"))
     return table
@@ -103,8 +118,14 @@ class ScoreCard(Static):
         self.seat = seat
         self.wanted_width = 0
         """The width the content needs (a long name wrapping), without border or padding."""
+        self.table_width = 0
+        """The width the breakdown needs (a narrower card has its signs against its cards:
+        ``breakdown_table``'s ``compact``)."""
+        self.lines = 0
+        """The lines the breakdown takes (one a card)."""
         self._titles: tuple[str, ...] = ("",)
         """The titles the card may have, longest first (the place, in full and short)."""
+        self._shown: tuple[str, ScoreBreakdown[Card], int, bool] | None = None
 
     def show(
         self,
@@ -122,10 +143,24 @@ class ScoreCard(Static):
         self.set_class(winner, "-winner")
         self._titles = ("★ winner",) if winner else (place, short_place or place)
         self._fit_title()
+        self._shown = (name, breakdown, golden, plain)
+        self.table_width = _width(self.app.console, breakdown_table(breakdown, golden, plain=plain))
+        self.wanted_width = max(min(cell_len(name), NAME_WIDTH), self.table_width)
+        self.lines = len(breakdown.sets) + bool(breakdown.plus2) + len(breakdown.jokers) + 1
+        self.fit(self.wanted_width)
+
+    def fit(self, width: int, *, spaced: bool = False, compact: bool = False) -> None:
+        """Set the card ``width`` cells wide inside (the breakdown spread over them), with
+        a blank line after each line when ``spaced``, the signs against the cards when
+        ``compact``."""
+        if self._shown is None:
+            return
+        name, breakdown, golden, plain = self._shown
+        table = breakdown_table(
+            breakdown, golden, plain=plain, spaced=spaced, compact=compact, width=width
+        )
         head = Text(name, style="bold")  # a name is no markup; a long one wraps, never cut
-        table = breakdown_table(breakdown, golden, plain=plain)
-        self.wanted_width = max(min(cell_len(name), NAME_WIDTH), _width(self.app.console, table))
-        self.update(Group(head, table))
+        self.update(set_text(Group(head, table), width))
 
     def on_resize(self) -> None:
         """The title fits the card's new width."""
