@@ -14,7 +14,7 @@ from coloretto.engine import DRAW, Action
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
-from coloretto.play.tutorial import STEPS, Lesson, summary
+from coloretto.play.tutorial import STEPS, Lesson, Part, summary
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import save
 from coloretto.tui import ColorettoApp
@@ -127,6 +127,54 @@ async def test_the_bubble_points_at_the_row_it_is_about() -> None:
         assert tail.region.x == bubble.x
         assert mark.region.right == row.x  # just left of the row's number
         assert not bubble.overlaps(screen.query_one("#drawn").region)
+
+
+@pytest.mark.parametrize("size", [SIZE, (100, 30), (120, 40)], ids=str)
+@asynctest
+async def test_every_bubble_is_on_the_screen_beside_what_it_is_about(
+    size: tuple[int, int],
+) -> None:
+    app = quick()
+    async with app.run_test(size=size) as pilot:
+        screen = await play_to_step(pilot, 0)
+        width, height = size
+        while True:
+            await pilot.pause()
+            lesson = screen.lesson
+            bubble = screen.query_one(Bubble).region
+            where = f"step {lesson.number + 1} at {size}"
+            assert bubble.x >= 0, where
+            assert bubble.right <= width, where
+            assert bubble.bottom <= height - 1, where  # the footer stays in sight
+            spot = None if lesson.finished else lesson.step.spot
+            if spot is None or spot.part is Part.SEAT:
+                target = screen.query_one(f"#seat-{1 if spot is None else spot.index + 1}")
+            elif spot.part is Part.ROW:
+                target = screen.query_one(f"#row-{spot.index + 1}")
+                assert not bubble.overlaps(screen.query_one("#drawn").region), where
+            elif spot.part is Part.DECK:
+                target = screen.query_one("#drawn")
+            elif spot.part is Part.TOP:
+                target = screen.query_one("#top")
+            else:
+                target = screen.query_one("#rows")
+            if spot is None or spot.part is not Part.TABLE:
+                assert not bubble.overlaps(target.region), where
+                tail = screen.query_one("#tail", BubbleTail).region
+                assert tail.x in (bubble.x, bubble.right - 1) or tail.y == bubble.y, where
+            if lesson.finished:
+                break
+            await pilot.press(key_for(lesson.step.expect))
+
+
+@asynctest
+async def test_the_keys_can_be_remapped_as_the_games_are() -> None:
+    app = quick()
+    async with app.run_test(size=SIZE) as pilot:
+        pilot.app.set_keymap({"tutorial-go-on": "g", "draw": "x"})
+        screen = await play_to_step(pilot, 0)
+        await pilot.press("g", "g", "x")
+        assert screen.lesson.game.drawn_card is not None
 
 
 @asynctest

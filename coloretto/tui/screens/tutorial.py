@@ -46,6 +46,7 @@ from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import Legend, MoveLog, Notice
 from coloretto.tui.widgets.bubble import (
     MAX_WIDTH,
+    MIN_WIDTH,
     Bubble,
     BubbleTail,
     Side,
@@ -267,16 +268,19 @@ class TutorialScreen(Screen[TutorialEnd]):
         if not lesson.waiting and not lesson.finished:
             bubble.display = tail.display = mark.display = False
             return
+        if not self.query_one("#rows").region:
+            return  # not laid out yet: the bubble comes once the table is
         spot = _END if lesson.finished else lesson.step.spot
         side = _SIDES[spot.part]
         target, edge = self._target(spot)
         screen = self.size
         if side is Side.RIGHT:
-            width = min(MAX_WIDTH, screen.width - edge)
+            room = screen.width - edge
         elif side is Side.LEFT:
-            width = min(MAX_WIDTH, edge - 1)
+            room = edge - 1
         else:
-            width = min(MAX_WIDTH, target.width - 2)
+            room = target.width - 2
+        width = max(MIN_WIDTH, min(MAX_WIDTH, room))
         words = self.words()
         lines = wrapped_lines(words, width, self.app.console)
         placement = place_bubble(target, side, edge=edge, screen=screen, lines=lines, width=width)

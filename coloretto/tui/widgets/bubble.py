@@ -17,6 +17,8 @@ from textual.widgets import Static
 
 MAX_WIDTH = 42
 """The widest a bubble gets, border included (about 36 characters a line)."""
+MIN_WIDTH = 12
+"""The narrowest a bubble gets (on a terminal too small for the table, under its notice)."""
 FRAME = 4
 """Cells of a bubble's width that are no text: the border and the padding."""
 
@@ -68,25 +70,26 @@ def place_bubble(
     if side is Side.OVER:
         x = target.x + (target.width - width) // 2
         y = target.y + (target.height - height) // 2
-        return Placement(_inside(Region(x, y, width, height), screen.width, bottom), None)
+        return Placement(_on_screen(Region(x, y, width, height), screen.width, bottom), None)
     if side is Side.BELOW:
         x = screen.width - width - 1
         tail_x = min(x + width - 2, max(x + 1, target.right - 8))
         return Placement(Region(x, edge, width, height), (tail_x, edge))
     aim = target.y if side is Side.LEFT else target.y + (target.height - 1) // 2
     y = max(aim - height + 2, min(aim - 1, bottom - height))
-    box = _inside(Region(edge if side is Side.RIGHT else edge - width, y, width, height), 0, bottom)
+    x = edge if side is Side.RIGHT else edge - width
+    box = _on_screen(Region(x, y, width, height), screen.width, bottom)
     tail_x = box.x if side is Side.RIGHT else box.right - 1
     tail_y = min(max(aim, box.y + 1), box.bottom - 2)
     return Placement(box, (tail_x, tail_y))
 
 
-def _inside(box: Region, right: int, bottom: int) -> Region:
-    """``box`` moved up (and left, with ``right``) to end by ``bottom`` (``right``), and
-    down (right) to start on the screen."""
-    x = box.x if not right else max(0, min(box.x, right - box.width))
+def _on_screen(box: Region, width: int, bottom: int) -> Region:
+    """``box`` moved as little as needed to lie within ``width`` columns, above line
+    ``bottom``."""
+    x = max(0, min(box.x, width - box.width))
     y = max(0, min(box.y, bottom - box.height))
-    return Region(max(0, x), y, box.width, box.height)
+    return Region(x, y, box.width, box.height)
 
 
 class Bubble(Static):
