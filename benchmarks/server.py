@@ -19,10 +19,11 @@ players would see.
 
 Printed: the machine (cores, load before and after), actions per second over all rooms
 (people's and bots'), the time from a person's action to the moment *every* client of the
-room has the update (p50, p95, p99, worst), the server's processor time per action (its
-process and any it started, from ``/proc``), its memory at rest, at the busiest and per
-room, and what the scripted clients cost. A benchmark, not a test: the figures depend on
-the machine and on its load.
+room has the update (p50, p95, p99, worst), the bots' pace (from a move to a bot's move
+after it: ``--delay`` while the server keeps up), the server's processor time per action
+(its process and those it started, from ``/proc``), its memory at rest, at the busiest
+and per room, and what the scripted clients cost. A benchmark, not a test: the figures
+depend on the machine and on its load.
 """
 
 from __future__ import annotations
@@ -75,10 +76,12 @@ class Room:
 
 @dataclass
 class Seen:
-    """What one client process saw: the delays (seconds), actions, handshakes tried
-    again, rooms that failed and its own processor time."""
+    """What one client process saw (times in seconds): the delays, the bots' pace,
+    actions, handshakes tried again, rooms that failed and its own processor time."""
 
     delays: list[float] = field(default_factory=list)
+    paces: list[float] = field(default_factory=list)
+    """The time from each move to a bot's move after it (the bots' pace kept or not)."""
     actions: int = 0
     retries: int = 0
     failed: list[str] = field(default_factory=list)
@@ -223,6 +226,11 @@ async def play_rooms(url: str, numbers: list[int], args: argparse.Namespace) -> 
             for ply, sent in room.sent.items()
             if len(room.heard.get(ply, ())) == args.people
         )
+        seen.paces.extend(
+            min(heard) - min(room.heard[ply - 1])
+            for ply, heard in room.heard.items()
+            if ply not in room.sent and room.heard.get(ply - 1)
+        )
     return seen
 
 
@@ -265,17 +273,17 @@ def _stat(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
 
-def cpu_seconds(pid: int) -> float:
-    """The processor time process ``pid`` and those it started have used (user and
-    system), in seconds."""
-    ticks = 0
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """The processor time process ``pid`` has used (user and system), and that of the
+    processes it started, in seconds."""
+    ticks = [0, 0]
     for each in processes(pid):
         try:
             fields = _stat(each)
         except OSError:
             continue  # ended meanwhile
-        ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+        ticks[each != pid] += int(fields[11]) + int(fields[12])
+    return ticks[0] / os.sysconf("SC_CLK_TCK"), ticks[1] / os.sysconf("SC_CLK_TCK")
 
 
 def rss(pid: int) -> int:
@@ -359,7 +367,8 @@ def main() -> None:
             cpu_before, started = cpu_seconds(server.pid), time.perf_counter()
             seen = run_clients(url, args)
             seconds = time.perf_counter() - started
-            cpu = cpu_seconds(server.pid) - cpu_before
+            cpu_after = cpu_seconds(server.pid)
+            cpu = (cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1])
             stop.set()
             watcher.join()
         finally:
@@ -383,6 +392,7 @@ def run_clients(url: str, args: argparse.Namespace) -> Seen:
     seen = Seen()
     for part in parts:
         seen.delays += part.delays
+        seen.paces += part.paces
         seen.actions += part.actions
         seen.retries += part.retries
         seen.failed += part.failed
@@ -396,7 +406,8 @@ class Server:
     and at the busiest; and the machine's load before the run."""
 
     seconds: float
-    cpu: float
+    cpu: tuple[float, float]
+    """Its own process's, and that of the processes it started."""
     resting: int
     peak: int
     load: tuple[float, float, float]
@@ -404,7 +415,8 @@ class Server:
 
 def report(args: argparse.Namespace, seen: Seen, used: Server) -> None:
     before, after = used.load, os.getloadavg()
-    seconds, cpu, resting, peak = used.seconds, used.cpu, used.resting, used.peak
+    seconds, resting, peak = used.seconds, used.resting, used.peak
+    cpu = sum(used.cpu)
     print(
         f"machine: {os.cpu_count()} cores, load {before[0]:.2f} {before[1]:.2f} "
         f"{before[2]:.2f} before, {after[0]:.2f} {after[1]:.2f} {after[2]:.2f} after"
@@ -428,9 +440,18 @@ def report(args: argparse.Namespace, seen: Seen, used: Server) -> None:
             f"p99 {cuts[98] * 1000:.1f} ms, worst {delays[-1] * 1000:.1f} ms "
             "(target p95 < 250 ms)"
         )
+    paces = sorted(seen.paces)
+    if len(paces) >= 2:
+        cuts = statistics.quantiles(paces, n=100)
+        print(
+            f"the bots' pace, from the move before to a bot's move ({len(paces)} moves): "
+            f"p50 {cuts[49] * 1000:.0f} ms, p95 {cuts[94] * 1000:.0f} ms "
+            f"(they wait {args.delay * 1000:.0f} ms)"
+        )
     per_action = cpu / seen.actions * 1000 if seen.actions else float("nan")
     print(
-        f"processor time: the server {cpu:.1f} s ({per_action:.2f} ms per action), "
+        f"processor time: the server {cpu:.1f} s ({per_action:.2f} ms per action; its "
+        f"process {used.cpu[0]:.1f} s, those it started {used.cpu[1]:.1f} s), "
         f"the scripted clients {seen.cpu:.1f} s ({args.processes} processes)"
     )
     print(

@@ -53,7 +53,7 @@ MAX_LOG_LINE = 512
 MAX_LOG_BYTES = (MAX_LOG_ACTIONS + 1) * MAX_LOG_LINE
 """The most of a log file that is read."""
 
-KEYS = frozenset({"ply", "move", "covered"})
+_KEYS = frozenset({"ply", "move", "covered"})
 """The keys of a logged action (``covered`` only when a bot played for a person away)."""
 
 _sync = getattr(os, "fdatasync", os.fsync)
@@ -223,7 +223,7 @@ def _play(room: Room, ply: int, line: bytes) -> str | None:
     """Play action ``ply``, logged as ``line``, in ``room``; what is wrong, if anything."""
     where = f"action {ply + 1}"
     entry = _json(line)
-    if not isinstance(entry, Mapping) or not {"ply", "move"} <= set(entry) <= KEYS:
+    if not isinstance(entry, Mapping) or not {"ply", "move"} <= set(entry) <= _KEYS:
         return f"{where}: not a logged action"
     if type(entry["ply"]) is not int or entry["ply"] != ply:
         return f"{where}: logged as action {str(entry['ply'])[:20]}"
