@@ -19,7 +19,7 @@ from coloretto.store.paths import DataDir
 from coloretto.store.saves import save
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import GameScreen, SetupScreen
-from coloretto.tui.screens.dialogs import ConfirmQuit
+from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, RulesScreen
 from coloretto.tui.screens.tutorial import OFFER, REAL_GAME, TutorialScreen, first_run
 from coloretto.tui.tutorial_app import TutorialApp
 from coloretto.tui.widgets import Notice
@@ -175,6 +175,21 @@ async def test_the_keys_can_be_remapped_as_the_games_are() -> None:
         screen = await play_to_step(pilot, 0)
         await pilot.press("g", "g", "x")
         assert screen.lesson.game.drawn_card is not None
+
+
+@asynctest
+async def test_the_keys_and_the_rules_open_over_the_tutorial_and_close_back_to_it() -> None:
+    app = quick()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await play_to_step(pilot, 2)
+        await pilot.press("question_mark")
+        assert isinstance(pilot.app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("r")
+        assert isinstance(pilot.app.screen, RulesScreen)
+        await pilot.press("r")
+        assert pilot.app.screen is screen
+        assert screen.lesson.number == 2
 
 
 @asynctest
