@@ -188,7 +188,7 @@ async def test_the_keys_and_the_rules_open_over_the_tutorial_and_close_back_to_i
         await pilot.press("r")
         assert isinstance(pilot.app.screen, RulesScreen)
         await pilot.press("r")
-        assert pilot.app.screen is screen
+        assert tutorial(pilot) is screen
         assert screen.lesson.number == 2
 
 
