@@ -15,7 +15,14 @@ from coloretto.bots import Estimate
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState
 from coloretto.play.coach import Decision, ranked
 from coloretto.play.config import YOU
-from coloretto.play.words import CARD_NAMES, Line, describe_action, ordinal, row_gain
+from coloretto.play.words import (
+    CARD_NAMES,
+    Line,
+    describe_action,
+    ordinal,
+    row_gain,
+    row_list,
+)
 
 LAST_ROUND_NEAR = 4
 """Cards left before the Last Round card at which drawing is said to risk it."""
@@ -173,6 +180,50 @@ def _why(state: GameState, seat: int, played: Action, best: Action, names: Seque
             )
         return f"{what} rather than row {best.row + 1} left the others better rows to take"
     return f"{describe_action(played, state)} rather than {describe_action(best, state)}"
+
+
+def forced(state: GameState) -> Action | None:
+    """The action to play when there is no choice to make (a hint needs no search): the
+    only legal one, or the first of legal actions that all come to the same, the drawn
+    card put on rows alike or rows alike taken (the same cards, the same room).
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> game = new_game(Rules(players=4), seed=1)
+    >>> forced(game), forced(game.apply("draw"))  # nothing on the table: draw; then any row
+    (Action.parse('draw'), Action.parse('place 1'))
+    >>> forced(game.apply("draw").apply("place 1").apply("draw")) is None  # row 1 or another
+    True
+    """
+    legal = state.legal_actions()
+    kinds = {_outcome(state, action) for action in legal}
+    return legal[0] if len(kinds) == 1 else None
+
+
+def no_choice_hint(state: GameState, names: Sequence[str]) -> tuple[Action, str] | None:
+    """The hint for a move with no choice to make (``forced``), in words, with the rows
+    alike where there are several; ``None`` when there is a choice.
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> game = new_game(Rules(players=4), seed=1).apply("draw")
+    >>> no_choice_hint(game, ["Ana", "Ben", "Cy", "Di"])[1].rsplit("; ", 1)[-1]
+    'rows 1\N{EN DASH}4 are alike for it'
+    """
+    action = forced(state)
+    if action is None:
+        return None
+    words = explain_hint(state, state.current_player, action, {}, names)
+    rows = [a.row for a in state.legal_actions() if a.row is not None]
+    if len(rows) > 1:
+        words += f"; rows {row_list(rows)} are alike for it"
+    return action, words
+
+
+def _outcome(state: GameState, action: Action) -> tuple[object, ...]:
+    """What ``action`` comes to, whichever row it is played on."""
+    if action.row is None:
+        return (action.kind,)
+    row = action.row
+    return (action.kind, tuple(sorted(state.rows[row])), state.row_capacities[row])
 
 
 def explain_hint(

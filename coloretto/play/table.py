@@ -27,7 +27,7 @@ from typing import Protocol
 from coloretto.bots.guard import fallback, guarded_analysis, guarded_choice
 from coloretto.bots.registry import make_bot
 from coloretto.engine import Action, GameState, Move
-from coloretto.play.advice import explain_hint
+from coloretto.play.advice import explain_hint, no_choice_hint
 from coloretto.play.coach import ranked
 from coloretto.play.config import possessive
 from coloretto.play.keeper import Keeper
@@ -269,11 +269,14 @@ def advise(session: Session) -> Hint:
     """The hint bot's advice for the seat to move in ``session``, and why, through the
     guard (time limit, fallback): what a table answers when asked for a ``hint``.
 
-    A bot that can analyse (``Analyst``) values every legal action: the hint is the
-    best, compared with the others in words. Another bot is asked for its choice.
+    A move with no choice to make (``no_choice_hint``) is said at once, with no search.
+    Otherwise a bot that can analyse (``Analyst``) values every legal action: the hint is
+    the best, compared with the others in words. Another bot is asked for its choice.
     """
     state = session.game
     seat = state.current_player
+    if (no_choice := no_choice_hint(state, session.seat_names)) is not None:  # no search
+        return Hint(*no_choice)
     make = partial(make_bot, session.config.hint_bot, seed=session.bot_seed(state.rules.seats))
     view, legal, limit = state.view(seat), state.legal_actions(), session.config.time_limit
     analysis = guarded_analysis(make, view, legal, limit)

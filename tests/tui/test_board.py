@@ -1,17 +1,20 @@
 """The board uses the space it has: cards grow with the terminal, the players fill the room
-the log leaves, and each seat says its bot's level and (in a match) the running total."""
+the log leaves (every seat drawn alike), and each seat says its bot's level and (in a
+match) the running total; the marks on the board read as what they are."""
 
 from __future__ import annotations
 
 import pytest
 from rich.cells import cell_len
+from rich.text import Text
 from textual.app import App, ComposeResult
 
 from coloretto.engine import Card, score
-from coloretto.tui.widgets import MoveLog, RowView, SeatsPanel, SeatView
-from coloretto.tui.widgets.seats import MINUS, TIMES, SeatInfo, SidePanel
+from coloretto.tui.widgets import MoveLog, Notice, RowView, SeatsPanel, SeatView
+from coloretto.tui.widgets.rows import HATCH, MIN_HATCH, fresh_style
+from coloretto.tui.widgets.seats import MINUS, TIMES, SeatInfo, SidePanel, collection_lines
 
-from .conftest import SIZE, asynctest, game_screen, make_app, settle, text_of
+from .conftest import SIZE, asynctest, game_screen, key_for, make_app, settle, text_of
 
 
 async def card_height(size: tuple[int, int], players: int = 4) -> int:
@@ -114,3 +117,76 @@ async def test_a_collection_keeps_its_groups_at_any_width(width: int) -> None:
             assert all(line.lstrip()[:1] in ("+", MINUS, "[") for line in lines), lines
         else:
             assert any("[B]" in line and "[G]" in line for line in lines[:-1]), lines  # columns
+
+
+def test_the_plus2_cards_stand_with_the_plus_colours_not_after_the_minus_ones() -> None:
+    held = {Card.GREEN: 5, Card.BROWN: 2, Card.GRAY: 2, Card.ORANGE: 2, Card.PLUS2: 2}
+    breakdown = score({c: n for c, n in held.items() if c is not Card.PLUS2}, plus2=2)
+    for width in (None, 30, 22):
+        lines = [line.plain for line in collection_lines(held, breakdown, plain=True, width=width)]
+        shown = [line for line in lines if "[+2]" in line]
+        assert len(shown) == 1, lines
+        assert shown[0].startswith("+"), lines
+        assert MINUS not in shown[0].split("[+2]")[0], lines  # not in the minus group
+
+
+@asynctest
+async def test_with_the_log_hidden_every_seat_is_drawn_alike() -> None:
+    # One seat's columns are too wide for the panel: every seat is drawn in lines then.
+    colours = (Card.BLUE, Card.BROWN, Card.GRAY, Card.GREEN, Card.ORANGE, Card.PINK)
+    wide = {**dict.fromkeys(colours, 2), Card.YELLOW: 1, Card.PLUS2: 2}
+    narrow = {Card.BLUE: 3, Card.PINK: 2}
+    infos = [
+        SeatInfo(
+            name, None, held, score({c: held[c] for c in held if c in colours}), "", False, None
+        )
+        for name, held in (("Ana", wide), ("Ben", narrow), ("Cy", narrow))
+    ]
+    app = _OneSeat(34)
+    async with app.run_test(size=(80, 40)) as pilot:
+        panel = app.query_one(SeatsPanel)
+        panel.show(infos, plain=True)
+        await pilot.pause()
+        bodies = [text_of(seat).splitlines()[1:] for seat in app.query(SeatView)]
+        assert all(len(body) == len(bodies[1]) for body in bodies[1:])
+        # Lines of blocks with their counts ([B]3), not columns with counts underneath.
+        assert all(
+            all("]" in line and line.lstrip()[:1] in ("+", MINUS) for line in body)
+            for body in bodies[1:]
+        ), bodies
+
+
+@asynctest
+async def test_a_taken_row_has_no_stray_hatch_after_its_taker() -> None:
+    app = make_app(5, humans=1, seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        taken = [view for view in screen.query(RowView) if view.has_class("-taken")]
+        while not taken:
+            await pilot.press(key_for(screen.session.game))
+            await settle(pilot)
+            taken = [view for view in screen.query(RowView) if view.has_class("-taken")]
+        for view in taken:
+            first = text_of(view).splitlines()[0].rstrip()
+            assert "taken by" in first
+            hatch = first.split("taken by", 1)[1]
+            assert hatch.count(HATCH) == 0 or hatch.count(HATCH) >= MIN_HATCH, first
+
+
+@asynctest
+async def test_the_row_a_card_was_put_on_is_lit_and_the_message_says_so_alike() -> None:
+    app = make_app(4, humans=4, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        await pilot.press("d", "2")
+        row = screen.query_one("#row-2", RowView)
+        assert row.styles.background.a > 0  # lit
+        message = screen.query_one(Notice).content
+        assert isinstance(message, Text)
+        lit = fresh_style(app)
+        spans = [message.plain[s.start : s.end] for s in message.spans if s.style == lit]
+        assert spans == ["row 2"]
+        await pilot.press("question_mark")
+        assert "lit row" in text_of(pilot.app.screen.query_one("#help-text"))

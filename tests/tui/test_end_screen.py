@@ -105,7 +105,7 @@ async def test_the_score_screen_and_its_keys() -> None:
         assert isinstance(screen, GameScreen)
         assert "d draws" not in text_of(screen.query_one(DrawnCard))  # nothing to draw
         # The footer offers what works: the scores first, no move, no hint.
-        assert await footer_keys(pilot) == ["Enter", "l", "l", "?", "r", "r", "q", "q"]
+        assert await footer_keys(pilot) == ["Enter", "l", "?", "r", "q"]
         for key in ("d", "1", "h"):
             await pilot.press(key)
             assert "The game is over: press Enter" in text_of(screen.query_one(Notice))

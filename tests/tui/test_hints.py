@@ -1,12 +1,16 @@
 """The hint key: the best move and why, again on a second ``h`` or after any other message,
-and at your turn when asked for during someone else's."""
+and at your turn when asked for during someone else's; at once for a move with no choice."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from textual.pilot import Pilot
 
+from coloretto.engine import DRAW
+from coloretto.play import table as table_module
+from coloretto.play.session import Session
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import GameScreen
 from coloretto.tui.widgets import Notice
@@ -159,3 +163,34 @@ async def test_hotseat_hints_name_whom_they_are_for() -> None:
         assert notice(screen).strip() == f"Hint for Ben: {screen.hints[0]}"
         await pilot.press("x", "h")  # shown again, for the same person
         assert notice(screen).strip() == f"Hint for Ben: {screen.hints[0]}"
+
+
+@asynctest
+async def test_a_move_with_no_choice_is_hinted_at_once_without_the_hint_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_search(*args: object) -> object:
+        raise AssertionError("the hint bot was asked about a move with no choice")
+
+    monkeypatch.setattr(table_module, "guarded_analysis", no_search)
+    monkeypatch.setattr(table_module, "guarded_choice", no_search)
+    app = make_app(4, humans=4, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        await pilot.press("h")  # nothing on the table: the only move is to draw
+        assert ": draw a card: no row holds cards yet" in notice(screen)
+        await pilot.press("d", "h")  # four empty rows, alike: any of them
+        assert " card on row 1: " in notice(screen)
+        assert notice(screen).rstrip().endswith("; rows 1\N{EN DASH}4 are alike for it")
+        assert len(screen.hints) == 2
+
+
+def test_advise_answers_a_move_with_no_choice_without_the_hint_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(table_module, "guarded_analysis", None)  # not called
+    session = Session(make_config(4, humans=4, seed=1))
+    hint = table_module.advise(session)
+    assert hint.action == DRAW
+    assert hint.reason == "draw a card: no row holds cards yet"

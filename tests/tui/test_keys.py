@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from textual.pilot import Pilot
 from textual.widgets import Footer
 
@@ -13,7 +15,7 @@ from coloretto.store.saves import save_path
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import ConfirmQuit, GameScreen, HelpScreen, RulesScreen
 from coloretto.tui.screens.dialogs import RulesView
-from coloretto.tui.widgets import MoveLog, Notice
+from coloretto.tui.widgets import KeysBar, MoveLog, Notice
 
 from .conftest import (
     SIZE,
@@ -206,6 +208,9 @@ async def test_clicking_a_row_plays_like_its_number() -> None:
 async def footer_keys(pilot: Pilot[None]) -> list[str]:
     """The keys the footer on top shows (the topmost screen's footer)."""
     await pilot.pause()
+    bars = list(pilot.app.screen.query(KeysBar))
+    if bars:
+        return [shown for shown, _, _ in bars[0].keys]
     footers = list(pilot.app.screen.query(Footer))
     assert footers, f"{pilot.app.screen} has no footer of its own"
     app = pilot.app
@@ -322,3 +327,27 @@ async def test_the_pace_set_in_play_is_kept_with_the_game_and_for_next_time() ->
     kept = keeper.last_setup()
     assert kept is not None
     assert kept.delay == 0.4  # and the next setup starts at it
+
+
+@asynctest
+async def test_the_footer_changes_in_the_same_frame_as_the_turn_line() -> None:
+    app = make_app(4, humans=4, seed=1)
+    frames: list[str] = []
+    display = app._display
+
+    def kept(screen: object, renderable: object) -> None:
+        display(screen, renderable)  # type: ignore[arg-type]
+        render = getattr(renderable, "render_segments", None)
+        if render is not None:
+            frames.append(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", render(app.console)))
+
+    app._display = kept  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+        seen = len(frames)
+        await pilot.press("d")  # the turn line says to place the card; d no longer draws
+        await pilot.pause()
+        shown = next(frame for frame in frames[seen:] if "card on a row" in frame)
+        assert f"1{DASH}4 Row" in shown
+        assert "d Draw " not in shown  # the footer's key, not the drawn card's heading

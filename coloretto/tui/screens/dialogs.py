@@ -48,6 +48,7 @@ def help_text(*, plain: bool = False, rows: int = 5) -> Table:
         shown = row_keys(rows) if key.id == "row" else key.shown
         keys.add_row(shown, " ".join(key.explains))
     keys.add_row(*MOUSE_HELP)
+    keys.add_row("lit row", "the row the last card was put on (lit in the message too)")
     cards = Table.grid(padding=(0, 1))
     for _ in range(2):
         cards.add_column(no_wrap=True)

@@ -17,9 +17,9 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer
 
 from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
+from coloretto.play.advice import no_choice_hint
 from coloretto.play.config import DEFAULT_DELAY, PACES, possessive
 from coloretto.play.session import Session
 from coloretto.play.table import (
@@ -45,6 +45,7 @@ from coloretto.tui.screens.dialogs import (
 from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import (
     DrawnCard,
+    KeysBar,
     Legend,
     MoveLog,
     Notice,
@@ -52,6 +53,7 @@ from coloretto.tui.widgets import (
     SeatsPanel,
     SidePanel,
 )
+from coloretto.tui.widgets.rows import fresh_style
 
 PLAYS = {
     name: action
@@ -150,18 +152,19 @@ class GameScreen(Screen[None]):
         return True
 
     def _update_footer(self) -> None:
-        """Show the keys that work now, when they have changed."""
+        """Show the keys that work now, when they have changed (in the same refresh as
+        the turn line: ``KeysBar``)."""
         offer = self.offer()
         if offer != self._offered:
             self._offered = offer
-            self.refresh_bindings()
+            self.query_one(KeysBar).show()
 
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
         """Top bar; rows and log on the left, players on the right; turn, notice, legend."""
         yield from table_widgets(self.session.game)
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     @property
     def plain(self) -> bool:
@@ -187,7 +190,8 @@ class GameScreen(Screen[None]):
         self.query_one(Legend).show(game.colours, game.rules.edition, plain=self.plain)
         self._log_start()
         self.refresh_table()
-        self._update_footer()
+        self._offered = self.offer()
+        self.query_one(KeysBar).show()
         self.notice.say("Press ? for the keys, r for the rules.", "info")
         self.table.subscribe(self._on_table_event)
         self.table.keep()
@@ -321,7 +325,10 @@ class GameScreen(Screen[None]):
             log = self.query_one(MoveLog)
             for line in lines:
                 log.add(line, round_number=event.before.round)
-            self.notice.say(Text(" ").join(lines), "event")
+            message = Text(" ").join(lines)
+            if self._fresh_row is not None:  # lit as the row is on the table
+                message.highlight_words([f"row {self._fresh_row + 1}"], fresh_style(self.app))
+            self.notice.say(message, "event")
             self.refresh_table()
             self.advance()
         elif isinstance(event, BotFailed):
@@ -483,6 +490,9 @@ class GameScreen(Screen[None]):
         if self._hint_token == self.token:
             self.notice.say("still thinking about a hint…", "hint", hint_for=hint_for)
             return
+        if (no_choice := no_choice_hint(self.session.game, self.session.seat_names)) is not None:
+            self._show_hint(self.token, no_choice[1])  # at once: nothing to search
+            return
         self._hint_token = self.token
         self.notice.say("thinking about it…", "hint", hint_for=hint_for)
         self.find_hint(self.token)
@@ -494,10 +504,13 @@ class GameScreen(Screen[None]):
 
     def on_hint_ready(self, message: HintReady) -> None:
         """Show the hint, unless the game has moved on since it was asked for."""
-        if message.token == self.token:
-            self._hint = (message.token, message.hint.reason)
-            self.notice.say(message.hint.reason, "hint", hint_for=self._hint_for)
-            self.hints.append(message.hint.reason)
+        self._show_hint(message.token, message.hint.reason)
+
+    def _show_hint(self, token: int, reason: str) -> None:
+        if token == self.token:
+            self._hint = (token, reason)
+            self.notice.say(reason, "hint", hint_for=self._hint_for)
+            self.hints.append(reason)
 
     def action_toggle_log(self) -> None:
         """``l``: show or hide the move log."""

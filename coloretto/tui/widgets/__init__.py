@@ -1,6 +1,6 @@
 """The game's widgets: each shows one part of the table and is updated by its screen."""
 
-from coloretto.tui.widgets.bars import Legend, Notice, TopBar, TurnBar
+from coloretto.tui.widgets.bars import KeysBar, Legend, Notice, TopBar, TurnBar
 from coloretto.tui.widgets.log import MoveLog
 from coloretto.tui.widgets.rows import DrawnCard, RowsPanel, RowView
 from coloretto.tui.widgets.score_card import ScoreCard
@@ -9,6 +9,7 @@ from coloretto.tui.widgets.text_input import TextInput
 
 __all__ = [
     "DrawnCard",
+    "KeysBar",
     "Legend",
     "MoveLog",
     "Notice",

@@ -1,12 +1,15 @@
-"""One-line bars: the top bar, whose turn it is, the last message, and the colour legend."""
+"""One-line bars: the top bar, whose turn it is, the last message, the colour legend and
+the keys."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import ClassVar, Literal
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
+from textual.binding import Binding
 from textual.widgets import Static
 
 from coloretto.engine import Card, Edition
@@ -98,3 +101,61 @@ class Legend(Static):
         if edition is Edition.ANNIVERSARY:
             cards.append(Card.GOLDEN_JOKER)
         self.update(legend(cards, plain=plain))
+
+
+class KeysBar(Static):
+    """The keys that work now, as Textual's compact footer shows them, on one line of
+    text: it changes in the same refresh as what made the keys change (Textual's footer
+    builds its keys anew a refresh later), for the cost of one update. Clicking a key
+    presses it."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"keys-bar--key", "keys-bar--description"}
+    DEFAULT_CSS = """
+    KeysBar {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+        .keys-bar--key {
+            color: $footer-key-foreground;
+            text-style: bold;
+        }
+        .keys-bar--description {
+            color: $footer-description-foreground;
+        }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.keys: list[tuple[str, str, str]] = []
+        """The keys shown: as written, as Textual names them, and what they do."""
+        self._spans: list[tuple[int, int, str]] = []
+
+    def show(self) -> None:
+        """Show the keys of the screen's bindings that work now, one a command (as the
+        footer does), if they changed."""
+        first: dict[str, Binding] = {}
+        for active in self.screen.active_bindings.values():
+            if active.binding.show:
+                first.setdefault(active.binding.action, active.binding)
+        keys = [(self.app.get_key_display(b), b.key, b.description) for b in first.values()]
+        if keys == self.keys:
+            return
+        key_style = self.get_component_rich_style("keys-bar--key")
+        description_style = self.get_component_rich_style("keys-bar--description")
+        text, self._spans = Text(), []
+        for shown, key, description in keys:
+            start = text.cell_len
+            text.append(shown, key_style)
+            text.append(f" {description}", description_style)
+            self._spans.append((start, text.cell_len, key))
+            text.append(" ")
+        self.keys = keys
+        self.update(text)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a key presses it."""
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                self.app.simulate_key(key)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Static
@@ -26,8 +27,18 @@ SIDE_GAP = 3
 """Cells between the rows and the drawn card."""
 HATCH = "\N{BOX DRAWINGS LIGHT DIAGONAL UPPER RIGHT TO LOWER LEFT}"
 """Fills a row taken this round."""
+FRESH = ("accent", 0.25)
+"""The theme colour (and its alpha) that lights the row a card was just put on."""
+MIN_HATCH = 3
+"""The shortest hatch drawn after "taken by …" (a lone one reads as a slash)."""
 SIDE_MIN = 7
 """The drawn card's column is at least this wide (for "Deck 52" and a card's name)."""
+
+
+def fresh_style(app: App[object]) -> Style:
+    """The style of words that name the row a card was just put on: lit as it is."""
+    background = theme_color(app, "background")
+    return Style(bgcolor=background.blend(theme_color(app, FRESH[0]), FRESH[1]).rich_color)
 
 
 class CardSize(NamedTuple):
@@ -102,7 +113,7 @@ class RowView(Static):
             self.styles.height = size.height
             self.styles.margin = (0, 0, size.gap, 0)
         self.set_class(taker is not None, "-taken")
-        self.styles.background = theme_color(self.app, "accent", 0.25) if fresh else None
+        self.styles.background = theme_color(self.app, *FRESH) if fresh else None
         at = 0 if size.height <= 2 else 1
         lines = [
             Text(f"{self.row + 1:<{LABEL}}" if i == at else " " * LABEL, style="bold")
@@ -112,10 +123,11 @@ class RowView(Static):
             across = widest * (size.width + 1) - 1
             label = Text(f" taken by {taker} ", style="bold italic")
             label.truncate(across, overflow="ellipsis")
+            rest = across - label.cell_len
             for i, line in enumerate(lines):
                 if i == at:
-                    line.append_text(label)
-                    line.append(HATCH * (across - label.cell_len), style="dim")
+                    line.append_text(label)  # a hatch too short to read as one: blanks
+                    line.append(HATCH * rest if rest >= MIN_HATCH else " " * rest, style="dim")
                 else:
                     line.append(HATCH * across, style="dim")
         else:

@@ -69,9 +69,10 @@ class _Piece(NamedTuple):
 
 
 def _pieces(collection: Mapping[Card, int], breakdown: ScoreBreakdown[Card]) -> list[_Piece]:
-    """The plus colours, the minus colours, then the special cards. Jokers stand on their
-    own only when some are counted with no colour: otherwise the ``*`` after a count says
-    where each one is (shown twice, they read as more jokers than there are)."""
+    """The plus colours and the "+2" cards (they score plus), the minus colours, then
+    jokers counted with no colour. Jokers stand on their own only then: otherwise the ``*``
+    after a count says where each one is (shown twice, they read as more jokers than
+    there are)."""
     pieces: list[_Piece] = []
     plus = [s for s in breakdown.sets if s.plus]
     minus = [s for s in breakdown.sets if not s.plus]
@@ -80,11 +81,14 @@ def _pieces(collection: Mapping[Card, int], breakdown: ScoreBreakdown[Card]) -> 
             label = Text(f"{entry.cards}{'*' * entry.jokers}")
             label.stylize("bold" if entry.plus else "dim")
             pieces.append(_Piece(entry.colour, entry.cards, label, sign))
+        if sign == "+" and (plus2 := collection.get(Card.PLUS2, 0)):
+            pieces.append(_Piece(Card.PLUS2, plus2, Text(f"{TIMES}{plus2}", "bold"), sign))
     counted = sum(entry.jokers for entry in breakdown.sets)
     held = collection.get(Card.JOKER, 0) + collection.get(Card.GOLDEN_JOKER, 0)
-    for card in SPECIALS:
-        if collection.get(card) and (card is Card.PLUS2 or counted < held):
-            pieces.append(_Piece(card, collection[card], Text(f"{TIMES}{collection[card]}"), ""))
+    if counted < held:
+        for card in (Card.JOKER, Card.GOLDEN_JOKER):
+            if count := collection.get(card, 0):
+                pieces.append(_Piece(card, count, Text(f"{TIMES}{count}"), ""))
     return pieces
 
 
@@ -96,17 +100,21 @@ def collection_lines(
     width: int | None = None,
 ) -> list[Text]:
     """A collection in lines of at most ``width`` cells, broken between colours: the plus
-    colours after ``+``, the minus colours after the minus sign (said again on a line that
-    goes on with the group), then the "+2" cards. ``3*`` is three cards and a joker counted
-    with them.
+    colours and the "+2" cards after ``+``, the minus colours after the minus sign (said
+    again on a line that goes on with the group). ``3*`` is three cards and a joker
+    counted with them.
 
     >>> from coloretto.engine import score
     >>> held = {Card.GREEN: 3, Card.BLUE: 1, Card.ORANGE: 1, Card.JOKER: 1, Card.PLUS2: 2}
     >>> b = score({Card.GREEN: 3, Card.BLUE: 1, Card.PINK: 0, Card.ORANGE: 1}, jokers=1, plus2=2)
     >>> [line.plain for line in collection_lines(held, b, plain=True)]
-    ['+ [G]3* [B]1 [O]1  [+2]\N{MULTIPLICATION SIGN}2']
+    ['+ [G]3* [B]1 [O]1 [+2]\N{MULTIPLICATION SIGN}2']
     >>> [line.plain for line in collection_lines(held, b, plain=True, width=12)]
-    ['+ [G]3* [B]1', '+ [O]1', '[+2]\N{MULTIPLICATION SIGN}2']
+    ['+ [G]3* [B]1', '+ [O]1', '+ [+2]\N{MULTIPLICATION SIGN}2']
+    >>> held = {Card.GREEN: 5, Card.BROWN: 2, Card.GRAY: 2, Card.ORANGE: 2, Card.PLUS2: 2}
+    >>> b = score({Card.GREEN: 5, Card.BROWN: 2, Card.GRAY: 2, Card.ORANGE: 2}, plus2=2)
+    >>> [line.plain.replace(MINUS, "-") for line in collection_lines(held, b, plain=True)]
+    ['+ [G]5 [N]2 [A]2 [+2]\N{MULTIPLICATION SIGN}2  - [O]2']
     """
     lines = [Text()]
     group: str | None = None
@@ -141,18 +149,19 @@ def collection_columns(
 ) -> list[Text]:
     """The collection as colour columns up to ``stack`` lines tall (a line per card, no
     taller than the largest colour needs), each with its count underneath (``3*``: three
-    and a joker counted with them): the plus colours after ``+``, the minus colours after
-    the minus sign, then the "+2" cards (``\N{MULTIPLICATION SIGN}2``; see ``_pieces`` for
-    jokers). The signs mark the groups, so that a count never reads as points.
+    and a joker counted with them): the plus colours and the "+2" cards
+    (``\N{MULTIPLICATION SIGN}2``) after ``+``, the minus colours after the minus sign (see
+    ``_pieces`` for jokers). The signs mark the groups, so that a count never reads as
+    points.
 
     >>> from coloretto.engine import score
     >>> held = {Card.GREEN: 2, Card.BLUE: 2, Card.PINK: 2, Card.ORANGE: 1, Card.PLUS2: 1}
-    >>> b = score({Card.GREEN: 2, Card.BLUE: 2, Card.PINK: 2, Card.ORANGE: 1})
+    >>> b = score({Card.GREEN: 2, Card.BLUE: 2, Card.PINK: 2, Card.ORANGE: 1}, plus2=1)
     >>> for line in collection_columns(held, b, 2, plain=True):
     ...     print(line.plain.rstrip())
       [G] [B] [P]
-      [G] [B] [P]   [O]   [+2]
-    + 2   2   2   \N{MINUS SIGN} 1     \N{MULTIPLICATION SIGN}1
+      [G] [B] [P] [+2]   [O]
+    + 2   2   2   \N{MULTIPLICATION SIGN}1   \N{MINUS SIGN} 1
     >>> held = {Card.BROWN: 2, Card.JOKER: 2, Card.ORANGE: 2}
     >>> b = score({Card.BROWN: 2, Card.ORANGE: 2}, jokers=2)
     >>> collection_columns(held, b, 1, plain=True)[-1].plain  # a wide label keeps a gap
@@ -212,9 +221,19 @@ class SeatView(Static):
         self._shown: object = None
         self._lines = 0
 
+    @property
+    def room(self) -> int:
+        """The cells across the seat's panel (before it is laid out, a guess)."""
+        return self.content_size.width or 34
+
+    def columns_fit(self, info: SeatInfo, stack: int, *, plain: bool = False) -> bool:
+        """True when ``info``'s collection drawn as columns fits the seat's width."""
+        columns = collection_columns(info.collection, info.breakdown, stack, plain=plain)
+        return max(line.cell_len for line in columns) <= self.room - 2
+
     def show(self, info: SeatInfo, stack: int, gap: int, *, plain: bool = False) -> None:
-        """Show the seat with colour columns ``stack`` lines tall (0: one line of blocks)."""
-        width = self.content_size.width or 34
+        """Show the seat with colour columns ``stack`` lines tall (0: lines of blocks)."""
+        width = self.room
         key = (info, stack, gap, width, plain)
         if key == self._shown:
             return
@@ -236,12 +255,9 @@ class SeatView(Static):
         if left.cell_len + len(level) + 1 + right.cell_len <= width:
             left.append(level, style="dim")
         head = fit_line(left, right, width)
-        body = []
-        if stack:  # columns where they fit the panel's width, else a line of counts
+        if stack:
             body = collection_columns(info.collection, info.breakdown, stack, plain=plain)
-            if max(line.cell_len for line in body) > width - 2:
-                body = []
-        if not body:
+        else:
             body = collection_lines(info.collection, info.breakdown, plain=plain, width=width - 2)
         body = [Text.assemble("  ", line) for line in body]
         lines = 1 + sum(max(1, -(-line.cell_len // max(1, width))) for line in body)
@@ -252,7 +268,8 @@ class SeatView(Static):
 
 
 class SeatsPanel(VerticalScroll):
-    """Every seat at the table, in seat order; the colour columns fit the room there is."""
+    """Every seat at the table, in seat order; the colour columns fit the room there is
+    (all seats drawn alike)."""
 
     can_focus = False
 
@@ -276,12 +293,15 @@ class SeatsPanel(VerticalScroll):
         log_shown = any(child.display for child in self.siblings)
         room = height - 2 - (LOG_ROOM if log_shown else 0)
         stack = stack_height(room, len(seats))
-        gap = 1 if stack or room >= 3 * len(seats) else 0
         views = self.query(SeatView)
         if len(views) != len(seats):  # shown before its seats are mounted (a busy machine)
             self.call_after_refresh(self.redraw)
             return
-        for view, info in zip(views, seats, strict=True):
+        pairs = list(zip(views, seats, strict=True))
+        if stack and not all(view.columns_fit(info, stack, plain=plain) for view, info in pairs):
+            stack = 0  # one layout for all: lines of blocks where some columns do not fit
+        gap = 1 if stack or room >= 3 * len(seats) else 0
+        for view, info in pairs:
             view.show(info, stack, gap, plain=plain)
 
     def redraw(self) -> None:
