@@ -18,6 +18,7 @@ from coloretto.cli import (
     replay_command,
     review_command,
     save_command,
+    saves_command,
     score_command,
     stats_command,
     tutorial_command,
@@ -56,6 +57,7 @@ def build_parser() -> Parser:
     replay_command.add_parser(commands)
     review_command.add_parser(commands)
     save_command.add_parser(commands)
+    saves_command.add_parser(commands)
     stats_command.add_parser(commands)
     score_command.add_parser(commands)
     arena_command.add_parser(commands)

@@ -25,6 +25,7 @@ from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Lock, Locked, hold
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import (
+    discard,
     finished_games,
     games_in_progress,
     keep_finished,
@@ -309,6 +310,25 @@ class Keeper:
             return None
         self.release()
         self._lock = lock
+        return None
+
+    def discard(self, session_id: str) -> str | None:
+        """Remove the game in progress ``session_id`` for good (let go first if this
+        process holds it); what went wrong in words, or ``None``."""
+        shown = printable(session_id, 40)
+        try:
+            if self._lock is not None and self._lock.path == lock_path(self.data, session_id):
+                self.release()
+            discard(self.data, session_id)
+        except ValueError:
+            return f"{shown!r} is no game id (ids look like 20261121-070503-a1b2c3)"
+        except FileNotFoundError:
+            return f"there is no game in progress called {shown}"
+        except Locked as locked:
+            who = locked.holder or "another process"
+            return f"{shown} is being played in another window ({who}): quit it there first"
+        except OSError as error:
+            return self._trouble("discard the game", save_path(self.data, session_id), error)
         return None
 
     def release(self) -> None:

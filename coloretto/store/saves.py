@@ -4,7 +4,8 @@ seats, bots and match totals.
 
 A save is written after every action, atomically (the engine's ``write_record``), one
 file per session in ``DataDir.saves``. A finished game is copied to ``DataDir.history``;
-when it ends the match, its save is removed.
+when it ends the match, its save is removed. A game given up is discarded (``discard``:
+the setup screen's ctrl+x, ``coloretto saves delete``).
 
 The last setup chosen (players, people, names, level...) is kept beside them, in
 ``setup.json``, for the setup screen to start from.
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from coloretto.engine.record import GameRecord, write_atomically, write_record
+from coloretto.store.lock import hold
 from coloretto.store.paths import DataDir
 
 SUFFIX = ".json"
@@ -123,6 +125,17 @@ def _finished_at(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return (status.st_atime_ns, status.st_mtime_ns)
+
+
+def discard(data: DataDir, session_id: str) -> None:
+    """Remove the game in progress ``session_id`` for good, unless a process is playing it
+    (``Locked`` says which). ``ValueError`` if the id is no session id,
+    ``FileNotFoundError`` if there is no such game, ``OSError`` if the disk refuses."""
+    path = save_path(data, session_id)
+    if not path.is_file():
+        raise FileNotFoundError(path)
+    with hold(lock_path(data, session_id)):  # nobody plays it meanwhile
+        path.unlink()
 
 
 def is_save(path: Path) -> bool:
