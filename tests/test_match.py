@@ -53,7 +53,9 @@ def test_totals_add_up_the_games_final_scores():
         expected = tuple(sum(game[s] for game in scores[:n]) for s in range(3))
         assert end.totals() == expected
     assert final.totals() == tuple(sum(g[s] for g in scores) for s in range(3))
-    assert final.winners() == tuple(
+    outcome = final.outcome()
+    assert outcome is not None
+    assert outcome.winners == tuple(
         s for s, v in enumerate(final.totals()) if v == max(final.totals())
     )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -34,6 +36,11 @@ def test_shares_sum_to_one_and_only_winners_share(totals):
         assert (outcome.share(player) > 0) == (total == max(totals))
         rival = max(t for p, t in enumerate(totals) if p != player)
         assert outcome.margin(player) == total - rival
+        assert outcome.places[player] == 1 + sum(t > total for t in totals)
+        assert (outcome.places[player] == 1) == (player in outcome.winners)
+        assert outcome.tied_with(player) == tuple(
+            p for p, t in enumerate(totals) if t == total and p != player
+        )
 
 
 def test_a_game_has_an_outcome_only_once_over():
@@ -43,15 +50,31 @@ def test_a_game_has_an_outcome_only_once_over():
     outcome = final.outcome()
     assert outcome is not None
     assert outcome.totals == final.final_scores()
-    assert outcome.winners == final.winners()
+    best = max(outcome.totals)
+    assert outcome.winners == tuple(s for s, v in enumerate(final.final_scores()) if v == best)
 
 
-def test_ghost_outcome_ranks_the_teams():
-    final = play_out(new_game(Rules(players=2, variant=Variant.GHOST), seed=5))
+def test_ghost_outcome_ranks_the_players_by_their_own_seats():
+    # Individual scoring (the rules text's default): the ghosts' 26 and 21 points win nothing.
+    rng = random.Random(0)
+    final = new_game(Rules(players=2, variant=Variant.GHOST), seed=8)
+    while not final.is_over:
+        final = final.apply(rng.choice(final.legal_actions()))
+    assert final.final_scores() == (4, 8, 26, 21)
     outcome = final.outcome()
     assert outcome is not None
-    scores = final.final_scores()
-    assert outcome.totals == (scores[0] + scores[2], scores[1] + scores[3])
+    assert (outcome.totals, outcome.places, outcome.winners) == ((4, 8), (2, 1), (1,))
+    assert outcome.margin(0) == -4
+
+
+def test_a_ghost_match_ranks_the_players_by_their_own_seats():
+    match = Match.start(Rules(players=2, variant=Variant.GHOST, games=2), seed=5)
+    match = match.__class__(match.rules, match.seed, play_out(match.game), match.results)
+    match = match.next_game()
+    match = match.__class__(match.rules, match.seed, play_out(match.game), match.results)
+    outcome = match.outcome()
+    assert outcome is not None
+    assert outcome.totals == match.totals()[:2]
 
 
 def test_match_outcome_comes_with_the_last_game():
@@ -63,7 +86,8 @@ def test_match_outcome_comes_with_the_last_game():
     outcome = match.outcome()
     assert outcome is not None
     assert outcome.totals == match.totals()
-    assert outcome.winners == match.winners()
+    best = max(outcome.totals)
+    assert outcome.winners == tuple(p for p, v in enumerate(outcome.totals) if v == best)
 
 
 @pytest.mark.parametrize(

@@ -134,8 +134,11 @@ def test_finished_record_has_the_result():
     record = to_record(game)
     result = record["result"]
     assert result["scores"] == list(game.final_scores())
-    assert result["winners"] == list(game.winners())
-    assert result["team_totals"] == list(game.team_totals())
+    outcome = game.outcome()
+    assert outcome is not None
+    assert result["places"] == list(outcome.places)
+    assert result["winners"] == list(outcome.winners)
+    assert set(result["winners"]) <= {0, 1}  # players: a ghost's seat never wins
     assert len(result["breakdowns"]) == 4
     for seat, breakdown in enumerate(result["breakdowns"]):
         assert breakdown["total"] == game.final_scores()[seat]

@@ -62,13 +62,13 @@ def test_ghost_variant_layout():
     assert rules.plus_colours == 3
     assert rules.starting_cards == 1
     assert [rules.controller(s) for s in range(4)] == [0, 1, 0, 1]
-    assert rules.teams == ((0, 2), (1, 3))
+    assert rules.player_totals((4, 8, 26, 21)) == (4, 8)  # a ghost's points are its own
 
 
 def test_standard_controller_is_the_seat():
     rules = Rules(players=5)
     assert [rules.controller(s) for s in range(5)] == [0, 1, 2, 3, 4]
-    assert rules.teams == ((0,), (1,), (2,), (3,), (4,))
+    assert rules.player_totals((1, 2, 3, 4, 5)) == (1, 2, 3, 4, 5)
 
 
 def test_defaults():

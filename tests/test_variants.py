@@ -336,13 +336,15 @@ def test_ghost_seats_are_moved_by_the_player_opposite():
     assert len(game.colours) == 7
 
 
-def test_ghost_team_totals_sum_each_player_and_their_ghost():
+def test_ghost_seats_score_on_their_own_and_rank_nowhere():
     rules = Rules(players=2, variant="ghost")
     for seed in range(4):
         game = play_out(new_game(rules, seed), seed)
         scores = game.final_scores()
         assert len(scores) == 4
-        assert game.team_totals() == (scores[0] + scores[2], scores[1] + scores[3])
+        outcome = game.outcome()
+        assert outcome is not None
+        assert outcome.totals == scores[:2]  # individual scoring: each player's own seat
         for seat in range(4):
             assert scores[seat] == game.score_breakdown(seat).total
 
@@ -358,9 +360,11 @@ def test_ghost_turns_go_round_all_four_seats():
     assert [rules.controller(s) for s in order] == [1, 0, 1, 0]
 
 
-def test_team_totals_are_the_seat_scores_without_ghosts():
+def test_the_players_totals_are_the_seat_scores_without_ghosts():
     game = play_out(new_game(Rules(players=3), seed=4), 4)
-    assert game.team_totals() == game.final_scores()
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.totals == game.final_scores()
 
 
 def test_make_setup_helper_builds_valid_deals():

@@ -88,6 +88,7 @@ class GameResult:
     """One game's outcome, per entry of ``Arena.bots`` (not per seat)."""
 
     scores: tuple[int, ...]
+    """The players' totals (``Outcome.totals``) per entry."""
     move_seconds: tuple[float, ...]
     """Total thinking time per entry."""
     moves: tuple[int, ...]
@@ -250,7 +251,9 @@ def play_game(arena: Arena, number: int) -> GameResult:
             write_record(path, state, names)
         except OSError as error:
             raise RecordDirError(f"cannot write the record {path}: {_reason(error)}") from None
-    per_player = state.team_totals()
+    outcome = state.outcome()
+    assert outcome is not None
+    per_player = outcome.totals
     by_entry = [0] * players
     for p in range(players):
         by_entry[entry_of[p]] = p

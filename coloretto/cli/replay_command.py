@@ -260,11 +260,13 @@ def _history_row(path: Path) -> tuple[Text, str, Text, str, str]:
     state = record.state
     scores = state.final_scores() if state.is_over else state.scores()
     seats = [printable(name, LONGEST_NAME) for name in record.seats]
-    if state.is_over:
-        winners = state.winners()
+    outcome = state.outcome()
+    if outcome is not None:  # player p sits in seat p; a ghost's seat never wins
         away = stood_in(record.meta, record.rules.players)
         result = "\n".join(
-            " ".join((["won"] if seat in winners else []) + ([STOOD_IN] if seat in away else []))
+            " ".join(
+                (["won"] if seat in outcome.winners else []) + ([STOOD_IN] if seat in away else [])
+            )
             for seat in range(len(seats))
         )
     else:

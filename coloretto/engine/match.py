@@ -60,19 +60,10 @@ class Match:
         """
         return self.seed if number == 1 else f"{self.seed}/{number}"
 
-    def team_totals(self) -> tuple[int, ...]:
-        """Each player's match total over the seats they move (the ghost variant's teams)."""
-        totals = self.totals()
-        return tuple(sum(totals[s] for s in team) for team in self.rules.teams)
-
     def outcome(self) -> Outcome | None:
-        """The match's result once its last game is over (players ranked by
-        ``team_totals``), else ``None``."""
-        return Outcome.of(self.team_totals()) if self.is_over else None
-
-    def winners(self) -> tuple[int, ...]:
-        """The seats with the highest total (several on a tie)."""
-        return Outcome.of(self.totals()).winners
+        """The match's result once its last game is over, else ``None``: the players
+        ranked by their match totals (``Rules.player_totals``)."""
+        return Outcome.of(self.rules.player_totals(self.totals())) if self.is_over else None
 
     def apply(self, action: Action | str) -> Match:
         """The match after ``action`` in the current game."""

@@ -1,7 +1,8 @@
-"""Who won: the one place that turns scores into winners, shares and margins.
+"""Who won: the one place that turns scores into places, winners, shares and margins.
 
-A game's result (``GameState.outcome()``), a match's (``Match.outcome()``), the arena's
-tally, the statistics, the end screen and the search bot's rewards all read it from here.
+A game's result (``GameState.outcome()``) and a match's (``Match.outcome()``): the
+records, the score and replay screens, the list of finished games, the statistics, the
+arena's tally and the search bot's rewards all read who won from here.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from dataclasses import dataclass
 class Outcome:
     """Each player's total and who has the best one (several players on a tie).
 
-    In the ghost variant a player's total is the team's (their seat and their ghost's);
-    otherwise it is their seat's score.
+    A game's players are ranked by their own seats' scores (``Rules.player_totals``):
+    player ``p`` sits in seat ``p``, and a ghost seat (the ghost variant's) ranks nowhere.
 
     >>> outcome = Outcome.of([23, 31, 31])
     >>> outcome.winners, outcome.is_tie, outcome.share(1), outcome.share(0)
@@ -57,6 +58,20 @@ class Outcome:
         """
         mine = self.totals[player]
         return 1 + sum(total > mine for total in self.totals)
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Each player's ``place``, in player order."""
+        return tuple(self.place(p) for p in range(len(self.totals)))
+
+    def tied_with(self, player: int) -> tuple[int, ...]:
+        """The other players with ``player``'s total, who share their place.
+
+        >>> Outcome.of([23, 31, 31, 40]).tied_with(1)
+        (2,)
+        """
+        mine = self.totals[player]
+        return tuple(p for p, total in enumerate(self.totals) if total == mine and p != player)
 
     def share(self, player: int) -> float:
         """``player``'s share of the win: 1 for a sole winner, split on a tie, else 0."""

@@ -96,11 +96,12 @@ def to_record(
             for move in state.history()
         ],
     }
-    if state.is_over:
+    outcome = state.outcome()
+    if outcome is not None:
         record["result"] = {
             "scores": list(state.final_scores()),
-            "winners": list(state.winners()),
-            "team_totals": list(state.team_totals()),
+            "places": list(outcome.places),
+            "winners": list(outcome.winners),
             "breakdowns": [breakdown_to_json(state.score_breakdown(s)) for s in range(rules.seats)],
         }
     return record

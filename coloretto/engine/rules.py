@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import TypeVar
 
 _E = TypeVar("_E", bound=Enum)
+_N = TypeVar("_N", int, float)
 
 
 class Scoring(StrEnum):
@@ -140,13 +142,15 @@ class Rules:
         """
         return seat % 2 if self.variant is Variant.GHOST else seat
 
-    @property
-    def teams(self) -> tuple[tuple[int, ...], ...]:
-        """Seats grouped by controlling player: ``((0, 2), (1, 3))`` for ghosts."""
-        return tuple(
-            tuple(s for s in range(self.seats) if self.controller(s) == p)
-            for p in range(self.players)
-        )
+    def player_totals(self, seat_scores: Sequence[_N]) -> tuple[_N, ...]:
+        """Each player's total (what ranks them) from each seat's score: their own seat's.
+        Player ``p`` sits in seat ``p``; the ghost variant is scored individually (the
+        rules text's default), so a ghost's cards score for the ghost, which ranks nowhere.
+
+        >>> Rules(players=2, variant="ghost").player_totals((4, 8, 26, 21))
+        (4, 8)
+        """
+        return tuple(seat_scores[: self.players])
 
     def to_dict(self) -> dict[str, object]:
         """The rules as plain JSON values, as written in game records."""

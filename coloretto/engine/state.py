@@ -594,23 +594,17 @@ class GameState:
             plus_colours=t.plus_colours,
         )
 
-    def team_totals(self) -> tuple[int, ...]:
-        """Each player's total over the seats they move (the ghost variant's team score)."""
-        seat_scores = self.scores()
-        return tuple(sum(seat_scores[s] for s in team) for team in self._t.rules.teams)
-
     def outcome(self) -> Outcome | None:
-        """The result once the game is over (players ranked by ``team_totals``), else ``None``.
+        """The result once the game is over, else ``None``: the players ranked by their
+        totals (``Rules.player_totals``: a ghost seat ranks nowhere).
 
         >>> game = new_game(Rules(players=3), seed=1)
         >>> game.outcome() is None
         True
         """
-        return Outcome.of(self.team_totals()) if self._c[_OVER] else None
-
-    def winners(self) -> tuple[int, ...]:
-        """The seats with the highest score now (several on a tie)."""
-        return Outcome.of(self.scores()).winners
+        if not self._c[_OVER]:
+            return None
+        return Outcome.of(self._t.rules.player_totals(self.scores()))
 
     # ----------------------------------------------------- hidden information
 

@@ -166,7 +166,7 @@ class PlayerResult:
     bot: str | None
     """The bot spec or level name (e.g. ``"normal"``); ``None`` for a person."""
     score: int
-    """The final score (in the ghost variant: the player's team total)."""
+    """The player's final total (``Outcome.totals``): their own seat's score."""
     win: float
     """1.0 won, 1/k shared a k-way tie for first place, 0.0 lost."""
     spec: str | None = None
@@ -242,9 +242,9 @@ class GameResult:
         ``players`` gives each player's name and bot (``None`` for a person), in order;
         a bot named by one of the ``levels`` (level name to bot spec) keeps its spec, and
         the date of its play when ``revisions`` (level name to date) has one.
-        A player's score is their team total (``state.outcome()``), which is their own
-        seat's score except in the ghost variant, where each player also moves a ghost
-        seat; the winners are the players with the highest total, sharing the win.
+        A player's score and share of the win are the game's outcome's
+        (``state.outcome()``): their own seat's score (in the ghost variant a ghost's
+        points are not its player's), the win shared by the highest totals.
         ``stood_in`` are the players (people) a bot stood in for while they were away.
         ``finished_at`` defaults to now. Raises ``ValueError`` if the game is not over
         or ``players`` does not match the rules.

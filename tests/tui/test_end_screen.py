@@ -92,7 +92,9 @@ async def test_the_score_screen_and_its_keys() -> None:
         jokers = [game.score_breakdown(seat).jokers for seat in range(2)]
         assert ("joker" in key) == any(jokers)  # the notation explained only when shown
         headline = text_of(end.query_one("#headline"))
-        winner = session.seat_names[game.winners()[0]]
+        outcome = game.outcome()
+        assert outcome is not None
+        winner = session.seat_names[outcome.winners[0]]
         assert headline.startswith(winner)
         assert "points!" in headline
 
@@ -144,7 +146,7 @@ async def test_a_new_setup_from_the_score_screen() -> None:
 
 
 @asynctest
-async def test_the_ghost_variant_crowns_the_winning_team() -> None:
+async def test_the_ghost_variant_ranks_the_players_alone() -> None:
     app = make_app(2, humans=1, seed=4, variant="ghost")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -159,13 +161,13 @@ async def test_the_ghost_variant_crowns_the_winning_team() -> None:
         game = end.session.game
         outcome = game.outcome()
         assert outcome is not None
-        crowned = {card.seat for card in end.query(ScoreCard) if card.has_class("-winner")}
-        assert crowned == {s for s in range(4) if game.rules.controller(s) in outcome.winners}
-        teams = text_of(end.query_one("#standings"))
-        assert "Your team" in teams
-        assert "You's" not in teams
-        assert "You + Your ghost" in teams
-        for card in end.query(ScoreCard):
+        cards = list(end.query(ScoreCard))
+        crowned = {card.seat for card in cards if card.has_class("-winner")}
+        assert crowned == set(outcome.winners) <= {0, 1}  # a ghost never wins
+        assert {card.seat for card in cards[2:]} == {2, 3}  # the ghosts last, with no place
+        assert all("ghost" in end.session.seat_names[card.seat] for card in cards[2:])
+        assert not end.query_one("#standings").display  # no team totals
+        for card in cards:
             assert end.session.seat_names[card.seat] in text_of(card)
 
 

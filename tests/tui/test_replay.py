@@ -506,9 +506,10 @@ def listed(listing: str, file: str) -> dict[str, tuple[int, bool]]:
 
 
 def expected(game: GameState, names: Sequence[str]) -> dict[str, tuple[int, bool]]:
-    winners = game.winners()
+    outcome = game.outcome()
+    assert outcome is not None
     return {
-        name: (score, seat in winners)
+        name: (score, seat in outcome.winners)
         for seat, (name, score) in enumerate(zip(names, game.final_scores(), strict=False))
     }
 

@@ -10,6 +10,7 @@ from textual.app import App
 from textual.geometry import Region
 from textual.screen import Screen
 
+from coloretto.engine import Outcome
 from coloretto.play.config import GameConfig
 from coloretto.play.session import Session
 from coloretto.tui.screens import EndScreen
@@ -49,22 +50,22 @@ def top_border(card: ScoreCard) -> str:
 
 
 def test_a_place_of_ones_own_is_said_plainly() -> None:
-    assert place_line(NAMES, [24, 15, 36, 33], 0) == "You came 3rd of 4 with 24 points."
+    assert place_line(NAMES, Outcome.of([24, 15, 36, 33]), 0) == "You came 3rd of 4 with 24 points."
 
 
 def test_a_shared_place_names_who_shares_it() -> None:
     # The rules break no tie: Bot 2 and you both come 3rd, and nobody 4th.
-    scores = [31, 40, 31, 35]
-    assert place_line(NAMES, scores, 0) == "You and Bot 2 share 3rd place with 31 points each."
-    assert [place_title(scores, seat) for seat in range(4)] == [
+    outcome = Outcome.of([31, 40, 31, 35])
+    assert place_line(NAMES, outcome, 0) == "You and Bot 2 share 3rd place with 31 points each."
+    assert [place_title(outcome, seat) for seat in range(4)] == [
         "shared 3rd",
         "1st",
         "shared 3rd",
         "2nd",
     ]
-    three = place_line(["Ana", "Ben", "Cy", "Di"], [20, 20, 20, 30], 1)
+    three = place_line(["Ana", "Ben", "Cy", "Di"], Outcome.of([20, 20, 20, 30]), 1)
     assert three == "Ben, Ana and Cy share 2nd place with 20 points each."
-    assert [place_title(scores, seat, short=True) for seat in range(4)] == [
+    assert [place_title(outcome, seat, short=True) for seat in range(4)] == [
         "=3rd",
         "1st",
         "=3rd",

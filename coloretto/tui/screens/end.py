@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -15,9 +14,9 @@ from textual.containers import Center, Grid, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from coloretto.engine import Card, RecordError, Variant, read_record
+from coloretto.engine import Card, RecordError, read_record
 from coloretto.engine.outcome import Outcome
-from coloretto.play.config import YOU, possessive
+from coloretto.play.config import YOU
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
@@ -43,40 +42,29 @@ def _win(names: Sequence[str]) -> str:
     return f"{names[0]} {'win' if names[0] == YOU else 'wins'}"
 
 
-def place_of(scores: Sequence[int], seat: int) -> tuple[int, list[int]]:
-    """``seat``'s place (1 + the players with more points) and the others with as many
-    points: the rules break no tie, so equal scores share a place.
-
-    >>> place_of([23, 31, 31, 40], 1)
-    (2, [2])
-    """
-    mine = scores[seat]
-    place = Outcome.of(scores).place(seat)
-    return place, [s for s, score in enumerate(scores) if score == mine and s != seat]
-
-
-def place_title(scores: Sequence[int], seat: int, *, short: bool = False) -> str:
+def place_title(outcome: Outcome, player: int, *, short: bool = False) -> str:
     """A score card's title: ``"2nd"``, or ``"shared 2nd"`` on a tie (``short``: ``"=2nd"``,
     as sports tables mark a tie).
 
-    >>> place_title([23, 31, 31, 40], 1), place_title([23, 31, 31, 40], 0)
-    ('shared 2nd', '4th')
-    >>> place_title([23, 31, 31, 40], 1, short=True), place_title([23, 31, 31, 40], 0, short=True)
-    ('=2nd', '4th')
+    >>> outcome = Outcome.of([23, 31, 31, 40])
+    >>> place_title(outcome, 1), place_title(outcome, 0), place_title(outcome, 1, short=True)
+    ('shared 2nd', '4th', '=2nd')
     """
-    place, tied = place_of(scores, seat)
-    if not tied:
-        return ordinal(place)
-    return f"{'=' if short else 'shared '}{ordinal(place)}"
+    place = ordinal(outcome.place(player))
+    if not outcome.tied_with(player):
+        return place
+    return f"{'=' if short else 'shared '}{place}"
 
 
-def place_line(names: Sequence[str], scores: Sequence[int], seat: int) -> str:
-    """``"You came 3rd of 4 with 24 points."``, or who shares that place."""
-    place, tied = place_of(scores, seat)
+def place_line(names: Sequence[str], outcome: Outcome, player: int) -> str:
+    """``"You came 3rd of 4 with 24 points."``, or who shares that place (``names``: the
+    seats', player ``p`` sitting in seat ``p``)."""
+    place, total = ordinal(outcome.place(player)), outcome.totals[player]
+    tied = outcome.tied_with(player)
     if not tied:
-        return f"{names[seat]} came {ordinal(place)} of {len(scores)} with {scores[seat]} points."
-    who = names_and([names[seat], *(names[s] for s in tied)])
-    return f"{who} share {ordinal(place)} place with {scores[seat]} points each."
+        return f"{names[player]} came {place} of {len(outcome.totals)} with {total} points."
+    who = names_and([names[player], *(names[p] for p in tied)])
+    return f"{who} share {place} place with {total} points each."
 
 
 def lone_person(session: Session) -> int | None:
@@ -96,17 +84,13 @@ def headline(
     rules = game.rules
     names = session.seat_names if names is None else names
     lines: list[Text] = []
-    scores = game.final_scores()
     prefix = f"Game {session.match.game_number} of {rules.games}: " if rules.games > 1 else ""
-    ghost = rules.variant is Variant.GHOST
     outcome = game.outcome()
     assert outcome is not None
-    # A player's name is their seat's (a ghost's partner is its player).
-    who = [names[p] for p in outcome.winners]
-    total = "a team total of " if ghost else ""
-    lines.append(Text(f"{prefix}{_win(who)} with {total}{outcome.best} points!", style="bold"))
-    if you is not None and not ghost and you not in outcome.winners:
-        lines.append(Text(place_line(names, scores, you)))
+    who = [names[p] for p in outcome.winners]  # player p sits in seat p
+    lines.append(Text(f"{prefix}{_win(who)} with {outcome.best} points!", style="bold"))
+    if you is not None and you not in outcome.winners:
+        lines.append(Text(place_line(names, outcome, you)))
     match = session.match.outcome()
     if rules.games > 1 and match is not None:
         who = [names[p] for p in match.winners]
@@ -114,13 +98,11 @@ def headline(
     return lines
 
 
-def standings(session: Session) -> Group | None:
-    """Each game's scores and the totals (for a match), and the teams' totals (ghost
-    variant), one line per team."""
+def standings(session: Session) -> Table | None:
+    """Each game's scores and the totals, for a match."""
     rules = session.game.rules
     names = session.seat_names
     match = session.match
-    parts: list[Table] = []
     if rules.games > 1:
         table = Table(expand=False, box=None, padding=(0, 1), pad_edge=False)
         table.add_column("Match", no_wrap=True, style="bold")
@@ -134,21 +116,8 @@ def standings(session: Session) -> Group | None:
             Text(f"Total ({played})", style="bold"),
             *(Text(str(v), style="bold") for v in match.totals()),
         )
-        parts.append(table)
-    if rules.variant is Variant.GHOST:
-        totals = match.totals()
-        teams = Table(expand=False, box=None, padding=(0, 1), pad_edge=False)
-        teams.add_column("Teams", no_wrap=True, style="bold")
-        teams.add_column("Seats")
-        teams.add_column("Points", justify="right", no_wrap=True)
-        for player, team in zip(session.config.players, rules.teams, strict=True):
-            teams.add_row(
-                Text(f"{possessive(player.name)} team"),
-                Text(" + ".join(names[s] for s in team)),
-                Text(str(sum(totals[s] for s in team)), style="bold"),
-            )
-        parts.append(teams)
-    return Group(*parts) if parts else None
+        return table
+    return None
 
 
 class EndScreen(Screen[EndChoice]):
@@ -185,13 +154,15 @@ class EndScreen(Screen[EndChoice]):
         return headline(self.session, self.you, self.headline_names())
 
     def by_place(self) -> list[int]:
-        """The seats by place, the winner first (a ghost's seat by its team's place), in
-        seat order on a tie."""
+        """The seats by place, the winner first, in seat order on a tie; the ghosts' seats
+        (which rank nowhere) last."""
         game = self.session.game
         outcome = game.outcome()
         assert outcome is not None
+        places = outcome.places
+        last = len(places) + 1
         seats = range(game.rules.seats)
-        return sorted(seats, key=lambda seat: outcome.place(game.rules.controller(seat)))
+        return sorted(seats, key=lambda seat: places[seat] if seat < len(places) else last)
 
     def compose(self) -> ComposeResult:
         """Headline, one score card per seat by place, standings, message line and keys."""
@@ -216,11 +187,10 @@ class EndScreen(Screen[EndChoice]):
         plain = self.app.no_color
         outcome = game.outcome()
         assert outcome is not None
-        scores = game.final_scores()
-        ghost = game.rules.variant is Variant.GHOST  # a seat's place means little there
         shown = []
         for card in self.query(ScoreCard):
             seat = card.seat
+            ranked = seat < game.rules.players  # a player's own seat; a ghost's ranks nowhere
             breakdown = game.score_breakdown(seat)
             golden = game.collection(seat).get(Card.GOLDEN_JOKER, 0)
             shown.append((breakdown, golden))
@@ -228,9 +198,9 @@ class EndScreen(Screen[EndChoice]):
                 self.card_name(seat),
                 breakdown,
                 golden=golden,
-                winner=game.rules.controller(seat) in outcome.winners,  # a ghost's team wins
-                place="" if ghost else place_title(scores, seat),
-                short_place="" if ghost else place_title(scores, seat, short=True),
+                winner=seat in outcome.winners,
+                place=place_title(outcome, seat) if ranked else "",
+                short_place=place_title(outcome, seat, short=True) if ranked else "",
                 plain=plain,
             )
         self.query_one("#headline", Static).update(Text("\n").join(self.headline_lines()))

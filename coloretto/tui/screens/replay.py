@@ -50,12 +50,14 @@ def grade_text(grade: Grade) -> Text:
 
 
 def final_scores(session: Session) -> Text:
-    """``Ana 23 · Ben 17 · Cy 12``, the winners in bold."""
+    """``Ana 23 · Ben 17 · Cy 12``, the winners in bold (``GameState.outcome``: player
+    ``p`` sits in seat ``p``)."""
     game = session.game
     scores = game.final_scores()
-    winners = set(game.winners())
+    outcome = game.outcome()
+    assert outcome is not None
     return Text(" · ").join(
-        Text(f"{name} {score}", style="bold" if seat in winners else "")
+        Text(f"{name} {score}", style="bold" if seat in outcome.winners else "")
         for seat, (name, score) in enumerate(zip(session.seat_names, scores, strict=True))
     )
 
