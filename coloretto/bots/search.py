@@ -57,9 +57,9 @@ class _Edge:
 
     __slots__ = ("children", "rewards", "visits")
 
-    def __init__(self, seats: int) -> None:
+    def __init__(self, players: int) -> None:
         self.visits = 0
-        self.rewards = [0.0] * seats
+        self.rewards = [0.0] * players
         self.children: dict[Card | None, _Node] = {}
 
 
@@ -165,7 +165,7 @@ class SearchBot:
 
     With ``playout=greedy`` it runs information-set Monte Carlo tree search
     instead: a tree of public histories shared by all deals, walked with UCB1
-    (each seat maximising its own reward; a draw branches on the card
+    (each seat maximising its player's reward; a draw branches on the card
     revealed), and fast greedy playouts (``threshold``, ``epsilon``,
     ``denial``) to the horizon. That mode is faster per iteration but weaker.
 
@@ -289,8 +289,8 @@ class SearchBot:
         edges = [(a, e) for a, e in root.edges.items() if a in allowed]
         if not edges:
             return legal[0]
-        seat = view.seat
-        return max(edges, key=lambda ae: (ae[1].visits, ae[1].rewards[seat]))[0]
+        player = view.rules.controller(view.seat)
+        return max(edges, key=lambda ae: (ae[1].visits, ae[1].rewards[player]))[0]
 
     def _budget(self, view: PlayerView) -> Budget:
         """The bot's own budget at ``view``'s table (``at_five`` deals at five seats)."""
@@ -350,7 +350,7 @@ class SearchBot:
         than ``RACE_ERRORS`` standard errors is dropped, so the deals left go to
         the candidates that can still win.
         """
-        seat = view.seat
+        player = view.rules.controller(view.seat)
         count = len(candidates)
         sums = [0.0] * count
         squares = [0.0] * count
@@ -360,7 +360,7 @@ class SearchBot:
             state = self._deal(view)
             values = []
             for i in active:
-                value = self._rollout(state.apply(candidates[i]), seat, deadline)
+                value = self._rollout(state.apply(candidates[i]), player, deadline)
                 if value is None:
                     break
                 values.append(value)
@@ -382,15 +382,16 @@ class SearchBot:
                 best = i
         return candidates[best]
 
-    def _rollout(self, state: GameState, seat: int, deadline: float | None) -> float | None:
-        """Every seat played by its policy to the horizon or the end: ``seat``'s reward,
+    def _rollout(self, state: GameState, player: int, deadline: float | None) -> float | None:
+        """Every seat played by its policy to the horizon or the end: ``player``'s reward,
         or ``None`` if the deadline passes first."""
         end = self._play_out(state, deadline)
         if end is None:
             return None
-        if end.is_over:
-            return _rewards(end.final_scores(), self.margin)[seat]
-        return self._estimate(end)[seat]
+        outcome = end.outcome()
+        if outcome is not None:
+            return _rewards(outcome, self.margin)[player]
+        return self._estimate(end)[player]
 
     def _play_out(self, state: GameState, deadline: float | None) -> GameState | None:
         """Every seat played by its policy to the horizon or the end; ``None`` if the
@@ -508,7 +509,8 @@ class SearchBot:
         """One pass: select and expand in the tree, play out, back up the rewards."""
         path: list[_Edge] = []
         node = root
-        seats = state.rules.seats
+        rules = state.rules
+        players = rules.players
         c = self.exploration
         policy = self._policy
         while not state.is_over:
@@ -518,11 +520,11 @@ class SearchBot:
                 # branches on the card and on the choices to take or draw.
                 state = state.apply(policy.choose(state, legal, rng, greedy=True))
                 continue
-            player = state.current_player
+            player = rules.controller(state.current_player)
             untried = [a for a in legal if a not in node.edges]
             if untried:
                 action = untried[int(rng.random() * len(untried))]
-                edge = node.edges[action] = _Edge(seats)
+                edge = node.edges[action] = _Edge(players)
             else:
                 log_n = math.log(node.visits + 1)
                 action = max(
@@ -543,31 +545,30 @@ class SearchBot:
         horizon = self._horizon
         while not state.is_over and (horizon is None or state.round < horizon):
             state = state.apply(policy.choose(state, state.legal_actions(), rng))
-        if state.is_over:
-            rewards = _rewards(state.final_scores(), self.margin)
-        else:
-            rewards = self._estimate(state)
+        outcome = state.outcome()
+        rewards = self._estimate(state) if outcome is None else _rewards(outcome, self.margin)
         for edge in path:
             edge.visits += 1
             totals = edge.rewards
-            for s in range(seats):
-                totals[s] += rewards[s]
+            for p in range(players):
+                totals[p] += rewards[p]
 
     def _estimate(self, state: GameState) -> list[float]:
-        """Per seat, the chance to win estimated at a round's end (the game goes on).
+        """Per player, the chance to win estimated at a round's end (the game goes on).
 
         Each seat's value is its score plus the prospects of the colours it
         builds (as the expert reckons them: its share of the unseen cards of
         each colour, shared with the seats that collect it too), less what its
-        junk to come should cost (``junk``); the reward is a logistic function
-        of its value's margin over the best other seat.
+        junk to come should cost (``junk``); a player's is their own seat's
+        (``Rules.player_totals``, as the outcome ranks them), and the reward is a
+        logistic function of its margin over the best other player's.
         """
-        values = _values(state, self.foresight, self.junk)
+        values = state.rules.player_totals(_values(state, self.foresight, self.junk))
         spread = self.spread
         rewards = []
-        for s in range(len(values)):
-            rival = max(v for o, v in enumerate(values) if o != s)
-            x = max(-30.0, min(30.0, (values[s] - rival) / spread))
+        for p in range(len(values)):
+            rival = max(v for o, v in enumerate(values) if o != p)
+            x = max(-30.0, min(30.0, (values[p] - rival) / spread))
             rewards.append(1.0 / (1.0 + math.exp(-x)))
         return rewards
 
@@ -677,19 +678,17 @@ def analysis_spread(cards_left: int) -> float:
 def _judge(state: GameState, seat: int) -> tuple[float, float]:
     """``seat``'s player's chance to win and margin (points) at the end of a rollout.
 
-    A finished game's are exact. At a round's end each player's value (the seat's score
-    and prospects; a team's sum in the ghost variant) gives the margin over the best
-    other, and a softmax of the values (``analysis_spread``) the chance to win.
+    A finished game's are exact (``GameState.outcome``). At a round's end each player's
+    value (their own seat's score and prospects: ``Rules.player_totals``) gives the
+    margin over the best other, and a softmax of the values (``analysis_spread``) the
+    chance to win.
     """
     rules = state.rules
     player = rules.controller(seat)
-    if state.is_over:
-        outcome = state.outcome()
-        assert outcome is not None
+    outcome = state.outcome()
+    if outcome is not None:
         return outcome.share(player), float(outcome.margin(player))
-    values = [0.0] * rules.players
-    for s, value in enumerate(_values(state, None, None)):
-        values[rules.controller(s)] += value
+    values = rules.player_totals(_values(state, None, None))
     rival = max((v for p, v in enumerate(values) if p != player), default=values[player])
     spread = analysis_spread(state.deck_size)
     top = max(values)
@@ -708,13 +707,12 @@ def _ucb(edge: _Edge, player: int, log_n: float, c: float) -> float:
     return edge.rewards[player] / edge.visits + c * math.sqrt(log_n / edge.visits)
 
 
-def _rewards(scores: tuple[int, ...], weight: float) -> list[float]:
-    """Per seat: the win (shared on ties), and with ``weight`` the margin over the rest."""
-    outcome = Outcome.of(scores)
+def _rewards(outcome: Outcome, weight: float) -> list[float]:
+    """Per player: the win (shared on ties), and with ``weight`` the margin over the rest."""
     win = 1.0 - weight
     rewards = []
-    for seat in range(len(scores)):
-        margin = max(-1.0, min(1.0, outcome.margin(seat) / 40))
-        won = win / len(outcome.winners) if seat in outcome.winners else 0.0
+    for player in range(len(outcome.totals)):
+        margin = max(-1.0, min(1.0, outcome.margin(player) / 40))
+        won = win / len(outcome.winners) if player in outcome.winners else 0.0
         rewards.append(won + weight * 0.5 * (1 + margin))
     return rewards
