@@ -541,6 +541,21 @@ class GameState:
         return tuple(reversed(moves))
 
     @property
+    def ply(self) -> int:
+        """How many moves have been played: ``len(history())``, without making them.
+
+        >>> from coloretto.engine import new_game
+        >>> new_game(seed=1).apply("draw").apply("place 1").ply
+        2
+        """
+        count = 0
+        node = self._c[_HISTORY]
+        while node is not None:
+            count += 1
+            node = node[0]
+        return count
+
+    @property
     def last_move(self) -> Move | None:
         """The latest move, or ``None`` at the start."""
         if self._c[_HISTORY] is None:

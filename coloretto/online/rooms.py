@@ -116,8 +116,6 @@ class Room:
         person away."""
         self.locked = locked
         """True while the host keeps the table closed to new players (``join``)."""
-        self._counted: GameState | None = None
-        self._count = 0
 
     @classmethod
     def open(cls, code: str, host: Host) -> tuple[Room, str]:
@@ -236,10 +234,7 @@ class Room:
     @property
     def ply(self) -> int:
         """Actions played so far."""
-        game = self.session.game
-        if self._counted is not game:  # the history is a linked list: count it once
-            self._counted, self._count = game, len(game.history())
-        return self._count
+        return self.session.game.ply
 
     def mover(self) -> int | None:
         """The player to move (a ghost's partner moves it); ``None`` before the start and

@@ -98,7 +98,7 @@ class Session:
         """The seed for ``seat``'s bot at this point of the match. A bot's moves may give
         its seed away: a big match seed (``random_seed``) gives its bots a hash of itself,
         an old small one the seeds it always gave (``_OLD_SEEDS``)."""
-        ply = len(self.game.history()) + 1000 * self.match.game_number
+        ply = self.game.ply + 1000 * self.match.game_number
         if self.seed < _OLD_SEEDS:
             return (self.seed * 1_000_003 + 7919 * (seat + 1) + 104_729 * ply) % 2**32
         digest = hashlib.sha256(f"{self.seed}/bot/{seat}/{ply}".encode()).digest()
