@@ -23,7 +23,6 @@ from coloretto.play.keeper import Keeper
 from coloretto.play.saving import load_session
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
-from coloretto.store.saves import latest_save
 from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.messages import GameOver, ResumeGame, StartGame
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen
@@ -81,8 +80,7 @@ class ColorettoApp(GuardedApp):
             self.push_screen(self._game_screen(Session(self.config)))
 
     def _setup_screen(self, config: GameConfig | None) -> SetupScreen:
-        save = latest_save(self.keeper.data)
-        return SetupScreen(config, resumable=save)
+        return SetupScreen(config)
 
     def _game_screen(self, session: Session) -> GameScreen:
         self.session = session

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Select, Static
+from textual.widgets import Input, OptionList, Select, Static
 
 from coloretto.bots.registry import LEVELS
 from coloretto.cli.main import main
@@ -22,6 +22,7 @@ from coloretto.store.paths import DataDir
 from coloretto.store.saves import save, setup_path
 from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.screens import GameScreen, SetupScreen
+from coloretto.tui.screens.dialogs import ConfirmDiscard
 from tests.conftest import random_play
 
 from .conftest import SIZE, asynctest, text_of
@@ -158,7 +159,7 @@ async def test_resume_is_offered_only_with_a_game_and_ctrl_r_says_there_is_none(
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
         assert offered(screen) == ["Start", "Quit"]
-        assert not screen.query("#resume")
+        assert not screen.query_one("#resume").display
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert "there is no game in progress to resume" in text_of(
@@ -208,6 +209,60 @@ async def test_five_long_names_in_progress_still_fit_80x24() -> None:
         assert "AAAAAAAAA…" in text_of(described)
         box = screen.query_one("#setup-box")
         assert box.region.bottom <= SIZE[1] - 1  # above the footer, nothing cut off
+
+
+@asynctest
+async def test_games_in_progress_are_listed_and_one_is_discarded_once_confirmed() -> None:
+    paths = [save_game(names, Rules(players=2)) for names in (["Ana", "Ben"], ["Cy", "Di"])]
+    paths.append(save_game(["Eve", "Flo"], Rules(players=2)))
+    for age, path in enumerate(reversed(paths)):  # Eve and Flo's played last
+        when = datetime(2026, 11, 25, 1, 50 - age).timestamp()
+        os.utime(path, (when, when))
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        assert {"Resume", "Discard"} <= set(offered(screen))
+        heading = text_of(screen.query_one("#setup-resume", Static))
+        assert heading.startswith("3 games in progress: ctrl+r resumes the one picked")
+        listed = screen.query_one("#setup-games", OptionList)
+        lines = [str(listed.get_option_at_index(i).prompt) for i in range(3)]
+        assert [line.split(" · ")[-1] for line in lines] == [
+            "Eve 2, Flo 2",
+            "Cy 2, Di 2",
+            "Ana 2, Ben 2",
+        ]
+        assert lines[0].startswith("25 Nov at 01:50 · round 1")
+        assert screen.query_one("#setup-box").region.bottom <= SIZE[1] - 1  # all in sight
+        listed.focus()
+        await pilot.press("down")  # Cy and Di's game
+        await pilot.press("ctrl+x")
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ConfirmDiscard)
+        assert "Cy: 2, Di: 2" in text_of(dialog.query_one("#confirm-question", Static))
+        await pilot.press("n")  # kept
+        assert pilot.app.screen is screen
+        assert all(path.exists() for path in paths)
+        await pilot.press("ctrl+x", "y")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        assert [path.exists() for path in paths] == [True, False, True]
+        assert "Discarded: Cy: 2, Di: 2" in text_of(screen.query_one("#setup-help", Static))
+        assert text_of(screen.query_one("#setup-resume", Static)).startswith("2 games")
+        await pilot.press("down")
+        assert screen.resumable == paths[0]
+        await pilot.press("enter")  # Enter resumes the game picked...
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, GameScreen)
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.press("ctrl+x", "y", "ctrl+x", "y")  # ...and the others are discarded
+        await pilot.pause()
+        assert not any(path.exists() for path in paths)
+        assert not screen.query_one("#resume").display
+        assert offered(screen) == ["Start", "Quit"]
 
 
 @asynctest

@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
+from rich.markup import escape
 from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
@@ -414,6 +415,22 @@ class ConfirmQuit(Confirm):
         super().__init__(question, no="Keep playing (n)" if saved else "Back (n)")
         self.saved = saved
         """True when there is a game to resume later (not after the match is over)."""
+
+
+class ConfirmDiscard(Confirm):
+    """Asks before discarding a game in progress for good (the setup screen's ctrl+x):
+    ``y`` (or ctrl+x again) discards it, ``n`` or Esc keeps it."""
+
+    BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("y,ctrl+x", "answer(True)", "Discard", id="discard-yes"),
+        Binding("n,escape", "answer(False)", "Keep it", id="discard-no"),
+    ]
+    heading = "Discard"
+    yes_label = "Discard (y)"
+
+    def __init__(self, game: str) -> None:
+        """``game``: the game in words."""
+        super().__init__(f"Discard this game for good?\n{escape(game)}", no="Keep it (n)")
 
 
 class ConfirmRematch(Confirm):

@@ -1,4 +1,5 @@
-"""The setup screen (plain ``coloretto``): the same choices as ``coloretto play``'s options."""
+"""The setup screen (plain ``coloretto``): the same choices as ``coloretto play``'s options,
+and the games in progress, to resume or discard."""
 
 from __future__ import annotations
 
@@ -11,20 +12,29 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
 from coloretto.engine.setup import SEED_BITS
 from coloretto.play.config import PACES, GameConfig, typed_names
 from coloretto.play.keeper import Keeper, SavedGame
+from coloretto.store.saves import games_in_progress, save_path
 from coloretto.store.text import printable
 from coloretto.tui.messages import ResumeGame, StartGame
+from coloretto.tui.screens.dialogs import ConfirmDiscard
 from coloretto.tui.screens.tutorial import OFFER, first_run, open_tutorial
 from coloretto.tui.widgets import TextInput
 
 SHORT_NAME = 10
 """Names in the line about the game in progress are cut to this length (two lines at most)."""
+LIST_NAME = 6
+"""Names in the list of games in progress are cut to this length."""
+LINE_WIDTH = 70
+"""The most cells a game in the list takes (one line)."""
+MOST_SHOWN = 20
+"""The most games in progress listed (the others are counted: ``coloretto saves`` lists
+them all)."""
 
 
 def _options(values: list[str]) -> list[tuple[str, str]]:
@@ -44,17 +54,21 @@ class SetupScreen(Screen[None]):
         Binding("ctrl+s", "start", "Start", id="start", priority=True),
         Binding("ctrl+r", "resume", "Resume", id="resume", priority=True),
         Binding("ctrl+r", "no_game", show=False, id="no-resume", priority=True),
+        Binding("ctrl+x", "discard", "Discard", id="discard", priority=True),
         Binding("t", "tutorial", "Tutorial", show=False, id="tutorial"),
         Binding("escape", "app.quit", "Quit", id="quit-setup"),
     ]
 
-    def __init__(self, defaults: GameConfig | None = None, resumable: Path | None = None) -> None:
+    def __init__(self, defaults: GameConfig | None = None) -> None:
         super().__init__()
         self.given = defaults
         """The choices to start from; ``None``: the last setup kept, else the defaults."""
         self.defaults = defaults or GameConfig.build(Rules())
-        self.resumable = resumable
-        """The save of the game in progress, if there is one ("Resume")."""
+        self.saves: list[tuple[str, SavedGame | None]] = []
+        """The games in progress (their ids, and what they are, ``None`` if they cannot be
+        read), the one played last first: up to ``MOST_SHOWN``."""
+        self.more = 0
+        """Games in progress not shown."""
 
     @property
     def keeper(self) -> Keeper | None:
@@ -62,13 +76,28 @@ class SetupScreen(Screen[None]):
         keeper = getattr(self.app, "keeper", None)
         return keeper if isinstance(keeper, Keeper) else None
 
+    @property
+    def picked(self) -> int:
+        """The game in progress picked (in ``saves``): the one highlighted in the list."""
+        if len(self.saves) < 2:
+            return 0
+        highlighted = self.query_one("#setup-games", OptionList).highlighted
+        return min(highlighted or 0, len(self.saves) - 1)
+
+    @property
+    def resumable(self) -> Path | None:
+        """The save of the game in progress picked, if there is one ("Resume")."""
+        if not self.saves or self.keeper is None:
+            return None
+        return save_path(self.keeper.data, self.saves[self.picked][0])
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer offers Resume only when there is a game to resume; Ctrl+R without
-        one says there is none (``action_no_game``)."""
-        if action == "resume":
-            return self.resumable is not None
+        """The footer offers Resume and Discard only when there is a game in progress;
+        Ctrl+R without one says there is none (``action_no_game``)."""
+        if action in ("resume", "discard"):
+            return bool(self.saves)
         if action == "no_game":
-            return self.resumable is None
+            return not self.saves
         return True
 
     def compose(self) -> ComposeResult:
@@ -121,13 +150,12 @@ class SetupScreen(Screen[None]):
             )
             if self.keeper is not None and first_run(self.keeper.data):
                 yield Static(OFFER, id="setup-tutorial")
-            if self.resumable is not None:
-                yield Static(Text(_in_progress(self.resumable)), id="setup-resume")
+            yield Static(id="setup-resume")
+            yield OptionList(id="setup-games", compact=True)
             yield Static("", id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
-                if self.resumable is not None:
-                    yield Button("Resume (ctrl+r)", id="resume", variant="success")
+                yield Button("Resume (ctrl+r)", id="resume", variant="success")
                 yield Button("Quit (Esc)", id="quit")
         yield Footer(compact=True)
 
@@ -137,8 +165,39 @@ class SetupScreen(Screen[None]):
         return [(labels.get(n, f"{n} (hotseat)"), n) for n in range(players + 1)]
 
     def on_mount(self) -> None:
-        """Start in the first field."""
+        """The games in progress; start in the first field."""
+        self._read_saves()
+        self._show_saves()
         self.query_one("#players", Select).focus()
+
+    def _read_saves(self) -> None:
+        """Read the games in progress (up to ``MOST_SHOWN``)."""
+        keeper = self.keeper
+        if keeper is None:
+            return
+        ids = games_in_progress(keeper.data)
+        self.saves = [(i, SavedGame.read(save_path(keeper.data, i))) for i in ids[:MOST_SHOWN]]
+        self.more = len(ids) - len(self.saves)
+
+    def _show_saves(self) -> None:
+        """Say what games are in progress: the one there is, or a list to pick one from."""
+        saves = self.saves
+        described = self.query_one("#setup-resume", Static)
+        listed = self.query_one("#setup-games", OptionList)
+        described.display = bool(saves)
+        listed.display = len(saves) > 1
+        self.query_one("#resume", Button).display = bool(saves)
+        if len(saves) == 1:
+            described.update(Text(_in_progress(saves[0][1])))
+        elif saves:
+            count = len(saves) + self.more
+            described.update(
+                f"{count} games in progress: ctrl+r resumes the one picked, ctrl+x discards it"
+            )
+            listed.set_options(_line(game, i) for i, game in saves)
+            listed.highlighted = 0
+            self.query_one("#setup-help", Static).display = False  # room for the list
+        self.refresh_bindings()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The label of the field with the focus is marked too (not by colour alone)."""
@@ -163,6 +222,7 @@ class SetupScreen(Screen[None]):
         self.action_start()
 
     @on(Button.Pressed, "#resume")
+    @on(OptionList.OptionSelected, "#setup-games")
     def _resume_pressed(self) -> None:
         self.action_resume()
 
@@ -172,6 +232,29 @@ class SetupScreen(Screen[None]):
             self.action_no_game()
         else:
             self.post_message(ResumeGame(self.resumable))
+
+    def action_discard(self) -> None:
+        """Ctrl+X: discard the game in progress picked, for good, once confirmed."""
+        session_id, game = self.saves[self.picked]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._discard(session_id, game)
+
+        self.app.push_screen(ConfirmDiscard(_in_progress(game)), answered)
+
+    def _discard(self, session_id: str, game: SavedGame | None) -> None:
+        keeper = self.keeper
+        assert keeper is not None
+        problem = keeper.discard(session_id)
+        if problem is not None:
+            self.show_error(f"cannot discard the game: {problem}")
+            return
+        self._read_saves()
+        self._show_saves()
+        help_line = self.query_one("#setup-help", Static)
+        help_line.update(f"Discarded: {game.standing(SHORT_NAME) if game else session_id}.")
+        help_line.display = True
 
     def action_tutorial(self) -> None:
         """``t``: the tutorial (offered on the first run); ``q`` at its end comes back."""
@@ -250,11 +333,24 @@ class SetupScreen(Screen[None]):
         self.post_message(StartGame(config))
 
 
-def _in_progress(path: Path) -> str:
-    """The game in progress in two lines at most (five players' names cut to 10
+def _in_progress(game: SavedGame | None) -> str:
+    """A game in progress in two lines at most (five players' names cut to 10
     characters): "Game in progress, saved 21 Nov at 07:45: Ana 12, Ben 8 (round 3)."."""
-    game = SavedGame.read(path)
     if game is None:
         return "A game in progress was saved, but it cannot be read."
     saved = f", saved {game.when()}" if game.saved is not None else ""
     return f"Game in progress{saved}: {game.standing(SHORT_NAME)}."
+
+
+def _line(game: SavedGame | None, session_id: str) -> Text:
+    """A game in progress on one line of the list: "21 Nov at 07:45 · round 3 · Ana 12,
+    Ben 8"."""
+    if game is None:
+        return Text(f"{session_id}: cannot be read", style="italic")
+    scores = ", ".join(
+        f"{printable(name, LIST_NAME)} {score}"
+        for name, score in zip(game.players, game.scores, strict=False)
+    )
+    line = Text(f"{game.when()} · {game.stage} · {scores}")
+    line.truncate(LINE_WIDTH, overflow="ellipsis")
+    return line
