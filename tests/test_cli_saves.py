@@ -105,7 +105,8 @@ def test_quitting_names_the_other_games_in_progress_and_who_plays_them() -> None
         "Your game is saved: coloretto play --resume continues it.\n"
         "Also in progress (coloretto play --resume ID continues one):\n"
         f"  {other.id}: Ana, Bot 1 and Bot 2, round {other.game.round}, saved 21 Nov at 10:10\n"
-        f"  (1 other save in {data.saves} cannot be read)"
+        f"  (1 other save in {data.saves} cannot be read)\n"
+        "coloretto saves delete ID discards one you gave up."
     )
 
 
@@ -148,9 +149,9 @@ def test_quitting_describes_five_other_games_and_counts_the_rest() -> None:
     message = LocalTable(in_progress(), Keeper(data)).suspend()
     assert message is not None
     lines = message.splitlines()
-    assert len(lines) == 2 + 5 + 1, lines
+    assert len(lines) == 2 + 5 + 2, lines
     assert all(": Ana, Bot 1 and Bot 2, round " in line for line in lines[2:7])
-    assert lines[-1] == "  and 2 more"
+    assert lines[-2:] == ["  and 2 more", "coloretto saves delete ID discards one you gave up."]
 
 
 @pytest.mark.parametrize("wanted", ["20261120-101010-cccccc", "../../outside", "x" * 300])

@@ -204,6 +204,7 @@ class LocalTable:
             if others.games or others.more:
                 lines.append("Also in progress (coloretto play --resume ID continues one):")
                 lines += [f"  {game}" for game in others.lines()]
+                lines.append("coloretto saves delete ID discards one you gave up.")
             elif others.unreadable:
                 n, folder = others.unreadable, printable(str(others.data.saves))
                 saves = "The other save" if n == 1 else f"The {n} other saves"
