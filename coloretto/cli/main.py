@@ -10,21 +10,8 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import cast
 
 from coloretto import __version__
-from coloretto.cli import (
-    arena_command,
-    bots_command,
-    online_command,
-    play_command,
-    replay_command,
-    review_command,
-    save_command,
-    saves_command,
-    score_command,
-    stats_command,
-    tutorial_command,
-    web_command,
-)
-from coloretto.cli.parser import Parser
+from coloretto.cli import play_command
+from coloretto.cli.parser import Parser, on_terminal
 from coloretto.store.incidents import incident_log
 from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
@@ -39,8 +26,10 @@ def installed_version() -> str:
         return __version__
 
 
-def build_parser() -> Parser:
-    """The top-level parser with every sub-command."""
+def build_parser(argv: Sequence[str] | None = None) -> Parser:
+    """The top-level parser with every sub-command; to run ``argv``, only ``play``'s when
+    it plays (``coloretto play``, or plain ``coloretto`` in a terminal), so that the game
+    starts without importing the other commands."""
     parser = Parser(
         prog="coloretto",
         description="Coloretto, the card game, in your terminal.",
@@ -53,6 +42,22 @@ def build_parser() -> Parser:
         parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser),
     )
     play_command.add_parser(commands, parser)  # first: what most people come for
+    if argv is not None and (argv[:1] == ["play"] or (not argv and on_terminal())):
+        return parser
+    from coloretto.cli import (  # noqa: PLC0415 (imported when needed: see above)
+        arena_command,
+        bots_command,
+        online_command,
+        replay_command,
+        review_command,
+        save_command,
+        saves_command,
+        score_command,
+        stats_command,
+        tutorial_command,
+        web_command,
+    )
+
     tutorial_command.add_parser(commands)
     replay_command.add_parser(commands)
     review_command.add_parser(commands)
@@ -69,7 +74,8 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # named by the sub-command they were given to
         getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")

@@ -26,7 +26,7 @@ from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Button, Footer, RichLog, Static
+from textual.widgets import Button, Footer, Static
 
 from coloretto.engine import COLOURS, Card
 from coloretto.tui.glyphs import GLYPHS, card_block, set_text
@@ -269,18 +269,19 @@ class MovesScreen(Dialog):
         self.entries = entries
 
     def compose(self) -> ComposeResult:
-        """Every move in a scrolling log."""
+        """Every move in a scrolling log, scrolled to the latest move."""
+        from textual.widgets import RichLog  # noqa: PLC0415 (its rich.pretty slows the start)
+
         log = RichLog(id="moves-log", wrap=True, min_width=20)
         log.border_title = "All moves"
+        for entry in self.entries:
+            log.write(entry)
         yield log
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        """Write the log, scrolled to the latest move, and let the arrow keys scroll it."""
-        log = self.query_one(RichLog)
-        for entry in self.entries:
-            log.write(entry)
-        log.focus()
+        """Let the arrow keys scroll the log."""
+        self.query_one("#moves-log").focus()
 
 
 COMMAND = "coloretto "
