@@ -9,21 +9,47 @@ replays, and the game in words.
 (True, True)
 """
 
-from coloretto.play.config import GameConfig, Player
-from coloretto.play.keeper import Keeper
-from coloretto.play.replay import Replay
-from coloretto.play.session import Session
-from coloretto.play.table import (
-    BotFailed,
-    BotMove,
-    Event,
-    Hint,
-    LocalTable,
-    MovePlayed,
-    NotSaved,
-    Table,
-)
-from coloretto.play.words import Line, describe_move
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from coloretto.play.config import GameConfig, Player
+    from coloretto.play.keeper import Keeper
+    from coloretto.play.replay import Replay
+    from coloretto.play.session import Session
+    from coloretto.play.table import (
+        BotFailed,
+        BotMove,
+        Event,
+        Hint,
+        LocalTable,
+        MovePlayed,
+        NotSaved,
+        Table,
+    )
+    from coloretto.play.words import Line, describe_move
+
+_MODULES = {
+    "BotFailed": "table",
+    "BotMove": "table",
+    "Event": "table",
+    "GameConfig": "config",
+    "Hint": "table",
+    "Keeper": "keeper",
+    "Line": "words",
+    "LocalTable": "table",
+    "MovePlayed": "table",
+    "NotSaved": "table",
+    "Player": "config",
+    "Replay": "replay",
+    "Session": "session",
+    "Table": "table",
+    "describe_move": "words",
+}
+"""Each name's module: imported on first use, so that a game starts without the replays
+and the coach."""
 
 __all__ = [
     "BotFailed",
@@ -42,3 +68,9 @@ __all__ = [
     "Table",
     "describe_move",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name in _MODULES:
+        return getattr(import_module(f"{__name__}.{_MODULES[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

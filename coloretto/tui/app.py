@@ -14,6 +14,7 @@ import os
 import signal
 import threading
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
@@ -25,8 +26,12 @@ from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
 from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.messages import GameOver, ResumeGame, StartGame
-from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen
-from coloretto.tui.screens.end import EndChoice
+from coloretto.tui.screens.dialogs import TooSmallScreen
+from coloretto.tui.screens.game import GameScreen
+
+if TYPE_CHECKING:
+    from coloretto.tui.screens.end import EndChoice
+    from coloretto.tui.screens.setup import SetupScreen
 
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 """Signals that end the game tidily (the game is saved already; SIGHUP: the terminal is gone)."""
@@ -80,6 +85,8 @@ class ColorettoApp(GuardedApp):
             self.push_screen(self._game_screen(Session(self.config)))
 
     def _setup_screen(self, config: GameConfig | None) -> SetupScreen:
+        from coloretto.tui.screens.setup import SetupScreen  # noqa: PLC0415 (when shown)
+
         return SetupScreen(config)
 
     def _game_screen(self, session: Session) -> GameScreen:
@@ -94,6 +101,8 @@ class ColorettoApp(GuardedApp):
 
     def on_resume_game(self, message: ResumeGame) -> None:
         """Resume the game saved in ``message.path`` (from the setup screen)."""
+        from coloretto.tui.screens.setup import SetupScreen  # noqa: PLC0415 (shown already)
+
         try:
             session = load_session(message.path)
             problem = self.keeper.claim(session)
@@ -107,6 +116,8 @@ class ColorettoApp(GuardedApp):
 
     def on_game_over(self, message: GameOver) -> None:
         """The score screen; what comes after depends on the key pressed there."""
+        from coloretto.tui.screens.end import EndScreen  # noqa: PLC0415 (when shown)
+
         session = message.session
 
         def chosen(choice: EndChoice | None) -> None:
