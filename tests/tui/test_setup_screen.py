@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, OptionList, Select, Static
+from textual.widgets import Input, OptionList, Static
 
 from coloretto.bots.registry import LEVELS
 from coloretto.cli.main import main
@@ -23,6 +23,7 @@ from coloretto.store.saves import save, setup_path
 from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.screens import GameScreen, SetupScreen
 from coloretto.tui.screens.dialogs import ConfirmDiscard
+from coloretto.tui.widgets.choice import Choice
 from tests.conftest import random_play
 
 from .conftest import SIZE, asynctest, text_of
@@ -51,12 +52,12 @@ async def test_choosing_a_hotseat_match_on_the_gray_side() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
-        screen.query_one("#players", Select).value = 3
+        screen.query_one("#players", Choice).value = 3
         await pilot.pause()
-        screen.query_one("#humans", Select).value = 2
-        screen.query_one("#scoring", Select).value = "gray"
-        screen.query_one("#level", Select).value = "easy"
-        screen.query_one("#delay", Select).value = 0.0
+        screen.query_one("#humans", Choice).value = 2
+        screen.query_one("#scoring", Choice).value = "gray"
+        screen.query_one("#level", Choice).value = "easy"
+        screen.query_one("#delay", Choice).value = 0.0
         await pilot.click("#names")
         await pilot.press(*"Ana, Ben")
         screen.query_one("#games", Input).focus()  # focusing selects the text: typing replaces it
@@ -84,13 +85,13 @@ async def test_impossible_choices_are_explained() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
-        screen.query_one("#variant", Select).value = "ghost"
+        screen.query_one("#variant", Choice).value = "ghost"
         await pilot.press("ctrl+s")
         assert isinstance(pilot.app.screen, SetupScreen)
         assert "the ghost variant is for 2 players, not 4" in text_of(
             screen.query_one("#setup-error", Static)
         )
-        screen.query_one("#players", Select).value = 2
+        screen.query_one("#players", Choice).value = 2
         screen.query_one("#names", Input).value = "Ana, Ana"
         await pilot.pause()
         await pilot.press("ctrl+s")
@@ -104,7 +105,7 @@ async def test_the_setup_screen_starts_from_given_choices() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
-        assert screen.query_one("#variant", Select).value == "ghost"
+        assert screen.query_one("#variant", Choice).value == "ghost"
         assert screen.query_one("#names", Input).value == "Ana"
         assert screen.query_one("#seed", Input).value == "7"
 
@@ -115,7 +116,7 @@ async def test_typed_names_are_cleaned_as_names_from_files_are() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
-        screen.query_one("#humans", Select).value = 2
+        screen.query_one("#humans", Choice).value = 2
         screen.query_one("#names", Input).value = "Zoe\u0308\u200b, \x1b[31mBen\u202e"
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -132,10 +133,10 @@ async def test_named_seats_keep_their_bot_level_and_an_odd_pace_is_kept() -> Non
     async with app.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
-        assert screen.query_one("#level", Select).value == "hard"
-        delay = screen.query_one("#delay", Select)
+        assert screen.query_one("#level", Choice).value == "hard"
+        delay = screen.query_one("#delay", Choice)
         assert delay.value == 0.05
-        assert "0.05 s per move" in text_of(delay.query_one("#label", Static))
+        assert str(delay.render()).startswith("0.05 s per move")
         await pilot.press("ctrl+s")
         await pilot.pause()
         game = pilot.app.screen
@@ -271,13 +272,13 @@ async def test_the_last_setup_is_remembered() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
-        screen.query_one("#players", Select).value = 2
+        screen.query_one("#players", Choice).value = 2
         await pilot.pause()
-        screen.query_one("#humans", Select).value = 2
+        screen.query_one("#humans", Choice).value = 2
         screen.query_one("#names", Input).value = "Ana, Ben"
-        screen.query_one("#level", Select).value = "hard"
-        screen.query_one("#delay", Select).value = 1.5
-        screen.query_one("#scoring", Select).value = "gray"
+        screen.query_one("#level", Choice).value = "hard"
+        screen.query_one("#delay", Choice).value = 1.5
+        screen.query_one("#scoring", Choice).value = "gray"
         screen.query_one("#games", Input).value = "3"
         screen.query_one("#seed", Input).value = "42"
         await pilot.press("ctrl+s")
@@ -287,12 +288,12 @@ async def test_the_last_setup_is_remembered() -> None:
     async with again.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
-        assert screen.query_one("#players", Select).value == 2
-        assert screen.query_one("#humans", Select).value == 2
+        assert screen.query_one("#players", Choice).value == 2
+        assert screen.query_one("#humans", Choice).value == 2
         assert screen.query_one("#names", Input).value == "Ana, Ben"
-        assert screen.query_one("#level", Select).value == "hard"
-        assert screen.query_one("#delay", Select).value == 1.5
-        assert screen.query_one("#scoring", Select).value == "gray"
+        assert screen.query_one("#level", Choice).value == "hard"
+        assert screen.query_one("#delay", Choice).value == 1.5
+        assert screen.query_one("#scoring", Choice).value == "gray"
         assert screen.query_one("#games", Input).value == "3"
         assert screen.query_one("#seed", Input).value == ""  # a new deal
 
@@ -353,8 +354,8 @@ async def test_the_setup_screen_opens_on_a_damaged_setup_file() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
-        assert screen.query_one("#players", Select).value == 3  # what makes sense is kept
-        assert screen.query_one("#humans", Select).value == 1
+        assert screen.query_one("#players", Choice).value == 3  # what makes sense is kept
+        assert screen.query_one("#humans", Choice).value == 1
 
 
 def shown_lines(widget: Static) -> list[str]:

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Input, Label, OptionList, Static
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
@@ -24,7 +24,8 @@ from coloretto.store.text import printable
 from coloretto.tui.messages import ResumeGame, StartGame
 from coloretto.tui.screens.dialogs import ConfirmDiscard
 from coloretto.tui.screens.tutorial import OFFER, first_run, open_tutorial
-from coloretto.tui.widgets import TextInput
+from coloretto.tui.widgets import KeysBar, TextInput
+from coloretto.tui.widgets.choice import Choice
 
 SHORT_NAME = 10
 """Names in the line about the game in progress are cut to this length (two lines at most)."""
@@ -41,9 +42,9 @@ def _options(values: list[str]) -> list[tuple[str, str]]:
     return [(value, value) for value in values]
 
 
-def _choice(options: list[tuple[str, Any]], value: object, widget_id: str) -> Select[Any]:
+def _choice(options: list[tuple[str, Any]], value: object, widget_id: str) -> Choice:
     """A compact drop-down list that always holds one of ``options``."""
-    return Select(options, value=value, allow_blank=False, compact=True, id=widget_id)
+    return Choice(options, value, id=widget_id)
 
 
 class SetupScreen(Screen[None]):
@@ -157,7 +158,7 @@ class SetupScreen(Screen[None]):
                 yield Button("Start (ctrl+s)", id="start", variant="primary")
                 yield Button("Resume (ctrl+r)", id="resume", variant="success")
                 yield Button("Quit (Esc)", id="quit")
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     @staticmethod
     def _people_options(players: int) -> list[tuple[str, int]]:
@@ -168,7 +169,7 @@ class SetupScreen(Screen[None]):
         """The games in progress; start in the first field."""
         self._read_saves()
         self._show_saves()
-        self.query_one("#players", Select).focus()
+        self.query_one("#players", Choice).focus()
 
     def _read_saves(self) -> None:
         """Read the games in progress (up to ``MOST_SHOWN``)."""
@@ -197,7 +198,7 @@ class SetupScreen(Screen[None]):
             listed.set_options(_line(game, i) for i, game in saves)
             listed.highlighted = 0
             self.query_one("#setup-help", Static).display = False  # room for the list
-        self.refresh_bindings()
+        self.query_one(KeysBar).show()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The label of the field with the focus is marked too (not by colour alone)."""
@@ -207,15 +208,13 @@ class SetupScreen(Screen[None]):
                 following = fields[i + 1] if i + 1 < len(fields) else None
                 widget.set_class(following is event.widget, "-active")
 
-    @on(Select.Changed, "#players")
-    def _players_changed(self, event: Select.Changed) -> None:
+    @on(Choice.Changed, "#players")
+    def _players_changed(self, event: Choice.Changed) -> None:
         players = event.value
-        if not isinstance(players, int):
-            return
-        humans = self.query_one("#humans", Select)
+        humans = self.query_one("#humans", Choice)
         current = humans.value
         humans.set_options(self._people_options(players))
-        humans.value = min(current, players) if isinstance(current, int) else 1
+        humans.value = min(current, players)
 
     @on(Button.Pressed, "#start")
     def _start_pressed(self) -> None:
@@ -282,7 +281,7 @@ class SetupScreen(Screen[None]):
         """The game the form describes; ``ValueError`` says what is wrong."""
 
         def value(widget_id: str) -> object:
-            return self.query_one(f"#{widget_id}", Select).value
+            return self.query_one(f"#{widget_id}", Choice).value
 
         games_text = self.query_one("#games", Input).value.strip() or "1"
         seed_text = self.query_one("#seed", Input).value.strip()
