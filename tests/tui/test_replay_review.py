@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from coloretto.bots import Estimate
 from coloretto.engine import GameState, Rules, load_record, read_record, to_record
@@ -32,7 +32,7 @@ from coloretto.tui import ColorettoApp
 from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.screens import EndScreen
 from coloretto.tui.screens.review import ReviewScreen
-from coloretto.tui.widgets import MoveLog, Notice, TurnBar
+from coloretto.tui.widgets import KeysBar, MoveLog, Notice, TurnBar
 from tests.test_review import PLUMBING, finished
 
 from .conftest import SIZE, asynctest, text_of
@@ -113,8 +113,7 @@ async def test_the_best_move_shows_whole_at_80x24() -> None:
 async def footer_keys(pilot: Pilot[None]) -> list[str]:
     """The keys the footer shows (as drawn)."""
     await pilot.pause()
-    footer = pilot.app.screen.query_one(Footer)
-    return [str(getattr(key, "key_display", "")) for key in footer.query("FooterKey")]
+    return [shown for shown, _, _ in pilot.app.screen.query_one(KeysBar).keys]
 
 
 @asynctest

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Grid, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from coloretto.engine import Card, RecordError, read_record
 from coloretto.engine.outcome import Outcome
@@ -25,7 +25,7 @@ from coloretto.store.paths import DataDir
 from coloretto.store.saves import history_path
 from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.review import ReviewScreen
-from coloretto.tui.widgets import Notice, ScoreCard
+from coloretto.tui.widgets import KeysBar, Notice, ScoreCard
 from coloretto.tui.widgets.score_card import legend
 
 GROWTH = 8
@@ -175,7 +175,7 @@ class EndScreen(Screen[EndChoice]):
             with Center():
                 yield Static(id="standings")
         yield Notice(id="end-notice")
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
         """Fill in the results, unless the screen was taken off before it was mounted (an

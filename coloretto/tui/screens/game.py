@@ -157,7 +157,7 @@ class GameScreen(Screen[None]):
         offer = self.offer()
         if offer != self._offered:
             self._offered = offer
-            self.query_one(KeysBar).show()
+            self.refresh_bindings()
 
     # ------------------------------------------------------------------ layout
 
@@ -191,7 +191,6 @@ class GameScreen(Screen[None]):
         self._log_start()
         self.refresh_table()
         self._offered = self.offer()
-        self.query_one(KeysBar).show()
         self.notice.say("Press ? for the keys, r for the rules.", "info")
         self.table.subscribe(self._on_table_event)
         self.table.keep()

@@ -14,7 +14,6 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from coloretto.engine import ActionKind
 from coloretto.play.coach import Grade
@@ -28,7 +27,7 @@ from coloretto.tui.keys import REPLAY_KEYS, Key, bindings, keys_line
 from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen, prepare_rules
 from coloretto.tui.screens.end import EndChoice, EndScreen
 from coloretto.tui.table import show_table, table_widgets
-from coloretto.tui.widgets import Legend, MoveLog, Notice
+from coloretto.tui.widgets import KeysBar, Legend, MoveLog, Notice
 
 GRADE_STYLES = {
     Grade.INACCURACY: "bold yellow",
@@ -83,7 +82,7 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """The game screen's table, and the keys."""
         yield from table_widgets(self.replay.states[0])
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     @property
     def notice(self) -> Notice:

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, ProgressBar, Static
+from textual.widgets import ProgressBar, Static
 
 from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord
@@ -33,6 +33,7 @@ from coloretto.play.review import (
 )
 from coloretto.store.paths import DataDir
 from coloretto.tui.summary import costly_list
+from coloretto.tui.widgets import KeysBar
 
 
 class StopReview(Exception):
@@ -60,7 +61,7 @@ class ReviewScreen(Screen[None]):
             yield Static(Text("The coach's review", style="bold"), id="headline")
             yield ProgressBar(total=max(1, len(self.reviewing.todo)), id="review-progress")
             yield Static(id="review-body")
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
         """Start the analysis (or show the review, when it is done already)."""

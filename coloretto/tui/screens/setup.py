@@ -198,7 +198,7 @@ class SetupScreen(Screen[None]):
             listed.set_options(_line(game, i) for i, game in saves)
             listed.highlighted = 0
             self.query_one("#setup-help", Static).display = False  # room for the list
-        self.query_one(KeysBar).show()
+        self.refresh_bindings()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The label of the field with the focus is marked too (not by colour alone)."""

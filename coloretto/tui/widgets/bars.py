@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Static
 
 from coloretto.engine import Card, Edition
@@ -105,9 +106,9 @@ class Legend(Static):
 
 class KeysBar(Static):
     """The keys that work now, as Textual's compact footer shows them, on one line of
-    text: it changes in the same refresh as what made the keys change (Textual's footer
-    builds its keys anew a refresh later), for the cost of one update. Clicking a key
-    presses it."""
+    text, shown anew as soon as the screen's bindings change (``refresh_bindings``): in
+    the same refresh as what made them change (Textual's footer builds its keys anew a
+    refresh later), for the cost of one update. Clicking a key presses it."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"keys-bar--key", "keys-bar--description"}
     DEFAULT_CSS = """
@@ -131,6 +132,18 @@ class KeysBar(Static):
         self.keys: list[tuple[str, str, str]] = []
         """The keys shown: as written, as Textual names them, and what they do."""
         self._spans: list[tuple[int, int, str]] = []
+
+    def on_mount(self) -> None:
+        """Show the keys, and again whenever the screen's bindings change."""
+        self.screen.bindings_updated_signal.subscribe(self, self._changed)
+        self.show()
+
+    def on_unmount(self) -> None:
+        """No more news of the bindings."""
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _changed(self, screen: Screen[object]) -> None:
+        self.show()
 
     def show(self) -> None:
         """Show the keys of the screen's bindings that work now, one a command (as the
