@@ -46,15 +46,24 @@ def think(spec: str, seed: int, view: PlayerView, legal: Sequence[Action], limit
     return guarded_choice(partial(make_bot, spec, seed=seed), view, legal, limit)
 
 
-class BotPool:
-    """``workers`` processes, handed to the rooms by least recent use (see the module)."""
+PIPELINE = 4
+"""Moves handed to the workers at once, per worker: a worker that has answered finds the
+next move waiting instead of idling while the answer and the next question cross between
+the processes (what a move of an easy bot mostly costs)."""
 
-    def __init__(self, workers: int) -> None:
+
+class BotPool:
+    """``workers`` processes, handed to the rooms by least recent use (see the module);
+    ``pipeline`` moves per worker are handed over at once."""
+
+    def __init__(self, workers: int, pipeline: int = PIPELINE) -> None:
         self.workers = max(1, workers)
         self._executor = self._new_executor()
-        self._free = self.workers
+        self._free = self.workers * max(1, pipeline)
+        """Moves that may be handed to the workers now."""
         self._heavy = 0
-        """Workers busy for rooms that think hard."""
+        """Moves handed over for rooms that think hard: fewer than the workers, so one
+        worker is always at the light rooms' moves."""
         self._waiting: list[tuple[float, int, bool, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._used: dict[str, tuple[float, float]] = {}
@@ -102,10 +111,11 @@ class BotPool:
             self._release(heavy)
 
     def _may_start(self, heavy: bool) -> bool:
-        """True when a free worker may take a room (a hard thinker: not the last one)."""
+        """True when a room's move may be handed over now (a hard thinker's only while
+        fewer than ``workers - 1`` are, or none with a single worker)."""
         if self._free == 0:
             return False
-        return not heavy or self.workers == 1 or self._heavy < self.workers - 1
+        return not heavy or self._heavy < max(1, self.workers - 1)
 
     def _take(self, heavy: bool) -> None:
         self._free -= 1
@@ -125,7 +135,7 @@ class BotPool:
             raise
 
     def _release(self, heavy: bool) -> None:
-        """A worker is free again: hand it to the first waiting room that may take it."""
+        """A move is answered: hand its place to the first waiting room that may take it."""
         self._free += 1
         self._heavy -= heavy
         kept = []

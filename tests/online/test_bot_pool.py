@@ -51,7 +51,7 @@ async def ask(pool: BotPool, room: str) -> Answer:
 
 def test_the_room_that_used_the_workers_least_goes_first(order: list[str]) -> None:
     async def play() -> None:
-        pool = BotPool(1)
+        pool = BotPool(1, pipeline=1)
         now = asyncio.get_running_loop().time()
         pool._used["hog"] = (4.0, now)
         busy = asyncio.create_task(ask(pool, "first"))
@@ -66,7 +66,7 @@ def test_the_room_that_used_the_workers_least_goes_first(order: list[str]) -> No
 
 def test_rooms_that_think_hard_leave_one_worker_to_the_others(order: list[str]) -> None:
     async def play() -> None:
-        pool = BotPool(2)
+        pool = BotPool(2, pipeline=1)
         now = asyncio.get_running_loop().time()
         for hog in ("hog1", "hog2"):
             pool._used[hog] = (HEAVY + 1, now)
@@ -82,7 +82,7 @@ def test_rooms_that_think_hard_leave_one_worker_to_the_others(order: list[str]) 
 
 def test_a_cancelled_wait_gives_its_turn_to_the_next_room(order: list[str]) -> None:
     async def play() -> None:
-        pool = BotPool(1)
+        pool = BotPool(1, pipeline=1)
         busy = asyncio.create_task(ask(pool, "first"))
         await asyncio.sleep(0.01)
         gone = asyncio.create_task(ask(pool, "gone"))
@@ -132,3 +132,22 @@ def test_the_book_forgets_addresses_that_hold_nothing() -> None:
     assert len(book) == 500  # a look-up's token has not come back yet
     book.prune(3600.0)
     assert len(book) == 0
+
+
+def test_moves_handed_over_ahead_never_let_hard_thinkers_take_every_worker(
+    order: list[str],
+) -> None:
+    async def play() -> None:
+        pool = BotPool(2, pipeline=4)
+        now = asyncio.get_running_loop().time()
+        for hog in ("hog1", "hog2", "hog3"):
+            pool._used[hog] = (HEAVY + 1, now)
+        hogs = [asyncio.create_task(ask(pool, hog)) for hog in ("hog1", "hog2", "hog3")]
+        await asyncio.sleep(0.01)
+        light = asyncio.create_task(ask(pool, "light"))
+        await asyncio.gather(*hogs, light)
+        pool.shutdown()
+
+    asyncio.run(play())
+    assert order[:2] == ["hog1", "light"]  # the light room did not wait for hog2 or hog3
+    assert sorted(order[2:]) == ["hog2", "hog3"]
