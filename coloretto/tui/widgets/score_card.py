@@ -126,6 +126,7 @@ class ScoreCard(Static):
         self._titles: tuple[str, ...] = ("",)
         """The titles the card may have, longest first (the place, in full and short)."""
         self._shown: tuple[str, ScoreBreakdown[Card], int, bool] | None = None
+        self._fitted: tuple[int, bool, bool] | None = None
 
     def show(
         self,
@@ -138,8 +139,9 @@ class ScoreCard(Static):
         short_place: str = "",
         plain: bool = False,
     ) -> None:
-        """Show the breakdown of ``name``'s score; ``place`` (``"shared 2nd"``) titles a card
-        that did not win, ``short_place`` (``"=2nd"``) a card too narrow for ``place``."""
+        """The breakdown of ``name``'s score, to show once ``fit``; ``place`` (``"shared
+        2nd"``) titles a card that did not win, ``short_place`` (``"=2nd"``) a card too
+        narrow for ``place``."""
         self.set_class(winner, "-winner")
         self._titles = ("★ winner",) if winner else (place, short_place or place)
         self._fit_title()
@@ -147,14 +149,15 @@ class ScoreCard(Static):
         self.table_width = _width(self.app.console, breakdown_table(breakdown, golden, plain=plain))
         self.wanted_width = max(min(cell_len(name), NAME_WIDTH), self.table_width)
         self.lines = len(breakdown.sets) + bool(breakdown.plus2) + len(breakdown.jokers) + 1
-        self.fit(self.wanted_width)
+        self._fitted = None
 
     def fit(self, width: int, *, spaced: bool = False, compact: bool = False) -> None:
         """Set the card ``width`` cells wide inside (the breakdown spread over them), with
         a blank line after each line when ``spaced``, the signs against the cards when
-        ``compact``."""
-        if self._shown is None:
+        ``compact`` (``show`` first; nothing to do when set so already)."""
+        if self._shown is None or self._fitted == (width, spaced, compact):
             return
+        self._fitted = (width, spaced, compact)
         name, breakdown, golden, plain = self._shown
         table = breakdown_table(
             breakdown, golden, plain=plain, spaced=spaced, compact=compact, width=width
