@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.engine import RecordError, read_record
@@ -35,8 +35,10 @@ from coloretto.store.saves import (
     save_path,
     write_setup,
 )
-from coloretto.store.stats import GameResult, Stats, StatsError
 from coloretto.store.text import printable
+
+if TYPE_CHECKING:
+    from coloretto.store.stats import GameResult
 
 MOST_LISTED = 5
 """The most other games in progress described when quitting (the rest are counted)."""
@@ -208,6 +210,8 @@ def game_result(
     """The statistics' result of the session's finished game (``finished_at`` now unless
     given, ``stood_in`` the people a bot stood in for); its id is the session's and the
     game's number."""
+    from coloretto.store.stats import GameResult  # noqa: PLC0415 (SQLite: at a game's end)
+
     players = [(p.name, p.bot) for p in session.config.players]
     game_id = f"{session.id}/{session.match.game_number}"
     revisions = LEVEL_REVISIONS
@@ -357,6 +361,8 @@ class Keeper:
             return None
         if (problem := self.claim(session)) is not None:
             return f"the game was not kept: {problem}"
+        from coloretto.store.stats import Stats, StatsError  # noqa: PLC0415 (SQLite: at the end)
+
         record = session_record(session)
         if stood_in:
             record = replace(record, meta={**record.meta, STOOD_IN_KEY: sorted(stood_in)})
@@ -390,6 +396,7 @@ class Keeper:
         its session started is taken) and what a level stood for then (a level's play
         since changed is told from its date, ``LEVEL_REVISIONS``)."""
         from coloretto.play.review import pending, positions, review_of, summaries  # noqa: PLC0415
+        from coloretto.store.stats import Stats  # noqa: PLC0415
 
         files = finished_games(self.data)
         results: list[GameResult] = []
