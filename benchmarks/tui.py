@@ -103,11 +103,11 @@ LABELS = {
 _ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|\][^\x07]*\x07|[()][A-Z0-9])")
 
 
-def summary(label: str, seconds: list[float]) -> str:
+def summary(label: str, seconds: list[float], width: int = 52) -> str:
     ms = sorted(1000 * s for s in seconds)
     p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
     return (
-        f"{label:52} n={len(ms):<4} median {statistics.median(ms):7.1f} ms   "
+        f"{label:{width}} n={len(ms):<4} median {statistics.median(ms):7.1f} ms   "
         f"p95 {p95:7.1f} ms   max {ms[-1]:7.1f} ms"
     )
 
@@ -411,10 +411,13 @@ def compare(args: argparse.Namespace) -> None:
             for name, seconds in json.loads(done.stdout).items():
                 kept.setdefault(name, []).extend(seconds)
     print(f"load average after: {load_average()}")
+    width = max(len(str(tree)) for tree in trees)  # each figure's label, then a line a tree
     for name, label in LABELS.items():
+        if any(kept.get(name) for kept in figures):
+            print(label)
         for tree, kept in zip(trees, figures, strict=True):
             if kept.get(name):
-                print(summary(f"{label} [{tree.name}]", kept[name]))
+                print(summary(f"  {tree}", kept[name], width + 2))
 
 
 def main() -> None:
