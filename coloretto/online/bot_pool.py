@@ -31,8 +31,9 @@ from coloretto.engine import Action, PlayerView
 HALF_LIFE = 60.0
 """Seconds after which a room's bot time counts half in choosing who goes next."""
 
-HEAVY = 5.0
-"""Bot seconds (decayed by ``HALF_LIFE``) past which a room's bots count as thinking hard."""
+HEAVY = 1.0
+"""Seconds of the bots' own thinking (decayed by ``HALF_LIFE``) past which a room's bots
+count as thinking hard: a few moves of the hard level, thousands of the easy one's."""
 
 
 def ready() -> int:
@@ -97,17 +98,20 @@ class BotPool:
         heavy = self.used(room, loop.time()) > HEAVY
         await self._turn(room, heavy, loop.time())
         started = loop.time()
+        answer: Answer | None = None
         try:
-            return await loop.run_in_executor(
+            answer = await loop.run_in_executor(
                 self._executor, think, spec, seed, view, tuple(legal), limit
             )
+            return answer
         except BrokenProcessPool:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = self._new_executor()
             return Answer(fallback(view, legal), 0.0, "its worker process died")
         finally:
-            now = loop.time()
-            self._used[room] = (self.used(room, now) + (now - started), now)
+            now = loop.time()  # the bot's own time: not the wait behind other rooms' moves
+            spent = answer.seconds if answer is not None else now - started
+            self._used[room] = (self.used(room, now) + spent, now)
             self._release(heavy)
 
     def _may_start(self, heavy: bool) -> bool:
@@ -122,11 +126,9 @@ class BotPool:
         self._heavy += heavy
 
     async def _turn(self, room: str, heavy: bool, now: float) -> None:
-        if not self._waiting and self._may_start(heavy):
-            self._take(heavy)
-            return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (self.used(room, now), next(self._order), heavy, turn))
+        self._dispatch()
         try:
             await turn
         except asyncio.CancelledError:
@@ -138,6 +140,11 @@ class BotPool:
         """A move is answered: hand its place to the first waiting room that may take it."""
         self._free += 1
         self._heavy -= heavy
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand the free places to the waiting rooms, least used first, each that may take
+        one (a hard thinker waits while its share is taken; a light room passes it)."""
         kept = []
         while self._waiting and self._free:
             entry = heapq.heappop(self._waiting)
