@@ -176,12 +176,20 @@ def set_rules(width: int) -> list[Strip]:
         return lines
 
 
+RULES_LATER = 1.0
+"""Seconds after a screen comes up that the rules are set (not while it is drawn)."""
+
+
 def prepare_rules(screen: Screen[Any]) -> None:
-    """Set the rules for ``screen``'s width in a worker thread, so that ``r`` shows them
-    at once."""
-    width = rules_width(screen.app.size.width)
-    if width not in _set_rules:
-        screen.run_worker(partial(set_rules, width), thread=True, exit_on_error=False)
+    """Set the rules for ``screen``'s width in a worker thread once the screen is up
+    (``RULES_LATER``), so that ``r`` shows them at once."""
+
+    def prepare() -> None:
+        width = rules_width(screen.app.size.width)
+        if width not in _set_rules:
+            screen.run_worker(partial(set_rules, width), thread=True, exit_on_error=False)
+
+    screen.set_timer(RULES_LATER, prepare)
 
 
 class RulesView(ScrollView, can_focus=True):

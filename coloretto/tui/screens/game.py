@@ -194,7 +194,7 @@ class GameScreen(Screen[None]):
         self.notice.say("Press ? for the keys, r for the rules.", "info")
         self.table.subscribe(self._on_table_event)
         self.table.keep()
-        self.advance()
+        self.call_after_refresh(self.advance)  # a bot thinks once the table is drawn
         prepare_rules(self)
 
     def _log_start(self) -> None:
