@@ -34,8 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.web.pa
 from tests.web.page import Screen, chromium, web_server
 
 SETUP = ("Coloretto: a new game", "Start (ctrl+s)")
-BOARD = ("Round 1", "Deck ", "▶ ", " Row h Hint")
-"""On the screen once the board is playable: the top bar, the turn line, the keys."""
+BOARD = ("Round 1", "Deck ", "▶ ", "h Hint")
+"""On the screen once the board is playable: the top bar, the turn line, the keys (``h``
+is always offered, at the start of a line when a bot moves first: the keys to move, and
+the row keys with them, come only at the person's turn, after the bots' moves)."""
 
 
 LOADED = "() => performance.getEntriesByType('navigation')[0].loadEventEnd"
