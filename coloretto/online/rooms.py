@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import logging
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -38,7 +37,6 @@ from coloretto.engine import (
     RecordError,
     read_record,
     to_record,
-    write_record,
 )
 from coloretto.engine.record import expect
 from coloretto.online.names import fold
@@ -54,7 +52,6 @@ from coloretto.online.protocol import covered as bot_played
 from coloretto.play.config import MAX_NAME, GameConfig, Player
 from coloretto.play.saving import SESSION_KEY, session_from_record, session_meta
 from coloretto.play.session import Session
-from coloretto.store.paths import DataDir
 
 ROOM_KEY = "room"
 """The key of the room in its save's metadata (beside the session's)."""
@@ -332,38 +329,6 @@ def _players(people: list[str | None], level: str) -> tuple[Player, ...]:
         Player(f"Bot {next(numbers)}", level) if person is None else Player(person)
         for person in people
     )
-
-
-class RoomStore:
-    """The rooms' files: ``rooms/CODE.json`` under the server's data directory."""
-
-    def __init__(self, data: DataDir) -> None:
-        self.folder = data.root / "rooms"
-
-    def path(self, code: str) -> Path:
-        """The file of room ``code``; ``ValueError`` if it is no room code."""
-        if not ROOM_CODE.fullmatch(code):
-            raise ValueError(f"not a room code: {code[:20]!r}")
-        return self.folder / f"{code}.json"
-
-    def save(self, snapshot: Snapshot) -> None:
-        """Save a room's ``snapshot`` atomically; ``OSError`` if the disk refuses."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        write_record(self.path(snapshot.code), snapshot.state, snapshot.seats, snapshot.meta)
-
-    def load_all(self, log: logging.Logger) -> Iterator[Room]:
-        """Every room saved (a file that is no room is logged and left alone)."""
-        try:
-            paths = sorted(self.folder.glob("*.json"))
-        except OSError:
-            return
-        for path in paths:
-            if not ROOM_CODE.fullmatch(path.stem):
-                continue
-            try:
-                yield Room.load(path)
-            except RecordError as error:
-                log.error("room not loaded: %s", error)
 
 
 def over_record(room: Room) -> dict[str, Any]:

@@ -37,7 +37,8 @@ from coloretto.online.public import (
     move_json,
     public_setup,
 )
-from coloretto.online.rooms import Room, RoomError, RoomStore, over_record
+from coloretto.online.room_store import RoomStore
+from coloretto.online.rooms import Room, RoomError, over_record
 from coloretto.play.saving import session_from_record, session_record
 from coloretto.store.paths import DataDir
 
