@@ -1,10 +1,9 @@
 """Rooms on the server: a table waiting for its people, then the game played at it.
 
 A room is a ``Session`` (the engine's match, the players and their bots) with who sits
-where, each person's secret token (kept only as a hash) and the room's settings. It is
-saved after every change, atomically, as a game record whose metadata also holds the
-room (``rooms/CODE.json`` in the server's data directory), so a server that dies resumes
-every room where it stood.
+where, each person's secret token (kept only as a hash) and the room's settings. Its
+``snapshot`` is a game record whose metadata also holds the room; the server keeps it,
+with the actions played since, in ``room_store.RoomStore``.
 
 >>> from coloretto.engine import Rules
 >>> from coloretto.online.protocol import Host
