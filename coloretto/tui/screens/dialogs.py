@@ -176,7 +176,7 @@ def set_rules(width: int) -> list[Strip]:
         return lines
 
 
-RULES_LATER = 1.0
+RULES_LATER = 0.5
 """Seconds after a screen comes up that the rules are set (not while it is drawn)."""
 
 
