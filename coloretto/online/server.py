@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
@@ -209,11 +209,8 @@ class GameServer:
 
     async def handler(self, ws: ServerConnection) -> None:
         """One connection: its opening request, then its moves, until it closes."""
-        if isinstance(ws, GuardedConnection):
-            address, bucket = ws.address, ws.budget
-        else:  # a plain connection (the server run without its gatekeeper)
-            address = str(ws.remote_address[0]) if ws.remote_address else "?"
-            bucket = Bucket(self.limits.messages_per_second, self.limits.burst)
+        guarded = cast(GuardedConnection, ws)  # as serve makes them: gate.connection_class()
+        address, bucket = guarded.address, guarded.budget
         seat: Seat | None = None
         try:
             async with asyncio.timeout(self.limits.opening_seconds):
