@@ -27,12 +27,12 @@ from coloretto.bots.arena import (
 )
 from coloretto.bots.options import number
 from coloretto.bots.registry import BotError
-from coloretto.cli.parser import bounded_int
+from coloretto.cli.parser import Commands, bounded_int
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
 from coloretto.store.text import printable
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: Commands) -> None:
     """Register ``arena`` with the top-level parser."""
     parser = commands.add_parser(
         "arena",

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, available, describe
 from coloretto.bots.strength import LEVEL_STRENGTH, MEASURED
+from coloretto.cli.parser import Commands
 from coloretto.store.text import printable
 
 TOUGHEST = (
@@ -20,7 +21,7 @@ TOUGHEST = (
 )
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: Commands) -> None:
     """Register ``bots`` with the top-level parser."""
     parser = commands.add_parser(
         "bots",

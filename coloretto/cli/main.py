@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
-from typing import cast
 
 from coloretto import __version__
 from coloretto.cli import play_command
-from coloretto.cli.parser import Parser, on_terminal
+from coloretto.cli.parser import Commands, Parser, on_terminal
 from coloretto.store.incidents import incident_log
 from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
@@ -35,11 +33,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
         description="Coloretto, the card game, in your terminal.",
     )
     parser.add_argument("--version", action="version", version=f"coloretto {installed_version()}")
-    # Every sub-command's parser is a ``Parser``, which the commands take as the
-    # ``ArgumentParser`` it is.
-    commands = cast(
-        "argparse._SubParsersAction[argparse.ArgumentParser]",
-        parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser),
+    commands: Commands = parser.add_subparsers(
+        title="commands", metavar="COMMAND", parser_class=Parser
     )
     play_command.add_parser(commands, parser)  # first: what most people come for
     if argv is not None and (argv[:1] == ["play"] or (not argv and on_terminal())):

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
-from coloretto.cli.parser import bounded_int, bounded_seconds, need_terminal
+from coloretto.cli.parser import Commands, bounded_int, bounded_seconds, need_terminal
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
 from coloretto.online.limits import Limits
 from coloretto.online.protocol import (
@@ -61,7 +61,7 @@ examples:
 """
 
 
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parsers(commands: Commands) -> None:
     """Register ``server``, ``host`` and ``join``."""
     server = commands.add_parser(
         "server",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn, Protocol
 
 from coloretto.store.text import printable
 
@@ -17,6 +17,14 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         print(printable(f"{self.prog}: error: {message} (see {self.prog} --help)"), file=sys.stderr)
         raise SystemExit(2)
+
+
+class Commands(Protocol):
+    """Where the sub-commands register their parsers: what ``add_subparsers`` returns."""
+
+    def add_parser(self, name: str, **options: Any) -> argparse.ArgumentParser:
+        """A new parser for the sub-command ``name``; ``options`` as ``ArgumentParser``'s."""
+        ...
 
 
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"

@@ -10,7 +10,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, BotError, make_bot
-from coloretto.cli.parser import bounded_int, bounded_seconds, fail, need_terminal, on_terminal
+from coloretto.cli.parser import (
+    Commands,
+    bounded_int,
+    bounded_seconds,
+    fail,
+    need_terminal,
+    on_terminal,
+)
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
 from coloretto.engine.setup import SEED_BITS
@@ -57,7 +64,7 @@ MOST_PLAYERS = 5
 
 
 def add_parser(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    commands: Commands,
     top: argparse.ArgumentParser | None = None,
 ) -> None:
     """Register ``play``; with ``top``, plain ``coloretto`` opens the setup screen."""

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from coloretto.cli.parser import fail, need_terminal
+from coloretto.cli.parser import Commands, fail, need_terminal
 from coloretto.cli.stats_command import NO_GAMES
 from coloretto.engine import GameRecord, RecordError, UnreadableRecord, read_record
 from coloretto.play.keeper import stood_in
@@ -52,7 +52,7 @@ examples:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: Commands) -> None:
     """Register ``replay``."""
     parser = commands.add_parser(
         "replay",

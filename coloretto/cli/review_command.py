@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from coloretto.bots.registry import BotError
-from coloretto.cli.parser import bounded_int
+from coloretto.cli.parser import Commands, bounded_int
 from coloretto.cli.replay_command import ReplayProblem, find, latest, load, skipped_note
 from coloretto.engine import GameState
 from coloretto.play.coach import GRADE_THRESHOLDS, REVIEW_BOT, Decision, Grade
@@ -70,7 +70,7 @@ reviewed: "seat", "name", "accuracy" 0-100, "grades" (count per grade), "costlie
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: Commands) -> None:
     """Register ``review``."""
     parser = commands.add_parser(
         "review",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from coloretto.cli.parser import Commands
 from coloretto.engine import RecordError
 from coloretto.engine.record import write_record
 from coloretto.play.saving import read_session, session_record
@@ -17,7 +18,7 @@ from coloretto.store.paths import DataDir
 from coloretto.store.saves import latest_save
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: Commands) -> None:
     """Register ``save`` with the top-level parser."""
     parser = commands.add_parser(
         "save",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from coloretto.cli.parser import fail
+from coloretto.cli.parser import Commands, fail
 from coloretto.play.keeper import Keeper, SavedGame
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import games_in_progress, save_path
@@ -24,7 +24,7 @@ examples:
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: Commands) -> None:
     """Register ``saves`` (``list``, ``delete``) with the top-level parser."""
     parser = commands.add_parser(
         "saves",

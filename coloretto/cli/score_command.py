@@ -8,7 +8,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from coloretto.cli.parser import bounded_int
+from coloretto.cli.parser import Commands, bounded_int
 from coloretto.cli.rules_options import add_scoring_argument
 from coloretto.engine import ScoreBreakdown, score
 from coloretto.engine.setup import CARDS_PER_COLOUR, JOKERS, PLUS2_CARDS
@@ -16,7 +16,7 @@ from coloretto.engine.setup import CARDS_PER_COLOUR, JOKERS, PLUS2_CARDS
 EXAMPLE = "coloretto score 6 4 3 2 --jokers 1 --plus2 1"
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: Commands) -> None:
     """Register ``score`` with the top-level parser."""
     parser = commands.add_parser(
         "score",

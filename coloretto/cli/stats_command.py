@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
-from coloretto.cli.parser import fail
+from coloretto.cli.parser import Commands, fail
 from coloretto.play.keeper import Keeper, Recount
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import (
@@ -53,7 +53,7 @@ JSON_HELP = """\
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: Commands) -> None:
     """Register ``stats`` with the top-level parser."""
     parser = commands.add_parser(
         "stats",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from coloretto.cli.parser import fail, need_terminal
+from coloretto.cli.parser import Commands, fail, need_terminal
 from coloretto.store.paths import HOME_VARIABLE, DataDir
 
 DESCRIPTION = """\
@@ -17,7 +17,7 @@ The first screen of plain `coloretto` offers the tutorial too, until a game is p
 """
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: Commands) -> None:
     """Register ``tutorial``."""
     parser = commands.add_parser(
         "tutorial",

@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from coloretto.cli.online_command import server_address, trusting
-from coloretto.cli.parser import bounded_int, fail
+from coloretto.cli.parser import Commands, bounded_int, fail
 
 DESCRIPTION = """\
 Serve Coloretto as a web page: each visitor gets the setup screen, then a game against
@@ -111,7 +111,7 @@ def _extra_requirements(dist: Distribution | None) -> list[str]:
     return needs or list(WEB_NEEDS)
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(commands: Commands) -> None:
     """Register ``web``."""
     parser = commands.add_parser(
         "web",
