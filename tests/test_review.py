@@ -60,8 +60,10 @@ def finished(home: Path, players: int, seed: int, me: str, others: str = "expert
     while not session.game.is_over:
         game = session.game
         seat = game.current_player
-        bot = session.bot(seat) if session.is_bot(seat) else mine
-        session.apply(bot.choose(game.view(seat), game.legal_actions()))
+        if session.is_bot(seat):
+            session.apply(session.bot_move().action)
+        else:
+            session.apply(mine.choose(game.view(seat), game.legal_actions()))
     assert keeper.save(session) is None
     assert keeper.finish(session) is None
     (path,) = finished_games(DataDir(home))

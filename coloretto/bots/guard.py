@@ -70,11 +70,13 @@ def guarded_choice(
 @dataclass(frozen=True)
 class Analysis:
     """A bot's estimates of every legal action (``None`` if it failed or cannot analyse),
-    how long it took, and what went wrong (``None`` if nothing)."""
+    how long it took, and what went wrong (``None`` if nothing); ``timed_out`` as in
+    ``Answer``."""
 
     estimates: Mapping[Action, Estimate] | None
     seconds: float
     problem: str | None = None
+    timed_out: bool = False
 
 
 def guarded_analysis(
@@ -99,7 +101,7 @@ def guarded_analysis(
 
     run = _within(ask, time_limit)
     if run.problem is not None or run.result is None:
-        return Analysis(None, run.seconds, run.problem)
+        return Analysis(None, run.seconds, run.problem, run.timed_out)
     estimates, problem = checked_estimates(run.result, legal)
     return Analysis(estimates, run.seconds, problem)
 

@@ -15,6 +15,10 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
+    def reseed(self, seed: int) -> None:
+        """Draw from ``seed`` from now on (``coloretto.bots.players.Reseeded``)."""
+        self._rng = random.Random(seed)
+
     def choose(
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
     ) -> Action:

@@ -292,6 +292,16 @@ class SearchBot:
         player = view.rules.controller(view.seat)
         return max(edges, key=lambda ae: (ae[1].visits, ae[1].rewards[player]))[0]
 
+    def reseed(self, seed: int) -> None:
+        """Draw the deals from ``seed`` from now on (``coloretto.bots.players.Reseeded``)."""
+        self._rng = random.Random(seed)
+
+    def catch_up(self, view: PlayerView) -> None:
+        """Fit the other seats to the game so far, without a time limit: a bot made in the
+        middle of a game (``coloretto.bots.players.CatchesUp``) then knows them as well as
+        one that saw every move."""
+        self._observe(view, time.perf_counter(), None)
+
     def _budget(self, view: PlayerView) -> Budget:
         """The bot's own budget at ``view``'s table (``at_five`` deals at five seats)."""
         return self.budget_at_five if view.seats >= 5 else self.budget

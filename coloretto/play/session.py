@@ -6,19 +6,14 @@ The session is the screens' model. It lives on the UI thread; bots are handed im
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 
-from coloretto.bots.base import Bot
-from coloretto.bots.registry import make_bot
+from coloretto.bots.guard import Analysis, Answer
+from coloretto.bots.players import GAME_PLIES, BotPlayers, move_seed
 from coloretto.engine import Action, ActionKind, GameState, Match, Move
 from coloretto.engine.setup import SEED_BITS, random_seed
 from coloretto.play.config import GameConfig
 from coloretto.store.saves import new_id
-
-_OLD_SEEDS = 2**32
-"""Every seed drawn before seeds took ``SEED_BITS`` bits was below this: such a match keeps
-its bots' seeds, so an old save plays on as it would have."""
 
 
 class Session:
@@ -48,11 +43,11 @@ class Session:
         self.match = match if match is not None else Match.start(config.rules, self.seed)
         """The match: a new one, or one resumed from a save (``match``)."""
         self.seat_names: tuple[str, ...] = config.seat_names()
-        self._specs: dict[int, str] = {}
-        for seat in range(config.rules.seats):
-            spec = config.controller(seat).bot
-            if spec is not None:
-                self._specs[seat] = spec
+        specs = {p: player.bot for p, player in enumerate(config.players) if player.bot}
+        specs[self.hint_player] = config.hint_bot
+        self.bots = BotPlayers(specs, self.seed)
+        """The bots of the match, kept from move to move (the hint bot's number is
+        ``hint_player``)."""
 
     # ------------------------------------------------------------------ who plays
 
@@ -63,21 +58,44 @@ class Session:
 
     def is_bot(self, seat: int) -> bool:
         """True when a bot moves ``seat``."""
-        return seat in self._specs
+        return self.bots.plays(self.config.rules.controller(seat))
 
     def waiting_for(self, seat: int) -> str:
         """What a seat played elsewhere is doing while the screen waits for its move, in a
         word or two (``thinking…``)."""
         return "thinking…"
 
-    def bot(self, seat: int) -> Bot:
-        """The bot that moves ``seat`` now, made afresh for every move (in the bot's worker
-        thread, so that loading a bot never delays the screen). Raises ``BotError``.
+    @property
+    def hint_player(self) -> int:
+        """The hint bot's number in ``bots`` (after every seat's)."""
+        return self.config.rules.seats
 
-        Its seed depends on the match seed and the moves played so far only, so a game
-        resumed from a save goes on exactly as it would have without the break.
-        """
-        return make_bot(self._specs[seat], seed=self.bot_seed(seat))
+    def bot_move(self) -> Answer:
+        """The move of the bot whose turn it is, through the guard (blocking: call it off the
+        UI thread). Its seed depends on the match seed and the moves played so far only
+        (``move_seed``), so a game resumed from a save goes on as it would have."""
+        return self.bots.choose(
+            self.game, time_limit=self.config.time_limit, game_number=self.match.game_number
+        )
+
+    def hint_analysis(self) -> Analysis:
+        """The hint bot's values of every legal action for the seat to move, through the
+        guard (blocking); ``Analysis(None, ...)`` when the hint bot cannot analyse."""
+        return self.bots.analyse(
+            self.game,
+            self.hint_player,
+            time_limit=self.config.time_limit,
+            game_number=self.match.game_number,
+        )
+
+    def hint_choice(self) -> Answer:
+        """The hint bot's choice for the seat to move, through the guard (blocking)."""
+        return self.bots.choose(
+            self.game,
+            time_limit=self.config.time_limit,
+            game_number=self.match.game_number,
+            player=self.hint_player,
+        )
 
     @property
     def shown_seed(self) -> str:
@@ -95,14 +113,9 @@ class Session:
         return "secret until the end"
 
     def bot_seed(self, seat: int) -> int:
-        """The seed for ``seat``'s bot at this point of the match. A bot's moves may give
-        its seed away: a big match seed (``random_seed``) gives its bots a hash of itself,
-        an old small one the seeds it always gave (``_OLD_SEEDS``)."""
-        ply = self.game.ply + 1000 * self.match.game_number
-        if self.seed < _OLD_SEEDS:
-            return (self.seed * 1_000_003 + 7919 * (seat + 1) + 104_729 * ply) % 2**32
-        digest = hashlib.sha256(f"{self.seed}/bot/{seat}/{ply}".encode()).digest()
-        return int.from_bytes(digest[:4])
+        """The seed ``seat``'s bot is given for its move now (``move_seed``)."""
+        ply = self.game.ply + GAME_PLIES * self.match.game_number
+        return move_seed(self.seed, seat, ply)
 
     def controller_name(self, seat: int) -> str:
         """The name of the player who moves ``seat``."""

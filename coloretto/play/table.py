@@ -21,11 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import Protocol
 
-from coloretto.bots.guard import fallback, guarded_analysis, guarded_choice
-from coloretto.bots.registry import make_bot
+from coloretto.bots.guard import fallback
 from coloretto.engine import Action, GameState, Move
 from coloretto.play.advice import explain_hint, no_choice_hint
 from coloretto.play.coach import ranked
@@ -230,14 +228,7 @@ class LocalTable:
 
     def bot_move(self, seat: int) -> BotMove:
         """Ask ``seat``'s bot for its move, in the calling thread, through the guard."""
-        session = self._session
-        state = session.game
-        answer = guarded_choice(
-            partial(session.bot, seat),
-            state.view(seat),
-            state.legal_actions(),
-            session.config.time_limit,
-        )
+        answer = self._session.bot_move()
         return BotMove(seat, answer.action, answer.seconds, answer.problem)
 
     def bot_failed(self, answer: BotMove) -> None:
@@ -278,17 +269,15 @@ def advise(session: Session) -> Hint:
     seat = state.current_player
     if (no_choice := no_choice_hint(state, session.seat_names)) is not None:  # no search
         return Hint(*no_choice)
-    make = partial(make_bot, session.config.hint_bot, seed=session.bot_seed(state.rules.seats))
-    view, legal, limit = state.view(seat), state.legal_actions(), session.config.time_limit
-    analysis = guarded_analysis(make, view, legal, limit)
+    analysis = session.hint_analysis()
     if analysis.estimates is not None:
         best = ranked(analysis.estimates)[0]
         reason = explain_hint(state, seat, best, analysis.estimates, session.seat_names)
         return Hint(best, reason)
     if analysis.problem is not None:
-        action = fallback(view, legal)
+        action = fallback(state.view(seat), state.legal_actions())
         return Hint(action, f"no hint this time (the hint bot failed: {analysis.problem})")
-    answer = guarded_choice(make, view, legal, limit)
+    answer = session.hint_choice()
     if answer.problem is not None:
         return Hint(answer.action, f"no hint this time (the hint bot failed: {answer.problem})")
     reason = explain_hint(state, seat, answer.action, {}, session.seat_names)

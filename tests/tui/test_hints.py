@@ -172,8 +172,8 @@ async def test_a_move_with_no_choice_is_hinted_at_once_without_the_hint_bot(
     def no_search(*args: object) -> object:
         raise AssertionError("the hint bot was asked about a move with no choice")
 
-    monkeypatch.setattr(table_module, "guarded_analysis", no_search)
-    monkeypatch.setattr(table_module, "guarded_choice", no_search)
+    monkeypatch.setattr(Session, "hint_analysis", no_search)
+    monkeypatch.setattr(Session, "hint_choice", no_search)
     app = make_app(4, humans=4, seed=1)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -189,7 +189,7 @@ async def test_a_move_with_no_choice_is_hinted_at_once_without_the_hint_bot(
 def test_advise_answers_a_move_with_no_choice_without_the_hint_bot(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(table_module, "guarded_analysis", None)  # not called
+    monkeypatch.setattr(Session, "hint_analysis", None)  # not called
     session = Session(make_config(4, humans=4, seed=1))
     hint = table_module.advise(session)
     assert hint.action == DRAW

@@ -54,9 +54,8 @@ def config() -> GameConfig:
 
 def bots_play(session: Session) -> None:
     """Let the bots move, as the app does, until a person is to move or the game ends."""
-    while not session.game.is_over and session.is_bot(seat := session.game.current_player):
-        state = session.game
-        session.apply(session.bot(seat).choose(state.view(seat), state.legal_actions()))
+    while not session.game.is_over and session.is_bot(session.game.current_player):
+        session.apply(session.bot_move().action)
 
 
 def play(session: Session, action: Action) -> None:
@@ -355,9 +354,7 @@ def test_the_match_totals_survive(terminal: Terminal, ending: str) -> None:
     seat0 = replace(session.config.players[0], bot="easy")
     robot = Session(replace(session.config, players=(seat0, *session.config.players[1:])))
     while not robot.game.is_over:  # game 1, every seat played by a bot
-        state = robot.game
-        seat = state.current_player
-        robot.apply(robot.bot(seat).choose(state.view(seat), state.legal_actions()))
+        robot.apply(robot.bot_move().action)
     session.match = robot.match.next_game()
     bots_play(session)
     assert session.match.results
