@@ -8,7 +8,9 @@ from textual.app import App
 from textual.binding import Binding
 from textual.geometry import Size
 
+from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
+from coloretto.store.paths import DataDir
 from coloretto.tui.screens.dialogs import TooSmallScreen
 from coloretto.tui.screens.game import GameScreen
 
@@ -18,7 +20,8 @@ MIN_HEIGHT = 24
 
 
 class GuardedApp(App[None]):
-    """A Textual app with the game's guards; ``keeper`` knows where the log file is."""
+    """A Textual app with the game's guards; ``keeper`` knows where the log file is. It
+    gives its screens their ``AppServices`` (``coloretto.tui.services``)."""
 
     CSS_PATH = "app.tcss"
     ENABLE_COMMAND_PALETTE = False
@@ -35,6 +38,30 @@ class GuardedApp(App[None]):
     def on_ready(self) -> None:
         """The first screen is up: check the terminal's size."""
         self.check_size()
+
+    def data_dir(self) -> DataDir:
+        """Where the saves, the history and the last setup are kept."""
+        return self.keeper.data
+
+    def last_setup(self) -> GameConfig | None:
+        """The setup of the last game started here, if one is kept."""
+        return self.keeper.last_setup()
+
+    def remember(self, config: GameConfig) -> None:
+        """Keep ``config`` as the setup the setup screen offers next time."""
+        self.keeper.remember(config)
+
+    def discard(self, session_id: str) -> str | None:
+        """Discard the game in progress ``session_id`` for good; what went wrong, if any."""
+        return self.keeper.discard(session_id)
+
+    def quit_question(self) -> str | None:
+        """What the quit dialog asks: its usual question."""
+        return None
+
+    def leave(self) -> None:
+        """Quit."""
+        self.exit()
 
     def save_now(self) -> str:
         """Save what there is to save after an unexpected error; says so in words (or "")."""

@@ -251,7 +251,6 @@ class OnlineApp(GuardedApp):
         self.push_screen(end, chosen)
         self.check_size()
 
-    @property
     def quit_question(self) -> str:
         """What the quit dialog asks at an online table (Textual markup: the name and the
         server are escaped)."""

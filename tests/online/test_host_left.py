@@ -65,7 +65,7 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
             f"The match goes on when Hana starts game 2 of 2; a bot plays for you when it "
             f"is your turn and you have been away {AWAY} s"
         )
-        assert "The game goes on" not in app.quit_question
+        assert "The game goes on" not in app.quit_question()
 
         # Hana quits from her score screen: told what happens without her.
         said = hana.suspend()

@@ -17,7 +17,6 @@ from textual.widgets import Static
 from coloretto.engine import Card, RecordError, read_record
 from coloretto.engine.outcome import Outcome
 from coloretto.play.config import YOU
-from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
 from coloretto.play.words import names_and, ordinal, rules_in_words
@@ -25,6 +24,7 @@ from coloretto.store.paths import DataDir
 from coloretto.store.saves import history_path
 from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.review import ReviewScreen
+from coloretto.tui.services import services
 from coloretto.tui.widgets import KeysBar, Notice, ScoreCard
 from coloretto.tui.widgets.score_card import legend
 
@@ -279,8 +279,8 @@ class EndScreen(Screen[EndChoice]):
     def action_review(self) -> None:
         """``v``: the coach reviews this game (kept in its record in the history)."""
         session = self.session
-        keeper = getattr(self.app, "keeper", None)
-        data = keeper.data if isinstance(keeper, Keeper) else DataDir.default()
+        app = services(self.app)
+        data = app.data_dir() if app else DataDir.default()
         number = session.match.game_number if session.game.rules.games > 1 else None
         kept = history_path(data, session.id, number)
         try:

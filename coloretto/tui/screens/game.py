@@ -42,6 +42,7 @@ from coloretto.tui.screens.dialogs import (
     RulesScreen,
     prepare_rules,
 )
+from coloretto.tui.services import services
 from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import (
     DrawnCard,
@@ -561,13 +562,17 @@ class GameScreen(Screen[None]):
     def action_quit(self) -> None:
         """``q``: quit, after a confirmation."""
 
+        app = services(self.app)
+
         def done(quit_now: bool | None) -> None:
             if quit_now:
-                leave = getattr(self.app, "leave", self.app.exit)
-                leave()  # the app says how to resume
+                if app is None:
+                    self.app.exit()
+                else:
+                    app.leave()  # the app says how to resume
 
         saved = not self.session.match.is_over
-        question = getattr(self.app, "quit_question", None)  # an online table's own words
+        question = app.quit_question() if app else None  # an online table's own words
         self.app.push_screen(ConfirmQuit(saved=saved, question=question), done)
 
     def action_results(self) -> None:

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 from coloretto.online.client import LobbyChanged
 from coloretto.play.words import rules_in_words
 from coloretto.tui.keys import LOBBY_KEYS, bindings
+from coloretto.tui.services import services
 from coloretto.tui.widgets import Notice
 
 DOT = "\N{MIDDLE DOT}"
@@ -176,8 +177,11 @@ class LobbyScreen(Screen[None]):
 
     def action_quit_lobby(self) -> None:
         """``q``: leave the room."""
-        leave = getattr(self.app, "leave", self.app.exit)
-        leave()
+        app = services(self.app)
+        if app is None:
+            self.app.exit()
+        else:
+            app.leave()
 
     def on_key(self, event: events.Key) -> None:
         """A key that does nothing here says which keys do."""

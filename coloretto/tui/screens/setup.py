@@ -18,12 +18,13 @@ from coloretto.bots.registry import LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
 from coloretto.engine.setup import SEED_BITS
 from coloretto.play.config import PACES, GameConfig, typed_names
-from coloretto.play.keeper import Keeper, SavedGame
+from coloretto.play.keeper import SavedGame
 from coloretto.store.saves import games_in_progress, save_path
 from coloretto.store.text import printable
 from coloretto.tui.messages import ResumeGame, StartGame
 from coloretto.tui.screens.dialogs import ConfirmDiscard
 from coloretto.tui.screens.tutorial import OFFER, first_run, open_tutorial
+from coloretto.tui.services import AppServices, services
 from coloretto.tui.widgets import KeysBar, TextInput
 from coloretto.tui.widgets.choice import Choice
 
@@ -72,10 +73,9 @@ class SetupScreen(Screen[None]):
         """Games in progress not shown."""
 
     @property
-    def keeper(self) -> Keeper | None:
-        """The app's keeper of the data directory (where the last setup is kept)."""
-        keeper = getattr(self.app, "keeper", None)
-        return keeper if isinstance(keeper, Keeper) else None
+    def app_services(self) -> AppServices | None:
+        """The app's services: the data directory, the last setup, discarding a game."""
+        return services(self.app)
 
     @property
     def picked(self) -> int:
@@ -88,9 +88,9 @@ class SetupScreen(Screen[None]):
     @property
     def resumable(self) -> Path | None:
         """The save of the game in progress picked, if there is one ("Resume")."""
-        if not self.saves or self.keeper is None:
+        if not self.saves or (app := self.app_services) is None:
             return None
-        return save_path(self.keeper.data, self.saves[self.picked][0])
+        return save_path(app.data_dir(), self.saves[self.picked][0])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer offers Resume and Discard only when there is a game in progress;
@@ -103,8 +103,9 @@ class SetupScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """A two-column form, the start button and a line for mistakes."""
-        if self.given is None and self.keeper is not None:
-            self.defaults = self.keeper.last_setup() or self.defaults
+        app = self.app_services
+        if self.given is None and app is not None:
+            self.defaults = app.last_setup() or self.defaults
         config = self.defaults
         rules = config.rules
         people = [p.name for p in config.players if p.is_human]
@@ -149,7 +150,7 @@ class SetupScreen(Screen[None]):
                 "Variants four-rows and ghost are for 2 players. Tab moves between fields.",
                 id="setup-help",
             )
-            if self.keeper is not None and first_run(self.keeper.data):
+            if app is not None and first_run(app.data_dir()):
                 yield Static(OFFER, id="setup-tutorial")
             yield Static(id="setup-resume")
             yield OptionList(id="setup-games", compact=True)
@@ -173,11 +174,12 @@ class SetupScreen(Screen[None]):
 
     def _read_saves(self) -> None:
         """Read the games in progress (up to ``MOST_SHOWN``)."""
-        keeper = self.keeper
-        if keeper is None:
+        app = self.app_services
+        if app is None:
             return
-        ids = games_in_progress(keeper.data)
-        self.saves = [(i, SavedGame.read(save_path(keeper.data, i))) for i in ids[:MOST_SHOWN]]
+        data = app.data_dir()
+        ids = games_in_progress(data)
+        self.saves = [(i, SavedGame.read(save_path(data, i))) for i in ids[:MOST_SHOWN]]
         self.more = len(ids) - len(self.saves)
 
     def _show_saves(self) -> None:
@@ -243,9 +245,9 @@ class SetupScreen(Screen[None]):
         self.app.push_screen(ConfirmDiscard(_in_progress(game)), answered)
 
     def _discard(self, session_id: str, game: SavedGame | None) -> None:
-        keeper = self.keeper
-        assert keeper is not None
-        problem = keeper.discard(session_id)
+        app = self.app_services
+        assert app is not None
+        problem = app.discard(session_id)
         if problem is not None:
             self.show_error(f"cannot discard the game: {problem}")
             return
@@ -327,8 +329,8 @@ class SetupScreen(Screen[None]):
         except ValueError as error:
             self.show_error(str(error))
             return
-        if self.keeper is not None:
-            self.keeper.remember(config)
+        if (app := self.app_services) is not None:
+            app.remember(config)
         self.post_message(StartGame(config))
 
 
