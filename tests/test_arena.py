@@ -229,7 +229,7 @@ def test_a_faulty_plugin_has_its_moves_replaced_and_counted(tmp_path: Path, plug
     assert stats["raiser"]["timeouts"] == 0
     assert stats["cheat"]["faults"] > 0
     assert stats["cheat"]["timeouts"] == 0
-    assert stats["sleeper"]["timeouts"] == 3
+    assert stats["sleeper"]["timeouts"] >= 3  # each game's first move, and while it sleeps
     assert stats["sleeper"]["faults"] == 0
     table = coloretto(tmp_path, *argv, "--time-limit", "0.3", site=plugins)
     assert "Faults" in table.stdout
@@ -243,7 +243,7 @@ def test_strict_stops_at_the_first_fault_naming_the_bot(tmp_path: Path, plugins:
     assert "bot 'raiser' raised RuntimeError: out of ideas" in done.stderr
     done = coloretto(tmp_path, *argv, "--bots", "cheat,greedy", site=plugins)
     assert done.returncode == 1
-    assert "bot 'cheat' played an illegal action 'take 9'" in done.stderr
+    assert "bot 'cheat' answered 'take 9', which is not a legal action" in done.stderr
 
 
 def test_a_plugins_message_reaches_the_terminal_printable(tmp_path: Path, plugins: Path) -> None:

@@ -8,19 +8,18 @@ and counted (or, with ``strict``, stops the run naming the bot).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
-import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from coloretto.bots.base import Bot, Budget
-from coloretto.bots.guard import guarded_choice, is_legal
 from coloretto.bots.options import number
+from coloretto.bots.players import BotPlayers
 from coloretto.bots.registry import make_bot
-from coloretto.engine import Action, Outcome, PlayerView, Rules, new_game, write_record
+from coloretto.engine import Match, Outcome, Rules, write_record
 
 DEFAULT_TIME_LIMIT = 5.0
 """Seconds a bot may take for one move before it is replaced (as in the game)."""
@@ -38,8 +37,7 @@ class RecordDirError(RuntimeError):
 class Arena:
     """What to play: the rules, one bot spec per player, how many games, the seed.
 
-    Each move may take ``time_limit`` seconds; the bot is given half of that as its
-    ``Budget``, so one that keeps to its budget is never cut short.
+    Each move may take ``time_limit`` seconds, as in a game (``BotPlayers``).
     """
 
     rules: Rules
@@ -62,10 +60,16 @@ class Arena:
         for spec in self.bots:
             make_bot(spec, seed=0)  # fail early on unknown bots or bad options
 
-    @property
-    def budget(self) -> Budget:
-        """What each bot is told it may spend on one move."""
-        return Budget(seconds=self.time_limit / 2)
+    def deal_seed(self, deal: int) -> int:
+        """The seed that deals the arena's deal number ``deal`` (from 0), as a game's seed:
+        a game started with it (``coloretto play --seed``) is dealt the same cards and its
+        bots are seeded the same way.
+
+        >>> Arena(Rules(players=3), ("expert", "greedy", "greedy"), 1, seed=5).deal_seed(0)
+        127245736666073
+        """
+        digest = hashlib.sha256(f"arena/{self.seed}/{deal}".encode()).digest()
+        return int.from_bytes(digest[:6])
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -208,17 +212,19 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
 
 
 def play_game(arena: Arena, number: int) -> GameResult:
-    """Play game ``number`` of the arena: deal ``number // players``, seats rotated."""
+    """Play game ``number`` of the arena: deal ``number // players``, seats rotated.
+
+    The bots are kept for the game and asked as the game on this machine asks them
+    (``BotPlayers``): the bot measured here is the bot people play.
+    """
     rules = arena.rules
     players = rules.players
     rotation = number % players
     # Player p (a controller of one or more seats) is played by entry (p + rotation) % players.
     entry_of = [(p + rotation) % players for p in range(players)]
-    bots = [
-        make_bot(arena.bots[entry_of[p]], seed=arena.seed * 1_000_003 + number * 31 + p)
-        for p in range(players)
-    ]
-    state = new_game(rules, seed=f"{arena.seed}/{number // players}")
+    seed = arena.deal_seed(number // players)
+    bots = BotPlayers({p: arena.bots[entry_of[p]] for p in range(players)}, seed)
+    state = Match.start(rules, seed).game
     seconds = [0.0] * players
     worst = [0.0] * players
     moves = [0] * players
@@ -226,23 +232,17 @@ def play_game(arena: Arena, number: int) -> GameResult:
     timeouts = [0] * players
     while not state.is_over:
         player = rules.controller(state.current_player)
-        view = state.view(state.current_player)
-        legal = state.legal_actions()
-        if arena.strict:
-            action, spent = _strict_choice(bots[player], view, legal, arena, entry_of[player])
-        else:
-            answer = guarded_choice(
-                _given(bots[player]), view, legal, arena.time_limit, arena.budget
-            )
-            action, spent = answer.action, answer.seconds
-            if answer.timed_out:
-                timeouts[player] += 1
-            elif answer.problem is not None:
-                faults[player] += 1
-        seconds[player] += spent
-        worst[player] = max(worst[player], spent)
+        answer = bots.choose(state, time_limit=arena.time_limit)
+        if answer.problem is not None and arena.strict:
+            raise ArenaError(f"bot {arena.bots[entry_of[player]]!r} {_deed(answer.problem)}")
+        if answer.timed_out:
+            timeouts[player] += 1
+        elif answer.problem is not None:
+            faults[player] += 1
+        seconds[player] += answer.seconds
+        worst[player] = max(worst[player], answer.seconds)
         moves[player] += 1
-        state = state.apply(action)
+        state = state.apply(answer.action)
     if arena.record_dir is not None:
         names = [arena.names[entry_of[rules.controller(s)]] for s in range(rules.seats)]
         names = [n if rules.controller(s) == s else f"{n}'s ghost" for s, n in enumerate(names)]
@@ -267,25 +267,9 @@ def play_game(arena: Arena, number: int) -> GameResult:
     )
 
 
-def _given(bot: Bot) -> Callable[[], Bot]:
-    """The guard makes its bot; the arena's is made once per game."""
-    return lambda: bot
-
-
-def _strict_choice(
-    bot: Bot, view: PlayerView, legal: Sequence[Action], arena: Arena, entry: int
-) -> tuple[Action, float]:
-    """Ask the bot directly; anything but a legal action stops the run, naming the bot."""
-    spec = arena.bots[entry]
-    start = time.perf_counter()
-    try:
-        action = bot.choose(view, legal, arena.budget)
-    except Exception as error:
-        raise ArenaError(f"bot {spec!r} raised {type(error).__name__}: {error}") from None
-    spent = time.perf_counter() - start
-    if not is_legal(action, legal):
-        raise ArenaError(f"bot {spec!r} played an illegal action {action!r}")
-    return action, spent
+def _deed(problem: str) -> str:
+    """The guard's account of a failed bot ("it raised ...") with the bot named instead."""
+    return problem.removeprefix("it ")
 
 
 def _reason(error: OSError) -> str:

@@ -79,6 +79,16 @@ def move_seed(seed: Seed, seat: int, ply: int) -> int:
     return int.from_bytes(digest[:4])
 
 
+def budget_for(time_limit: float) -> Budget:
+    """What a bot is told it may spend on a move it must answer within ``time_limit``
+    seconds: half of it, so a bot that keeps to its budget is never cut short.
+
+    >>> budget_for(5.0)
+    Budget(seconds=2.5, iterations=None)
+    """
+    return Budget(seconds=time_limit / 2)
+
+
 class BotPlayers:
     """The bots of one match: ``specs`` names the bot spec of each player (by the player's
     number: in the ghost variant one bot moves a player's two seats) that bots play, and
@@ -144,13 +154,12 @@ class BotPlayers:
         state: GameState,
         *,
         time_limit: float,
-        budget: Budget | None = None,
         game_number: int = 1,
         player: int | None = None,
     ) -> Answer:
         """A move for the seat to move in ``state`` (game ``game_number`` of the match) from
         its player's bot, or from ``player``'s (another bot kept here), through the guard:
-        within ``time_limit`` seconds, ``budget`` passed on to the bot."""
+        within ``time_limit`` seconds (``budget_for``)."""
         seat = state.current_player
         who = state.rules.controller(seat) if player is None else player
         view = state.view(seat)
@@ -161,7 +170,7 @@ class BotPlayers:
             view,
             state.legal_actions(),
             time_limit,
-            budget,
+            budget_for(time_limit),
         )
 
     def analyse(
@@ -170,7 +179,6 @@ class BotPlayers:
         player: int,
         *,
         time_limit: float,
-        budget: Budget | None = None,
         game_number: int = 1,
     ) -> Analysis:
         """``player``'s bot values every legal action for the seat to move in ``state``
@@ -183,7 +191,7 @@ class BotPlayers:
             view,
             state.legal_actions(),
             time_limit,
-            budget,
+            budget_for(time_limit),
         )
 
 
