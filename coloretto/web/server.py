@@ -1,10 +1,11 @@
 """The web server: a page with a terminal in it, and one game process per visitor.
 
-textual-serve does the work: its page runs xterm.js, and each visitor's websocket starts the
-``command`` in a process of its own, whose screen is drawn in the page. This module adds
-what a public game server needs: a page that loads nothing from outside the server (fonts
-included, see ``templates/app_index.html``), a bound on the visitors playing at once, and
-a one-line banner.
+textual-serve does the work, through its public parts only: its page runs xterm.js
+(``Server.handle_index``), and each visitor's websocket starts the ``command`` in a process
+of its own (``AppService``), whose screen is drawn in the page. This module adds what a
+public game server needs: a page that loads nothing from outside the server (fonts included,
+see ``templates/app_index.html``), aiohttp middleware that turns away other sites' pages and
+visitors beyond a bound, the page's messages checked, and a one-line banner.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ import signal
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import aiohttp_jinja2
+import jinja2
 from aiohttp import WSMsgType, web
+from aiohttp.typedefs import Handler
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
@@ -68,13 +72,16 @@ def check_public_url(url: str) -> str:
     return url.rstrip("/")
 
 
-class GameServer(Server):
-    """textual-serve's ``Server`` with our page and at most ``max_visitors`` games at once."""
+class TerminalPageServer:
+    """Serves a page with a terminal in it, and runs each visitor's game in a process of
+    its own: textual-serve's ``Server`` draws the page and its ``AppService`` runs a game;
+    aiohttp middleware turns away other sites' pages and visitors beyond ``max_visitors``,
+    and ``handle_websocket`` checks what a page asks of its game."""
 
     def __init__(
         self, command: str, *, host: str, port: int, public_url: str, max_visitors: int
     ) -> None:
-        super().__init__(
+        self.pages = Server(
             command,
             host=host,
             port=port,
@@ -82,43 +89,34 @@ class GameServer(Server):
             public_url=public_url,
             templates_path=TEMPLATES,
         )
+        """textual-serve's server: the page (``handle_index``), its static files, logging."""
+        self.command = command
+        self.host = host
+        self.port = port
+        self.public_url = public_url
         self.max_visitors = max_visitors
         """Games played at once; a visitor beyond them is told that the server is full."""
         self.visitors = 0
         """Games being played now."""
 
-    def _check_room(self) -> None:
-        """``HTTPServiceUnavailable`` (503, with a line saying so) when the server is full."""
-        if self.visitors >= self.max_visitors:
-            log.warning("a visitor was turned away: %d games are being played", self.visitors)
-            raise web.HTTPServiceUnavailable(
-                text=f"{TITLE}: the server is full (games at once: {self.max_visitors}); "
-                "try again later.\n"
-            )
+    def make_app(self) -> web.Application:
+        """The aiohttp application: the page, its static files and the game's websocket,
+        behind the checks (outermost first)."""
+        app = web.Application(middlewares=[self.refuse_other_sites, self.bound_visitors])
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(TEMPLATES))
+        app.add_routes(
+            [
+                web.get("/", self.pages.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.static("/static", self.pages.statics_path, name="static"),
+            ]
+        )
+        return app
 
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:
-        """The page, or a line saying that the server is full."""
-        self._check_room()
-        response: web.StreamResponse = await super().handle_index(request)
-        return response
-
-    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        """A visitor's game: a process of its own, while there is room for one, for a page
-        of this server asking for a terminal of a sane size."""
-        self._check_origin(request)
-        for name, largest in (("width", MAX_COLUMNS), ("height", MAX_LINES)):
-            if terminal_size(request.query.get(name, "1"), largest) is None:
-                raise web.HTTPBadRequest(
-                    text=f"{TITLE}: the terminal {name} must be 1 to {largest}.\n"
-                )
-        self._check_room()
-        self.visitors += 1
-        try:
-            return await super().handle_websocket(request)
-        finally:
-            self.visitors -= 1
-
-    def _check_origin(self, request: web.Request) -> None:
+    @web.middleware
+    async def refuse_other_sites(
+        self, request: web.Request, handler: Handler
+    ) -> web.StreamResponse:
         """``HTTPForbidden`` for a websocket opened by a page of another site.
 
         Browsers send the page's origin with a websocket, and let any site open one to
@@ -126,47 +124,76 @@ class GameServer(Server):
         type into them. (Programs other than browsers send no origin; they are let in.)
         """
         origin = request.headers.get("Origin")
-        if origin is None:
-            return
-        allowed = {_origin(self.public_url), f"{request.scheme}://{request.host}"}
-        if origin.rstrip("/").lower() not in allowed:
-            log.warning("a websocket from another site was refused: %r", origin[:200])
-            raise web.HTTPForbidden(text=f"{TITLE}: pages of other sites may not play here.\n")
+        if _route(request) == "websocket" and origin is not None:
+            allowed = {_origin(self.public_url), f"{request.scheme}://{request.host}"}
+            if origin.rstrip("/").lower() not in allowed:
+                log.warning("a websocket from another site was refused: %r", origin[:200])
+                raise web.HTTPForbidden(text=f"{TITLE}: pages of other sites may not play here.\n")
+        return await handler(request)
 
-    async def _process_messages(
-        self, websocket: web.WebSocketResponse, app_service: AppService
-    ) -> None:
-        """The page's messages to the visitor's game, checked: keys typed, a new size, a
-        ping, focus. Anything else, malformed or too big is ignored; the game goes on."""
-        async for message in websocket:
-            if message.type != WSMsgType.TEXT or len(message.data) > MAX_MESSAGE:
-                continue
-            match _envelope(message.data):
-                case ["stdin", str(data)]:
-                    await app_service.send_bytes(data.encode("utf-8", "replace"))
-                case ["resize", {"width": width, "height": height}]:
-                    columns = terminal_size(width, MAX_COLUMNS)
-                    lines = terminal_size(height, MAX_LINES)
-                    if columns is not None and lines is not None:
-                        await app_service.set_terminal_size(columns, lines)
-                case ["ping", str(data)] if len(data) <= 100:
-                    await websocket.send_json(["pong", data])
-                case ["blur"]:
-                    await app_service.blur()
-                case ["focus"]:
-                    await app_service.focus()
+    @web.middleware
+    async def bound_visitors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """The page and the game only while there is room for one more game
+        (``HTTPServiceUnavailable``, with a line saying so, otherwise); counts the games."""
+        route = _route(request)
+        if route not in {"index", "websocket"}:
+            return await handler(request)
+        if self.visitors >= self.max_visitors:
+            log.warning("a visitor was turned away: %d games are being played", self.visitors)
+            raise web.HTTPServiceUnavailable(
+                text=f"{TITLE}: the server is full (games at once: {self.max_visitors}); "
+                "try again later.\n"
+            )
+        if route == "index":
+            return await handler(request)
+        self.visitors += 1
+        try:
+            return await handler(request)
+        finally:
+            self.visitors -= 1
 
-    def serve(self, debug: bool = False) -> None:
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """A visitor's game, in a process of its own, for a terminal of a sane size; the
+        page's messages go to it checked (``forward``)."""
+        size: list[int] = []
+        for name, largest in (("width", MAX_COLUMNS), ("height", MAX_LINES)):
+            value = terminal_size(request.query.get(name, "1"), largest)
+            if value is None:
+                raise web.HTTPBadRequest(
+                    text=f"{TITLE}: the terminal {name} must be 1 to {largest}.\n"
+                )
+            size.append(value)
+        websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+
+        async def close() -> None:
+            await websocket.close()
+
+        game = AppService(
+            self.command,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=close,
+            download_manager=self.pages.download_manager,
+        )
+        try:
+            await game.start(*size)
+            await forward(websocket, game)
+        except Exception:  # the visitor's game only: the server goes on
+            log.exception("a visitor's game failed")
+        finally:
+            await game.stop()
+        return websocket
+
+    def serve(self) -> None:
         """Serve until Ctrl+C or SIGTERM; ``OSError`` if the address cannot be listened on.
-
-        textual-serve's own ``serve``, but the banner comes once the server listens."""
-        self.debug = debug
-        self.initialize_logging()
+        The banner comes once the server listens."""
+        self.pages.initialize_logging()
         loop = asyncio.new_event_loop()
         for number in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(number, self.request_exit)
+            loop.add_signal_handler(number, self.pages.request_exit)
         web.run_app(
-            self._make_app(),
+            self.make_app(),
             host=self.host,
             port=self.port,
             handle_signals=False,
@@ -174,17 +201,37 @@ class GameServer(Server):
             print=lambda *_: self._banner(),
         )
 
-    async def on_startup(self, app: web.Application) -> None:
-        """Nothing to say before the server listens (see ``serve``)."""
-
     def _banner(self) -> None:
-        self.console.print(
+        self.pages.console.print(
             f"{TITLE} is served on {self.public_url} (each visitor plays in a process of "
             f"their own, at most {self.max_visitors} at once). Ctrl+C stops it.",
             highlight=False,
             markup=False,
             soft_wrap=True,
         )
+
+
+async def forward(websocket: web.WebSocketResponse, game: AppService) -> None:
+    """The page's messages to the visitor's game, checked: keys typed, a new size, a ping,
+    focus. Anything else, malformed or too big is ignored; the game goes on. (textual-serve
+    offers no hook for these messages: its own loop is private, so this one is ours.)"""
+    async for message in websocket:
+        if message.type != WSMsgType.TEXT or len(message.data) > MAX_MESSAGE:
+            continue
+        match _envelope(message.data):
+            case ["stdin", str(data)]:
+                await game.send_bytes(data.encode("utf-8", "replace"))
+            case ["resize", {"width": width, "height": height}]:
+                columns = terminal_size(width, MAX_COLUMNS)
+                lines = terminal_size(height, MAX_LINES)
+                if columns is not None and lines is not None:
+                    await game.set_terminal_size(columns, lines)
+            case ["ping", str(data)] if len(data) <= 100:
+                await websocket.send_json(["pong", data])
+            case ["blur"]:
+                await game.blur()
+            case ["focus"]:
+                await game.focus()
 
 
 def terminal_size(value: object, largest: int) -> int | None:
@@ -200,6 +247,11 @@ def terminal_size(value: object, largest: int) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= largest:
         return value
     return None
+
+
+def _route(request: web.Request) -> str | None:
+    """The name of the route ``request`` is for (``None``: no route, a 404)."""
+    return request.match_info.route.name
 
 
 def _origin(url: str) -> str:
@@ -219,7 +271,7 @@ def _envelope(text: str) -> object:
 def serve(command: str, *, host: str, port: int, public_url: str, max_visitors: int) -> None:
     """Serve the game until Ctrl+C or SIGTERM; ``OSError`` if ``host:port`` cannot be
     listened on. Each visitor's process runs the shell ``command``."""
-    server = GameServer(
+    server = TerminalPageServer(
         command, host=host, port=port, public_url=public_url, max_visitors=max_visitors
     )
     server.serve()
