@@ -1,32 +1,40 @@
 """Where the server's bots think: worker processes shared fairly between the rooms.
 
 Bots think in other processes, so however hard they think, the event loop that serves
-every connection never waits for them (threads would share Python's lock with it). There
-are few workers; when rooms wait for one, the room whose bots have used the least time
-lately goes first, so a room of hard bots that play without pause cannot crowd out the
-others: each room waiting gets an equal share, and a room alone gets all of it. With two
-workers or more, rooms whose bots used more than ``HEAVY`` seconds lately share all but
-one of them: the last is kept for the rooms whose bots answer in milliseconds, which then
-never wait behind a hard bot's long thought. Each move is bounded by the guard's time
-limit.
+every connection never waits for them (threads would share Python's lock with it). Each
+room's bots live in one worker, its home, for as long as the room plays: a bot is made on
+its first move and kept (``coloretto.bots.players.BotPlayers``), as in a game on this
+machine and in the arena. A worker keeps the bots of its ``KEPT_ROOMS`` rooms used last;
+a room whose bots it dropped (or a worker that died and was replaced) gets new ones, which
+catch up with the game.
+
+When rooms wait for a worker, the room whose bots have used the least time lately goes
+first, so a room of hard bots that play without pause cannot crowd out the others. With
+two workers or more, rooms whose bots used more than ``HEAVY`` seconds lately live in all
+but the last worker: the last is kept for the rooms whose bots answer in milliseconds,
+which then never wait behind a hard bot's long thought. A room comes home to the worker
+with the least use lately. Each move is bounded by the guard's time limit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import math
 import multiprocessing
 import os
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import OrderedDict
+from collections.abc import Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from functools import partial
+from dataclasses import dataclass
 
-from coloretto.bots.guard import Answer, fallback, guarded_choice
-from coloretto.bots.registry import make_bot
-from coloretto.engine import Action, PlayerView
+from coloretto.bots.guard import Answer, fallback
+from coloretto.bots.players import BotPlayers
+from coloretto.engine import GameState
+from coloretto.engine.setup import Seed
 
 HALF_LIFE = 60.0
 """Seconds after which a room's bot time counts half in choosing who goes next."""
@@ -35,6 +43,17 @@ HEAVY = 1.0
 """Seconds of the bots' own thinking (decayed by ``HALF_LIFE``) past which a room's bots
 count as thinking hard: a few moves of the hard level, thousands of the easy one's."""
 
+KEPT_ROOMS = 256
+"""The rooms whose bots a worker keeps (those used last)."""
+
+PIPELINE = 4
+"""Moves handed to a worker at once: a worker that has answered finds the next move
+waiting instead of idling while the answer and the next question cross between the
+processes (what a move of an easy bot mostly costs)."""
+
+_kept: OrderedDict[tuple[str, str], BotPlayers] = OrderedDict()
+"""In a worker: the bots of the rooms it played last, by room and match seed."""
+
 
 def ready() -> int:
     """Nothing: run once in each worker at start, so its imports are done before a bot's
@@ -42,126 +61,164 @@ def ready() -> int:
     return os.getpid()
 
 
-def think(spec: str, seed: int, view: PlayerView, legal: Sequence[Action], limit: float) -> Answer:
-    """A bot ``spec`` (seeded ``seed``) asked for a move through the guard (in a worker)."""
-    return guarded_choice(partial(make_bot, spec, seed=seed), view, legal, limit)
+@dataclass(frozen=True)
+class Question:
+    """What a worker is asked: the move of ``room``'s bot for the seat to move in
+    ``state`` (game ``game_number`` of the match dealt from ``seed``), its player's bot or
+    ``player``'s, the room's bots being ``specs``; within ``limit`` seconds."""
+
+    room: str
+    specs: Mapping[int, str]
+    seed: Seed
+    state: GameState
+    game_number: int
+    player: int | None
+    limit: float
 
 
-PIPELINE = 4
-"""Moves handed to the workers at once, per worker: a worker that has answered finds the
-next move waiting instead of idling while the answer and the next question cross between
-the processes (what a move of an easy bot mostly costs)."""
+def think(question: Question) -> Answer:
+    """In a worker: the answer to ``question`` through the guard, the room's bots kept
+    from move to move (``BotPlayers``)."""
+    key = (question.room, str(question.seed))
+    bots = _kept.pop(key, None)
+    if bots is None or bots.specs != question.specs:
+        bots = BotPlayers(question.specs, question.seed)
+    _kept[key] = bots
+    while len(_kept) > KEPT_ROOMS:
+        _kept.popitem(last=False)
+    return bots.choose(
+        question.state,
+        time_limit=question.limit,
+        game_number=question.game_number,
+        player=question.player,
+    )
+
+
+def drop(room: str) -> None:
+    """In a worker: ``room`` is gone, and its bots with it."""
+    for key in [key for key in _kept if key[0] == room]:
+        del _kept[key]
+
+
+class _Worker:
+    """One worker process, the moves waiting for it, and its places free."""
+
+    def __init__(self, executor: Executor, places: int) -> None:
+        self.executor = executor
+        self.free = places
+        self.waiting: list[tuple[float, int, asyncio.Future[None]]] = []
 
 
 class BotPool:
-    """``workers`` processes, handed to the rooms by least recent use (see the module);
-    ``pipeline`` moves per worker are handed over at once."""
+    """``workers`` processes, each the home of some rooms (see the module); ``pipeline``
+    moves per worker handed over at once."""
 
     def __init__(self, workers: int, pipeline: int = PIPELINE) -> None:
         self.workers = max(1, workers)
-        self._executor = self._new_executor()
-        self._free = self.workers * max(1, pipeline)
-        """Moves that may be handed to the workers now."""
-        self._heavy = 0
-        """Moves handed over for rooms that think hard: fewer than the workers, so one
-        worker is always at the light rooms' moves."""
-        self._waiting: list[tuple[float, int, bool, asyncio.Future[None]]] = []
+        self._places = max(1, pipeline)
+        self._pool = [_Worker(self._new_executor(), self._places) for _ in range(self.workers)]
+        self._home: dict[str, int] = {}
+        """Each room's worker."""
         self._order = itertools.count()
         self._used: dict[str, tuple[float, float]] = {}
         """Each room's bot seconds (decayed) and when they were last counted."""
 
-    def _new_executor(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+    def _new_executor(self) -> Executor:
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
 
     async def start(self) -> None:
         """Start every worker now (a worker's first start takes a second or more)."""
         loop = asyncio.get_running_loop()
-        started: set[int] = set()
-        for _ in range(3):  # a worker may take several warm-ups while another starts
-            runs = [loop.run_in_executor(self._executor, ready) for _ in range(self.workers)]
-            started.update(await asyncio.gather(*runs))
-            if len(started) >= self.workers:
-                return
+        await asyncio.gather(*(loop.run_in_executor(w.executor, ready) for w in self._pool))
 
     def used(self, room: str, now: float) -> float:
         """The bot seconds ``room`` used lately (halved every ``HALF_LIFE`` seconds)."""
         seconds, stamp = self._used.get(room, (0.0, now))
         return seconds * math.pow(0.5, (now - stamp) / HALF_LIFE)
 
+    def home(self, room: str, now: float) -> int:
+        """``room``'s worker: where it lives, unless it now thinks hard and lives in the
+        worker kept for light rooms; a room without one comes to the least used worker
+        it may live in (``HEAVY``: a hard thinker never in the last)."""
+        heavy = self.used(room, now) > HEAVY and self.workers > 1
+        allowed = range(self.workers - 1) if heavy else range(self.workers)
+        home = self._home.get(room)
+        if home is None or home not in allowed:
+            load = [0.0] * self.workers
+            for other, worker in self._home.items():
+                load[worker] += self.used(other, now) + 0.001  # a room counts, idle or not
+            home = min(allowed, key=lambda w: (load[w], w))
+            self._home[room] = home
+        return home
+
     async def choose(
-        self, room: str, spec: str, *, seed: int, view: PlayerView, legal: Sequence[Action],
+        self,
+        room: str,
+        specs: Mapping[int, str],
+        *,
+        seed: Seed,
+        state: GameState,
+        game_number: int = 1,
+        player: int | None = None,
         limit: float,
-    ) -> Answer:  # fmt: skip
-        """A move for ``view`` from bot ``spec``, once ``room``'s turn at a worker comes.
-        A worker that dies is replaced and the guard's fallback move is played."""
+    ) -> Answer:
+        """A move for the seat to move in ``state`` from ``room``'s bots (``think``), once
+        the room's turn at its worker comes. A worker that dies is replaced and the
+        guard's fallback move is played."""
         loop = asyncio.get_running_loop()
-        heavy = self.used(room, loop.time()) > HEAVY
-        await self._turn(room, heavy, loop.time())
+        worker = self._pool[self.home(room, loop.time())]
+        await self._turn(worker, room, loop.time())
         started = loop.time()
         answer: Answer | None = None
         try:
-            answer = await loop.run_in_executor(
-                self._executor, think, spec, seed, view, tuple(legal), limit
-            )
+            question = Question(room, dict(specs), seed, state, game_number, player, limit)
+            answer = await loop.run_in_executor(worker.executor, think, question)
             return answer
         except BrokenProcessPool:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = self._new_executor()
-            return Answer(fallback(view, legal), 0.0, "its worker process died")
+            worker.executor.shutdown(wait=False, cancel_futures=True)
+            worker.executor = self._new_executor()
+            view = state.view(state.current_player)
+            return Answer(fallback(view, state.legal_actions()), 0.0, "its worker process died")
         finally:
             now = loop.time()  # the bot's own time: not the wait behind other rooms' moves
             spent = answer.seconds if answer is not None else now - started
             self._used[room] = (self.used(room, now) + spent, now)
-            self._release(heavy)
+            self._release(worker)
 
-    def _may_start(self, heavy: bool) -> bool:
-        """True when a room's move may be handed over now (a hard thinker's only while
-        fewer than ``workers - 1`` are, or none with a single worker)."""
-        if self._free == 0:
-            return False
-        return not heavy or self._heavy < max(1, self.workers - 1)
-
-    def _take(self, heavy: bool) -> None:
-        self._free -= 1
-        self._heavy += heavy
-
-    async def _turn(self, room: str, heavy: bool, now: float) -> None:
+    async def _turn(self, worker: _Worker, room: str, now: float) -> None:
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (self.used(room, now), next(self._order), heavy, turn))
-        self._dispatch()
+        heapq.heappush(worker.waiting, (self.used(room, now), next(self._order), turn))
+        self._dispatch(worker)
         try:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
-                self._release(heavy)  # handed a worker while being cancelled: pass it on
+                self._release(worker)  # handed a place while being cancelled: pass it on
             raise
 
-    def _release(self, heavy: bool) -> None:
-        """A move is answered: hand its place to the first waiting room that may take it."""
-        self._free += 1
-        self._heavy -= heavy
-        self._dispatch()
+    def _release(self, worker: _Worker) -> None:
+        """A move is answered: hand its place to the first room waiting for the worker."""
+        worker.free += 1
+        self._dispatch(worker)
 
-    def _dispatch(self) -> None:
-        """Hand the free places to the waiting rooms, least used first, each that may take
-        one (a hard thinker waits while its share is taken; a light room passes it)."""
-        kept = []
-        while self._waiting and self._free:
-            entry = heapq.heappop(self._waiting)
-            if entry[3].done():
-                continue
-            if self._may_start(entry[2]):
-                self._take(entry[2])
-                entry[3].set_result(None)
-            else:
-                kept.append(entry)
-        for entry in kept:
-            heapq.heappush(self._waiting, entry)
+    @staticmethod
+    def _dispatch(worker: _Worker) -> None:
+        """Hand the worker's free places to the rooms waiting for it, least used first."""
+        while worker.waiting and worker.free:
+            turn = heapq.heappop(worker.waiting)[2]
+            if not turn.done():
+                worker.free -= 1
+                turn.set_result(None)
 
     def forget(self, room: str) -> None:
-        """``room`` is gone: its record of use goes too."""
+        """``room`` is gone: its bots and its record of use go too."""
         self._used.pop(room, None)
+        home = self._home.pop(room, None)
+        if home is not None:
+            with contextlib.suppress(RuntimeError):  # a worker stopped or broken keeps nothing
+                self._pool[home].executor.submit(drop, room)
 
     def shutdown(self) -> None:
         """Stop the workers (the server stops)."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        for worker in self._pool:
+            worker.executor.shutdown(wait=False, cancel_futures=True)

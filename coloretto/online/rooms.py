@@ -27,8 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from coloretto.bots.base import Bot
-from coloretto.bots.registry import LEVELS, make_bot
+from coloretto.bots.registry import LEVELS
 from coloretto.engine import (
     Action,
     GameState,
@@ -255,12 +254,15 @@ class Room:
             raise RoomError(f"that was for move {ply + 1}; this is move {self.ply + 1}", "stale")
         return self.session.apply(action)
 
-    def bot(self, seat: int) -> Bot:
-        """The bot that moves ``seat`` now: its own, or one at the room's level for a
-        person who is away. Made afresh for every move (in a worker thread)."""
-        session = self.session
-        spec = session.config.controller(seat).bot if session.is_bot(seat) else self.level
-        return make_bot(spec or self.level, seed=session.bot_seed(seat))
+    def bot_specs(self) -> dict[int, str]:
+        """The room's bots by number (``coloretto.bots.players.BotPlayers``): each player's
+        that a bot plays, and for each person a stand-in at the room's level
+        (``stand_in``), who plays for them while they are away."""
+        specs = dict(self.session.bots.specs)
+        for player, person in enumerate(self.people):
+            if person is not None:
+                specs[stand_in(player)] = self.level
+        return specs
 
     # ------------------------------------------------------------------ on disk
 
@@ -317,6 +319,16 @@ class Room:
                        covered=covered, locked=data.get("locked") is True)  # fmt: skip
         except RecordError as error:
             raise error.in_file(path) from None
+
+
+STAND_INS = 10
+"""The bots standing in for people are numbered from here on, after the players' and the
+hint bot's."""
+
+
+def stand_in(player: int) -> int:
+    """The number of the bot that plays for ``player``'s person while they are away."""
+    return STAND_INS + player
 
 
 def _players(people: list[str | None], level: str) -> tuple[Player, ...]:

@@ -57,7 +57,7 @@ from coloretto.online.protocol import (
 )
 from coloretto.online.public import match_json, move_json, public_setup
 from coloretto.online.room_store import RoomStore
-from coloretto.online.rooms import Room, RoomError, new_code, over_record
+from coloretto.online.rooms import Room, RoomError, new_code, over_record, stand_in
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Locked, hold
 from coloretto.store.paths import DataDir
@@ -637,15 +637,14 @@ class GameServer:
             ply = room.ply
             session = room.session
             state = session.game
-            seat = state.current_player
-            spec = session.config.controller(seat).bot if session.is_bot(seat) else None
             started = loop.time()
             answer = await self.bots.choose(
                 room.code,
-                spec or room.level,
-                seed=session.bot_seed(seat),
-                view=state.view(seat),
-                legal=state.legal_actions(),
+                room.bot_specs(),
+                seed=session.seed,
+                state=state,
+                game_number=session.match.game_number,
+                player=None if session.is_bot(state.current_player) else stand_in(player),
                 limit=session.config.time_limit,
             )
             if answer.problem is not None:

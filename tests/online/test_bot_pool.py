@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from coloretto.bots.guard import Answer
-from coloretto.engine import Action, PlayerView, new_game
+from coloretto.engine import GameState, Rules, new_game
 from coloretto.online import bot_pool
-from coloretto.online.bot_pool import HEAVY, BotPool
+from coloretto.online.bot_pool import HEAVY, BotPool, Question
 from coloretto.online.limits import AddressBook, Limits, address_key
 
 GAME = new_game(seed=1)
@@ -21,12 +20,10 @@ GAME = new_game(seed=1)
 def thinking(order: list[str], seconds: float) -> object:
     """A stand-in for ``think`` that takes ``seconds`` and notes whose move it made."""
 
-    def think(
-        spec: str, seed: int, view: PlayerView, legal: Sequence[Action], limit: float
-    ) -> Answer:
-        order.append(spec)
+    def think(question: Question) -> Answer:
+        order.append(question.room)
         time.sleep(seconds)
-        return Answer(legal[0], seconds)
+        return Answer(question.state.legal_actions()[0], seconds)
 
     return think
 
@@ -36,17 +33,13 @@ def order(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Moves made, by room, in a pool whose workers are threads that think 50 ms."""
     made: list[str] = []
     monkeypatch.setattr(bot_pool, "think", thinking(made, 0.05))
-    monkeypatch.setattr(BotPool, "_new_executor", lambda self: _threads(self.workers))
+    monkeypatch.setattr(BotPool, "_new_executor", lambda self: ThreadPoolExecutor(1))
     return made
 
 
-def _threads(workers: int) -> Executor:
-    return ThreadPoolExecutor(workers)
-
-
-async def ask(pool: BotPool, room: str) -> Answer:
-    view = GAME.view(GAME.current_player)
-    return await pool.choose(room, room, seed=1, view=view, legal=GAME.legal_actions(), limit=5)
+async def ask(pool: BotPool, room: str, spec: str = "greedy", state: GameState = GAME) -> Answer:
+    specs = {p: spec for p in range(state.rules.players)}
+    return await pool.choose(room, specs, seed=1, state=state, limit=5)
 
 
 def test_the_room_that_used_the_workers_least_goes_first(order: list[str]) -> None:
@@ -100,7 +93,7 @@ def test_a_real_worker_process_answers_with_a_legal_move() -> None:
     async def play() -> Answer:
         pool = BotPool(1)
         try:
-            return await ask(pool, "greedy")
+            return await ask(pool, "room")
         finally:
             pool.shutdown()
 
@@ -151,3 +144,42 @@ def test_moves_handed_over_ahead_never_let_hard_thinkers_take_every_worker(
     asyncio.run(play())
     assert order[:2] == ["hog1", "light"]  # the light room did not wait for hog2 or hog3
     assert sorted(order[2:]) == ["hog2", "hog3"]
+
+
+def test_a_rooms_bots_are_kept_in_its_worker_from_move_to_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(BotPool, "_new_executor", lambda self: ThreadPoolExecutor(1))
+    monkeypatch.setattr(bot_pool, "_kept", type(bot_pool._kept)())
+    state = new_game(Rules(players=3), seed=4)
+
+    async def play() -> None:
+        pool = BotPool(2)
+        seen = []
+        game = state
+        for _ in range(6):
+            answer = await ask(pool, "ROOM", "search:iterations=2", game)
+            assert answer.problem is None
+            game = game.apply(answer.action)
+            (bots,) = bot_pool._kept.values()
+            seen.append({p: bots.bot(p) for p in range(3)})
+        assert all(seen[-1][p] is not None for p in range(3))
+        assert seen[-1][0] is seen[3][0]  # seat 0 moved at ply 0 and 3: the same bot
+        pool.forget("ROOM")
+        await asyncio.sleep(0.05)
+        assert not bot_pool._kept
+        pool.shutdown()
+
+    asyncio.run(play())
+
+
+def test_a_room_that_comes_to_think_hard_leaves_the_light_rooms_worker() -> None:
+    pool = BotPool(2)
+    try:
+        pool._home["busy"] = 0
+        assert pool.home("new", 0.0) == 1  # the least used worker
+        pool._used["new"] = (HEAVY + 1, 0.0)
+        assert pool.home("new", 0.0) == 0  # heavy now: not in the last worker
+        assert pool.home("light", 0.0) == 1
+    finally:
+        pool.shutdown()
