@@ -68,7 +68,11 @@ class GuardedApp(App[None]):
         return ""
 
     def _handle_exception(self, error: Exception) -> None:
-        """An unexpected error: save the game, log the details, and say so in one message."""
+        """An unexpected error: save the game, log the details, and say so in one message.
+
+        Textual's one funnel for every unhandled error (handlers, timers, workers); it has
+        no public hook for them (Textual issues 2818, 5325, 5931), so this stays private,
+        pinned by a test that makes a real error behind a key."""
         self.keeper.log.error("unexpected error", exc_info=error)
         saved = self.save_now()
         if self.is_headless:  # under test: let the test see the error

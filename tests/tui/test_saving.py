@@ -286,10 +286,12 @@ async def test_an_unexpected_error_saves_logs_and_exits_with_one_line(
         await pilot.press("d")
         game = game_screen(pilot).session.game
         monkeypatch.setattr(ColorettoApp, "is_headless", property(lambda self: False))
-        try:
+
+        def broken(screen: GameScreen) -> None:
             raise RuntimeError("a bug")
-        except RuntimeError as error:
-            app._handle_exception(error)
+
+        monkeypatch.setattr(GameScreen, "action_help", broken)  # a bug behind a key
+        app.simulate_key("question_mark")  # not pilot.press: the app is gone, no screen to wait for
         await pilot.pause()
     assert app.return_code == 1
     message = " ".join(capsys.readouterr().err.split())  # as printed, rewrapped
