@@ -13,11 +13,11 @@ from coloretto.bots.model import (
     DEFAULT_BELIEF,
     FAMILY,
     POLICY_WINDOW,
-    Decision,
     Memory,
     Mixed,
+    SeenDecision,
     decisions,
-    fit_table,
+    fit_opponents,
     take_thresholds,
 )
 from coloretto.bots.parametric import ParametricBot
@@ -26,7 +26,9 @@ from coloretto.bots.search import SearchBot
 from coloretto.engine import ActionKind, GameState, PlayerView, Rules, new_game
 
 
-def played(specs: list[str | Bot], moves: int, seed: int = 3) -> tuple[GameState, list[Decision]]:
+def played(
+    specs: list[str | Bot], moves: int, seed: int = 3
+) -> tuple[GameState, list[SeenDecision]]:
     """A 4-player game after ``moves`` moves of the bots ``specs`` (names or bots), and
     its decisions."""
     bots = [make_bot(spec, seed=seed) if isinstance(spec, str) else spec for spec in specs]
@@ -37,14 +39,14 @@ def played(specs: list[str | Bot], moves: int, seed: int = 3) -> tuple[GameState
         view, legal = state.view(seat), state.legal_actions()
         action = bots[seat].choose(view, legal)
         if len(legal) > 1:
-            chosen.append(Decision(seat, view, legal, action))
+            chosen.append(SeenDecision(seat, view, legal, action))
         state = state.apply(action)
     return state, chosen
 
 
 def likeliest(*args: Any, **options: Any) -> list[tuple[str, Bot | None]] | None:
-    """``fit_table``'s likeliest policy per seat, or ``None`` with no table."""
-    table = fit_table(*args, **options)
+    """``fit_opponents``'s likeliest policy per seat, or ``None`` with no table."""
+    table = fit_opponents(*args, **options)
     return None if table is None else table.likeliest
 
 
@@ -58,7 +60,7 @@ def test_the_decisions_are_replayed_from_the_public_history() -> None:
     assert [d.view.collections for d in past] == [d.view.collections for d in chosen]
 
 
-def _seen(past: list[Decision]) -> list[tuple[object, ...]]:
+def _seen(past: list[SeenDecision]) -> list[tuple[object, ...]]:
     """What the decisions show: who decided, when, among what, and the position they saw."""
     return [
         (d.seat, d.ply, d.legal, d.action, d.taking, d.view.seat, d.view.rows,
@@ -162,7 +164,7 @@ def test_before_anyone_has_decided_the_table_is_drawn_from_the_prior() -> None:
     # draws spread over many policies.
     view = new_game(Rules(players=4), seed=1).view(0)
     expert = ExpertBot(observe=False)
-    table = fit_table(view, expert, [])
+    table = fit_opponents(view, expert, [])
     assert table is not None
     assert [name for name, _ in table.likeliest] == ["default"] * 4
     rng = random.Random(1)
@@ -178,7 +180,7 @@ def test_a_seat_s_draws_follow_its_decisions_once_it_has_shown_its_style() -> No
     state = played(["expert", "builder", "taker", "netgain"], 120)[0]
     view = state.view(0)
     past = decisions(view)
-    table = fit_table(view, ExpertBot(observe=False), past)
+    table = fit_opponents(view, ExpertBot(observe=False), past)
     assert table is not None
     likeliest = [bot for _, bot in table.likeliest]
     rng = random.Random(2)
@@ -200,7 +202,7 @@ def test_a_seat_s_draws_follow_its_decisions_once_it_has_shown_its_style() -> No
 def test_a_table_of_one_style_draws_one_policy_for_everyone() -> None:
     waiters = [ParametricBot(threshold=math.inf, wait=0.5, longer=False) for _ in range(3)]
     view = played(["expert", *waiters], 16, seed=4)[0].view(0)
-    table = fit_table(view, ExpertBot(observe=False), decisions(view))
+    table = fit_opponents(view, ExpertBot(observe=False), decisions(view))
     assert table is not None
     rng = random.Random(3)
     for _ in range(50):

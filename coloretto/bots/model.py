@@ -15,7 +15,7 @@ seat saw it. Two models are fitted per seat:
   still modelled by rules close to its own; when one policy explains every opponent
   about as well as each one's own does, they all get it (a table of one style is
   recognised from everyone's decisions). The fits give a belief over the rules as
-  well (``Table.sample``): early in a game, when few decisions tell the rules apart,
+  well (``OpponentFit.sample``): early in a game, when few decisions tell the rules apart,
   the search plays each deal's opponents by rules drawn from it rather than by the
   one likeliest.
 """
@@ -49,7 +49,7 @@ POLICY_WINDOW = 24
 POLICY_MARGIN = 2.0
 """Log-likelihood by which a style must explain a seat better than the default policy."""
 DEFAULT_BELIEF = 0.5
-"""A priori, the chance that a seat plays as the default policy (``Table.sample``)."""
+"""A priori, the chance that a seat plays as the default policy (``OpponentFit.sample``)."""
 
 FAMILY: dict[str, Callable[[], Bot]] = {
     "builder": BuilderBot,
@@ -94,7 +94,7 @@ _LAST_ROUND = Card.LAST_ROUND
 
 
 @dataclass(frozen=True)
-class Decision:
+class SeenDecision:
     """One earlier decision: the position the seat saw, what it could do, what it did."""
 
     seat: int
@@ -120,13 +120,13 @@ class Decision:
         return best, self.action.kind is ActionKind.TAKE
 
 
-def decisions(view: PlayerView) -> list[Decision]:
+def decisions(view: PlayerView) -> list[SeenDecision]:
     """Every earlier decision with a choice, replayed from the deal (a bot deciding again
     later in the game keeps a ``Memory`` instead: it replays only the moves since)."""
     return Memory().decisions(view)
 
 
-def take_thresholds(view: PlayerView, default: float, past: Sequence[Decision]) -> list[float]:
+def take_thresholds(view: PlayerView, default: float, past: Sequence[SeenDecision]) -> list[float]:
     """Per seat: the most likely take threshold given its take-or-draw decisions."""
     evidence: list[list[tuple[float, bool]]] = [[] for _ in range(view.seats)]
     for decision in past:
@@ -191,7 +191,7 @@ class Memory:
     def __init__(self) -> None:
         self._kept: _Kept | None = None
 
-    def decisions(self, view: PlayerView) -> list[Decision]:
+    def decisions(self, view: PlayerView) -> list[SeenDecision]:
         """``decisions(view)``, replaying only the moves since the last call when ``view``
         is a later point of the same game."""
         setup = view.sample(random.Random(0)).setup
@@ -210,7 +210,7 @@ class Memory:
             legal = state.legal_actions()
             if len(legal) > 1:
                 found.append(
-                    Decision(move.player, state.view(move.player), legal, move.action, ply)
+                    SeenDecision(move.player, state.view(move.player), legal, move.action, ply)
                 )
             state = state.apply(move.action)
             drawn += (move.card is not None) + move.last_round  # cards taken from the deck
@@ -218,20 +218,20 @@ class Memory:
         return found
 
     @property
-    def fitted(self) -> Table | None:
-        """The table last fitted with this memory in the game last seen, if any."""
+    def fitted(self) -> OpponentFit | None:
+        """The opponents last fitted with this memory in the game last seen, if any."""
         return None if self._kept is None else self._kept.fitted
 
-    def remember(self, fitted: Table) -> None:
-        """Keep ``fitted``, the table just fitted to the game last seen."""
+    def remember(self, fitted: OpponentFit) -> None:
+        """Keep ``fitted``, the opponents just fitted to the game last seen."""
         if self._kept is not None:
             self._kept = replace(self._kept, fitted=fitted)
 
-    def verdict(self, key: Hashable, decision: Decision) -> bool | None:
+    def verdict(self, key: Hashable, decision: SeenDecision) -> bool | None:
         """``plays``'s answer for ``key`` at ``decision`` if it is kept, else ``None``."""
         return None if self._kept is None else self._kept.verdicts.get((key, decision.ply))
 
-    def plays(self, key: Hashable, bot: Bot, decision: Decision) -> bool:
+    def plays(self, key: Hashable, bot: Bot, decision: SeenDecision) -> bool:
         """Whether ``bot`` (asked under ``key``) chooses the action the seat played at
         ``decision``, one of the decisions of the game last seen."""
         verdicts = self._kept.verdicts if self._kept is not None else {}
@@ -247,32 +247,32 @@ class Memory:
 class _Kept:
     """A ``Memory``'s content: the game (its rules and the public part of its deal), the
     moves replayed, the position after them and the deck's cards they drew, the decisions
-    found, the policies' verdicts on them, and the table last fitted."""
+    found, the policies' verdicts on them, and the opponents last fitted."""
 
     game: tuple[object, ...]
     history: tuple[Move, ...]
     state: GameState
     drawn: int
-    found: tuple[Decision, ...]
+    found: tuple[SeenDecision, ...]
     verdicts: dict[tuple[Hashable, int], bool]
-    fitted: Table | None
+    fitted: OpponentFit | None
 
 
-def fit_table(
+def fit_opponents(
     view: PlayerView,
     default: Bot,
-    past: Sequence[Decision],
+    past: Sequence[SeenDecision],
     memory: Memory | None = None,
     default_key: Hashable = None,
     *,
     deadline: float | None = None,
-) -> Table | None:
-    """What the other seats play, fitted to their latest decisions (a ``Table``).
+) -> OpponentFit | None:
+    """What the other seats play, fitted to their latest decisions (an ``OpponentFit``).
 
     Each seat's take-or-draw decisions and its placements are fitted apart, each to
     every rule: a ``FAMILY`` member's, one of the ``TAKE_RULES`` or ``PLACE_RULES``, or
     the default's. All the opponents are also fitted together, as one style, which the
-    table keeps when it explains them all about as well as their own fits do (within
+    fit keeps when it explains them all about as well as their own fits do (within
     ``POLICY_MARGIN`` for each policy more): a table of one style is recognised from
     everyone's decisions, so sooner. With ``memory`` (which gave ``past``), what each
     rule would have done is kept for the next move: the others' answers always, the
@@ -280,32 +280,32 @@ def fit_table(
     besides the bot itself).
 
     If the clock (``time.perf_counter``) reaches ``deadline`` first, the answer is
-    the table last fitted with ``memory`` in this game, or ``None`` if there is none;
+    the opponents last fitted with ``memory`` in this game, or ``None`` if there are none;
     what the fit cut short worked out is kept, so the next one goes on from it.
     """
     try:
-        table = _fit_table(view, default, past, memory, default_key, deadline=deadline)
+        fitted = _fit_opponents(view, default, past, memory, default_key, deadline=deadline)
     except _Late:
         return None if memory is None else memory.fitted
     if memory is not None:
-        memory.remember(table)
-    return table
+        memory.remember(fitted)
+    return fitted
 
 
 class _Late(Exception):
     """The fit's deadline passed."""
 
 
-def _fit_table(
+def _fit_opponents(
     view: PlayerView,
     default: Bot,
-    past: Sequence[Decision],
+    past: Sequence[SeenDecision],
     memory: Memory | None,
     default_key: Hashable,
     *,
     deadline: float | None,
-) -> Table:
-    """``fit_table``, raising ``_Late`` once the deadline passes."""
+) -> OpponentFit:
+    """``fit_opponents``, raising ``_Late`` once the deadline passes."""
     family = {name: make() for name, make in FAMILY.items()}
     takers = {**family, **{name: make() for name, make in TAKE_RULES.items()}}
     placers = {**family, **{name: make() for name, make in PLACE_RULES.items()}}
@@ -328,7 +328,7 @@ def _fit_table(
         own = sum(fit.fit for fit in fitted.values())
         if together.fit + POLICY_MARGIN * (len(fitted) - 1) >= own:
             shared = together
-    return Table(
+    return OpponentFit(
         seat=view.seat,
         seats=view.seats,
         fitted=fitted,
@@ -340,8 +340,8 @@ def _fit_table(
 
 
 @dataclass(eq=False)
-class Table:
-    """What the other seats play, fitted to their decisions this game (``fit_table``).
+class OpponentFit:
+    """What the other seats play, fitted to their decisions this game (``fit_opponents``).
 
     ``likeliest`` gives each seat the one policy that explains its decisions clearly
     better than the default does (by ``POLICY_MARGIN``), if any. ``sample`` draws a
@@ -353,7 +353,7 @@ class Table:
     """
 
     seat: int
-    """The seat of the bot that fitted the table."""
+    """The seat of the bot that fitted its opponents."""
     seats: int
     fitted: Mapping[int, _Fitted]
     """The seats with decisions to fit, by seat."""
@@ -487,7 +487,7 @@ def _fits(
     default: Bot,
     default_key: Hashable,
     rules: Mapping[str, Bot],
-    past: Sequence[Decision],
+    past: Sequence[SeenDecision],
     memory: Memory | None,
     *,
     deadline: float | None,
@@ -531,7 +531,7 @@ class Mixed:
 
 def _fit(
     bot: Bot,
-    past: Sequence[Decision],
+    past: Sequence[SeenDecision],
     memory: Memory | None = None,
     key: Hashable = None,
     *,

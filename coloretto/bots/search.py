@@ -22,7 +22,7 @@ from coloretto.bots.evaluation import (
     prospect_table,
 )
 from coloretto.bots.expert import ExpertBot
-from coloretto.bots.model import Memory, Table, fit_table, take_thresholds
+from coloretto.bots.model import Memory, OpponentFit, fit_opponents, take_thresholds
 from coloretto.bots.options import choice, flag, number, whole
 from coloretto.engine import (
     DRAW,
@@ -185,7 +185,7 @@ class SearchBot:
     rules (a style's, or parametric ones) that its decisions this game make
     likely: by the rules that explain it clearly better than the expert, if
     any, or with ``sample`` (default false; the hard level's) by rules drawn for
-    each deal from the belief its decisions give (``coloretto.bots.model.Table``),
+    each deal from the belief its decisions give (``coloretto.bots.model.OpponentFit``),
     the expert's among them. The ``seconds`` cap covers all of it,
     rollouts included: a deal cut short is dropped. With an iteration budget
     alone the bot is fully deterministic for a seed; a time limit makes the
@@ -235,7 +235,7 @@ class SearchBot:
         self._expert = ExpertBot()
         self._memory = Memory()
         """The game's decisions so far, and what the fitted policies would have played."""
-        self._table: Table | None = None
+        self._table: OpponentFit | None = None
         """The other seats fitted to their decisions (``observe``), if any."""
         self._players: list[Bot] = []
         """Who plays each seat in the deal being played out (the expert, or a fitted policy)."""
@@ -328,7 +328,7 @@ class SearchBot:
         deadline = None if seconds is None else start + FIT_SHARE * seconds
         # The expert's choices depend on the thresholds it expects (its options are fixed).
         thresholds = tuple(expert.thresholds)
-        self._table = fit_table(view, expert, past, self._memory, thresholds, deadline=deadline)
+        self._table = fit_opponents(view, expert, past, self._memory, thresholds, deadline=deadline)
         if self._table is not None and not self.sample:
             for seat, (_, bot) in enumerate(self._table.likeliest):
                 if bot is not None:
