@@ -18,6 +18,7 @@ from textual.widget import Widget
 from coloretto.engine import GameState
 from coloretto.play.session import Session
 from coloretto.play.words import row_list
+from coloretto.tui.prompt import turn_prompt
 from coloretto.tui.widgets import (
     Legend,
     MoveLog,
@@ -29,7 +30,6 @@ from coloretto.tui.widgets import (
     TopBar,
     TurnBar,
 )
-from coloretto.tui.words import turn_prompt
 
 
 def table_widgets(game: GameState) -> Iterator[Widget]:

@@ -6,11 +6,11 @@ from textual.widgets import Input
 
 from coloretto.engine import Card, score
 from coloretto.play.words import names_and
+from coloretto.tui.prompt import turn_prompt
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen
 from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.widgets import DrawnCard, Notice, ScoreCard
 from coloretto.tui.widgets.score_card import breakdown_table, signed
-from coloretto.tui.words import turn_prompt
 
 from .conftest import (
     SIZE,

@@ -13,8 +13,8 @@ from coloretto.play.advice import explain_hint
 from coloretto.play.words import describe_move, row_gain, row_list
 from coloretto.tui import GameConfig, Session
 from coloretto.tui.glyphs import GLYPHS, card_block, legend
+from coloretto.tui.prompt import turn_prompt
 from coloretto.tui.widgets.seats import collection_lines
-from coloretto.tui.words import turn_prompt
 
 NAMES = ("Ana", "Ben", "Cy", "Di", "Ed")
 

@@ -8,9 +8,9 @@ from rich.text import Text
 
 from coloretto.online.client import RemoteSession, RemoteTable
 from coloretto.play.config import possessive
+from coloretto.tui.prompt import turn_prompt
 from coloretto.tui.screens.game import GameScreen
 from coloretto.tui.table import show_table
-from coloretto.tui.words import turn_prompt
 
 
 def online_turn_prompt(session: RemoteSession, *, away_after: float, plain: bool = False) -> Text:
