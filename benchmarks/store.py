@@ -18,11 +18,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from coloretto.engine import Rules, write_record
+from coloretto.engine import Rules
 from coloretto.online.protocol import Host
 from coloretto.online.room_store import RoomStore
 from coloretto.online.rooms import Room, new_code
 from coloretto.store.paths import DataDir
+from coloretto.store.records import write_record
 
 
 def main() -> None:

@@ -51,10 +51,11 @@ from textual.app import App
 from textual.pilot import Pilot
 
 import coloretto
-from coloretto.engine import DRAW, ActionKind, GameState, Rules, new_game, read_record
+from coloretto.engine import DRAW, ActionKind, GameState, Rules, new_game
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
 from coloretto.store.paths import HOME_VARIABLE, DataDir
+from coloretto.store.records import read_record
 from coloretto.store.saves import finished_games
 from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.replay_app import ReplayApp

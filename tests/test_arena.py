@@ -14,7 +14,8 @@ import pytest
 
 from coloretto.bots.arena import Arena, run_arena
 from coloretto.cli.main import main
-from coloretto.engine import Rules, read_record
+from coloretto.engine import Rules
+from coloretto.store.records import read_record
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,11 +12,12 @@ import pytest
 
 from coloretto.bots.arena import Arena, play_game
 from coloretto.bots.players import BotPlayers
-from coloretto.engine import Action, Rules, read_record
+from coloretto.engine import Action, Rules
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.saving import session_from_record, session_record
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
+from coloretto.store.records import read_record
 
 REMEMBERING = '''
 class Remembering:

@@ -13,13 +13,13 @@ import pytest
 
 from coloretto.cli.main import main
 from coloretto.engine import Match, Rules
-from coloretto.engine.record import write_record
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper, SavedGame
 from coloretto.play.saving import read_session, session_record
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
 from coloretto.store.paths import DataDir
+from coloretto.store.records import write_record
 from coloretto.store.saves import games_in_progress, latest_save, save_path
 from coloretto.store.saves import save as save_record
 from coloretto.tui.app import ColorettoApp

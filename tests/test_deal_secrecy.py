@@ -18,16 +18,7 @@ from websockets.asyncio.client import connect
 
 from coloretto.cli import play_command
 from coloretto.cli.main import build_parser
-from coloretto.engine import (
-    Match,
-    RecordError,
-    Rules,
-    Setup,
-    deal,
-    new_game,
-    read_record,
-    write_record,
-)
+from coloretto.engine import Match, RecordError, Rules, Setup, deal, new_game
 from coloretto.engine.setup import SEED_BITS, KeyedStream, deal_random
 from coloretto.online.protocol import Host
 from coloretto.online.public import PublicGame, match_json, public_setup
@@ -35,6 +26,7 @@ from coloretto.online.rooms import Room, over_record
 from coloretto.play.config import GameConfig
 from coloretto.play.saving import read_session, session_meta
 from coloretto.play.session import Session
+from coloretto.store.records import read_record, write_record
 from tests.online.conftest import ServerProcess
 
 FAR_BEYOND_A_SEARCH = 96

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from coloretto.engine import Match, Rules, new_game, to_record
-from coloretto.engine.record import MAX_RECORD_BYTES
+from coloretto.store.records import MAX_RECORD_BYTES
 from tests.conftest import play_out, raw_save
 from tests.conftest import run_coloretto as coloretto
 

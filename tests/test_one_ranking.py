@@ -21,9 +21,10 @@ from textual import _wait as textual_wait
 from textual.pilot import Pilot
 
 from coloretto.cli.main import main
-from coloretto.engine import Action, ActionKind, read_record
+from coloretto.engine import Action, ActionKind
 from coloretto.play.replay import Replay
 from coloretto.store.paths import DataDir
+from coloretto.store.records import read_record
 from coloretto.tui import ColorettoApp
 from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.screens import EndScreen

@@ -18,8 +18,8 @@ from coloretto.engine import (
     UnreadableRecord,
     Variant,
     new_game,
-    read_record,
 )
+from coloretto.store.records import read_record
 
 
 def play_out(game):

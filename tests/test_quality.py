@@ -110,3 +110,66 @@ def test_the_command_line_loads_textual_only_to_play() -> None:
         if layer_of(module) in {"tui", "textual", "web", "textual_serve", "aiohttp"}
     ]
     assert not eager, "\n".join(eager)
+
+
+PATH_IO = frozenset(
+    {"open", "read_text", "read_bytes", "write_text", "write_bytes", "touch", "unlink"}
+    | {"mkdir", "rmdir", "rename", "replace", "iterdir", "glob", "rglob", "stat", "exists"}
+)
+"""Methods of ``pathlib.Path`` that touch the disk (``replace`` only when called on a path,
+not on text: ``"a".replace``)."""
+
+IO_MODULES = frozenset({"os", "shutil", "tempfile", "io", "sqlite3", "pathlib"})
+"""Modules whose functions touch files (``os.PathLike`` in a type is no call)."""
+
+
+def file_io_in(path: Path) -> list[str]:
+    """The calls in ``path`` that read or write files: ``open``, a file module's function,
+    or a path's disk method (``x.replace`` is taken for ``str.replace`` unless ``x`` is a
+    ``Path(...)`` or a name bound to one)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "open":
+            found.append(f"line {node.lineno}: open(...)")
+        elif isinstance(func, ast.Attribute):
+            owner = func.value
+            if isinstance(owner, ast.Name) and owner.id in IO_MODULES:
+                found.append(f"line {node.lineno}: {owner.id}.{func.attr}(...)")
+            elif func.attr in PATH_IO - {"replace"} or (
+                func.attr == "replace"
+                and isinstance(owner, ast.Call)
+                and isinstance(owner.func, ast.Name)
+                and owner.func.id == "Path"
+            ):
+                found.append(f"line {node.lineno}: .{func.attr}(...)")
+    return found
+
+
+def test_the_engine_touches_no_file() -> None:
+    """The engine keeps the record format only; files are read and written by ``store``."""
+    found = [
+        f"{path.relative_to(ROOT)} {call}"
+        for path in sorted((ROOT / "coloretto" / "engine").rglob("*.py"))
+        for call in file_io_in(path)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_file_io_check_sees_file_io(tmp_path: Path) -> None:
+    module = tmp_path / "module.py"
+    module.write_text(
+        "import os\nfrom pathlib import Path\n"
+        "open('a')\nos.replace('a', 'b')\nPath('a').read_text()\nPath('a').replace('b')\n"
+        "'text'.replace('t', 'x')\n",
+        encoding="utf-8",
+    )
+    assert [call.split(":")[0] for call in file_io_in(module)] == [
+        "line 3",
+        "line 4",
+        "line 5",
+        "line 6",
+    ]

@@ -15,11 +15,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coloretto.engine import Match, RecordError, Rules, read_record, to_record
+from coloretto.engine import Match, RecordError, Rules, to_record
 from coloretto.engine.record import load_record
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.saving import session_from_record, session_record
 from coloretto.play.session import Session
+from coloretto.store.records import read_record
 from tests.conftest import random_play
 
 

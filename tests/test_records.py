@@ -20,10 +20,9 @@ from coloretto.engine import (
     Rules,
     load_record,
     new_game,
-    read_record,
     to_record,
-    write_record,
 )
+from coloretto.store.records import read_record, write_record
 
 CARD_NAMES = {
     "blue",

@@ -18,7 +18,7 @@ from coloretto.bots import Analyst, Budget, Estimate
 from coloretto.bots.guard import guarded_analysis
 from coloretto.bots.registry import make_bot
 from coloretto.bots.search import SearchBot
-from coloretto.engine import Action, PlayerView, Rules, new_game, read_record
+from coloretto.engine import Action, PlayerView, Rules, new_game
 from coloretto.play.advice import why_costly
 from coloretto.play.coach import Decision, Grade, analyse_position, grade
 from coloretto.play.config import GameConfig
@@ -38,6 +38,7 @@ from coloretto.play.saving import load_session
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
 from coloretto.store.paths import DataDir
+from coloretto.store.records import read_record
 from coloretto.store.saves import annotate, finished_games
 from coloretto.store.stats import Stats
 from tests.conftest import ROOT, run_coloretto

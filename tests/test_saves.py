@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from coloretto.engine import DRAW, Match, RecordError, Rules
-from coloretto.engine.record import write_record
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.saving import read_session, session_record
 from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
+from coloretto.store.records import write_record
 from coloretto.store.saves import (
     history_path,
     keep_finished,

@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.main import main
-from coloretto.engine import GameState, Rules, new_game, write_record
+from coloretto.engine import GameState, Rules, new_game
 from coloretto.play.keeper import Keeper
 from coloretto.store import stats as stats_module
 from coloretto.store.paths import DataDir
+from coloretto.store.records import write_record
 from coloretto.store.stats import (
     APPLICATION_ID,
     MIGRATIONS,

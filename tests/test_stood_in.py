@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from coloretto.cli.main import main
-from coloretto.engine import Match, Rules, read_record
+from coloretto.engine import Match, Rules
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import STOOD_IN_KEY, Keeper
 from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
+from coloretto.store.records import read_record
 from coloretto.store.saves import history_path
 from coloretto.store.stats import MIGRATIONS, GameResult, LeftOut, PlayerResult, Stats
 from tests.conftest import random_play

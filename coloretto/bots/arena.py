@@ -19,7 +19,7 @@ from pathlib import Path
 from coloretto.bots.options import number
 from coloretto.bots.players import BotPlayers
 from coloretto.bots.registry import make_bot
-from coloretto.engine import Match, Outcome, Rules, write_record
+from coloretto.engine import Match, Outcome, Rules, record_text
 
 DEFAULT_TIME_LIMIT = 5.0
 """Seconds a bot may take for one move before it is replaced (as in the game)."""
@@ -248,7 +248,7 @@ def play_game(arena: Arena, number: int) -> GameResult:
         names = [n if rules.controller(s) == s else f"{n}'s ghost" for s, n in enumerate(names)]
         path = arena.record_dir / f"game-{number + 1:05d}.json"
         try:
-            write_record(path, state, names)
+            path.write_text(record_text(state, names), encoding="utf-8")
         except OSError as error:
             raise RecordDirError(f"cannot write the record {path}: {_reason(error)}") from None
     outcome = state.outcome()

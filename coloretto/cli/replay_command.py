@@ -19,10 +19,11 @@ from rich.text import Text
 
 from coloretto.cli.parser import Commands, fail, need_terminal
 from coloretto.cli.stats_command import NO_GAMES
-from coloretto.engine import GameRecord, RecordError, UnreadableRecord, read_record
+from coloretto.engine import GameRecord, RecordError, UnreadableRecord
 from coloretto.play.keeper import stood_in
 from coloretto.play.replay import Replay
 from coloretto.store import DataDir
+from coloretto.store.records import read_record
 from coloretto.store.saves import SESSION_ID, SUFFIX, finished_games, save_path
 from coloretto.store.text import LONGEST_NAME, printable, some_names
 

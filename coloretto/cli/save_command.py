@@ -12,9 +12,9 @@ from pathlib import Path
 
 from coloretto.cli.parser import Commands
 from coloretto.engine import RecordError
-from coloretto.engine.record import write_record
 from coloretto.play.saving import read_session, session_record
 from coloretto.store.paths import DataDir
+from coloretto.store.records import write_record
 from coloretto.store.saves import latest_save
 
 

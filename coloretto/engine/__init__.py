@@ -20,9 +20,9 @@ from coloretto.engine.record import (
     RecordError,
     UnreadableRecord,
     load_record,
-    read_record,
+    parse_record,
+    record_text,
     to_record,
-    write_record,
 )
 from coloretto.engine.rules import Edition, Rules, Scoring, Variant
 from coloretto.engine.scoring import ScoreBreakdown, SetScore, best_total, score
@@ -59,8 +59,8 @@ __all__ = [
     "deal",
     "load_record",
     "new_game",
-    "read_record",
+    "parse_record",
+    "record_text",
     "score",
     "to_record",
-    "write_record",
 ]

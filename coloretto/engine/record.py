@@ -1,10 +1,14 @@
-"""Game records: a readable JSON file per game (``coloretto-record/1``), like PGN for chess."""
+"""Game records: every game as readable JSON (``coloretto-record/1``), like PGN for chess.
+
+The format only: a game to a record and back (``to_record``, ``load_record``), as JSON text
+(``record_text``, ``parse_record``), each record checked by replaying it. Record files are
+read and written by ``coloretto.store.records``; the engine touches no file.
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,9 +247,6 @@ def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> 
     return value
 
 
-MAX_RECORD_BYTES = 4 * 1024 * 1024
-"""The largest record file read (a finished five-player game takes about 20 KiB)."""
-
 MAX_DIGITS = 40
 """The longest whole number a record may hold (a seed is at most 39 digits: ``SEED_BITS``)."""
 
@@ -256,80 +257,51 @@ def _whole_number(text: str) -> int:
     return int(text)
 
 
-def read_record(path: str | os.PathLike[str]) -> GameRecord:
-    """Load a record file; ``RecordError`` names the file and the problem
-    (``UnreadableRecord`` when the file holds no JSON text at all).
-
-    The file is untrusted: at most ``MAX_RECORD_BYTES`` are read, and nesting too deep
-    for the reader or numbers too long are refused like any other malformed record.
-    """
-    path = Path(path)
-    try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_RECORD_BYTES + 1)
-    except OSError as error:
-        raise UnreadableRecord(
-            f"cannot read the file ({error.strerror or error})", path=path
-        ) from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise UnreadableRecord(
-            f"not a game record (larger than {MAX_RECORD_BYTES // 2**20} MiB)", path=path
-        )
-    try:
-        data = json.loads(raw.decode("utf-8"), parse_int=_whole_number)
-    except UnicodeDecodeError:
-        raise UnreadableRecord("not a text file", path=path) from None
-    except json.JSONDecodeError as error:
-        raise UnreadableRecord(
-            f"not valid JSON ({error.msg} at line {error.lineno})", path=path
-        ) from None
-    except RecordError as error:
-        raise UnreadableRecord(f"not a game record ({error})", path=path) from None
-    except RecursionError:
-        raise UnreadableRecord("not a game record (nested too deeply)", path=path) from None
-    try:
-        return load_record(data)
-    except RecordError as error:
-        raise error.in_file(path) from None
-    except RecursionError:
-        raise RecordError("not a game record (nested too deeply)", path=path) from None
-
-
-def write_record(
-    path: str | os.PathLike[str],
+def record_text(
     state: GameState,
     seats: Sequence[str] | None = None,
     meta: Mapping[str, Any] | None = None,
-) -> None:
-    """Write the record atomically: a crash mid-write leaves any previous file intact."""
-    write_atomically(path, json.dumps(to_record(state, seats, meta), indent=1) + "\n")
+) -> str:
+    """The record of ``state``'s game as the JSON text of a record file (see ``to_record``).
+
+    >>> from coloretto.engine import new_game
+    >>> text = record_text(new_game(seed=3).apply("draw"), meta={"by": "me"})
+    >>> parse_record(text).meta, text.count("\\n") > 10
+    ({'by': 'me'}, True)
+    """
+    return json.dumps(to_record(state, seats, meta), indent=1) + "\n"
 
 
-def write_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed over it, flushed to the
-    disk first: a crash mid-write leaves any previous file intact. The file keeps the
-    permissions it had (a new one gets the usual ones)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def parse_record(text: str | bytes) -> GameRecord:
+    """Load a record from its JSON text (UTF-8 when given as bytes): ``UnreadableRecord``
+    when it is no JSON text at all, ``RecordError`` when it is no valid game.
+
+    The text is untrusted: numbers too long (``MAX_DIGITS``) and nesting too deep for the
+    reader are refused like any other malformed record (bound its size before: the
+    ``store`` reads at most ``MAX_RECORD_BYTES`` of a file).
+
+    >>> parse_record(b"[[[1]]]")
+    Traceback (most recent call last):
+    ...
+    coloretto.engine.record.RecordError: the record: expected an object, found [[[1]]]
+    >>> parse_record("1" * 41)
+    Traceback (most recent call last):
+    ...
+    coloretto.engine.record.UnreadableRecord: not a game record (a number of 41 digits (at most 40))
+    """
     try:
-        if hasattr(os, "fchmod"):  # POSIX; elsewhere the defaults are fine
-            os.fchmod(fd, _file_mode(path))
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _file_mode(path: Path) -> int:
-    """The permissions a new file gets (``mkstemp`` makes it private): the existing file's,
-    else the usual ones for the user's umask."""
+        data = json.loads(
+            text.decode("utf-8") if isinstance(text, bytes) else text, parse_int=_whole_number
+        )
+    except UnicodeDecodeError:
+        raise UnreadableRecord("not a text file") from None
+    except json.JSONDecodeError as error:
+        raise UnreadableRecord(f"not valid JSON ({error.msg} at line {error.lineno})") from None
+    except RecordError as error:
+        raise UnreadableRecord(f"not a game record ({error})") from None
+    except RecursionError:
+        raise UnreadableRecord("not a game record (nested too deeply)") from None
     try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        mask = os.umask(0o022)
-        os.umask(mask)
-        return 0o666 & ~mask
+        return load_record(data)
+    except RecursionError:
+        raise RecordError("not a game record (nested too deeply)") from None

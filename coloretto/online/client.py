@@ -62,6 +62,7 @@ from coloretto.play.table import (
     advise,
 )
 from coloretto.play.words import Line, describe_move
+from coloretto.store.files import write_atomically
 from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
 
@@ -238,11 +239,7 @@ class SeatKeys:
         if isinstance(seats, dict) and token is not None:
             seats[name] = token
         self.folder.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            json.dump(data, file)
-        os.replace(tmp, path)
+        write_atomically(path, json.dumps(data), mode=0o600)
 
 
 class RemoteTable:

@@ -37,12 +37,13 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from coloretto.engine import Action, GameState, IllegalAction, Move, RecordError, write_record
-from coloretto.engine.record import write_atomically
+from coloretto.engine import Action, GameState, IllegalAction, Move, RecordError
 from coloretto.online.protocol import ROOM_CODE
 from coloretto.online.public import move_json
 from coloretto.online.rooms import Room, Snapshot
+from coloretto.store.files import write_atomically
 from coloretto.store.paths import DataDir
+from coloretto.store.records import write_record
 
 MAX_LOG_ACTIONS = 1000
 """The most actions a log may hold (a game has fewer than 200)."""

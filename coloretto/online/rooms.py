@@ -33,7 +33,6 @@ from coloretto.engine import (
     GameState,
     Move,
     RecordError,
-    read_record,
     to_record,
 )
 from coloretto.engine.record import expect
@@ -50,6 +49,7 @@ from coloretto.online.protocol import covered as bot_played
 from coloretto.play.config import MAX_NAME, GameConfig, Player
 from coloretto.play.saving import SESSION_KEY, session_from_record, session_meta
 from coloretto.play.session import Session
+from coloretto.store.records import read_record
 
 ROOM_KEY = "room"
 """The key of the room in its save's metadata (beside the session's)."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
-from coloretto.engine import RecordError, read_record
+from coloretto.engine import RecordError
 from coloretto.play.config import MAX_NAME, GameConfig, setup_from_json, setup_to_json
 from coloretto.play.saving import SESSION_KEY, load_session, session_from_record, session_record
 from coloretto.play.session import Session
@@ -24,6 +24,7 @@ from coloretto.play.words import names_and
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Lock, Locked, hold
 from coloretto.store.paths import DataDir
+from coloretto.store.records import read_record
 from coloretto.store.saves import (
     discard,
     finished_games,

@@ -23,10 +23,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from coloretto.bots.registry import DEFAULT_LEVEL
-from coloretto.engine import GameRecord, GameState, Match, RecordError, Rules, deal, read_record
+from coloretto.engine import GameRecord, GameState, Match, RecordError, Rules, deal
 from coloretto.engine.record import expect
 from coloretto.play.config import DEFAULT_DELAY, HINT_BOT, MAX_NAME, GameConfig, Player
 from coloretto.play.session import Session
+from coloretto.store.records import read_record
 from coloretto.store.saves import SESSION_ID
 from coloretto.store.text import printable
 

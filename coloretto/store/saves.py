@@ -22,9 +22,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from coloretto.engine.record import GameRecord, write_atomically, write_record
+from coloretto.engine import GameRecord
+from coloretto.store.files import write_atomically
 from coloretto.store.lock import hold
 from coloretto.store.paths import DataDir
+from coloretto.store.records import write_record
 
 SUFFIX = ".json"
 

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from coloretto.engine import Rules, write_record
+from coloretto.engine import Rules
 from coloretto.online.protocol import Host
 from coloretto.online.room_store import MAX_LOG_ACTIONS, RoomStore
 from coloretto.online.rooms import Room
 from coloretto.store.paths import DataDir
+from coloretto.store.records import write_record
 from tests.online.conftest import ROOT
 
 LOG = logging.getLogger("test-room-store")

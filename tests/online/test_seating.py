@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from coloretto.engine import Rules, write_record
+from coloretto.engine import Rules
 from coloretto.online.client import Refused, RemoteTable, SeatKeys
 from coloretto.online.names import fold, has_you_marker
 from coloretto.online.protocol import Host, Lock, ProtocolError, Remove, parse_request
@@ -18,6 +18,7 @@ from coloretto.online.rooms import Room, RoomError
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews
 from coloretto.store.paths import DataDir
+from coloretto.store.records import write_record
 
 GREEK_ALPHA = "\N{GREEK CAPITAL LETTER ALPHA}"
 CYRILLIC_A = "\N{CYRILLIC CAPITAL LETTER A}"

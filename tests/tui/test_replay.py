@@ -14,13 +14,14 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from coloretto.cli.main import main
-from coloretto.engine import GameState, Rules, load_record, new_game, to_record, write_record
+from coloretto.engine import GameState, Rules, load_record, new_game, to_record
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.replay import Replay
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
 from coloretto.play.words import describe_move
 from coloretto.store.paths import HOME_VARIABLE
+from coloretto.store.records import write_record
 from coloretto.tui.glyphs import GLYPHS
 from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.screens.dialogs import TooSmallScreen

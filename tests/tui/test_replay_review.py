@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from coloretto.bots import Estimate
-from coloretto.engine import GameState, Rules, load_record, read_record, to_record
+from coloretto.engine import GameState, Rules, load_record, to_record
 from coloretto.play.coach import Decision, Grade
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
@@ -27,6 +27,7 @@ from coloretto.play.saving import load_session
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
 from coloretto.store.paths import DataDir
+from coloretto.store.records import read_record
 from coloretto.store.saves import annotate, finished_games
 from coloretto.tui import ColorettoApp
 from coloretto.tui.replay_app import ReplayApp

@@ -14,13 +14,14 @@ from textual.containers import Center, Grid, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from coloretto.engine import Card, RecordError, read_record
+from coloretto.engine import Card, RecordError
 from coloretto.engine.outcome import Outcome
 from coloretto.play.config import YOU
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
 from coloretto.play.words import names_and, ordinal, rules_in_words
 from coloretto.store.paths import DataDir
+from coloretto.store.records import read_record
 from coloretto.store.saves import history_path
 from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.review import ReviewScreen
