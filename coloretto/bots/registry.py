@@ -46,13 +46,10 @@ LEVEL_REVISIONS: Mapping[str, str] = {
     "normal": "2026-11-27 08:25",
     "hard": "2026-11-27 10:45",
 }
-"""The date (UTC, with the time when it changed more than once that day) a level's play last
-changed; the statistics group a level's games from before then apart. Only levels whose play
-has changed are listed. Set a level's date, no later than the change lands, whenever its
-spec changes (a game counted again from its record knows the level's name, not the spec it
-stood for then) or a change to the bots alters how it plays. docs/bot-strength.md, "When
-the levels' play changed", lists every such change.
-"""
+"""Per level whose play has changed, the date of its latest change (UTC, with the time when
+it changed more than once that day). The statistics count a level's games from before that
+date apart from those since (docs/bot-strength.md, "When the levels' play changed", says
+when to set it and lists the changes)."""
 
 STRONGEST = LEVELS["hard"]
 """The strongest bot as measured, asked for hints (capped at 1.4 s per move)."""
