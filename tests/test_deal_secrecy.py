@@ -18,12 +18,23 @@ from websockets.asyncio.client import connect
 
 from coloretto.cli import play_command
 from coloretto.cli.main import build_parser
-from coloretto.engine import Match, RecordError, Rules, Setup, deal, new_game
+from coloretto.engine import (
+    Match,
+    RecordError,
+    Rules,
+    SeedSecrecy,
+    Setup,
+    deal,
+    load_record,
+    new_game,
+    to_record,
+)
 from coloretto.engine.setup import SEED_BITS, KeyedStream, deal_random
 from coloretto.online.protocol import Host
 from coloretto.online.public import PublicGame, match_json, public_setup
 from coloretto.online.rooms import Room, over_record
 from coloretto.play.config import GameConfig
+from coloretto.play.replay import Replay
 from coloretto.play.saving import read_session, session_meta
 from coloretto.play.session import Session
 from coloretto.store.records import read_record, write_record
@@ -138,6 +149,34 @@ def test_between_games_nothing_told_holds_the_match_seed_nor_deals_the_next_game
     for candidate in candidates:  # whatever was shown, taken as the match seed or game 2's
         assert deal(rules, f"{candidate}/2", first) != second
         assert deal(rules, candidate, first) != second
+
+
+def test_the_screen_the_room_and_the_replay_keep_the_seed_secret_alike() -> None:
+    """One rule (``seed_secrecy``): secret while a game goes on and while the match has
+    games to come, shown once the match is over."""
+    room = open_room(games=2)
+    session = room.session
+    seed = session.seed
+
+    def replayed() -> str:
+        record = to_record(session.game, session.seat_names, session_meta(session))
+        return Replay.from_record(load_record(record)).shown_seed
+
+    assert session.match.seed_secrecy is SeedSecrecy.UNTIL_THE_END
+    assert session.shown_seed == "secret until the end"
+    assert replayed() == "secret (the game was not finished)"
+    rng = random.Random(2)
+    play_out(session, rng)
+    assert session.match.seed_secrecy is SeedSecrecy.UNTIL_THE_MATCH_IS_OVER
+    assert session.shown_seed == "secret until the match is over"
+    assert over_record(room)["setup"]["seed"] is None
+    assert replayed() == "secret (its match had games to come, dealt from it)"
+    room.next_game(2)
+    play_out(session, rng)
+    assert session.match.seed_secrecy is SeedSecrecy.SHOWN
+    assert session.shown_seed == str(seed)
+    assert over_record(room)["meta"]["session"]["match"]["seed"] == seed
+    assert replayed() == f"{seed}/2"
 
 
 def test_the_bots_seeds_do_not_give_the_match_seed_away() -> None:

@@ -12,7 +12,7 @@ The TUI, the bots and outside scripts use only the names exported here.
 
 from coloretto.engine.actions import DRAW, Action, ActionKind, IllegalAction, IllegalReason
 from coloretto.engine.cards import COLOURS, Card
-from coloretto.engine.match import Match
+from coloretto.engine.match import Match, SeedSecrecy, seed_secrecy
 from coloretto.engine.outcome import Outcome
 from coloretto.engine.record import (
     FORMAT,
@@ -51,6 +51,7 @@ __all__ = [
     "ScoreBreakdown",
     "Scoring",
     "Seed",
+    "SeedSecrecy",
     "SetScore",
     "Setup",
     "UnreadableRecord",
@@ -62,5 +63,6 @@ __all__ = [
     "parse_record",
     "record_text",
     "score",
+    "seed_secrecy",
     "to_record",
 ]

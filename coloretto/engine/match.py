@@ -3,12 +3,38 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 
 from coloretto.engine.actions import Action
 from coloretto.engine.outcome import Outcome
 from coloretto.engine.rules import Rules
 from coloretto.engine.setup import Seed, deal, random_seed
 from coloretto.engine.state import GameState
+
+
+class SeedSecrecy(Enum):
+    """Whether the seed that dealt a game may be shown, and if not, until when."""
+
+    SHOWN = "shown"
+    """The match is over: the seed deals nothing still to come."""
+    UNTIL_THE_END = "until the end"
+    """The game goes on: the seed deals the rest of its deck."""
+    UNTIL_THE_MATCH_IS_OVER = "until the match is over"
+    """The game is over, but the match has games to come, dealt from the seed."""
+
+
+def seed_secrecy(game: GameState, number: int) -> SeedSecrecy:
+    """Whether the seed of ``game``, game ``number`` (from 1) of its match, may be shown:
+    the one rule for the screens, the online rooms and the records.
+
+    >>> seed_secrecy(Match.start(Rules(players=3), seed=4).game, 1)
+    <SeedSecrecy.UNTIL_THE_END: 'until the end'>
+    """
+    if not game.is_over:
+        return SeedSecrecy.UNTIL_THE_END
+    if number < game.rules.games:
+        return SeedSecrecy.UNTIL_THE_MATCH_IS_OVER
+    return SeedSecrecy.SHOWN
 
 
 @dataclass(frozen=True)
@@ -44,6 +70,11 @@ class Match:
     def is_over(self) -> bool:
         """True once the last game of the match has ended."""
         return self.game.is_over and self.game_number == self.rules.games
+
+    @property
+    def seed_secrecy(self) -> SeedSecrecy:
+        """Whether the match's seed may be shown now (``seed_secrecy``): once it is over."""
+        return seed_secrecy(self.game, self.game_number)
 
     def totals(self) -> tuple[int, ...]:
         """Each seat's total: finished games, plus the current one once it is over."""

@@ -33,6 +33,7 @@ from coloretto.engine import (
     GameState,
     Move,
     RecordError,
+    SeedSecrecy,
     to_record,
 )
 from coloretto.engine.record import expect
@@ -349,7 +350,7 @@ def over_record(room: Room) -> dict[str, Any]:
     decks away."""
     session = room.session
     record = to_record(session.game, session.seat_names, room.meta())
-    if not session.match.is_over:
+    if session.match.seed_secrecy is not SeedSecrecy.SHOWN:
         record["setup"]["seed"] = None
         kept = record["meta"][SESSION_KEY]
         kept["match"]["seed"] = None

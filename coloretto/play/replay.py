@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from coloretto.engine import GameRecord, GameState, Match, Move
+from coloretto.engine import GameRecord, GameState, Match, Move, SeedSecrecy, seed_secrecy
 from coloretto.play.coach import Decision
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.review import Review, review_of
@@ -64,9 +64,10 @@ class Replay:
             players = tuple(Player(f"Seat {s + 1}", bots[s]) for s in range(rules.players))
             config = GameConfig(rules, players, seed, delay=0)
         review = review_of(record, states)
-        if not state.is_over:
+        secrecy = seed_secrecy(record.state, _game_number(record))
+        if secrecy is SeedSecrecy.UNTIL_THE_END:
             shown = "secret (the game was not finished)"
-        elif _games_to_come(record):
+        elif secrecy is SeedSecrecy.UNTIL_THE_MATCH_IS_OVER:
             shown = "secret (its match had games to come, dealt from it)"
         else:
             shown = "not recorded" if dealt is None else str(dealt)
@@ -164,8 +165,9 @@ def _bots(record: GameRecord, players: int) -> list[str | None]:
     return bots
 
 
-def _games_to_come(record: GameRecord) -> bool:
-    """True when the record is of a match's game with games after it, as it was kept."""
+def _game_number(record: GameRecord) -> int:
+    """The recorded game's number in its match, as it was kept (the match's last game
+    when the record does not say)."""
     match = _session_meta(record).get("match")
     number = match.get("game") if isinstance(match, Mapping) else None
-    return type(number) is int and number < record.rules.games
+    return number if type(number) is int else record.rules.games

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from coloretto.bots.guard import Analysis, Answer
 from coloretto.bots.players import GAME_PLIES, BotPlayers, move_seed
-from coloretto.engine import Action, ActionKind, GameState, Match, Move
+from coloretto.engine import Action, ActionKind, GameState, Match, Move, SeedSecrecy
 from coloretto.engine.setup import SEED_BITS, random_seed
 from coloretto.play.config import GameConfig
 from coloretto.store.saves import new_id
@@ -99,18 +99,15 @@ class Session:
 
     @property
     def shown_seed(self) -> str:
-        """The seed as the screens show it: only once the match is over, since it deals
-        every card to come (the same ``--seed`` elsewhere would show the deck).
+        """The seed as the screens show it: only once it may be (``Match.seed_secrecy``),
+        since it deals every card to come (the same ``--seed`` elsewhere would show the deck).
 
         >>> from coloretto.engine import Rules
         >>> Session(GameConfig.build(Rules(players=3), seed=3)).shown_seed
         'secret until the end'
         """
-        if self.match.is_over:
-            return str(self.seed)
-        if self.match.game_number < self.config.rules.games and self.game.is_over:
-            return "secret until the match is over"
-        return "secret until the end"
+        secrecy = self.match.seed_secrecy
+        return str(self.seed) if secrecy is SeedSecrecy.SHOWN else f"secret {secrecy.value}"
 
     def bot_seed(self, seat: int) -> int:
         """The seed ``seat``'s bot is given for its move now (``move_seed``)."""
