@@ -1,7 +1,6 @@
 """Bot speed: mean and worst thinking time per move, and the search bot's iterations/s.
 
-(A search iteration is one sampled deal: with the expert's rollouts, one playout of every
-candidate move on it; in the tree mode, ``search:playout=greedy``, one walk and playout.)
+(A search iteration is one sampled deal: one playout of every candidate move on it.)
 
 Run: ``python benchmarks/bots.py [--games 3] [--players 4] [--bots random,greedy,...]
 [--opponents builder]``. Each bot plays every seat of a few seeded games against the

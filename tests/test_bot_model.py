@@ -217,9 +217,9 @@ def test_the_search_plays_each_deal_with_a_table_drawn_for_it_or_the_likeliest()
     sampled, likeliest = SearchBot(iterations=8, sample=True), SearchBot(iterations=8)
     sampled._observe(view, time.perf_counter(), None)
     likeliest._observe(view, time.perf_counter(), None)
-    assert sampled._table is not None
-    assert likeliest._table is not None
-    expected = [bot or likeliest._expert for _, bot in likeliest._table.likeliest]
+    assert sampled._opponents is not None
+    assert likeliest._opponents is not None
+    expected = [bot or likeliest._expert for _, bot in likeliest._opponents.likeliest]
     assert any(bot is not likeliest._expert for bot in expected)
     assert likeliest._players == expected
     tables = set()
@@ -292,6 +292,6 @@ def test_the_search_s_time_cap_covers_fitting_the_opponents() -> None:
     capped, uncapped = SearchBot(seconds=1e-9, iterations=100), SearchBot(iterations=1)
     capped.choose(view, legal)
     uncapped.choose(view, legal)
-    assert capped._table is None
-    assert uncapped._table is not None
-    assert any(bot is not None for _, bot in uncapped._table.likeliest)
+    assert capped._opponents is None
+    assert uncapped._opponents is not None
+    assert any(bot is not None for _, bot in uncapped._opponents.likeliest)

@@ -154,8 +154,9 @@ def test_fast_bots_choose_legally_in_every_kind_of_position(rules: Rules) -> Non
                 assert action in legal, f"{spec} chose {action} facing {situation} in {state}"
 
 
-SEARCH_MODES = ["search:iterations=3", "search:iterations=8:playout=greedy:rounds=0"]
-"""The search bot with the expert's rollouts (its default) and as tree search."""
+SEARCH_MODES = ["search:iterations=3", "search:iterations=2:rounds=0:sample=true"]
+"""The search bot as the levels play it (a round ahead), and playing out to the game's end
+with its opponents drawn for each deal."""
 
 
 @pytest.mark.parametrize(("game", "rules"), enumerate(ALL_RULES), ids=_short)
@@ -187,8 +188,8 @@ def test_a_level_with_options_is_not_called_an_unknown_bot() -> None:
 def test_bad_options_are_reported_with_the_spec() -> None:
     with pytest.raises(BotError, match="search:colour=red"):
         make_bot("search:colour=red")
-    with pytest.raises(BotError, match="playout must be greedy or expert"):
-        make_bot("search:playout=random")
+    with pytest.raises(BotError, match="search:playout=greedy"):  # the tree search is gone
+        make_bot("search:playout=greedy")
     with pytest.raises(BotError, match="sample must be true or false, not 'maybe'"):
         make_bot("search:sample=maybe")
     with pytest.raises(BotError, match="observe must be true or false, not 1"):
@@ -260,7 +261,7 @@ def _mid_game_states() -> list[GameState]:
     return states
 
 
-@pytest.mark.parametrize("spec", [*FAST_SPECS, "search:iterations=8", "search:playout=greedy"])
+@pytest.mark.parametrize("spec", [*FAST_SPECS, *SEARCH_MODES])
 def test_bots_never_read_the_hidden_deck_order(spec: str) -> None:
     for i, state in enumerate(_mid_game_states()):
         scrambled = state.shuffled(random.Random(i))

@@ -9,7 +9,7 @@ The built-in bots are registered through the same group in the project's own
     mybot = "mypackage.bot:MyBot"   # a factory: MyBot(seed=None, **options) -> Bot
 
 A bot is named by a *spec*: its name, then options, e.g. ``search:seconds=0.2``
-or ``search:iterations=400:exploration=0.7``. A difficulty level
+or ``search:iterations=400:sample=true``. A difficulty level
 (``beginner``, ``easy``, ``normal``, ``hard``) may stand for a spec.
 """
 

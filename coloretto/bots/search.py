@@ -1,4 +1,4 @@
-"""``search``: Monte Carlo search over sampled deals: expert rollouts, or ISMCTS."""
+"""``search``: Monte Carlo search over sampled deals, the expert playing the rollouts."""
 
 from __future__ import annotations
 
@@ -23,17 +23,8 @@ from coloretto.bots.evaluation import (
 )
 from coloretto.bots.expert import ExpertBot
 from coloretto.bots.model import Memory, OpponentFit, fit_opponents, take_thresholds
-from coloretto.bots.options import choice, flag, number, whole
-from coloretto.engine import (
-    DRAW,
-    Action,
-    ActionKind,
-    Card,
-    GameState,
-    Outcome,
-    PlayerView,
-    best_total,
-)
+from coloretto.bots.options import flag, number, whole
+from coloretto.engine import Action, Card, GameState, Outcome, PlayerView, best_total
 
 DEFAULT_ITERATIONS = 16
 PLAYOUT_MOVES = 30
@@ -46,101 +37,9 @@ RACE_ERRORS = 2.0
 """``choose``: how many standard errors behind the expert's choice a candidate drops out."""
 FIT_SHARE = 0.5
 """The share of a move's time cap that fitting the opponents' policies may take."""
-_TAKE = ActionKind.TAKE
 _JOKER = Card.JOKER
 _GOLDEN = Card.GOLDEN_JOKER
 _PLUS2 = Card.PLUS2
-
-
-class _Edge:
-    """Statistics of one action from one node, and the nodes it led to (by revealed card)."""
-
-    __slots__ = ("children", "rewards", "visits")
-
-    def __init__(self, players: int) -> None:
-        self.visits = 0
-        self.rewards = [0.0] * players
-        self.children: dict[Card | None, _Node] = {}
-
-
-class _Node:
-    """An information set: the public history of play since the root."""
-
-    __slots__ = ("edges", "visits")
-
-    def __init__(self) -> None:
-        self.visits = 0
-        self.edges: dict[Action, _Edge] = {}
-
-
-class _Policy:
-    """The fast playout policy: a patient greedy player that places to hurt, a little random.
-
-    It takes the row that raises its score most once that gain reaches
-    ``threshold`` (or when it cannot draw), and places a drawn card where it
-    gains most from it less ``denial`` times what the best other seat in the
-    round would gain. Scores are memoised by collection and cards added.
-    """
-
-    def __init__(self, threshold: int, epsilon: float, denial: float) -> None:
-        self.threshold = threshold
-        self.epsilon = epsilon
-        self.denial = denial
-        self._scores: dict[tuple[tuple[int, ...], tuple[Card, ...]], int] = {}
-
-    def score(self, state: GameState, seat: int, cards: tuple[Card, ...]) -> int:
-        """``state.score_with(seat, cards)``, memoised."""
-        key = (state.counts(seat), cards)
-        value = self._scores.get(key)
-        if value is None:
-            if len(self._scores) > 200_000:
-                self._scores.clear()
-            value = self._scores[key] = state.score_with(seat, cards)
-        return value
-
-    def choose(
-        self,
-        state: GameState,
-        legal: tuple[Action, ...],
-        rng: random.Random,
-        *,
-        greedy: bool = False,
-    ) -> Action:
-        """A playout move: greedy, random with probability ``epsilon`` unless ``greedy``."""
-        if len(legal) == 1:
-            return legal[0]
-        if not greedy and rng.random() < self.epsilon:
-            return legal[int(rng.random() * len(legal))]
-        seat = state.current_player
-        rows = state.rows
-        card = state.drawn_card
-        score = self.score
-        if card is not None:
-            out = state.seats_out
-            others = [s for s in range(len(out)) if s != seat and not out[s]]
-            denial = self.denial
-            best, top = legal[0], -1000.0
-            for action in legal:
-                row = rows[action.row or 0]
-                grown = (*row, card)
-                value: float = score(state, seat, grown) - score(state, seat, row)
-                if others and denial:
-                    value -= denial * max(
-                        score(state, s, grown) - score(state, s, row) for s in others
-                    )
-                if value > top:
-                    best, top = action, value
-            return best
-        now = score(state, seat, ())
-        best, gain = legal[0], -1000
-        for action in legal:
-            if action.kind is _TAKE:
-                value = score(state, seat, rows[action.row or 0]) - now
-                if value > gain:
-                    best, gain = action, value
-        if best is DRAW or gain >= self.threshold or legal[0] is not DRAW:
-            return best
-        return DRAW
 
 
 class SearchBot:
@@ -152,22 +51,16 @@ class SearchBot:
     The expert first rates the legal actions (its one-turn outlooks, in
     points); those within ``prune`` points of its best are the candidates
     (one of each set that cannot differ: placing on, or taking, rows alike).
-    By default (``playout=expert``) each deal is played out once after every
-    candidate, the expert moving for its own seat and each other seat moving
-    as its play so far suggests (``observe``, below) to the end of the round,
-    where each seat's score plus the prospects of its colours gives a win
-    chance (or to the end of the game, which gives the result). The
-    candidates share the deals, so their differences have little noise; the
-    expert's choice stays unless another candidate beats it on average by
-    ``confidence`` standard errors. This is a rollout (policy improvement)
-    search over the expert, so it plays at least as well where the rollouts
-    are right, and better where they show the expert's one-turn view is wrong.
-
-    With ``playout=greedy`` it runs information-set Monte Carlo tree search
-    instead: a tree of public histories shared by all deals, walked with UCB1
-    (each seat maximising its player's reward; a draw branches on the card
-    revealed), and fast greedy playouts (``threshold``, ``epsilon``,
-    ``denial``) to the horizon. That mode is faster per iteration but weaker.
+    Each deal is played out once after every candidate, the expert moving for
+    its own seat and each other seat moving as its play so far suggests
+    (``observe``, below) to the end of the round, where each seat's score plus
+    the prospects of its colours gives a win chance (or to the end of the game,
+    which gives the result). The candidates share the deals, so their
+    differences have little noise; the expert's choice stays unless another
+    candidate beats it on average by ``confidence`` standard errors. This is a
+    rollout (policy improvement) search over the expert, so it plays at least
+    as well where the rollouts are right, and better where they show the
+    expert's one-turn view is wrong.
 
     Options: ``iterations`` (deals; default 16) and/or ``seconds`` per move,
     ``at_five`` (the deals at five seats, where each costs the most; by
@@ -178,18 +71,18 @@ class SearchBot:
     in colours it does not build; by default 0.5 on the gray side up to four
     seats, 0 otherwise: ``coloretto.bots.evaluation.default_junk``),
     ``spread`` (points of estimated margin per unit of log-odds), ``margin``
-    (the weight of the score margin in a finished game's reward), and for the
-    tree mode ``exploration``. ``observe`` (default true) fits the table
-    first (``coloretto.bots.model``): the expert expects each seat's own take
-    threshold, and in the rollouts each opponent takes and places by the simple
-    rules (a style's, or parametric ones) that its decisions this game make
-    likely: by the rules that explain it clearly better than the expert, if
-    any, or with ``sample`` (default false; the hard level's) by rules drawn for
-    each deal from the belief its decisions give (``coloretto.bots.model.OpponentFit``),
-    the expert's among them. The ``seconds`` cap covers all of it,
-    rollouts included: a deal cut short is dropped. With an iteration budget
-    alone the bot is fully deterministic for a seed; a time limit makes the
-    depth of search depend on the machine.
+    (the weight of the score margin in a finished game's reward). ``observe``
+    (default true) fits the other seats first (``coloretto.bots.model``): the
+    expert expects each seat's own take threshold, and in the rollouts each
+    opponent takes and places by the simple rules (a style's, or parametric
+    ones) that its decisions this game make likely: by the rules that explain
+    it clearly better than the expert, if any, or with ``sample`` (default
+    false; the hard level's) by rules drawn for each deal from the belief its
+    decisions give (``coloretto.bots.model.OpponentFit``), the expert's among
+    them. The ``seconds`` cap covers all of it, rollouts included: a deal cut
+    short is dropped. With an iteration budget alone the bot is fully
+    deterministic for a seed; a time limit makes the depth of search depend on
+    the machine.
     """
 
     def __init__(
@@ -199,17 +92,12 @@ class SearchBot:
         iterations: int | None = None,
         seconds: float | None = None,
         at_five: int | None = None,
-        exploration: float = 0.6,
-        threshold: int = 9,
-        epsilon: float = 0.1,
-        denial: float = 0.5,
         margin: float = 0.2,
         rounds: int | None = 1,
         foresight: float | None = None,
         junk: float | None = None,
         spread: float = 8.0,
         prune: float = 3.0,
-        playout: str = "expert",
         confidence: float = 1.0,
         observe: bool = True,
         sample: bool = False,
@@ -220,7 +108,6 @@ class SearchBot:
         self.budget_at_five = (
             self.budget if at_five is None else Budget(seconds, whole("at_five", at_five, low=1))
         )
-        self.exploration = number("exploration", exploration, low=0)
         self.margin = number("margin", margin, low=0, high=1)
         self.rounds = None if rounds is None else whole("rounds", rounds, low=0) or None
         self.foresight = None if foresight is None else number("foresight", foresight, low=0)
@@ -228,25 +115,18 @@ class SearchBot:
         self.spread = number("spread", spread, above=0)
         self._horizon: int | None = None
         self.prune = number("prune", prune)
-        self.playout = choice("playout", playout, ("greedy", "expert"))
         self.confidence = number("confidence", confidence)
         self.observe = flag("observe", observe)
         self.sample = flag("sample", sample)
         self._expert = ExpertBot()
         self._memory = Memory()
         """The game's decisions so far, and what the fitted policies would have played."""
-        self._table: OpponentFit | None = None
+        self._opponents: OpponentFit | None = None
         """The other seats fitted to their decisions (``observe``), if any."""
         self._players: list[Bot] = []
         """Who plays each seat in the deal being played out (the expert, or a fitted policy)."""
         self._expert_moves: dict[Hashable, Action] = {}
         """The expert's rollout decisions in this search, by public position."""
-        self._root_actions: tuple[Action, ...] = ()
-        self._policy = _Policy(
-            whole("threshold", threshold),
-            number("epsilon", epsilon, low=0, high=1),
-            number("denial", denial),
-        )
         self._rng = random.Random(seed)
         self.last_iterations = 0
         """Iterations run for the latest move (for benchmarks)."""
@@ -269,28 +149,9 @@ class SearchBot:
         if len(candidates) == 1:
             self.last_iterations = 0
             return candidates[0]
-        self._root_actions = candidates
         self._horizon = None if self.rounds is None else view.round + self.rounds
         deadline = None if budget.seconds is None else start + budget.seconds
-        if self.playout == "expert":
-            return self._compare(view, candidates, budget.iterations, deadline)
-        limit = budget.iterations
-        root = _Node()
-        rng = self._rng
-        done = 0
-        while limit is None or done < limit:
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
-            state = view.sample(rng)
-            self._iterate(root, state, rng)
-            done += 1
-        self.last_iterations = done
-        allowed = set(candidates)
-        edges = [(a, e) for a, e in root.edges.items() if a in allowed]
-        if not edges:
-            return legal[0]
-        player = view.rules.controller(view.seat)
-        return max(edges, key=lambda ae: (ae[1].visits, ae[1].rewards[player]))[0]
+        return self._compare(view, candidates, budget.iterations, deadline)
 
     def reseed(self, seed: int) -> None:
         """Draw the deals from ``seed`` from now on (``coloretto.bots.players.Reseeded``)."""
@@ -313,11 +174,11 @@ class SearchBot:
         by the simple policy that explains it clearly better than the expert, if any.
 
         Under a time cap the policies' fit may take ``FIT_SHARE`` of it; one not done by
-        then leaves the table of this game's last fit (the expert for every seat if
-        none), and goes on at the next move from what it worked out.
+        then leaves this game's last fit (the expert for every seat if none), and goes
+        on at the next move from what it worked out.
         """
         expert = self._expert
-        self._table = None
+        self._opponents = None
         self._players = [expert] * view.seats
         self._expert_moves.clear()
         if not self.observe:
@@ -328,16 +189,18 @@ class SearchBot:
         deadline = None if seconds is None else start + FIT_SHARE * seconds
         # The expert's choices depend on the thresholds it expects (its options are fixed).
         thresholds = tuple(expert.thresholds)
-        self._table = fit_opponents(view, expert, past, self._memory, thresholds, deadline=deadline)
-        if self._table is not None and not self.sample:
-            for seat, (_, bot) in enumerate(self._table.likeliest):
+        self._opponents = fit_opponents(
+            view, expert, past, self._memory, thresholds, deadline=deadline
+        )
+        if self._opponents is not None and not self.sample:
+            for seat, (_, bot) in enumerate(self._opponents.likeliest):
                 if bot is not None:
                     self._players[seat] = bot
 
     def _deal(self, view: PlayerView) -> GameState:
         """A deal consistent with ``view``, and who plays each seat in it (``sample``)."""
-        if self.sample and self._table is not None:
-            self._players = self._table.sample(self._rng)
+        if self.sample and self._opponents is not None:
+            self._players = self._opponents.sample(self._rng)
         return view.sample(self._rng)
 
     def _compare(
@@ -440,7 +303,7 @@ class SearchBot:
         """Every one of ``legal`` valued for ``view.seat``: its chance to win and expected
         final margin, with their standard errors (the ``Analyst`` interface).
 
-        As in ``choose`` (expert rollouts), every sampled deal is played out after each
+        As in ``choose``, every sampled deal is played out after each
         action by the same policies to the horizon, so the actions are compared on the
         same deals. A finished game gives the exact result; at a round's end each seat's
         value is its score plus its colours' prospects, the margin is the player's value
@@ -514,54 +377,6 @@ class SearchBot:
         if self.prune >= 0:
             ranked = [a for a in ranked if values[a] >= best - self.prune]
         return tuple(_distinct(view, ranked).values())
-
-    def _iterate(self, root: _Node, state: GameState, rng: random.Random) -> None:
-        """One pass: select and expand in the tree, play out, back up the rewards."""
-        path: list[_Edge] = []
-        node = root
-        rules = state.rules
-        players = rules.players
-        c = self.exploration
-        policy = self._policy
-        while not state.is_over:
-            legal = self._root_actions if node is root else state.legal_actions()
-            if node is not root and state.drawn_card is not None:
-                # Below the root a drawn card is placed by the policy: the tree
-                # branches on the card and on the choices to take or draw.
-                state = state.apply(policy.choose(state, legal, rng, greedy=True))
-                continue
-            player = rules.controller(state.current_player)
-            untried = [a for a in legal if a not in node.edges]
-            if untried:
-                action = untried[int(rng.random() * len(untried))]
-                edge = node.edges[action] = _Edge(players)
-            else:
-                log_n = math.log(node.visits + 1)
-                action = max(
-                    legal,
-                    key=lambda a: _ucb(node.edges[a], player, log_n, c),
-                )
-                edge = node.edges[action]
-            node.visits += 1
-            path.append(edge)
-            state = state.apply(action)
-            move = state.last_move
-            key = move.card if move is not None else None
-            child = edge.children.get(key)
-            if child is None:
-                edge.children[key] = _Node()
-                break
-            node = child
-        horizon = self._horizon
-        while not state.is_over and (horizon is None or state.round < horizon):
-            state = state.apply(policy.choose(state, state.legal_actions(), rng))
-        outcome = state.outcome()
-        rewards = self._estimate(state) if outcome is None else _rewards(outcome, self.margin)
-        for edge in path:
-            edge.visits += 1
-            totals = edge.rewards
-            for p in range(players):
-                totals[p] += rewards[p]
 
     def _estimate(self, state: GameState) -> list[float]:
         """Per player, the chance to win estimated at a round's end (the game goes on).
@@ -711,10 +526,6 @@ def _error(samples: list[float]) -> float:
     if len(samples) < 2:
         return 0.0
     return statistics.stdev(samples) / math.sqrt(len(samples))
-
-
-def _ucb(edge: _Edge, player: int, log_n: float, c: float) -> float:
-    return edge.rewards[player] / edge.visits + c * math.sqrt(log_n / edge.visits)
 
 
 def _rewards(outcome: Outcome, weight: float) -> list[float]:
