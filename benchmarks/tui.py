@@ -54,9 +54,9 @@ import coloretto
 from coloretto.engine import DRAW, ActionKind, GameState, Rules, new_game
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
+from coloretto.store.history import finished_games
 from coloretto.store.paths import HOME_VARIABLE, DataDir
 from coloretto.store.records import read_record
-from coloretto.store.saves import finished_games
 from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.screens import EndScreen, GameScreen

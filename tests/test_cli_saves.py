@@ -14,8 +14,8 @@ import pytest
 from coloretto.cli.main import main
 from coloretto.engine import Match, Rules
 from coloretto.play.config import GameConfig, Player
-from coloretto.play.keeper import Keeper, SavedGame
-from coloretto.play.saving import read_session, session_record
+from coloretto.play.keeper import Keeper
+from coloretto.play.saving import SavedGame, read_session, session_record
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
 from coloretto.store.paths import DataDir

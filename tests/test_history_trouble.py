@@ -18,9 +18,10 @@ from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.play.review import ANALYSIS_KEY
 from coloretto.play.session import Session
+from coloretto.store.history import history_path
 from coloretto.store.paths import DataDir
 from coloretto.store.records import read_record
-from coloretto.store.saves import history_path, save_path
+from coloretto.store.saves import save_path
 from coloretto.tui.replay_app import ReplayApp
 from tests.conftest import random_play
 

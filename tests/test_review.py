@@ -28,18 +28,17 @@ from coloretto.play.review import (
     Review,
     analyse,
     pending,
-    people,
     positions,
     review_of,
     summaries,
     with_review,
 )
-from coloretto.play.saving import load_session
+from coloretto.play.saving import load_session, people
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
+from coloretto.store.history import annotate, finished_games
 from coloretto.store.paths import DataDir
 from coloretto.store.records import read_record
-from coloretto.store.saves import annotate, finished_games
 from coloretto.store.stats import Stats
 from tests.conftest import ROOT, run_coloretto
 from tests.test_bot_expert import FOUR, SPREAD, START, deal_and_play

@@ -14,15 +14,10 @@ from coloretto.engine import DRAW, Match, RecordError, Rules
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.saving import read_session, session_record
 from coloretto.play.session import Session
+from coloretto.store.history import history_path, keep_finished
 from coloretto.store.paths import DataDir
 from coloretto.store.records import write_record
-from coloretto.store.saves import (
-    history_path,
-    keep_finished,
-    latest_save,
-    save,
-    save_path,
-)
+from coloretto.store.saves import latest_save, save, save_path
 from tests.conftest import random_play
 
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.main import main
 from coloretto.engine import GameState, Rules, new_game
-from coloretto.play.keeper import Keeper
+from coloretto.play.statistics import count_history
 from coloretto.store import stats as stats_module
 from coloretto.store.paths import DataDir
 from coloretto.store.records import write_record
@@ -771,7 +771,7 @@ def test_the_recount_names_the_files_it_passed_over(
     assert unreadable is not None, err
     assert re.fullmatch(r"(\w{3}\.json, ){2}\w{3}\.json and 1 more", unreadable[1])
     assert "and 1 record of no finished game played here (arena.json)" in err
-    done = Keeper(home).recount()
+    done = count_history(home)
     assert {p.name for p in done.unreadable} == {"www.json", "xxx.json", "yyy.json", "zzz.json"}
     assert [p.name for p in done.elsewhere] == ["arena.json"]
     assert (done.games, done.skipped) == (1, 5)
@@ -785,7 +785,7 @@ def main_err_out(capsys: pytest.CaptureFixture[str]) -> str:
 def test_a_game_counted_again_keeps_its_time_and_the_levels_play_then(home: DataDir) -> None:
     finish(home, "20261101-101010-aaaaaa", seed=3)  # before the hard level's play changed
     home.stats.unlink()
-    done = Keeper(home).recount()
+    done = count_history(home)
     assert (done.added, done.games, done.skipped, done.unread) == (1, 1, 0, 0)
     summary = Stats(home.stats).summary(levels=LEVELS, revisions=LEVEL_REVISIONS)
     (group,) = summary.groups

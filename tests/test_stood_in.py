@@ -14,11 +14,12 @@ import pytest
 from coloretto.cli.main import main
 from coloretto.engine import Match, Rules
 from coloretto.play.config import GameConfig, Player
-from coloretto.play.keeper import STOOD_IN_KEY, Keeper
+from coloretto.play.keeper import Keeper
 from coloretto.play.session import Session
+from coloretto.play.statistics import STOOD_IN_KEY, count_history
+from coloretto.store.history import history_path
 from coloretto.store.paths import DataDir
 from coloretto.store.records import read_record
-from coloretto.store.saves import history_path
 from coloretto.store.stats import MIGRATIONS, GameResult, LeftOut, PlayerResult, Stats
 from tests.conftest import random_play
 
@@ -65,7 +66,7 @@ def test_a_game_a_bot_stood_in_is_marked_and_left_out_of_that_persons_figures(
 def test_the_recount_keeps_the_mark(home: DataDir) -> None:
     keep(home, online_game(3), stood_in=(0, 1))
     home.stats.unlink()
-    done = Keeper(home).recount()
+    done = count_history(home)
     assert (done.added, done.games) == (1, 1)
     summary = Stats(home.stats).summary()
     assert summary.people == ()
@@ -118,7 +119,7 @@ def test_a_bad_mark_in_a_record_is_passed_over(home: DataDir) -> None:
     record["meta"][STOOD_IN_KEY] = [5, "0", None, True]
     path.write_text(json.dumps(record))
     home.stats.unlink()
-    Keeper(home).recount()
+    count_history(home)
     assert Stats(home.stats).summary().left_out == ()
 
 

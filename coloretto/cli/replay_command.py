@@ -19,16 +19,22 @@ from rich.text import Text
 
 from coloretto.cli.parser import Commands, fail, need_terminal
 from coloretto.cli.stats_command import NO_GAMES
-from coloretto.engine import GameRecord, RecordError, UnreadableRecord
-from coloretto.play.keeper import stood_in
+from coloretto.engine import RecordError
 from coloretto.play.replay import Replay
+from coloretto.play.statistics import stood_in
 from coloretto.store import DataDir
+from coloretto.store.history import (
+    HistoryProblem,
+    find_record,
+    finished_games,
+    newest_finished,
+    open_record,
+)
 from coloretto.store.records import read_record
-from coloretto.store.saves import SESSION_ID, SUFFIX, finished_games, save_path
 from coloretto.store.text import LONGEST_NAME, printable, some_names
 
 STOOD_IN = "*"
-"""How the history marks a person a bot stood in for (``keeper.stood_in``)."""
+"""How the history marks a person a bot stood in for (``play.statistics.stood_in``)."""
 
 DESCRIPTION = """\
 Replay a recorded game on the table, one action at a time: the same board as during play.
@@ -76,49 +82,6 @@ def add_parser(commands: Commands) -> None:
     parser.set_defaults(run=run, parser=parser)
 
 
-class ReplayProblem(Exception):
-    """A record that cannot be replayed; the message names the file and the problem."""
-
-
-def history(data: DataDir) -> list[Path]:
-    """The finished games kept, newest first; ``ReplayProblem`` when there are none."""
-    games = finished_games(data)
-    if not games:
-        raise ReplayProblem(
-            f"no finished games in {data.history} yet (finish a game with coloretto play, "
-            "or give a record FILE)"
-        )
-    return games
-
-
-MOST_TRIED = 100
-"""The most files of the history tried, newest first, for the game finished last (the
-history is untrusted: a folder full of unreadable files must not be read for ever)."""
-
-
-def latest(data: DataDir) -> tuple[Path, GameRecord, list[Path]]:
-    """The newest finished game of the history that can be read: its file, its record, and
-    the newer files passed over (unreadable, or no finished game); ``ReplayProblem`` when
-    there is none."""
-    games = history(data)
-    skipped: list[Path] = []
-    for path in games[:MOST_TRIED]:
-        try:
-            record = read_record(path)
-        except RecordError:
-            skipped.append(path)
-            continue
-        if record.state.is_over:
-            return path, record, skipped
-        skipped.append(path)
-    tried = min(len(games), MOST_TRIED)
-    some = "the file" if tried == 1 else f"the {tried} newest files"
-    raise ReplayProblem(
-        f"no finished game in {data.history} can be read ({some} there: "
-        f"coloretto replay --list says what is wrong); give a record FILE"
-    )
-
-
 def skipped_note(prog: str, skipped: list[Path], shown: int = 3) -> str | None:
     """One line naming the newer files of the history passed over for the game finished
     last (``None`` if none were); ``shown`` names at most, the rest are counted. Without a
@@ -137,46 +100,6 @@ def skipped_note(prog: str, skipped: list[Path], shown: int = 3) -> str | None:
     return printable(f"{prog}: {what}" if prog else what[0].upper() + what[1:])
 
 
-def find(name: str, data: DataDir) -> Path:
-    """The record file ``name``: a path, the name of a game in the history (as ``--list``
-    prints it), or the session id of a finished game there (as ``--resume`` takes an id);
-    ``ReplayProblem`` for an id that names no finished game."""
-    path = Path(name)
-    kept = data.history / path.name
-    if not path.exists() and path.name == name and kept.is_file():
-        return kept
-    if path.exists() or not SESSION_ID.fullmatch(name):  # an id never chooses another place
-        return path
-    by_id = data.history / f"{name}{SUFFIX}"
-    if by_id.is_file():
-        return by_id
-    games = sorted(p.name for p in data.history.glob(f"{name}-game*{SUFFIX}"))
-    if games:
-        raise ReplayProblem(f"{name} is a match: give one of its games, {', '.join(games[:9])}")
-    if save_path(data, name).is_file():
-        raise ReplayProblem(
-            f"{name} is a game in progress: coloretto play --resume {name} continues it"
-        )
-    raise ReplayProblem(
-        f"{name}: no such file, nor a finished game of that id in {data.history} "
-        "(coloretto replay --list lists them)"
-    )
-
-
-def load(path: Path) -> GameRecord:
-    """The record in ``path``; ``ReplayProblem`` says what is wrong with the file."""
-    if not path.exists():
-        raise ReplayProblem(f"{path}: no such file")
-    if path.is_dir():
-        raise ReplayProblem(f"{path}: is a directory, not a game record")
-    try:
-        return read_record(path)
-    except UnreadableRecord as error:
-        raise ReplayProblem(f"{path}: {error.problem}") from None
-    except RecordError as error:
-        raise ReplayProblem(f"{path}: not a valid game record: {error.problem}") from None
-
-
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """List the history, or replay a record in the terminal."""
     if args.list and args.file:
@@ -190,11 +113,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return 0
         skipped: list[Path] = []
         if args.file:
-            path = find(args.file, data)
-            record = load(path)
+            path = find_record(args.file, data)
+            record = open_record(path)
         else:
-            path, record, skipped = latest(data)
-    except ReplayProblem as problem:
+            path, record, skipped = newest_finished(data)
+    except HistoryProblem as problem:
         return fail(parser, str(problem))
     need_terminal(parser, "; coloretto replay --list prints the history")
     if (note := skipped_note(parser.prog, skipped)) is not None:

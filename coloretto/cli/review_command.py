@@ -24,20 +24,21 @@ from rich.text import Text
 
 from coloretto.bots.registry import BotError
 from coloretto.cli.parser import Commands, bounded_int
-from coloretto.cli.replay_command import ReplayProblem, find, latest, load, skipped_note
+from coloretto.cli.replay_command import skipped_note
 from coloretto.engine import GameState
 from coloretto.play.coach import GRADE_THRESHOLDS, REVIEW_BOT, Decision, Grade
-from coloretto.play.review import (
-    Review,
-    Reviewing,
-    Summary,
-    count_accuracy,
-    people,
-    positions,
-    review_of,
-)
+from coloretto.play.review import Review, Reviewing, Summary, positions, review_of
+from coloretto.play.saving import people
+from coloretto.play.statistics import count_accuracy
 from coloretto.play.words import short_action
 from coloretto.store import DataDir
+from coloretto.store.history import (
+    HistoryProblem,
+    annotating,
+    find_record,
+    newest_finished,
+    open_record,
+)
 from coloretto.store.text import LONGEST_NAME, printable
 
 DESCRIPTION = f"""\
@@ -117,19 +118,19 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return _fail(parser, problem)
     try:
         if args.file:
-            path = find(args.file, data)
-            record = load(path)
+            path = find_record(args.file, data)
+            record = open_record(path)
         else:
-            path, record, skipped = latest(data)
+            path, record, skipped = newest_finished(data)
             if (note := skipped_note(parser.prog, skipped)) is not None:
                 print(note, file=sys.stderr)
-    except ReplayProblem as problem:
+    except HistoryProblem as problem:
         return _fail(parser, str(problem))
     states = positions(record)
     kept = None if args.again else review_of(record, states)
     review = kept if kept is not None and kept.bot == args.bot else Review(args.bot, args.seed)
     seats = tuple(range(record.rules.seats)) if args.all else people(record)
-    reviewing = Reviewing(record, review, seats, path, data)
+    reviewing = Reviewing(record, review, seats, annotating(data, path))
     todo = len(reviewing.todo)
     try:
         complete = _analyse(reviewing, args.jobs, quiet=args.json)

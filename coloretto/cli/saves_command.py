@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 
 from coloretto.cli.parser import Commands, fail
-from coloretto.play.keeper import Keeper, SavedGame
+from coloretto.play.keeper import Keeper
+from coloretto.play.saving import SavedGame
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import games_in_progress, save_path
 from coloretto.store.text import printable

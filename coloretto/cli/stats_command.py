@@ -17,7 +17,7 @@ from rich.text import Text
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.parser import Commands, fail
-from coloretto.play.keeper import Keeper, Recount
+from coloretto.play.statistics import Recount, count_history
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import (
     GroupStats,
@@ -93,10 +93,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         try:
             if args.recount or not stats.count():  # missing, or made anew: count the history
-                recount(parser.prog, Keeper(data), quiet=not args.recount)
+                recount(parser.prog, data, quiet=not args.recount)
             summary = stats.summary(player=player, levels=LEVELS, revisions=LEVEL_REVISIONS)
         except StatsDamaged as damage:
-            recount(parser.prog, Keeper(data), damage=damage)
+            recount(parser.prog, data, damage=damage)
             summary = stats.summary(player=player, levels=LEVELS, revisions=LEVEL_REVISIONS)
         anyone = bool(summary.people) or bool(player and stats.summary().people)
     except StatsError as error:
@@ -133,7 +133,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def recount(
-    prog: str, keeper: Keeper, *, quiet: bool = False, damage: StatsDamaged | None = None
+    prog: str, data: DataDir, *, quiet: bool = False, damage: StatsDamaged | None = None
 ) -> None:
     """Count the games of the history in the statistics, with one line on standard error
     saying what was done (none when ``quiet`` and nothing was); a ``damage``d database is
@@ -142,7 +142,7 @@ def recount(
     aside = ""
     if damage is not None:
         try:
-            kept: Path | None = Stats(keeper.data.stats).set_aside()
+            kept: Path | None = Stats(data.stats).set_aside()
         except FileNotFoundError:  # another process set it aside already
             kept = None
         except OSError as error:
@@ -151,11 +151,11 @@ def recount(
                 "away, and coloretto stats counts the games of the history again"
             ) from error
         aside = f"the statistics database was damaged, and is kept as {kept}; " if kept else ""
-    done = keeper.recount()
+    done = count_history(data)
     if quiet and not aside and not done.added:
         return
     counted = f"{done.games} finished {'game' if done.games == 1 else 'games'}"
-    note = f"{aside}counted {counted} of {keeper.data.history} ({done.added} new)"
+    note = f"{aside}counted {counted} of {data.history} ({done.added} new)"
     if done.skipped:
         note += f"; passed over {passed_over(done)}"
     if done.unread:

@@ -21,19 +21,13 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from coloretto.bots import Estimate
 from coloretto.engine import Action, GameRecord, GameState
-from coloretto.engine.record import RecordError
 from coloretto.play.advice import why_costly
 from coloretto.play.coach import REVIEW_BOT, Decision, Grade, analyse_position, pooled
-from coloretto.play.saving import session_from_record
 from coloretto.play.words import Line
-from coloretto.store.paths import DataDir
-from coloretto.store.saves import annotate
-from coloretto.store.stats import Stats, StatsError
 
 ANALYSIS_KEY = "analysis"
 """The key of the analysis in a record's metadata."""
@@ -175,19 +169,6 @@ def with_review(record: GameRecord, review: Review) -> GameRecord:
     return replace(record, meta={**record.meta, ANALYSIS_KEY: review.to_meta()})
 
 
-def people(record: GameRecord) -> tuple[int, ...]:
-    """The seats moved by people: from the session kept with the record; every seat when
-    the record says nothing about who played (a record from elsewhere)."""
-    seats = range(record.rules.seats)
-    if "session" not in record.meta:
-        return tuple(seats)
-    try:
-        config = session_from_record(record).config
-    except RecordError:
-        return tuple(seats)
-    return tuple(s for s in seats if config.controller(s).is_human)
-
-
 def pending(states: Sequence[GameState], review: Review, seats: Sequence[int]) -> list[int]:
     """The plies still to analyse: decisions of ``seats`` with a choice, not yet analysed."""
     return [
@@ -200,30 +181,22 @@ def pending(states: Sequence[GameState], review: Review, seats: Sequence[int]) -
 
 
 SAVE_EVERY = 2.0
-"""Seconds between two writes of the analysis into the record file while reviewing."""
+"""Seconds between two writes of the analysis while reviewing."""
+
+Keep = Callable[[GameRecord], str | None]
+"""Where a review is kept as it goes: writes the record with the analysis so far, and
+says what went wrong (``None``: nothing), never raising (say ``store.history.annotating``)."""
 
 
 class Reviewing:
     """A review under way: the decisions of ``seats`` still to analyse, analysed into
-    ``review`` and kept in the record file ``path`` as it goes (every ``SAVE_EVERY``
-    seconds; never when ``path`` is ``None``). Trouble with the file is kept in ``problem``
-    (the review goes on)."""
+    ``review`` and handed to ``keep`` as it goes (every ``SAVE_EVERY`` seconds; never when
+    ``keep`` is ``None``). Trouble keeping it is kept in ``problem`` (the review goes on)."""
 
     def __init__(
-        self,
-        record: GameRecord,
-        review: Review,
-        seats: Sequence[int],
-        path: Path | None,
-        data: DataDir,
+        self, record: GameRecord, review: Review, seats: Sequence[int], keep: Keep | None
     ) -> None:
-        self.record, self.review, self.seats, self.path, self.data = (
-            record,
-            review,
-            seats,
-            path,
-            data,
-        )
+        self.record, self.review, self.seats, self._keep = record, review, seats, keep
         self.states = positions(record)
         self.todo = pending(self.states, review, seats)
         self.problem: str | None = None
@@ -249,43 +222,17 @@ class Reviewing:
         return len(pending(self.states, self.review, self.seats))
 
     def keep(self, *, now: bool = False) -> None:
-        """Write the analysis into the record file (if due, or ``now``)."""
-        if self.path is None or self.problem is not None:
+        """Keep the analysis so far (if due, or ``now``)."""
+        if self._keep is None or self.problem is not None:
             return
         if not now and time.monotonic() - self._kept < SAVE_EVERY:
             return
         self._kept = time.monotonic()
-        try:
-            annotate(self.data, self.path, with_review(self.record, self.review))
-        except ValueError as error:
-            self.problem = str(error)
-        except OSError as error:
-            self.problem = f"{self.path}: {error.strerror or error}"
+        self.problem = self._keep(with_review(self.record, self.review))
 
     def summaries(self, names: Sequence[str]) -> list[Summary]:
         """Each reviewed seat's summary, by ``names``."""
         return summaries(self.review, self.states, names, self.seats)
-
-
-def count_accuracy(data: DataDir, record: GameRecord, found: Sequence[Summary]) -> str | None:
-    """Keep the people's accuracy in the statistics, for a finished game played here (one
-    the statistics counted); says what went wrong, if anything."""
-    if not record.state.is_over or "session" not in record.meta:
-        return None
-    try:
-        session = session_from_record(record)
-    except RecordError:
-        return None
-    game_id = f"{session.id}/{session.match.game_number}"
-    players = session.config.players
-    try:
-        stats = Stats(data.stats)
-        for summary in found:
-            if summary.seat < len(players) and players[summary.seat].is_human:
-                stats.add_accuracy(game_id, summary.seat, summary.accuracy, summary.decisions)
-    except StatsError as error:
-        return str(error)
-    return None
 
 
 def _quiet() -> None:

@@ -1,4 +1,5 @@
-"""The one save model: a session kept as a game record whose metadata holds the session.
+"""The one save model: a session kept as a game record whose metadata holds the session,
+and the games saved in progress as their players know them (``in_progress``).
 
 A save is the record of the game being played (``coloretto-record/1``) with, under
 ``meta.session``, what the record alone does not say: the session's id, who plays (names
@@ -20,6 +21,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from coloretto.bots.registry import DEFAULT_LEVEL
@@ -27,8 +31,10 @@ from coloretto.engine import GameRecord, GameState, Match, RecordError, Rules, d
 from coloretto.engine.record import expect
 from coloretto.play.config import DEFAULT_DELAY, HINT_BOT, MAX_NAME, GameConfig, Player
 from coloretto.play.session import Session
+from coloretto.play.words import names_and
+from coloretto.store.paths import DataDir
 from coloretto.store.records import read_record
-from coloretto.store.saves import SESSION_ID
+from coloretto.store.saves import SESSION_ID, games_in_progress, save_path
 from coloretto.store.text import printable
 
 SESSION_KEY = "session"
@@ -99,6 +105,19 @@ def session_from_record(record: GameRecord, default_bot: str | None = None) -> S
     if not SESSION_ID.fullmatch(session_id):  # it names files: it may not choose where
         raise RecordError(f"{_WHERE}.id: not a session id: {session_id[:40]!r}")
     return Session(config, match, session_id)
+
+
+def people(record: GameRecord) -> tuple[int, ...]:
+    """The seats moved by people: from the session kept with the record; every seat when
+    the record says nothing about who played (a record from elsewhere)."""
+    seats = range(record.rules.seats)
+    if SESSION_KEY not in record.meta:
+        return tuple(seats)
+    try:
+        config = session_from_record(record).config
+    except RecordError:
+        return tuple(seats)
+    return tuple(s for s in seats if config.controller(s).is_human)
 
 
 def read_session(path: str | os.PathLike[str], default_bot: str | None = None) -> Session:
@@ -174,3 +193,140 @@ def _match(record: GameRecord, data: Mapping[str, Any]) -> Match:
             f"{_WHERE}.match: the deal is not game {match.game_number} of match {seed}"
         )
     return match
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A game in progress on disk, as its players know it: who plays, where it stands, when
+    it was saved. Everything shown is ``printable``."""
+
+    id: str
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    """The players' scores now (in a match: this game's)."""
+    round: int
+    game: int
+    games: int
+    saved: datetime | None
+
+    @classmethod
+    def read(cls, path: Path) -> SavedGame | None:
+        """The game saved in ``path`` (only read; its id is the file's name, as ``--resume
+        ID`` takes it); ``None`` if it cannot be loaded."""
+        try:
+            session = load_session(path)
+        except ValueError:  # RecordError: not a save, or a broken one
+            return None
+        try:
+            saved: datetime | None = datetime.fromtimestamp(path.stat().st_mtime)
+        except OSError:
+            saved = None
+        config = session.config
+        return cls(
+            id=path.stem,
+            players=tuple(printable(p.name, MAX_NAME) for p in config.players),
+            scores=session.game.scores()[: config.rules.players],
+            round=session.game.round,
+            game=session.match.game_number,
+            games=config.rules.games,
+            saved=saved,
+        )
+
+    @property
+    def stage(self) -> str:
+        """ "round 3", or "game 2 of 3, round 1"."""
+        game = f"game {self.game} of {self.games}, " if self.games > 1 else ""
+        return f"{game}round {self.round}"
+
+    def when(self) -> str:
+        """ "25 Nov at 01:50" (or "" if unknown)."""
+        return "" if self.saved is None else f"{self.saved:%d %b at %H:%M}"
+
+    def line(self) -> str:
+        """The game in one short line, for a list of ids.
+
+        >>> SavedGame("ID", ("Ana", "Ben"), (3, 5), 2, 1, 1, datetime(2026, 11, 25, 1, 50)).line()
+        'ID: Ana and Ben, round 2, saved 25 Nov at 01:50'
+        """
+        saved = f", saved {self.when()}" if self.saved is not None else ""
+        return f"{self.id}: {names_and(self.players)}, {self.stage}{saved}"
+
+    def standing(self, longest: int = MAX_NAME) -> str:
+        """Who plays, their scores and the round; names cut to ``longest`` characters.
+
+        >>> SavedGame("ID", ("Ana", "Bot 1"), (3, -1), 2, 2, 3, None).standing(4)
+        'Ana: 3, Bot…: -1 (game 2 of 3, round 2)'
+        """
+        scores = ", ".join(
+            f"{printable(name, longest)}: {score}"
+            for name, score in zip(self.players, self.scores, strict=False)
+        )
+        return f"{scores} ({self.stage})"
+
+
+MOST_READ = 50
+"""The most saves read to tell which games can be resumed (the others are counted)."""
+
+
+@dataclass(frozen=True)
+class InProgress:
+    """The games saved in progress: those that can be resumed (some described), and how
+    many saves cannot be read."""
+
+    games: list[SavedGame]
+    """The games described, the one played last first."""
+    more: int
+    """Games not described (over the most described, or not read)."""
+    unreadable: int
+    """Saves that cannot be read (never offered to resume)."""
+    data: DataDir
+
+    def lines(self) -> list[str]:
+        """One short line a game, then the games left out counted (``[]`` if none).
+
+        >>> saved = SavedGame("ID", ("Ana", "Ben"), (3, 5), 2, 1, 1, None)
+        >>> InProgress([saved], 0, 2, DataDir(Path("/c"))).lines()
+        ['ID: Ana and Ben, round 2', '(2 other saves in /c/saves cannot be read)']
+        >>> InProgress([], 0, 1, DataDir(Path("/c"))).lines()
+        ['none that can be resumed: the save in /c/saves cannot be read']
+        """
+        lines = [game.line() for game in self.games]
+        if self.more:
+            lines.append(f"and {self.more} more")
+        if self.unreadable:
+            lines.append(self.unreadable_note())
+        return lines
+
+    def unreadable_note(self) -> str:
+        """How many saves cannot be read, and where (``""`` if none)."""
+        n, folder = self.unreadable, printable(str(self.data.saves))
+        if not n:
+            return ""
+        if self.games or self.more:
+            return f"({n} other save{'s' if n > 1 else ''} in {folder} cannot be read)"
+        saves = "the save" if n == 1 else f"the {n} saves"
+        return f"none that can be resumed: {saves} in {folder} cannot be read"
+
+
+MOST_LISTED = 5
+"""The most other games in progress described when quitting (the rest are counted)."""
+
+
+def in_progress(
+    data: DataDir, *, besides: Session | str | None = None, most: int = MOST_LISTED
+) -> InProgress:
+    """The games saved in progress that can be resumed (but ``besides``, a session or its
+    id), the one played last first: at most ``most`` described, the others counted."""
+    other = besides.id if isinstance(besides, Session) else besides
+    ids = [i for i in games_in_progress(data) if i != other]
+    games: list[SavedGame] = []
+    more = unreadable = 0
+    for i in ids[:MOST_READ]:
+        game = SavedGame.read(save_path(data, i))
+        if game is None:
+            unreadable += 1
+        elif len(games) < most:
+            games.append(game)
+        else:
+            more += 1
+    return InProgress(games, more + max(0, len(ids) - MOST_READ), unreadable, data)

@@ -69,3 +69,20 @@ def _file_mode(path: Path) -> int:
         mask = os.umask(0o022)
         os.umask(mask)
         return 0o666 & ~mask
+
+
+def newest_first(folder: Path, suffix: str) -> list[Path]:
+    """The files of ``folder`` named ``*suffix`` (hidden ones left out), the one modified
+    last first (``[]`` if the folder cannot be listed)."""
+    try:
+        files = [p for p in folder.iterdir() if p.suffix == suffix and not p.name.startswith(".")]
+    except OSError:
+        return []
+    return sorted(files, key=_modified, reverse=True)
+
+
+def _modified(path: Path) -> tuple[float, str]:
+    try:
+        return (path.stat().st_mtime, path.name)
+    except OSError:
+        return (0.0, path.name)

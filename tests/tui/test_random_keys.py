@@ -28,8 +28,9 @@ from coloretto.engine.record import load_record, to_record
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import read_session
 from coloretto.play.session import Session
+from coloretto.store.history import history_path
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import history_path, latest_save, save_path
+from coloretto.store.saves import latest_save, save_path
 from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.base_app import MIN_HEIGHT, MIN_WIDTH
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen, dialogs
@@ -175,8 +176,7 @@ def check(app: ColorettoApp, data: DataDir) -> None:
     path = save_path(data, session.id)
     if match.is_over:
         assert not path.exists()
-        number = match.game_number if match.rules.games > 1 else None
-        assert history_path(data, session.id, number).exists()
+        assert history_path(data, session.id, match.game_number, match.rules.games).exists()
     else:
         saved = read_session(path)
         assert saved.game == game

@@ -14,21 +14,13 @@ from coloretto.play.coach import Decision, Grade
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
-from coloretto.play.review import (
-    Review,
-    analyse,
-    pending,
-    people,
-    positions,
-    review_of,
-    with_review,
-)
-from coloretto.play.saving import load_session
+from coloretto.play.review import Review, analyse, pending, positions, review_of, with_review
+from coloretto.play.saving import load_session, people
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
+from coloretto.store.history import annotate, finished_games
 from coloretto.store.paths import DataDir
 from coloretto.store.records import read_record
-from coloretto.store.saves import annotate, finished_games
 from coloretto.tui import ColorettoApp
 from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.screens import EndScreen

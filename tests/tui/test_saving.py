@@ -17,8 +17,9 @@ from coloretto.bots.base import Budget
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.engine import Action, PlayerView
 from coloretto.play.saving import load_session, read_session
+from coloretto.store.history import finished_games
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import finished_games, latest_save
+from coloretto.store.saves import latest_save
 from coloretto.store.stats import Stats
 from coloretto.tui import ColorettoApp, Session
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen

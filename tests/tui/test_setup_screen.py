@@ -18,8 +18,9 @@ from coloretto.engine import Rules
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import load_session, session_record
 from coloretto.play.session import Session
+from coloretto.store.last_setup import setup_path
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import save, setup_path
+from coloretto.store.saves import save
 from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.screens import GameScreen, SetupScreen
 from coloretto.tui.screens.dialogs import ConfirmDiscard

@@ -20,9 +20,9 @@ from coloretto.play.config import YOU
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
 from coloretto.play.words import names_and, ordinal, rules_in_words
+from coloretto.store.history import history_path
 from coloretto.store.paths import DataDir
 from coloretto.store.records import read_record
-from coloretto.store.saves import history_path
 from coloretto.tui.screens.dialogs import ConfirmRematch
 from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.services import services
@@ -282,8 +282,7 @@ class EndScreen(Screen[EndChoice]):
         session = self.session
         app = services(self.app)
         data = app.data_dir() if app else DataDir.default()
-        number = session.match.game_number if session.game.rules.games > 1 else None
-        kept = history_path(data, session.id, number)
+        kept = history_path(data, session.id, session.match.game_number, session.game.rules.games)
         try:
             self.app.push_screen(ReviewScreen(read_record(kept), kept, data))
         except RecordError:  # not kept (the disk refused): reviewed all the same, not kept

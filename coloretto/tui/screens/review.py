@@ -23,14 +23,10 @@ from textual.widgets import ProgressBar, Static
 
 from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord
-from coloretto.play.review import (
-    Review,
-    Reviewing,
-    count_accuracy,
-    people,
-    positions,
-    review_of,
-)
+from coloretto.play.review import Review, Reviewing, positions, review_of
+from coloretto.play.saving import people
+from coloretto.play.statistics import count_accuracy
+from coloretto.store.history import annotating
 from coloretto.store.paths import DataDir
 from coloretto.tui.summary import costly_list
 from coloretto.tui.widgets import KeysBar
@@ -51,7 +47,9 @@ class ReviewScreen(Screen[None]):
         super().__init__()
         states = positions(record)
         review = review_of(record, states) or Review()
-        self.reviewing = Reviewing(record, review, people(record), path, data)
+        keep = None if path is None else annotating(data, path)
+        self.reviewing = Reviewing(record, review, people(record), keep)
+        self.data = data
         self.names = record.seats
         self._leaving = False
 
@@ -103,7 +101,7 @@ class ReviewScreen(Screen[None]):
         if not parts:
             nobody = "nobody played here" if not reviewing.seats else "nobody had a choice"
             parts.append(Text(f"No decision to review: {nobody}."))
-        trouble = count_accuracy(reviewing.data, reviewing.record, found)
+        trouble = count_accuracy(self.data, reviewing.record, found)
         if trouble is not None:
             parts.append(Text(trouble, "italic"))
         if self.reviewing.problem:

@@ -18,7 +18,7 @@ from coloretto.bots.registry import LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
 from coloretto.engine.setup import SEED_BITS
 from coloretto.play.config import PACES, GameConfig, typed_names
-from coloretto.play.keeper import SavedGame
+from coloretto.play.saving import SavedGame
 from coloretto.store.saves import games_in_progress, save_path
 from coloretto.store.text import printable
 from coloretto.tui.messages import ResumeGame, StartGame

@@ -36,8 +36,9 @@ from coloretto.play.tutorial import (
     summary,
 )
 from coloretto.play.words import describe_deal, describe_move
+from coloretto.store.history import finished_games
 from coloretto.store.paths import DataDir
-from coloretto.store.saves import finished_games, games_in_progress
+from coloretto.store.saves import games_in_progress
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import GAME_KEYS, Key, bindings, row_keys
 from coloretto.tui.messages import StartGame
