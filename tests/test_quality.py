@@ -173,3 +173,18 @@ def test_the_file_io_check_sees_file_io(tmp_path: Path) -> None:
         "line 5",
         "line 6",
     ]
+
+
+SAVING = frozenset({"coloretto.play.saving", "coloretto.play.keeper", "coloretto.play.statistics"})
+"""The play layer's modules that keep games on disk or count them."""
+
+
+@pytest.mark.parametrize("module", ["coach.py", "review.py"])
+def test_the_coach_reaches_into_no_saving(module: str) -> None:
+    """The coach analyses and grades; where a review is kept is given to it."""
+    wrong = sorted(
+        name
+        for name in imports_of(ROOT / "coloretto" / "play" / module)
+        if layer_of(name) == "store" or name in SAVING
+    )
+    assert not wrong, f"play/{module} imports {', '.join(wrong)}"
