@@ -3,6 +3,7 @@ arena: the bot people play is the bot the arena measured."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import textwrap
 from dataclasses import replace
@@ -16,7 +17,7 @@ from coloretto.engine import Action, Rules
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.saving import session_from_record, session_record
 from coloretto.play.session import Session
-from coloretto.play.table import LocalTable
+from coloretto.play.table import BotFailed, LocalTable
 from coloretto.store.records import read_record
 
 REMEMBERING = '''
@@ -59,11 +60,18 @@ def bots_config(rules: Rules, specs: tuple[str, ...], seed: int) -> GameConfig:
 def table_actions(rules: Rules, specs: tuple[str, ...], seed: int) -> list[Action]:
     """Every action of a game the bots play through the local table (as the app does)."""
     table = LocalTable(Session(bots_config(rules, specs, seed)))
-    while not table.session.game.is_over:
-        seat = table.session.game.current_player
-        answer = table.bot_move(seat)
-        assert answer.problem is None, answer.problem
-        table.act(answer.action)
+    problems = []
+    table.subscribe(lambda event: problems.append(event) if isinstance(event, BotFailed) else None)
+
+    async def play() -> None:
+        bots = asyncio.create_task(table.run_bots())
+        while not table.session.game.is_over:
+            await asyncio.sleep(0.01)
+        bots.cancel()
+
+    table.set_pace(0.0)
+    asyncio.run(asyncio.wait_for(play(), 60))
+    assert not problems
     return [move.action for move in table.session.game.history()]
 
 

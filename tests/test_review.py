@@ -176,7 +176,7 @@ def test_following_the_hints_is_accurate(tmp_path: Path) -> None:
         game = table.session.game
         seat = game.current_player
         if table.bots_move(seat):
-            table.act(table.bot_move(seat).action)
+            table.act(table.session.bot_move().action)
         else:
             table.act(table.hint().action)
     record = read_record(finished_games(DataDir(tmp_path))[0])

@@ -8,6 +8,7 @@ and counted (or, with ``strict``, stops the run naming the bot).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import math
 import os
@@ -16,10 +17,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from coloretto.bots.driver import Turn, play_bots
+from coloretto.bots.guard import Answer
 from coloretto.bots.options import number
 from coloretto.bots.players import BotPlayers
 from coloretto.bots.registry import make_bot
-from coloretto.engine import Match, Outcome, Rules, record_text
+from coloretto.engine import GameState, Match, Outcome, Rules, record_text
 
 DEFAULT_TIME_LIMIT = 5.0
 """Seconds a bot may take for one move before it is replaced (as in the game)."""
@@ -214,8 +217,9 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
 def play_game(arena: Arena, number: int) -> GameResult:
     """Play game ``number`` of the arena: deal ``number // players``, seats rotated.
 
-    The bots are kept for the game and asked as the game on this machine asks them
-    (``BotPlayers``): the bot measured here is the bot people play.
+    The bots are kept for the game, asked as the game on this machine asks them
+    (``BotPlayers``) and played by the same loop (``play_bots``, without a pause): the bot
+    measured here is the bot people play.
     """
     rules = arena.rules
     players = rules.players
@@ -223,26 +227,14 @@ def play_game(arena: Arena, number: int) -> GameResult:
     # Player p (a controller of one or more seats) is played by entry (p + rotation) % players.
     entry_of = [(p + rotation) % players for p in range(players)]
     seed = arena.deal_seed(number // players)
+    game = _ArenaGame(arena, Match.start(rules, seed).game, entry_of)
     bots = BotPlayers({p: arena.bots[entry_of[p]] for p in range(players)}, seed)
-    state = Match.start(rules, seed).game
-    seconds = [0.0] * players
-    worst = [0.0] * players
-    moves = [0] * players
-    faults = [0] * players
-    timeouts = [0] * players
-    while not state.is_over:
-        player = rules.controller(state.current_player)
-        answer = bots.choose(state, time_limit=arena.time_limit)
-        if answer.problem is not None and arena.strict:
-            raise ArenaError(f"bot {arena.bots[entry_of[player]]!r} {_deed(answer.problem)}")
-        if answer.timed_out:
-            timeouts[player] += 1
-        elif answer.problem is not None:
-            faults[player] += 1
-        seconds[player] += answer.seconds
-        worst[player] = max(worst[player], answer.seconds)
-        moves[player] += 1
-        state = state.apply(answer.action)
+
+    async def ask(turn: Turn) -> Answer:
+        return bots.choose(turn.state, time_limit=arena.time_limit)
+
+    asyncio.run(play_bots(game, ask))
+    state = game.state
     if arena.record_dir is not None:
         names = [arena.names[entry_of[rules.controller(s)]] for s in range(rules.seats)]
         names = [n if rules.controller(s) == s else f"{n}'s ghost" for s, n in enumerate(names)]
@@ -259,12 +251,47 @@ def play_game(arena: Arena, number: int) -> GameResult:
         by_entry[entry_of[p]] = p
     return GameResult(
         scores=tuple(per_player[by_entry[e]] for e in range(players)),
-        move_seconds=tuple(seconds[by_entry[e]] for e in range(players)),
-        moves=tuple(moves[by_entry[e]] for e in range(players)),
-        max_move_seconds=tuple(worst[by_entry[e]] for e in range(players)),
-        faults=tuple(faults[by_entry[e]] for e in range(players)),
-        timeouts=tuple(timeouts[by_entry[e]] for e in range(players)),
+        move_seconds=tuple(game.seconds[by_entry[e]] for e in range(players)),
+        moves=tuple(game.moves[by_entry[e]] for e in range(players)),
+        max_move_seconds=tuple(game.worst[by_entry[e]] for e in range(players)),
+        faults=tuple(game.faults[by_entry[e]] for e in range(players)),
+        timeouts=tuple(game.timeouts[by_entry[e]] for e in range(players)),
     )
+
+
+class _ArenaGame:
+    """One arena game as the bot loop plays it, every answer counted per player."""
+
+    def __init__(self, arena: Arena, state: GameState, entry_of: list[int]) -> None:
+        self.arena = arena
+        self.state = state
+        self.entry_of = entry_of
+        players = arena.rules.players
+        self.seconds = [0.0] * players
+        self.worst = [0.0] * players
+        self.moves = [0] * players
+        self.faults = [0] * players
+        self.timeouts = [0] * players
+
+    def bot_turn(self) -> Turn | None:
+        """Every turn is a bot's, until the game is over."""
+        return None if self.state.is_over else Turn(self.state)
+
+    async def play_bot(self, turn: Turn, answer: Answer) -> bool:
+        """Count the answer (a strict arena stops at a problem, naming the bot); play it."""
+        player = self.arena.rules.controller(turn.state.current_player)
+        if answer.problem is not None and self.arena.strict:
+            spec = self.arena.bots[self.entry_of[player]]
+            raise ArenaError(f"bot {spec!r} {_deed(answer.problem)}")
+        if answer.timed_out:
+            self.timeouts[player] += 1
+        elif answer.problem is not None:
+            self.faults[player] += 1
+        self.seconds[player] += answer.seconds
+        self.worst[player] = max(self.worst[player], answer.seconds)
+        self.moves[player] += 1
+        self.state = self.state.apply(answer.action)
+        return True
 
 
 def _deed(problem: str) -> str:

@@ -52,7 +52,6 @@ from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_from_record
 from coloretto.play.session import Session
 from coloretto.play.table import (
-    BotMove,
     Event,
     Hint,
     Listener,
@@ -419,13 +418,8 @@ class RemoteTable:
         """Always False: the bots play on the server."""
         return False
 
-    def bot_move(self, seat: int) -> BotMove:
-        """Bots play on the server: never asked here."""
-        raise RuntimeError("the bots of an online game play on the server")
-
-    def bot_failed(self, answer: BotMove) -> None:
-        """Bots play on the server: never asked here."""
-        raise RuntimeError("the bots of an online game play on the server")
+    async def run_bots(self) -> None:
+        """Nothing to play here: the server plays the bots."""
 
     def hint(self) -> Hint:
         """Ask the hint bot, here, about the game as this seat sees it (``advise``)."""

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from coloretto.play.session import Session
     from coloretto.play.table import (
         BotFailed,
-        BotMove,
         Event,
         Hint,
         LocalTable,
@@ -33,7 +32,6 @@ if TYPE_CHECKING:
 
 _MODULES = {
     "BotFailed": "table",
-    "BotMove": "table",
     "Event": "table",
     "GameConfig": "config",
     "Hint": "table",
@@ -53,7 +51,6 @@ and the coach."""
 
 __all__ = [
     "BotFailed",
-    "BotMove",
     "Event",
     "GameConfig",
     "Hint",

@@ -19,11 +19,14 @@ Everything that happens reaches the front end as an event (``MovePlayed``, ``Bot
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Protocol
 
-from coloretto.bots.guard import fallback
+from coloretto.bots.driver import Turn, in_thread, play_bots
+from coloretto.bots.guard import Answer, fallback
 from coloretto.engine import Action, GameState, Move
 from coloretto.play.advice import explain_hint, no_choice_hint
 from coloretto.play.coach import ranked
@@ -74,16 +77,6 @@ Listener = Callable[[Event], None]
 
 
 @dataclass(frozen=True)
-class BotMove:
-    """A bot's answer: the action, how long it thought, and what went wrong, if anything."""
-
-    seat: int
-    action: Action
-    seconds: float
-    problem: str | None = None
-
-
-@dataclass(frozen=True)
 class Hint:
     """The hint bot's advice for the seat to move, and why in a few words."""
 
@@ -118,13 +111,11 @@ class Table(Protocol):
         """Play ``action`` for the seat to move; raises ``IllegalAction`` saying why."""
 
     def bots_move(self, seat: int) -> bool:
-        """True when the front end should ask ``bot_move`` for ``seat``'s move."""
+        """True when this table's own bots move ``seat`` (the screen shows them thinking)."""
 
-    def bot_move(self, seat: int) -> BotMove:
-        """Ask ``seat``'s bot (blocking: call it off the UI thread), through the guard."""
-
-    def bot_failed(self, answer: BotMove) -> None:
-        """Report a failed bot's answer (a ``BotFailed`` event); play its fallback next."""
+    async def run_bots(self) -> None:
+        """Play the turns of this table's own bots, for as long as the table is shown (the
+        screen runs it once it has drawn the table); each move comes as an event."""
 
     def hint(self) -> Hint:
         """Ask the hint bot for the seat to move (blocking), through the guard."""
@@ -145,6 +136,8 @@ class LocalTable:
         self.keeper = keeper
         self._listeners: list[Listener] = []
         self._problems: set[str] = set()
+        self._wake: asyncio.Event | None = None
+        """Set when a person has moved, while ``run_bots`` plays the bots."""
 
     @property
     def session(self) -> Session:
@@ -173,6 +166,8 @@ class LocalTable:
         self.keep()
         lines = self.move_lines(len(before.history()), move, before, session.game)
         self._tell(MovePlayed(move, before, tuple(lines)))
+        if self._wake is not None:
+            self._wake.set()
 
     def move_lines(self, ply: int, move: Move, before: GameState, after: GameState) -> list[Line]:
         """The move in words (``describe_move``)."""
@@ -226,23 +221,60 @@ class LocalTable:
         """True when a bot moves ``seat`` (here, on this machine)."""
         return self._session.is_bot(seat)
 
-    def bot_move(self, seat: int) -> BotMove:
-        """Ask ``seat``'s bot for its move, in the calling thread, through the guard."""
-        answer = self._session.bot_move()
-        return BotMove(seat, answer.action, answer.seconds, answer.problem)
+    async def run_bots(self) -> None:
+        """Play the bots' turns (``play_bots``) for as long as the table is shown: each bot
+        thinks in a thread of its own, and its move is played once the pace allows
+        (``set_pace``). After a person's move the loop starts again."""
+        self._wake = asyncio.Event()
+        try:
+            while True:
+                await play_bots(self, self._ask, lambda: self._session.config.delay)
+                await self._wake.wait()
+                self._wake.clear()
+        finally:
+            self._wake = None
 
-    def bot_failed(self, answer: BotMove) -> None:
+    def bot_turn(self) -> Turn | None:
+        """A bot's turn at this table now, if it is one (``BotTable``)."""
+        session = self._session
+        game = session.game
+        if game.is_over or not session.is_bot(game.current_player):
+            return None
+        return Turn(game, session.match.game_number)
+
+    async def _ask(self, turn: Turn) -> Answer:
+        session = self._session
+        return await in_thread(
+            partial(
+                session.bots.choose,
+                turn.state,
+                time_limit=session.config.time_limit,
+                game_number=turn.game_number,
+            )
+        )
+
+    async def play_bot(self, turn: Turn, answer: Answer) -> bool:
+        """Play a bot's answer if the game still stands where it was asked; a failed bot is
+        reported (``BotFailed``) before its replacement move is played."""
+        if turn.state is not self._session.game:
+            return True  # the game moved on meanwhile: ask again
+        if answer.problem is not None:
+            self._bot_failed(turn.state.current_player, answer)
+        self.act(answer.action)
+        return True
+
+    def _bot_failed(self, seat: int, answer: Answer) -> None:
         """Log a bot's failure and tell the listeners, saying which move replaces it."""
         session = self._session
-        name = session.seat_names[answer.seat]
-        spec = session.config.controller(answer.seat).bot
+        name = session.seat_names[seat]
+        spec = session.config.controller(seat).bot
         report = printable(f"{possessive(name)} bot ({spec}) failed: {answer.problem}")
         if self.keeper is not None:
             self.keeper.log.warning("%s; played %s instead", report, answer.action)
             report += f". It plays {answer.action} instead (logged in {self.keeper.data.log})"
         else:
             report += f". It plays {answer.action} instead"
-        self._tell(BotFailed(answer.seat, report))
+        self._tell(BotFailed(seat, report))
 
     def hint(self) -> Hint:
         """Ask the hint bot what the seat to move should play, and why (``advise``)."""

@@ -8,17 +8,7 @@ from textual.message import Message
 
 from coloretto.play.config import GameConfig
 from coloretto.play.session import Session
-from coloretto.play.table import BotMove, Hint
-
-
-class BotChose(Message):
-    """A bot (in its worker thread) has chosen its move."""
-
-    def __init__(self, token: int, answer: BotMove) -> None:
-        super().__init__()
-        self.token = token
-        """Which position the bot thought about: a stale answer is ignored."""
-        self.answer = answer
+from coloretto.play.table import Hint
 
 
 class HintReady(Message):

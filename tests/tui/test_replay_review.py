@@ -200,7 +200,7 @@ async def test_a_game_of_bots_alone_has_nobody_to_review(tmp_path: Path) -> None
     config = GameConfig.build(Rules(players=3), humans=0, bot="random", seed=6)
     table = LocalTable(Session(config), Keeper(DataDir(tmp_path)))
     while not table.session.game.is_over:
-        table.act(table.bot_move(table.session.game.current_player).action)
+        table.act(table.session.bot_move().action)
     path = finished_games(DataDir(tmp_path))[0]
     app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:

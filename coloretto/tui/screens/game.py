@@ -7,8 +7,6 @@ moves are paced so that a person can follow them.
 
 from __future__ import annotations
 
-from functools import partial
-
 from rich.text import Text
 from textual import events, on, work
 from textual.actions import parse
@@ -24,7 +22,6 @@ from coloretto.play.config import DEFAULT_DELAY, PACES, possessive
 from coloretto.play.session import Session
 from coloretto.play.table import (
     BotFailed,
-    BotMove,
     Event,
     MovePlayed,
     NotSaved,
@@ -34,7 +31,7 @@ from coloretto.play.table import (
 from coloretto.play.words import DASH, describe_deal, row_list
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import GAME_KEYS, bindings, offered_row_keys
-from coloretto.tui.messages import BotChose, GameOver, HintReady
+from coloretto.tui.messages import GameOver, HintReady
 from coloretto.tui.screens.dialogs import (
     ConfirmQuit,
     HelpScreen,
@@ -195,7 +192,7 @@ class GameScreen(Screen[None]):
         self.notice.say("Press ? for the keys, r for the rules.", "info")
         self.table.subscribe(self._on_table_event)
         self.table.keep()
-        self.call_after_refresh(self.advance)  # a bot thinks once the table is drawn
+        self.call_after_refresh(self._start)  # a bot thinks once the table is drawn
         prepare_rules(self)
 
     def _log_start(self) -> None:
@@ -262,7 +259,6 @@ class GameScreen(Screen[None]):
         seat = game.current_player
         if self.table.bots_move(seat):
             self.thinking = seat
-            self.think(seat, self.token)
         else:
             self.thinking = None
             if self._hint_wanted and self.table.plays_here(seat):
@@ -272,31 +268,11 @@ class GameScreen(Screen[None]):
                     self._start_hint()
                 # else: another person at this keyboard moves now; the hint was not theirs
 
-    @work(thread=True, group="bot", exit_on_error=False)
-    def think(self, seat: int, token: int) -> None:
-        """Let ``seat``'s bot choose (in a worker thread) and post its choice.
-
-        A bot that fails (raises, answers nonsense, or takes too long) never stops the game:
-        a fallback move is played for it and the problem is reported.
-        """
-        self.post_message(BotChose(token, self.table.bot_move(seat)))
-
-    def on_bot_chose(self, message: BotChose) -> None:
-        """Play the bot's move once the pace allows; report a bot's failure."""
-        if message.token != self.token:
-            return
-        answer = message.answer
-        if answer.problem:
-            self.table.bot_failed(answer)
-        wait = self.delay - answer.seconds
-        if wait > 0:
-            self._timer = self.set_timer(wait, partial(self._play_bot, message.token, answer))
-        else:
-            self._play_bot(message.token, answer)
-
-    def _play_bot(self, token: int, answer: BotMove) -> None:
-        if token == self.token:
-            self.play(answer.action)
+    def _start(self) -> None:
+        """The table is drawn: what comes next, and the table's own play (its bots: they
+        think and move by themselves, and each move comes back as an event)."""
+        self.advance()
+        self.run_worker(self.table.run_bots(), name="bots", group="bots", exclusive=True)
 
     def play(self, action: Action) -> bool:
         """Play ``action`` for the seat to move; an illegal one is explained, not played.
