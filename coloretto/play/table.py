@@ -95,6 +95,9 @@ class Table(Protocol):
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener`` with every event from now on."""
 
+    def unsubscribe(self, listener: Listener) -> None:
+        """Call ``listener`` no more (once subscribed, or never: nothing happens)."""
+
     def legal_actions(self) -> tuple[Action, ...]:
         """What the seat to move may play now (nothing once the game is over)."""
 
@@ -148,8 +151,13 @@ class LocalTable:
         """Call ``listener`` with every event from now on."""
         self._listeners.append(listener)
 
+    def unsubscribe(self, listener: Listener) -> None:
+        """Call ``listener`` no more."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
     def _tell(self, event: Event) -> None:
-        for listener in self._listeners:
+        for listener in list(self._listeners):
             listener(event)
 
     # ------------------------------------------------------------------ playing

@@ -38,7 +38,7 @@ def order(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 async def ask(pool: BotPool, room: str, spec: str = "greedy", state: GameState = GAME) -> Answer:
-    specs = {p: spec for p in range(state.rules.players)}
+    specs = dict.fromkeys(range(state.rules.players), spec)
     return await pool.choose(room, specs, seed=1, state=state, limit=5)
 
 

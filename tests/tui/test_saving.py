@@ -235,7 +235,7 @@ def notifications_shown(app: ColorettoApp) -> list[str]:
 async def test_a_failing_bot_never_stops_the_game(
     bot: type, says: str, monkeypatch: pytest.MonkeyPatch, data_home: Path
 ) -> None:
-    monkeypatch.setattr(Session, "bot", lambda self, seat: bot())
+    monkeypatch.setattr("coloretto.bots.players.make_bot", lambda spec, seed: bot())
     config = replace(make_config(2, humans=0), time_limit=0.2)
     app = ColorettoApp(config)
     async with app.run_test(size=SIZE, notifications=True) as pilot:

@@ -195,6 +195,15 @@ class GameScreen(Screen[None]):
         self.call_after_refresh(self._start)  # a bot thinks once the table is drawn
         prepare_rules(self)
 
+    def detach(self) -> None:
+        """Hear of the table no more: the screen is going (or the match's next game
+        replaces it, whose widgets go before it is unmounted while moves still come)."""
+        self.table.unsubscribe(self._on_table_event)
+
+    def on_unmount(self) -> None:
+        """Gone: this screen hears of the table no more."""
+        self.detach()
+
     def _log_start(self) -> None:
         session = self.session
         log = self.query_one(MoveLog)
@@ -287,7 +296,11 @@ class GameScreen(Screen[None]):
 
     def _on_table_event(self, event: Event) -> None:
         """Show what happened at the table: a move, a failed bot, trouble with the disk;
-        the footer offers the keys that work now."""
+        the footer offers the keys that work now. A screen being taken down (its widgets go
+        before it) shows nothing more."""
+        if not self.query(MoveLog):
+            self.detach()
+            return
         self._show_event(event)
         self._update_footer()
 

@@ -68,15 +68,6 @@ class OnlineGameScreen(GameScreen):
         played (nothing once the game is over)."""
         return "" if self.session.game.is_over else self.remote.back_words(moves)
 
-    def detach(self) -> None:
-        """Hear of the table no more: the match's next game replaces this screen (whose
-        widgets go before it is unmounted, while the new game's moves come)."""
-        self.remote.unsubscribe(self._on_table_event)
-
-    def on_unmount(self) -> None:
-        """Gone: this screen hears of the table no more."""
-        self.detach()
-
     def refresh_table(self) -> None:
         """Redraw everything, in this player's words, their own seat marked."""
         session = self.session
