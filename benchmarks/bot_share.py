@@ -27,8 +27,9 @@ from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from coloretto.engine import DRAW, Rules
-from coloretto.online.public import PublicGame
+from coloretto.engine import DRAW
+from coloretto.online.messages import GameMessage
+from coloretto.online.public import PublicGame, parse_move
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -95,13 +96,14 @@ async def person(url: str, seconds: float) -> tuple[list[float], list[float]]:
             while time.monotonic() < deadline:
                 message = json.loads(await ws.recv())
                 if message["type"] == "game":
-                    game = PublicGame(Rules(**message["rules"]), message["setup"])
+                    told = GameMessage.parse(message)
+                    game = PublicGame(told.rules, told.setup)
                 elif message["type"] == "move" and game is not None:
                     if sent is not None and message["move"]["player"] == welcome["seat"]:
                         times.append(time.monotonic() - sent)
                         sent = None
                         played = time.monotonic()
-                    game.add(message["ply"], message["move"])
+                    game.add(message["ply"], parse_move(message["move"]))
                 elif message["type"] == "over":
                     break
                 if game is None or game.state.is_over:

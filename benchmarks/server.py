@@ -49,8 +49,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from coloretto.engine import DRAW, Rules
-from coloretto.online.public import PublicGame
+from coloretto.engine import DRAW
+from coloretto.online.messages import GameMessage
+from coloretto.online.public import PublicGame, parse_move
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,14 +105,15 @@ async def client(
         kind = message.get("type")
         if kind == "game":
             if room.model is None:
-                room.model = PublicGame(Rules(**message["rules"]), message["setup"])
-                for ply, move in enumerate(message["moves"]):
+                told = GameMessage.parse(message)
+                room.model = PublicGame(told.rules, told.setup)
+                for ply, move in enumerate(told.moves):
                     room.model.add(ply, move)
             heard = len(message["moves"])
         elif kind == "move" and room.model is not None:
             ply = message["ply"]
             if ply == room.model.ply:  # the first of the room's clients told of it
-                room.model.add(ply, message["move"])
+                room.model.add(ply, parse_move(message["move"]))
             heard = ply + 1
             room.heard.setdefault(ply, []).append(time.perf_counter())
         elif kind == "over":

@@ -30,8 +30,9 @@ from coloretto.engine import (
     to_record,
 )
 from coloretto.engine.setup import SEED_BITS, KeyedStream, deal_random
+from coloretto.online.messages import GameMessage
 from coloretto.online.protocol import Host
-from coloretto.online.public import PublicGame, match_json, public_setup
+from coloretto.online.public import PublicGame, PublicSetup, parse_move
 from coloretto.online.rooms import Room, over_record
 from coloretto.play.config import GameConfig
 from coloretto.play.replay import Replay
@@ -125,19 +126,30 @@ def test_local_games_without_a_seed_are_dealt_from_128_bits() -> None:
 # ------------------------------------------------------------------ between games
 
 
+def told_game(room: Room) -> dict[str, Any]:
+    """The ``game`` message the server sends a seat of ``room`` (its deal, its match)."""
+    session = room.session
+    game = session.game
+    return GameMessage(
+        room.code, session.id, 0, game.rules, session.config.players, room.level,
+        session.config.delay, room.away_after, PublicSetup.of(game.setup), game.history(),
+        session.match.game_number, session.match.results,
+    ).to_json()  # fmt: skip
+
+
 def test_between_games_nothing_told_holds_the_match_seed_nor_deals_the_next_game() -> None:
     room = open_room(games=3)
     session = room.session
     seed = session.seed
     assert seed.bit_length() > FAR_BEYOND_A_SEARCH
-    told = [public_setup(session.game.setup), match_json(session.match)]  # as a game starts
+    told = [told_game(room)]  # as a game starts
     play_out(session, random.Random(5))
     shown = json.loads(json.dumps(over_record(room)))
     assert shown["setup"]["seed"] is None
     assert shown["meta"]["session"]["match"]["seed"] is None
     assert shown["meta"]["session"]["seeded"] is False
     room.next_game(2)
-    told += [public_setup(session.game.setup), match_json(session.match)]
+    told += [told_game(room)]
     for message in [*told, shown]:
         assert str(seed) not in json.dumps(message)
         assert str(seed % 2**64) not in json.dumps(message)
@@ -336,11 +348,12 @@ async def play_a_match(url: str) -> list[dict[str, Any]]:
             messages.append(message)
             kind = message["type"]
             if kind == "game":
-                model, acted = PublicGame(Rules(**message["rules"]), message["setup"]), -1
-                for ply, move in enumerate(message["moves"]):
+                game = GameMessage.parse(message)
+                model, acted = PublicGame(game.rules, game.setup), -1
+                for ply, move in enumerate(game.moves):
                     model.add(ply, move)
             elif kind == "move" and model is not None:
-                model.add(message["ply"], message["move"])
+                model.add(message["ply"], parse_move(message["move"]))
             elif kind == "over":
                 if message["record"]["meta"]["session"]["match"]["game"] == 2:
                     return messages

@@ -11,7 +11,7 @@ import ssl
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.cli.parser import Commands, bounded_int, bounded_seconds, need_terminal
@@ -20,6 +20,10 @@ from coloretto.online.limits import Limits
 from coloretto.online.protocol import (
     DEFAULT_AWAY_AFTER,
     MAX_AWAY_AFTER,
+    Host,
+    Join,
+    Opening,
+    Watch,
     room_code,
     seat_name,
 )
@@ -32,7 +36,7 @@ if TYPE_CHECKING:
     from coloretto.play.keeper import Keeper
     from coloretto.tui.online_app import JoinForm
 
-Connect = Callable[[dict[str, Any], "Keeper | None"], "RemoteTable"]
+Connect = Callable[[Opening, "Keeper | None"], "RemoteTable"]
 """Makes a table at this command's server from its first request (and a keeper)."""
 
 SERVER_EPILOG = """\
@@ -289,16 +293,8 @@ def _connect(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Conne
 
 def run_host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Open a room and play in it."""
-    rules = rules_from_args(args, parser)
-    opening: dict[str, Any] = {
-        "type": "host",
-        "name": _name(args, "Host"),
-        "rules": {k: v for k, v in rules.to_dict().items() if k != "games"},
-        "games": args.games,
-        "bot": args.bot,
-        "delay": args.delay,
-        "away_after": args.away_after,
-    }
+    rules = replace(rules_from_args(args, parser), games=args.games)
+    opening = Host(_name(args, "Host"), rules, args.bot, args.delay, args.away_after)
     return _play(parser, _connect(args, parser)(opening, None), host=True)
 
 
@@ -314,8 +310,8 @@ def run_join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     def table_for(code: str, name: str, keeper: Keeper | None) -> RemoteTable:
         if args.watch:
-            return connect({"type": "watch", "room": code}, keeper)
-        return connect({"type": "join", "room": code, "name": name}, keeper)
+            return connect(Watch(code), keeper)
+        return connect(Join(code, name), keeper)
 
     if code is not None:
         return _play(parser, table_for(code, _name(args, "Player"), None), host=False)

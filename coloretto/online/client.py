@@ -17,7 +17,7 @@ import os
 import shlex
 import ssl
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -37,17 +37,35 @@ from coloretto.engine import (
     Rules,
     load_record,
 )
+from coloretto.online.messages import (
+    MAX_MESSAGE,
+    ErrorMessage,
+    GameMessage,
+    LobbyMessage,
+    MoveMessage,
+    OverMessage,
+    PresenceMessage,
+    WelcomeMessage,
+    parse_message,
+)
 from coloretto.online.protocol import (
     ROOM_CODE,
     TOKEN,
-    VERSION,
+    Act,
+    ErrorCode,
+    Host,
+    Join,
+    LockTable,
+    Next,
+    Opening,
     ProtocolError,
-    covered,
+    Remove,
+    Resume,
+    Start,
     encode,
-    next_in,
 )
-from coloretto.online.public import PublicGame, Results, match_progress
-from coloretto.play.config import MAX_NAME, GameConfig, Player
+from coloretto.online.public import PublicGame, Results
+from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_from_record
 from coloretto.play.session import Session
@@ -63,10 +81,6 @@ from coloretto.play.table import (
 from coloretto.play.words import Line, describe_move
 from coloretto.store.files import write_atomically
 from coloretto.store.paths import DataDir
-from coloretto.store.text import printable
-
-MAX_MESSAGE = 1 << 20
-"""The largest frame taken from a server (a finished game's record is about 20 KB)."""
 
 RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 3.0)
 """Waits between tries to reconnect (the last one repeats)."""
@@ -115,13 +129,14 @@ class GameStarted:
 
 
 @dataclass(frozen=True)
-class Refused:
-    """The server will not seat us (no such room, a wrong token, a full room...)."""
+class SeatRefused:
+    """The table ends: the server will not seat us (no such room, a wrong token, a full
+    room...), or no longer (removed, the seat taken up elsewhere), or cannot be reached."""
 
     message: str
 
 
-RoomEvent = LobbyChanged | GameStarted | Refused | Event
+RoomEvent = LobbyChanged | GameStarted | SeatRefused | Event
 
 
 def unreachable(server: str, error: BaseException) -> str:
@@ -152,12 +167,12 @@ class Pending(NamedTuple):
 
 
 _ENDS = {
-    "removed": "The host removed you from the table",
-    "replaced": (
+    ErrorCode.REMOVED: "The host removed you from the table",
+    ErrorCode.REPLACED: (
         "Your seat was taken up on another connection (the same seat opened elsewhere): "
         "this one is closed"
     ),
-    "crowded": "The room has too many watchers: try again later",
+    ErrorCode.CROWDED: "The room has too many watchers: try again later",
 }
 """The errors that end a table for good (it does not reconnect), in this client's words."""
 
@@ -244,7 +259,7 @@ class SeatKeys:
 class RemoteTable:
     """A seat at a room of a game server, as a ``Table`` for the game screen.
 
-    ``opening`` is the first request (``host``, ``join`` or ``watch``, see
+    ``opening`` is the first request (``Host``, ``Join`` or ``Watch``, see
     ``docs/protocol.md``); once seated, the table resumes its seat with the token after
     any break. ``run`` (a coroutine, on the front end's event loop) talks to the server;
     listeners are called on that loop.
@@ -253,7 +268,7 @@ class RemoteTable:
     def __init__(
         self,
         server: str,
-        opening: Mapping[str, Any],
+        opening: Opening,
         keeper: Keeper | None = None,
         *,
         tls: ssl.SSLContext | None = None,
@@ -262,12 +277,12 @@ class RemoteTable:
         self.server = server_url(server)
         self.cafile = cafile
         """The ``--cafile`` this table trusts (said again in ``comeback``)."""
-        self.opening = dict(opening)
-        self.name = str(opening.get("name", ""))
+        self.opening = opening
+        self.name = opening.name if isinstance(opening, Host | Join) else ""
         self.keeper = keeper or Keeper()
         self.keys = SeatKeys(self.keeper.data)
         self.tls = tls
-        self.room: str | None = opening.get("room")
+        self.room = None if isinstance(opening, Host) else opening.room
         self.token: str | None = None
         if self.room is not None and self.name:
             self.token = self.keys.get(self.server, self.room, self.name)
@@ -378,7 +393,7 @@ class RemoteTable:
 
     def _send_act(self, ws: ClientConnection, ply: int, action: Action) -> None:
         self._sent = ply
-        broadcast([ws], encode({"type": "act", "ply": ply, "action": str(action)}))
+        broadcast([ws], encode(Act(ply, action)))
 
     def _resend(self, pending: Pending | None) -> None:
         """Back after a break (the game caught up): send the move chosen while away (or
@@ -401,7 +416,7 @@ class RemoteTable:
     def start(self) -> None:
         """The host starts the game (bots take the free seats)."""
         if self._ws is not None:
-            broadcast([self._ws], encode({"type": "start"}))
+            broadcast([self._ws], encode(Start()))
 
     def next_game(self) -> None:
         """The host deals the match's next game, once the game on the table is over (the
@@ -412,7 +427,7 @@ class RemoteTable:
             self._tell(TableNews("Not connected to the server: reconnecting…"))
             return
         number = self._session.match.game_number + 1
-        broadcast([self._ws], encode({"type": "next", "game": number}))
+        broadcast([self._ws], encode(Next(number)))
 
     def bots_move(self, seat: int) -> bool:
         """Always False: the bots play on the server."""
@@ -457,20 +472,19 @@ class RemoteTable:
     def remove(self, player: int) -> None:
         """The host removes the person of seat ``player`` before the start."""
         if self._ws is not None:
-            broadcast([self._ws], encode({"type": "remove", "seat": player}))
+            broadcast([self._ws], encode(Remove(player)))
 
     def lock(self, locked: bool) -> None:
         """The host closes the table to new players (``locked``) or opens it again."""
         if self._ws is not None:
-            broadcast([self._ws], encode({"type": "lock" if locked else "unlock"}))
+            broadcast([self._ws], encode(LockTable(locked)))
 
     @property
     def comeback(self) -> str | None:
         """The command that takes this seat back, from this machine (``None`` while
         watching, before the room is known, or once the match is over).
 
-        >>> table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "K7PQ2M",
-        ...                                         "name": "Ana's"})
+        >>> table = RemoteTable("127.0.0.1:7787", Join("K7PQ2M", "Ana's"))
         >>> table.player = 1
         >>> print(table.comeback)
         coloretto join K7PQ2M --server 127.0.0.1:7787 --name 'Ana'"'"'s'
@@ -529,7 +543,7 @@ class RemoteTable:
     def without_you(self) -> str:
         """What goes on at the server once this player has left (a sentence, no full stop).
 
-        >>> table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "K7PQ2M"})
+        >>> table = RemoteTable("127.0.0.1:7787", Join("K7PQ2M", "Ana"))
         >>> table.away_after = 30
         >>> print(table.without_you())
         The game goes on without you (a bot plays for you after 30 s)
@@ -589,13 +603,13 @@ class RemoteTable:
                             return
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
                 if not reached:  # never connected: say so, rather than try for ever
-                    self._tell(Refused(unreachable(self.server, error)))
+                    self._tell(SeatRefused(unreachable(self.server, error)))
                     return
             except InvalidURI as error:
-                self._tell(Refused(str(error)))
+                self._tell(SeatRefused(str(error)))
                 return
             except ProtocolError as error:
-                self._tell(Refused(f"the server broke the protocol: {error}"))
+                self._tell(SeatRefused(f"the server broke the protocol: {error}"))
                 return
             finally:
                 self._ws = None
@@ -607,102 +621,78 @@ class RemoteTable:
             await asyncio.sleep(RETRY_SECONDS[min(tries, len(RETRY_SECONDS) - 1)])
             tries += 1
 
-    def _opening(self) -> dict[str, Any]:
+    def _opening(self) -> Opening:
         if self.token is not None and self.room is not None:
-            return {"type": "resume", "version": VERSION, "room": self.room, "token": self.token}
-        return {**self.opening, "version": VERSION}
+            return Resume(self.room, self.token)
+        return self.opening
 
     def _handle(self, text: str | bytes) -> bool:
-        """Act on one message from the server; False when the server refuses us."""
-        try:
-            message = json.loads(text)
-        except ValueError:
-            raise ProtocolError("not JSON") from None
-        if not isinstance(message, dict):
-            raise ProtocolError("expected an object")
-        kind = message.get("type")
-        if kind == "error":
-            return self._error(message)
-        handler = self._HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            raise ProtocolError(f"unknown message {str(kind)[:20]!r}")
-        handler(self, message)
+        """Act on one message from the server; False when the server refuses us.
+        ``ProtocolError`` when the message is not exactly right."""
+        match parse_message(text):
+            case ErrorMessage() as message:
+                return self._error(message)
+            case WelcomeMessage() as message:
+                self._welcome(message)
+            case LobbyMessage() as message:
+                self._lobby(message)
+            case GameMessage() as message:
+                self._game(message)
+            case MoveMessage() as message:
+                self._move(message)
+            case OverMessage() as message:
+                self._over(message)
+            case PresenceMessage() as message:
+                self._presence(message.away, message.next_in)
         return True
 
-    def _error(self, message: Mapping[str, Any]) -> bool:
+    def _error(self, message: ErrorMessage) -> bool:
         """An error frame: news once seated (a move or request refused), else the server
         will not seat us; False when that ends the table (nothing reconnects)."""
-        code = message.get("code")
-        text = printable(str(message.get("message", "")), 200)
+        code, text = message.code, message.message
         if code in _ENDS:
-            if code == "removed" and self.room is not None:
+            if code is ErrorCode.REMOVED and self.room is not None:
                 self.token = None
                 with contextlib.suppress(OSError):
                     self.keys.put(self.server, self.room, self.name, None)
-            self._tell(Refused(_ENDS[str(code)]))
+            self._tell(SeatRefused(_ENDS[code]))
             return False
         if self._seated:
             self._sent, self._pending = None, None
-            if code == "not-saved" and self.started:
+            if code is ErrorCode.NOT_SAVED and self.started:
                 text = "The server could not save that move: try again."
             else:
                 text = f"The server refused that: {text}."
             self._tell(TableNews(text))
             return True
-        if code == "bad-token" and self.room is not None:
+        if code is ErrorCode.BAD_TOKEN and self.room is not None:
             self.token = None  # the next try joins afresh
             with contextlib.suppress(OSError):
                 self.keys.put(self.server, self.room, self.name, None)
             text += " (your seat is gone)" if self.started else " (the host may have removed you)"
-        self._tell(Refused(text))
+        self._tell(SeatRefused(text))
         return False
 
-    def _welcome(self, message: Mapping[str, Any]) -> None:
-        room, player, token = message.get("room"), message.get("seat"), message.get("token")
-        if not isinstance(room, str) or not ROOM_CODE.fullmatch(room):
-            raise ProtocolError("welcome: expected a room code")
-        if player is not None and type(player) is not int:
-            raise ProtocolError("welcome: expected a seat")
-        self.room, self.player = room, player
+    def _welcome(self, message: WelcomeMessage) -> None:
+        self.room, self.player = message.room, message.seat
         self._seated = True
-        if isinstance(token, str) and TOKEN.fullmatch(token):
-            self.token = token
+        if message.token is not None:
+            self.token = message.token
             with contextlib.suppress(OSError):
-                self.keys.put(self.server, room, self.name, token)
+                self.keys.put(self.server, message.room, self.name, message.token)
 
-    def _lobby(self, message: Mapping[str, Any]) -> None:
-        try:
-            rules = Rules(**message.get("rules", {}))
-            seats = tuple(
-                None if seat is None else (printable(seat["name"], MAX_NAME), bool(seat["present"]))
-                for seat in message["seats"][: rules.players]
+    def _lobby(self, message: LobbyMessage) -> None:
+        seats = tuple(None if seat is None else (seat.name, seat.present) for seat in message.seats)
+        self._tell(
+            LobbyChanged(
+                str(self.room), seats, message.rules, message.bot, self.player, message.locked
             )
-            bot = str(message["bot"])[:20]
-            locked = message.get("locked") is True
-            self._tell(LobbyChanged(str(self.room), seats, rules, bot, self.player, locked))
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise ProtocolError(f"lobby: {error}") from None
+        )
 
-    def _game(self, message: Mapping[str, Any]) -> None:
-        try:
-            rules = Rules(**message["rules"])
-            players = tuple(
-                Player(
-                    printable(p["name"], MAX_NAME) or f"Player {i + 1}",
-                    p["bot"] if isinstance(p["bot"], str) else None,
-                )
-                for i, p in enumerate(message["players"])
-            )
-            config = GameConfig(rules, players, delay=float(message["delay"]))
-            self.away_after = float(message["away_after"])
-            model = PublicGame(rules, message["setup"])
-            moves = message["moves"]
-            session_id = str(message["id"])
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise ProtocolError(f"game: {error}") from None
-        number, results = match_progress(rules, message.get("match"))
-        if not isinstance(moves, list):
-            raise ProtocolError("game: expected the moves")
+    def _game(self, message: GameMessage) -> None:
+        rules, moves, number = message.rules, message.moves, message.number
+        self.away_after = message.away_after
+        model = PublicGame(rules, message.setup)
         if number < self._number:
             raise ProtocolError(f"game {number} of the match came after game {self._number}")
         old = self._model
@@ -710,13 +700,15 @@ class RemoteTable:
         if old is None or number > self._number:  # the first game, or the match's next one
             for ply, move in enumerate(moves):
                 model.add(ply, move)
-            self.covered = covered(message, len(moves))
+            self.covered = message.covered
             before = self._session
             self._model, self._number = model, number
             self._final, self._held, self._kept, self._sent = None, [], False, None
             if pending is not None and not pending.sent:
                 self._tell(TableNews("You were disconnected: that move was not sent."))
-            self._session = RemoteSession(config, model.state, session_id, self.player, results)
+            self._session = RemoteSession(
+                message.config, model.state, message.id, self.player, message.results
+            )
             if before is not None:
                 self._session.away = before.away
             self._tell(GameStarted())
@@ -725,28 +717,27 @@ class RemoteTable:
             for ply, move in enumerate(moves[: len(seen)]):
                 if model.add(ply, move) != seen[ply]:
                     raise ProtocolError("the game is not the one played before the break")
-            self.covered |= covered(message, len(moves))
+            self.covered |= message.covered
             for ply in range(len(seen), len(moves)):
-                self._move({"ply": ply, "move": moves[ply]})
+                self._move(MoveMessage(ply, moves[ply]))
             if len(moves) > len(seen) and not self.finished:
                 self._tell(TableNews(self.back_words(len(moves), since=len(seen))))
             self._resend(pending)
-        self._presence(message)
+        self._presence(message.away, message.next_in)
 
-    def _move(self, message: Mapping[str, Any]) -> None:
+    def _move(self, message: MoveMessage) -> None:
         model, session = self._model, self._session
         if model is None or session is None:
             raise ProtocolError("a move before the game")
-        ply = message.get("ply")
-        if type(ply) is not int:
-            raise ProtocolError("move: expected its number")
+        ply = message.ply
         if ply < model.ply:
             return  # told twice (after a break)
         if self._pending is not None and ply >= self._pending.ply:
             self._pending = None  # played (or another move came first: it was refused)
-        self.covered |= covered(message, ply + 1)
+        if message.covered:
+            self.covered |= {ply}
         before = model.state
-        move = model.add(ply, message.get("move"))
+        move = model.add(ply, message.move)
         session.match = replace(session.match, game=model.state)
         lines = self.move_lines(ply, move, before, model.state)
         event = MovePlayed(move, before, tuple(lines))
@@ -755,14 +746,14 @@ class RemoteTable:
         else:
             self._tell(event)
 
-    def _over(self, message: Mapping[str, Any]) -> None:
+    def _over(self, message: OverMessage) -> None:
         model = self._model
         if model is None or not model.state.is_over:
             raise ProtocolError("the end before the last move")
         if self._final is not None:
             return  # told again after a break: the screens have the game's end already
         try:
-            record = load_record(message.get("record"))
+            record = load_record(message.record)
             final = session_from_record(record)
         except RecordError as error:
             raise ProtocolError(f"the game's record: {error}") from None
@@ -776,13 +767,12 @@ class RemoteTable:
         for event in held:
             self._tell(event)
 
-    def _presence(self, message: Mapping[str, Any]) -> None:
-        wait = next_in(message)
-        away = message.get("away")
-        if not isinstance(away, list) or self._session is None:
+    def _presence(self, away: tuple[int, ...], wait: float | None) -> None:
+        """Who is away now, and when the server deals the match's next game itself."""
+        if self._session is None:
             return
         names = self._session.config.players
-        now = frozenset(p for p in away if type(p) is int and 0 <= p < len(names))
+        now = frozenset(p for p in away if p < len(names))
         before = self._session.away
         self._session.away = now  # before the news: a screen redraws on it
         dealing = wait is not None and self.next_at is None
@@ -810,12 +800,3 @@ class RemoteTable:
         for player in sorted(before - now):
             if player != self.player:
                 self._tell(TableNews(f"{names[player].name} is back."))
-
-    _HANDLERS: Mapping[str, Callable[[RemoteTable, Mapping[str, Any]], None]] = {
-        "welcome": _welcome,
-        "lobby": _lobby,
-        "game": _game,
-        "move": _move,
-        "over": _over,
-        "presence": _presence,
-    }

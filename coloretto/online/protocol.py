@@ -1,9 +1,10 @@
 """The online protocol, version 1: JSON objects in WebSocket text frames (``docs/protocol.md``).
 
-Pure: no network here. ``parse_request`` checks every frame a client sends (its size, its
-type, each field's type and bounds) and gives back a typed request, or raises
-``ProtocolError`` with a code and a one-line message for the error frame. The server's
-messages are built by the functions at the end, so both sides agree on their shape.
+Pure: no network here. Every request a client sends is a frozen dataclass here, built by
+the client (``to_json``) and checked by the server: ``parse_request`` checks a frame (its
+size, its type, each field's type and bounds) and gives back the typed request, or raises
+``ProtocolError`` with an ``ErrorCode`` and a one-line message for the error frame. The
+server's messages are in ``coloretto.online.messages``.
 
 >>> parse_request('{"type": "act", "ply": 3, "action": "take 2"}')
 Act(ply=3, action=Action.parse('take 2'))
@@ -19,7 +20,8 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from enum import StrEnum
+from typing import Any, Protocol, TypeVar
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
@@ -84,12 +86,56 @@ def seat_name(text: str) -> str:
     return printable(text, MAX_NAME).strip()
 
 
+class ErrorCode(StrEnum):
+    """Every code of the server's ``error`` frames (``docs/protocol.md``, "Error codes")."""
+
+    BAD_REQUEST = "bad-request"
+    TOO_LARGE = "too-large"
+    VERSION = "version"
+    NO_ROOM = "no-room"
+    BAD_TOKEN = "bad-token"
+    STARTED = "started"
+    FULL = "full"
+    LOCKED = "locked"
+    SEATED = "seated"
+    NOT_HOST = "not-host"
+    PLAYING = "playing"
+    MATCH_OVER = "match-over"
+    STALE = "stale"
+    NOT_STARTED = "not-started"
+    NOT_YOUR_TURN = "not-your-turn"
+    WATCHING = "watching"
+    ILLEGAL = "illegal"
+    BAD_SEAT = "bad-seat"
+    NOT_SAVED = "not-saved"
+    REMOVED = "removed"
+    REPLACED = "replaced"
+    CROWDED = "crowded"
+    FLOODING = "flooding"
+    TOO_MANY_TRIES = "too-many-tries"
+    TOO_MANY_ROOMS = "too-many-rooms"
+    SERVER_FULL = "server-full"
+
+
 class ProtocolError(ValueError):
     """A message that breaks the protocol: ``code`` names the kind, the text says why."""
 
-    def __init__(self, message: str, code: str = "bad-request") -> None:
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.BAD_REQUEST) -> None:
         super().__init__(message)
         self.code = code
+
+
+class Message(Protocol):
+    """A request or a server's message: a JSON object with its ``type``."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as the JSON object of its frame."""
+        ...
+
+
+def encode(message: Message) -> str:
+    """A message as the text of one frame."""
+    return json.dumps(message.to_json(), separators=(",", ":"))
 
 
 # ---------------------------------------------------------------- requests
@@ -106,6 +152,13 @@ class Host:
     delay: float
     away_after: float
 
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame (``rules.games`` goes as the field ``games``)."""
+        rules = {key: value for key, value in self.rules.to_dict().items() if key != "games"}
+        return {"type": "host", "version": VERSION, "name": self.name, "rules": rules,
+                "games": self.rules.games, "bot": self.bot, "delay": self.delay,
+                "away_after": self.away_after}  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Join:
@@ -113,6 +166,10 @@ class Join:
 
     room: str
     name: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "join", "version": VERSION, "room": self.room, "name": self.name}
 
 
 @dataclass(frozen=True)
@@ -122,6 +179,10 @@ class Resume:
     room: str
     token: str
 
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "resume", "version": VERSION, "room": self.room, "token": self.token}
+
 
 @dataclass(frozen=True)
 class Watch:
@@ -129,10 +190,18 @@ class Watch:
 
     room: str
 
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "watch", "version": VERSION, "room": self.room}
+
 
 @dataclass(frozen=True)
 class Start:
     """The host starts the game; bots take the empty seats."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "start"}
 
 
 @dataclass(frozen=True)
@@ -142,6 +211,10 @@ class Next:
 
     game: int
 
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "next", "game": self.game}
+
 
 @dataclass(frozen=True)
 class Act:
@@ -149,6 +222,10 @@ class Act:
 
     ply: int
     action: Action
+
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "act", "ply": self.ply, "action": str(self.action)}
 
 
 @dataclass(frozen=True)
@@ -158,19 +235,41 @@ class Remove:
 
     seat: int
 
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "remove", "seat": self.seat}
+
 
 @dataclass(frozen=True)
-class Lock:
+class LockTable:
     """The host, before the start, closes the table to new players (``locked``) or opens
     it again (``lock`` and ``unlock``)."""
 
     locked: bool
 
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "lock" if self.locked else "unlock"}
+
 
 Opening = Host | Join | Resume | Watch
 """The first request of a connection: it says which room and seat it is about."""
 
-Request = Opening | Start | Next | Act | Remove | Lock
+Request = Opening | Start | Next | Act | Remove | LockTable
+
+REQUESTS: dict[str, type[Request]] = {
+    "host": Host,
+    "join": Join,
+    "resume": Resume,
+    "watch": Watch,
+    "start": Start,
+    "next": Next,
+    "act": Act,
+    "remove": Remove,
+    "lock": LockTable,
+    "unlock": LockTable,
+}
+"""Each request's ``type`` on the wire, and its class."""
 
 
 def parse_request(text: str | bytes) -> Request:
@@ -178,7 +277,7 @@ def parse_request(text: str | bytes) -> Request:
     if isinstance(text, bytes):
         raise ProtocolError("frames must be text (JSON), not binary")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_REQUEST:
-        raise ProtocolError(f"frames are limited to {MAX_REQUEST} bytes", "too-large")
+        raise ProtocolError(f"frames are limited to {MAX_REQUEST} bytes", ErrorCode.TOO_LARGE)
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -189,7 +288,7 @@ def parse_request(text: str | bytes) -> Request:
     if not isinstance(kind, str) or kind not in _PARSERS:
         raise ProtocolError(f"unknown type {printable(str(kind), 20)!r}")
     if kind in _OPENINGS and data.get("version") != VERSION:
-        raise ProtocolError(f"this server speaks version {VERSION}", "version")
+        raise ProtocolError(f"this server speaks version {VERSION}", ErrorCode.VERSION)
     allowed = _FIELDS[kind]
     extra = sorted(set(data) - allowed)
     if extra:
@@ -238,7 +337,7 @@ def _name(data: Mapping[str, Any]) -> str:
 def _room(data: Mapping[str, Any]) -> str:
     code = _field(data, "room", str, "a room code")
     if not ROOM_CODE.fullmatch(code):
-        raise ProtocolError("room: not a room code", "no-room")
+        raise ProtocolError("room: not a room code", ErrorCode.NO_ROOM)
     return code
 
 
@@ -281,7 +380,7 @@ def _act(data: Mapping[str, Any]) -> Act:
 def _resume(data: Mapping[str, Any]) -> Resume:
     token = _field(data, "token", str, "a token")
     if not TOKEN.fullmatch(token):
-        raise ProtocolError("token: not a seat's token", "bad-token")
+        raise ProtocolError("token: not a seat's token", ErrorCode.BAD_TOKEN)
     return Resume(_room(data), token)
 
 
@@ -294,8 +393,8 @@ _PARSERS: dict[str, Any] = {
     "next": lambda data: Next(_whole(data, "game", 2, MAX_GAMES, None)),
     "act": _act,
     "remove": lambda data: Remove(_whole(data, "seat", 0, MAX_SEAT, None)),
-    "lock": lambda data: Lock(locked=True),
-    "unlock": lambda data: Lock(locked=False),
+    "lock": lambda data: LockTable(locked=True),
+    "unlock": lambda data: LockTable(locked=False),
 }
 _OPENINGS = {"host", "join", "resume", "watch"}
 _FIELDS = {
@@ -312,81 +411,22 @@ _FIELDS = {
 }
 
 
-# ---------------------------------------------------------------- the server's messages
+# ---------------------------------------------------------------- shared with the server's messages
 
 
-def encode(message: Mapping[str, Any]) -> str:
-    """A message as the text of one frame."""
-    return json.dumps(message, separators=(",", ":"))
+def bot_covered(value: object, plies: int) -> frozenset[int]:
+    """The actions a bot played for a person away, as a list of their numbers (each below
+    ``plies``, the actions played; ``None``: none); ``ProtocolError`` unless it is exactly that.
 
-
-def welcome(room: str, seat: int | None, token: str | None) -> dict[str, Any]:
-    """The reply to an opening: the room, the player's seat (``None`` for a watcher) and,
-    when it was just given, the seat's secret token (keep it to come back)."""
-    message: dict[str, Any] = {"type": "welcome", "version": VERSION, "room": room, "seat": seat}
-    if token is not None:
-        message["token"] = token
-    return message
-
-
-def error(code: str, message: str) -> dict[str, Any]:
-    """An error frame: ``code`` to branch on, ``message`` in words."""
-    return {"type": "error", "code": code, "message": message}
-
-
-def presence(away: list[int], next_in: float | None = None) -> dict[str, Any]:
-    """Who is away now; between two games of a match whose host is away, ``next_in``: the
-    seconds until the server deals the next game itself (as the host's ``n`` would)."""
-    message: dict[str, Any] = {"type": "presence", "away": away}
-    if next_in is not None:
-        message["next_in"] = round(next_in, 1)
-    return message
-
-
-def next_in(message: Mapping[str, Any]) -> float | None:
-    """The ``next_in`` of a server's ``presence`` or ``game`` message (``None`` when it has
-    none); ``ProtocolError`` unless it is a number of seconds the server could mean.
-
-    >>> next_in({"type": "presence", "away": [0], "next_in": 29.5}), next_in({"away": []})
-    (29.5, None)
-    >>> next_in({"next_in": -1})
-    Traceback (most recent call last):
-    ...
-    coloretto.online.protocol.ProtocolError: next_in: expected seconds from 0 to 600
-    """
-    if "next_in" not in message:
-        return None
-    value = message["next_in"]
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not 0 <= value <= MAX_AWAY_AFTER
-    ):
-        raise ProtocolError(f"next_in: expected seconds from 0 to {MAX_AWAY_AFTER:g}")
-    return float(value)
-
-
-def covered(message: Mapping[str, Any], plies: int) -> frozenset[int]:
-    """The actions a bot played for a person away, as a server's message tells them: a
-    ``move``'s ``"covered": true`` (its ``ply``), a ``game``'s ``"covered"`` list (of its
-    ``plies`` actions); none when the field is missing. ``ProtocolError`` unless it is
-    exactly that.
-
-    >>> sorted(covered({"covered": [4, 2]}, 10)), covered({"ply": 3, "covered": True}, 4)
-    ([2, 4], frozenset({3}))
-    >>> covered({"covered": [10]}, 10)
+    >>> sorted(bot_covered([4, 2], 10)), bot_covered(None, 0)
+    ([2, 4], frozenset())
+    >>> bot_covered([10], 10)
     Traceback (most recent call last):
     ...
     coloretto.online.protocol.ProtocolError: covered: expected numbers of the 10 actions played
     """
-    if "covered" not in message:
+    if value is None:
         return frozenset()
-    value = message["covered"]
-    if "ply" in message:  # a move
-        ply = message["ply"]
-        if not isinstance(value, bool) or type(ply) is not int:
-            raise ProtocolError("covered: expected true or false")
-        return frozenset({ply}) if value else frozenset()
     if not isinstance(value, list) or not all(
         type(ply) is int and 0 <= ply < min(plies, MAX_PLY) for ply in value
     ):

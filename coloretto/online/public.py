@@ -1,7 +1,7 @@
 """What everyone at an online table may know of the game, and a playable model built from it.
 
 In Coloretto only the order of the deck is secret. The server sends the deal without it
-(``public_setup``: the colours removed, the starting cards, the first seat) and every move
+(``PublicSetup``: the colours removed, the starting cards, the first seat) and every move
 as the table saw it (``move_json``: the card a draw turned up). ``PublicGame`` rebuilds a
 real engine state from that: the undrawn cards in an arbitrary order, each revealed card
 moved to the top just before the move that turned it up. Legal moves, rows, collections
@@ -10,9 +10,9 @@ drawn on screen depends on it.
 
 >>> from coloretto.engine import Rules, new_game
 >>> real = new_game(Rules(players=3), seed=8).apply("draw").apply("place 1")
->>> model = PublicGame(real.rules, public_setup(real.setup))
+>>> model = PublicGame(real.rules, PublicSetup.of(real.setup))
 >>> for number, move in enumerate(real.history()):
-...     _ = model.add(number, move_json(move))
+...     _ = model.add(number, parse_move(move_json(move)))
 >>> model.state.rows == real.rows and model.state.history() == real.history()
 True
 """
@@ -21,20 +21,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from coloretto.engine import Action, Card, GameState, IllegalAction, Match, Move, Rules, Setup
+from coloretto.engine import Action, Card, GameState, IllegalAction, Move, Rules, Setup
 from coloretto.engine.setup import CARDS_BELOW_LAST_ROUND, full_deck
 from coloretto.online.protocol import MAX_SCORE, ProtocolError
-
-
-def public_setup(setup: Setup) -> dict[str, Any]:
-    """The deal as everyone sees it: no deck order, no seed (it would give the deck away)."""
-    return {
-        "removed": [card.text for card in setup.removed],
-        "starting": [[card.text for card in hand] for hand in setup.starting],
-        "first_player": setup.first_player,
-    }
 
 
 def move_json(move: Move) -> dict[str, Any]:
@@ -47,18 +39,13 @@ def move_json(move: Move) -> dict[str, Any]:
     return entry
 
 
-def match_json(match: Match) -> dict[str, Any]:
-    """Where a match stands, as everyone may know it: the game being played (from 1) and
-    the scores of the games before it."""
-    return {"game": match.game_number, "results": [list(scores) for scores in match.results]}
-
-
 Results = tuple[tuple[int, ...], ...]
 
 
 def match_progress(rules: Rules, data: object) -> tuple[int, Results]:
-    """The game number and the earlier games' scores that ``match_json`` wrote, checked
-    against ``rules`` (``None``: the first game); ``ProtocolError`` saying what is wrong.
+    """The game number and the earlier games' scores of a ``game`` message's ``match``,
+    checked against ``rules`` (``None``: the first game); ``ProtocolError`` saying what is
+    wrong.
 
     >>> match_progress(Rules(players=3, games=2), {"game": 2, "results": [[10, 4, -2]]})
     (2, ((10, 4, -2),))
@@ -105,7 +92,9 @@ def _cards(value: object) -> tuple[Card, ...]:
     return tuple(_card(item) for item in value)
 
 
-def _move(data: object) -> Move:
+def parse_move(data: object) -> Move:
+    """A move as ``move_json`` writes it; ``ProtocolError`` unless it is one (whether it
+    fits the game is ``PublicGame.add``'s to say)."""
     if not isinstance(data, Mapping) or set(data) - {"player", "action", "card", "last_round"}:
         raise ProtocolError("expected a move")
     player, text = data.get("player"), data.get("action")
@@ -119,28 +108,57 @@ def _move(data: object) -> Move:
     return Move(player, action, card, data.get("last_round", False) is True)
 
 
+@dataclass(frozen=True)
+class PublicSetup:
+    """The deal as everyone sees it: the colours removed, the starting cards and the first
+    seat; no deck order, no seed (they would give the deck away)."""
+
+    removed: tuple[Card, ...]
+    starting: tuple[tuple[Card, ...], ...]
+    first_player: int
+
+    @classmethod
+    def of(cls, setup: Setup) -> PublicSetup:
+        """What everyone may know of ``setup``."""
+        return cls(setup.removed, setup.starting, setup.first_player)
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal as the ``game`` message's ``setup``."""
+        return {
+            "removed": [card.text for card in self.removed],
+            "starting": [[card.text for card in hand] for hand in self.starting],
+            "first_player": self.first_player,
+        }
+
+    @classmethod
+    def parse(cls, data: object, rules: Rules) -> PublicSetup:
+        """The deal ``to_json`` wrote, for a game of ``rules``; ``ProtocolError`` unless it
+        has one short hand per seat and a seat to start (whether the cards fit is
+        ``PublicGame``'s to say)."""
+        if not isinstance(data, Mapping):
+            raise ProtocolError("setup: expected an object")
+        hands = data.get("starting")
+        if not isinstance(hands, list) or len(hands) != rules.seats:
+            raise ProtocolError("setup.starting: expected one hand per seat")
+        first = data.get("first_player")
+        if type(first) is not int or not 0 <= first < rules.seats:
+            raise ProtocolError("setup.first_player: expected a seat")
+        return cls(_cards(data.get("removed")), tuple(_cards(hand) for hand in hands), first)
+
+
 class PublicGame:
     """A game rebuilt from what the table saw: ``state`` is a real engine state whose
     undrawn cards are in an invented order. Raises ``ProtocolError`` on anything that does
     not fit the rules (a server can be wrong, or not a server at all)."""
 
-    def __init__(self, rules: Rules, setup: object) -> None:
-        if not isinstance(setup, Mapping):
-            raise ProtocolError("setup: expected an object")
-        removed = _cards(setup.get("removed"))
-        hands = setup.get("starting")
-        if not isinstance(hands, list) or len(hands) != rules.seats:
-            raise ProtocolError("setup.starting: expected one hand per seat")
-        starting = tuple(_cards(hand) for hand in hands)
-        first = setup.get("first_player")
-        if type(first) is not int:
-            raise ProtocolError("setup.first_player: expected a seat")
+    def __init__(self, rules: Rules, setup: PublicSetup) -> None:
         try:
-            rest = full_deck(rules, removed) - Counter(c for hand in starting for c in hand)
+            starting = Counter(card for hand in setup.starting for card in hand)
+            rest = full_deck(rules, setup.removed) - starting
             deck = sorted(rest.elements())
             deck.insert(len(deck) - CARDS_BELOW_LAST_ROUND, Card.LAST_ROUND)
             self.state = GameState.from_setup(
-                rules, Setup(removed, starting, tuple(deck), first, None)
+                rules, Setup(setup.removed, setup.starting, tuple(deck), setup.first_player, None)
             )
             self._ply = 0
         except (ValueError, TypeError) as problem:
@@ -151,11 +169,10 @@ class PublicGame:
         """How many moves have been played."""
         return self._ply
 
-    def add(self, ply: int, data: object) -> Move:
+    def add(self, ply: int, move: Move) -> Move:
         """Play the move the table saw as number ``ply`` (from 0); returns it."""
         if ply != self.ply:
             raise ProtocolError(f"move {ply} arrived after {self.ply} moves")
-        move = _move(data)
         state = self.state
         if move.card is not None:
             rest = sorted(Counter(state.unseen()).elements())

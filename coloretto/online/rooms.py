@@ -43,10 +43,11 @@ from coloretto.online.protocol import (
     MAX_SCORE,
     ROOM_CODE,
     TOKEN,
+    ErrorCode,
     Host,
     ProtocolError,
+    bot_covered,
 )
-from coloretto.online.protocol import covered as bot_played
 from coloretto.play.config import MAX_NAME, GameConfig, Player
 from coloretto.play.saving import SESSION_KEY, session_from_record, session_meta
 from coloretto.play.session import Session
@@ -61,7 +62,7 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 class RoomError(ValueError):
     """A request the room refuses: ``code`` for the error frame, the text in words."""
 
-    def __init__(self, message: str, code: str) -> None:
+    def __init__(self, message: str, code: ErrorCode) -> None:
         super().__init__(message)
         self.code = code
 
@@ -138,12 +139,12 @@ class Room:
         capital Alpha) gets a number: "Ana 2". ``RoomError`` once the game has started, while
         the host keeps the table closed, or when the room is full."""
         if self.started:
-            raise RoomError("the game has started: no seat is free", "started")
+            raise RoomError("the game has started: no seat is free", ErrorCode.STARTED)
         if self.locked:
-            raise RoomError("the host has closed this table to new players", "locked")
+            raise RoomError("the host has closed this table to new players", ErrorCode.LOCKED)
         free = [p for p, person in enumerate(self.people) if person is None]
         if not free:
-            raise RoomError("the room is full", "full")
+            raise RoomError("the room is full", ErrorCode.FULL)
         player = free[0]
         for number in range(1, 100):
             suffix = f" {number}" if number > 1 else ""
@@ -162,11 +163,13 @@ class Room:
         """The host removes the person of seat ``player`` before the start: the seat is
         free again and its token forgotten. ``RoomError`` saying why not."""
         if self.started:
-            raise RoomError("the game has started: nobody can be removed", "started")
+            raise RoomError("the game has started: nobody can be removed", ErrorCode.STARTED)
         if player == 0:
-            raise RoomError("the host cannot remove themself: leave the room instead", "bad-seat")
+            raise RoomError(
+                "the host cannot remove themself: leave the room instead", ErrorCode.BAD_SEAT
+            )
         if player >= len(self.people) or self.people[player] is None:
-            raise RoomError(f"nobody sits in seat {player + 1}", "bad-seat")
+            raise RoomError(f"nobody sits in seat {player + 1}", ErrorCode.BAD_SEAT)
         self.people[player] = None
         self._tokens[player] = None
         self._rebuild()
@@ -175,7 +178,7 @@ class Room:
         """The host closes the table to new players (``locked``) or opens it again, before
         the start; ``RoomError`` once the game has started."""
         if self.started:
-            raise RoomError("the game has started already", "started")
+            raise RoomError("the game has started already", ErrorCode.STARTED)
         self.locked = locked
 
     def _new_token(self, player: int) -> str:
@@ -213,15 +216,17 @@ class Room:
         request); ``RoomError`` saying why not (a request sent twice is ``stale``)."""
         match = self.session.match
         if not self.started:
-            raise RoomError("the game has not started yet", "not-started")
+            raise RoomError("the game has not started yet", ErrorCode.NOT_STARTED)
         if number <= match.game_number:
-            raise RoomError(f"game {number} has started already", "stale")
+            raise RoomError(f"game {number} has started already", ErrorCode.STALE)
         if match.is_over:
-            raise RoomError(f"the match is over: it had {match.rules.games} games", "match-over")
+            raise RoomError(
+                f"the match is over: it had {match.rules.games} games", ErrorCode.MATCH_OVER
+            )
         if not match.game.is_over:
-            raise RoomError(f"game {match.game_number} is still being played", "playing")
+            raise RoomError(f"game {match.game_number} is still being played", ErrorCode.PLAYING)
         if number != match.game_number + 1:
-            raise RoomError(f"the next game is game {match.game_number + 1}", "stale")
+            raise RoomError(f"the next game is game {match.game_number + 1}", ErrorCode.STALE)
         self.session.next_game()
         self.covered = []
 
@@ -249,10 +254,12 @@ class Room:
         theirs to play now, ``IllegalAction`` if the rules forbid it."""
         if self.mover() != player:
             if not self.started:
-                raise RoomError("the game has not started yet", "not-started")
-            raise RoomError("it is not your turn", "not-your-turn")
+                raise RoomError("the game has not started yet", ErrorCode.NOT_STARTED)
+            raise RoomError("it is not your turn", ErrorCode.NOT_YOUR_TURN)
         if ply != self.ply:
-            raise RoomError(f"that was for move {ply + 1}; this is move {self.ply + 1}", "stale")
+            raise RoomError(
+                f"that was for move {ply + 1}; this is move {self.ply + 1}", ErrorCode.STALE
+            )
         return self.session.apply(action)
 
     def bot_specs(self) -> dict[int, str]:
@@ -313,7 +320,7 @@ class Room:
                 raise RecordError(f"room: a score of the match beyond ±{MAX_SCORE}")
             started = data.get("started") is True
             try:  # a room saved before they were kept has none
-                covered = sorted(bot_played(data, len(session.game.history())))
+                covered = sorted(bot_covered(data.get("covered"), len(session.game.history())))
             except ProtocolError as error:
                 raise RecordError(f"room.{error}") from None
             return cls(code, session, people, tokens, started=started, away_after=float(away),

@@ -9,6 +9,11 @@ cannot be saved is undone and refused, never shown as played. A server killed at
 moment resumes every room on restart; a second server on the same data directory is
 refused.
 
+Each room in play is a ``LiveRoom``: the room (its game and people) with what the server
+keeps of it while it runs (its connections, who is away since when, its timers, its bots'
+driver and its lock). Every message is a typed value of ``protocol`` (requests) or
+``messages`` (the server's).
+
 Hostile clients are expected: connections are counted per address and in all and refused
 past their caps (``Gatekeeper``), frames are bounded, every request is checked
 (``protocol.parse_request``), each connection has a message budget (pings included) and
@@ -25,44 +30,57 @@ import logging
 import signal
 import ssl
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
 from coloretto.engine import Action, IllegalAction, Match, Move
-from coloretto.online import protocol
 from coloretto.online.audit import Audit
 from coloretto.online.bot_pool import BotPool
 from coloretto.online.connection import Gatekeeper, GuardedConnection
 from coloretto.online.limits import Bucket, Limits
+from coloretto.online.messages import (
+    ErrorMessage,
+    GameMessage,
+    LobbyMessage,
+    LobbySeat,
+    MoveMessage,
+    OverMessage,
+    PresenceMessage,
+    ServerMessage,
+    WelcomeMessage,
+)
 from coloretto.online.protocol import (
+    MAX_REQUEST,
+    ROOM_CODE,
     Act,
+    ErrorCode,
     Host,
     Join,
-    Lock,
+    LockTable,
     Next,
     Opening,
     ProtocolError,
     Remove,
+    Request,
     Resume,
     Start,
     Watch,
     encode,
     parse_request,
 )
-from coloretto.online.public import match_json, move_json, public_setup
+from coloretto.online.public import PublicSetup
 from coloretto.online.room_store import RoomStore
 from coloretto.online.rooms import Room, RoomError, new_code, over_record, stand_in
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Locked, hold
 from coloretto.store.paths import DataDir
 
-__all__ = ["POLICY", "Bucket", "GameServer", "Limits", "ServerInUse", "run_server"]
+__all__ = ["POLICY", "Bucket", "Limits", "RoomServer", "ServerInUse", "run_server"]
 
 POLICY = 1008
 """The WebSocket close code for a client that broke the rules (flooding, guessing)."""
@@ -71,19 +89,61 @@ LOBBY_PAUSE = 0.2
 """Seconds a lobby update waits for more changes to tell with it."""
 
 
-class Refused(Exception):
-    """Close the connection after an error frame."""
+class ClosingError(Exception):
+    """An error frame after which the server closes the connection."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+@dataclass(eq=False)
+class LiveRoom:
+    """A room in play and what the server keeps of it while it runs."""
+
+    room: Room
+    connections: dict[ServerConnection, int | None] = field(default_factory=dict)
+    """The room's connections, with the player each one plays (``None``: watching)."""
+    away_since: dict[int, float] = field(default_factory=dict)
+    """Since when each person away has had no connection."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One change at a time, each saved before it is told."""
+    driver: asyncio.Task[None] | None = None
+    """The task that lets the bots play the room's turns."""
+    wake: asyncio.TimerHandle | None = None
+    """Wakes the driver once a person away has been away long enough."""
+    ended: float | None = None
+    """When the last game ended (a match between two games waits from then)."""
+    dealer: asyncio.TimerHandle | None = None
+    """Deals the match's next game while its host is away."""
+    lobby_update: asyncio.TimerHandle | None = None
+    """The lobby update about to be sent (changes close together go as one)."""
+    host_address: str | None = None
+    """The address that opened the room, until its game starts."""
+
+    @property
+    def code(self) -> str:
+        """The room's code."""
+        return self.room.code
+
+    def away(self) -> list[int]:
+        """The room's people with no connection now."""
+        present = set(self.connections.values())
+        room = self.room
+        return [p for p in range(len(room.people)) if room.is_person(p) and p not in present]
+
+    def stop_timers(self) -> None:
+        """Cancel the room's timers (it leaves the memory)."""
+        for timer in (self.wake, self.dealer, self.lobby_update):
+            if timer is not None:
+                timer.cancel()
 
 
 @dataclass
 class Seat:
     """One connection's place: its room and player (``None``: a watcher)."""
 
-    room: Room
+    live: LiveRoom
     player: int | None
 
 
@@ -91,7 +151,7 @@ class ServerInUse(Exception):
     """Another server serves the same data directory."""
 
 
-class GameServer:
+class RoomServer:
     """The rooms and the connections to them. Everything runs on one event loop; bots
     think in ``bots``' processes, files are written in ``disk``'s threads."""
 
@@ -101,24 +161,11 @@ class GameServer:
         self.log = incident_log(data.log) if _can_log(data) else logging.getLogger(__name__)
         self.audit = Audit(data.root / "audit.log")
         self.gate = Gatekeeper(self.limits, self.audit)
-        self.rooms: dict[str, Room] = {}
-        self.watchers: dict[str, dict[ServerConnection, int | None]] = {}
-        """Each room's connections, with the player each one plays (``None``: watching)."""
-        self.away_since: dict[tuple[str, int], float] = {}
-        self.drivers: dict[str, asyncio.Task[None]] = {}
-        self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.ended: dict[str, float] = {}
-        """When each room's last game ended (a match between two games waits from then)."""
-        self.dealers: dict[str, asyncio.TimerHandle] = {}
-        """Each match's timer for dealing its next game while its host is away."""
-        self.lobbies: dict[str, asyncio.TimerHandle] = {}
-        """Each room's lobby update about to be sent (changes close together go as one)."""
-        self.hosts: dict[str, str] = {}
-        """The address that opened each room whose game has not started."""
+        self.rooms: dict[str, LiveRoom] = {}
+        """The rooms in play, by code."""
         self.bots = BotPool(self.limits.bot_workers)
         self.disk = ThreadPoolExecutor(max_workers=8, thread_name_prefix="save")
         """Rooms are written (and flushed to the disk) here, off the event loop."""
-        self.locks: dict[str, asyncio.Lock] = {}
         self.clock: Callable[[], float] = time.monotonic
 
     # ------------------------------------------------------------------ rooms
@@ -135,49 +182,50 @@ class GameServer:
                 except OSError as error:
                     self.log.error("room %s not archived: %s", room.code, error)
                 continue
-            self.rooms[room.code] = room
+            live = self.rooms[room.code] = LiveRoom(room)
             for player in range(len(room.people)):
                 if room.is_person(player):
-                    self.away_since[room.code, player] = now
+                    live.away_since[player] = now
         return len(self.rooms)
 
     def resume_all(self) -> None:
         """Let the bots of every loaded room play on (once the event loop runs); rooms that
         nobody comes back to are let go in time (``_watch_idle``)."""
-        for room in list(self.rooms.values()):
-            self.kick(room)
-            self._watch_idle(room)
+        for live in list(self.rooms.values()):
+            self.kick(live)
+            self._watch_idle(live)
 
-    def _watch_idle(self, room: Room) -> None:
-        """Let ``room`` go if nobody is there in a while: a room whose game never started
+    def _watch_idle(self, live: LiveRoom) -> None:
+        """Let the room go if nobody is there in a while: a room whose game never started
         (after ``limits.lobby_seconds``) is removed, a finished one (after
         ``limits.idle_seconds``) is archived. A game in play stays: its bots play for the
         people away. A match waiting for its host to deal the next game leaves the memory
         like a finished one (its file stays, and a server started again goes on with it)."""
-        seconds = self.limits.idle_seconds if room.started else self.limits.lobby_seconds
+        seconds = self.limits.idle_seconds if live.room.started else self.limits.lobby_seconds
         asyncio.get_running_loop().call_later(
-            seconds, lambda: asyncio.get_running_loop().create_task(self._let_go(room))
+            seconds, lambda: asyncio.get_running_loop().create_task(self._let_go(live))
         )
 
-    async def _let_go(self, room: Room) -> None:
-        if self.watchers.get(room.code) or self.rooms.get(room.code) is not room:
+    async def _let_go(self, live: LiveRoom) -> None:
+        room = live.room
+        if live.connections or self.rooms.get(live.code) is not live:
             return
         if room.session.match.is_over:
-            await self._archive(room)
+            await self._archive(live)
         elif room.session.game.is_over:
-            self._forget(room)
+            self._forget(live)
         elif not room.started:
-            self._forget(room)
+            self._forget(live)
             await self._disk(self.store.remove, room.code)
 
-    async def _archive(self, room: Room) -> None:
+    async def _archive(self, live: LiveRoom) -> None:
         """A finished room leaves the memory and the rooms in play (``load_archived``
         brings it back for someone who asks for it)."""
-        self._forget(room)
+        self._forget(live)
         try:
-            await self._disk(self.store.archive, room)
+            await self._disk(self.store.archive, live.room)
         except OSError as error:
-            self._failed(room, f"not archived: {error}")
+            self._failed(live.room, f"not archived: {error}")
 
     async def _disk(self, work: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.disk, work, *args)
@@ -192,18 +240,14 @@ class GameServer:
             return False
         return True
 
-    async def _save_locked(self, room: Room) -> bool:
+    async def _save_locked(self, live: LiveRoom) -> bool:
         """``_save`` holding the room's lock (saves of one room never overtake each other)."""
-        async with self.lock(room):
-            return await self._save(room)
+        async with live.lock:
+            return await self._save(live.room)
 
     def _failed(self, room: Room, what: str) -> None:
         self.log.error("room %s %s", room.code, what)
-        self.audit.note("not-saved", room.code, f"room {what}")
-
-    def lock(self, room: Room) -> asyncio.Lock:
-        """The room's lock: one change at a time, each saved before it is told."""
-        return self.locks.setdefault(room.code, asyncio.Lock())
+        self.audit.note(ErrorCode.NOT_SAVED, room.code, f"room {what}")
 
     # ------------------------------------------------------------------ connections
 
@@ -219,17 +263,19 @@ class GameServer:
                     if request is None:
                         continue
                     if not isinstance(request, Host | Join | Resume | Watch):
-                        await self._send(ws, protocol.error("no-room", "say which room first"))
+                        await self._send(
+                            ws, ErrorMessage(ErrorCode.NO_ROOM, "say which room first")
+                        )
                         continue
                     seat = await self._open(ws, address, request)
             async for text in ws:
                 request = self._parse(ws, text, bucket)
                 if request is not None:
                     await self._request(ws, seat, request)
-        except Refused as refused:
+        except ClosingError as refused:
             self.audit.note(refused.code, address, str(refused))
             with contextlib.suppress(ConnectionClosed):
-                await ws.send(encode(protocol.error(refused.code, str(refused))))
+                await ws.send(encode(ErrorMessage(refused.code, str(refused))))
                 await ws.close(POLICY, refused.code)
         except TimeoutError:
             await ws.close(POLICY, "no opening request")
@@ -239,41 +285,41 @@ class GameServer:
             if seat is not None:
                 self._leave(ws, seat)
 
-    async def _next(self, ws: ServerConnection, bucket: Bucket) -> protocol.Request | None:
+    async def _next(self, ws: ServerConnection, bucket: Bucket) -> Request | None:
         return self._parse(ws, await ws.recv(), bucket)
 
-    def _parse(
-        self, ws: ServerConnection, text: str | bytes, bucket: Bucket
-    ) -> protocol.Request | None:
+    def _parse(self, ws: ServerConnection, text: str | bytes, bucket: Bucket) -> Request | None:
         if not bucket.take(self.clock()):
-            raise Refused("flooding", "too many messages: slow down")
+            raise ClosingError(ErrorCode.FLOODING, "too many messages: slow down")
         try:
             return parse_request(text)
         except ProtocolError as problem:
-            self._tell(ws, protocol.error(problem.code, str(problem)))
+            self._tell(ws, ErrorMessage(problem.code, str(problem)))
             return None
 
-    def _tell(self, ws: ServerConnection, message: dict[str, Any]) -> None:
+    def _tell(self, ws: ServerConnection, message: ServerMessage) -> None:
         broadcast([ws], encode(message))
 
-    async def _send(self, ws: ServerConnection, message: dict[str, Any]) -> None:
+    async def _send(self, ws: ServerConnection, message: ServerMessage) -> None:
         await ws.send(encode(message))
 
     def _guesses(self, address: str) -> Bucket:
         """``address``'s budget of failed look-ups (unknown rooms, wrong tokens)."""
         bucket = self.gate.book.get(address).lookups
         if not bucket.available(self.clock()):
-            raise Refused("too-many-tries", "too many wrong rooms or tokens: wait a minute")
+            raise ClosingError(
+                ErrorCode.TOO_MANY_TRIES, "too many wrong rooms or tokens: wait a minute"
+            )
         return bucket
 
-    def _find(self, address: str, code: str) -> Room:
+    def _find(self, address: str, code: str) -> LiveRoom:
         guesses = self._guesses(address)
-        room = self.rooms.get(code)
-        if room is None:
+        live = self.rooms.get(code)
+        if live is None:
             guesses.take(self.clock())
-            self.audit.note("no-room", address, f"asked for room {code}")
-            raise RoomError(f"there is no room {code}", "no-room")
-        return room
+            self.audit.note(ErrorCode.NO_ROOM, address, f"asked for room {code}")
+            raise RoomError(f"there is no room {code}", ErrorCode.NO_ROOM)
+        return live
 
     async def _open(self, ws: ServerConnection, address: str, request: Opening) -> Seat | None:
         try:
@@ -283,59 +329,59 @@ class GameServer:
                 await self._unarchive(request.room)
             seat, token = self._seat(address, request)
         except RoomError as problem:
-            await self._send(ws, protocol.error(problem.code, str(problem)))
+            await self._send(ws, ErrorMessage(problem.code, str(problem)))
             return None
-        room = seat.room
-        connections = self.watchers.setdefault(room.code, {})
-        if seat.player is None and sum(p is None for p in connections.values()) >= (
+        live = seat.live
+        room = live.room
+        if seat.player is None and sum(p is None for p in live.connections.values()) >= (
             self.limits.max_watchers
         ):
-            raise Refused("crowded", "the room has too many watchers: try again later")
+            raise ClosingError(ErrorCode.CROWDED, "the room has too many watchers: try again later")
         if isinstance(request, Host):
-            self.hosts[room.code] = address
-        if isinstance(request, Host | Join) and not await self._save_locked(room):
-            await self._send(ws, protocol.error("not-saved", "the server cannot save now"))
+            live.host_address = address
+        if isinstance(request, Host | Join) and not await self._save_locked(live):
+            await self._send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot save now"))
             if isinstance(request, Host):
-                self._forget(room)
+                self._forget(live)
             elif seat.player is not None and room.is_person(seat.player) and not room.started:
                 room.remove(seat.player)  # the seat is free again, as on the disk
             return None
-        connections[ws] = seat.player
-        await self._send(ws, protocol.welcome(room.code, seat.player, token))
+        live.connections[ws] = seat.player
+        await self._send(ws, WelcomeMessage(room.code, seat.player, token))
         if seat.player is not None:
-            self.away_since.pop((room.code, seat.player), None)
-        self._plan_next(room)
+            live.away_since.pop(seat.player, None)
+        self._plan_next(live)
         if seat.player is not None:
-            self._presence(room)
+            self._presence(live)
         if room.started:
-            await self._send(ws, self._game(room, seat.player))
+            await self._send(ws, self._game(live, seat.player))
             if room.session.game.is_over:  # over, or a match between two games
-                await self._send(ws, {"type": "over", "record": over_record(room)})
+                await self._send(ws, OverMessage(over_record(room)))
         else:
-            await self._send(ws, self._lobby_message(room))
+            await self._send(ws, self._lobby_message(live))
             if seat.player is not None:
-                self._lobby(room)  # the others learn of the new person
-        self.kick(room)
+                self._lobby(live)  # the others learn of the new person
+        self.kick(live)
         return seat
 
     def _may_host(self, address: str) -> None:
         """Refuse a room past ``address``'s budget or the server's cap."""
         if not self.gate.book.get(address).openings.take(self.clock()):
-            raise Refused("too-many-rooms", "too many rooms opened: wait a minute")
-        lobbies = Counter(self.hosts.values())[address]
+            raise ClosingError(ErrorCode.TOO_MANY_ROOMS, "too many rooms opened: wait a minute")
+        lobbies = sum(live.host_address == address for live in self.rooms.values())
         if lobbies >= self.limits.lobbies_per_address:
-            self.audit.note("too-many-rooms", address, f"{lobbies} rooms not started")
+            self.audit.note(ErrorCode.TOO_MANY_ROOMS, address, f"{lobbies} rooms not started")
             raise RoomError(
                 f"you have {lobbies} rooms whose game has not started: start or leave one",
-                "too-many-rooms",
+                ErrorCode.TOO_MANY_ROOMS,
             )
         if len(self.rooms) >= self.limits.max_rooms:
-            self.audit.note("server-full", address, "no room opened: the server is full")
-            raise RoomError("the server is full: try later", "server-full")
+            self.audit.note(ErrorCode.SERVER_FULL, address, "no room opened: the server is full")
+            raise RoomError("the server is full: try later", ErrorCode.SERVER_FULL)
 
     async def _unarchive(self, code: str) -> None:
         """Bring a finished room back from the archive for someone who asks for it."""
-        if not protocol.ROOM_CODE.fullmatch(code):
+        if not ROOM_CODE.fullmatch(code):
             return
         try:
             room = await self._disk(self.store.load_archived, code)
@@ -343,8 +389,8 @@ class GameServer:
             self.log.error("room %s not loaded from the archive: %s", code, error)
             return
         if room is not None and code not in self.rooms:
-            self.rooms[code] = room
-            self._watch_idle(room)
+            live = self.rooms[code] = LiveRoom(room)
+            self._watch_idle(live)
 
     def _seat(self, address: str, request: Opening) -> tuple[Seat, str | None]:
         if isinstance(request, Host):
@@ -352,168 +398,164 @@ class GameServer:
             while code in self.rooms:
                 code = new_code()
             room, token = Room.open(code, request)
-            self.rooms[code] = room
-            return Seat(room, 0), token
-        room = self._find(address, request.room)
+            live = self.rooms[code] = LiveRoom(room)
+            return Seat(live, 0), token
+        live = self._find(address, request.room)
         if isinstance(request, Join):
-            player, token = room.join(request.name)
-            return Seat(room, player), token
+            player, token = live.room.join(request.name)
+            return Seat(live, player), token
         if isinstance(request, Resume):
-            owner = room.player_of(request.token)
+            owner = live.room.player_of(request.token)
             if owner is None:
                 self._guesses(address).take(self.clock())  # a wrong token is a guess
-                raise RoomError("that token is not a seat's in this room", "bad-token")
-            self._dismiss(room, owner, "replaced", "your seat was taken up on another connection")
-            return Seat(room, owner), None
-        return Seat(room, None), None
+                raise RoomError("that token is not a seat's in this room", ErrorCode.BAD_TOKEN)
+            self._dismiss(
+                live, owner, ErrorCode.REPLACED, "your seat was taken up on another connection"
+            )
+            return Seat(live, owner), None
+        return Seat(live, None), None
 
-    async def _request(self, ws: ServerConnection, seat: Seat, request: protocol.Request) -> None:
-        room = seat.room
-        if ws not in self.watchers.get(room.code, {}):
+    async def _request(self, ws: ServerConnection, seat: Seat, request: Request) -> None:
+        live = seat.live
+        if ws not in live.connections:
             return  # removed, or its seat taken up elsewhere: it is being closed
         try:
             if isinstance(request, Start):
                 if seat.player != 0:
-                    raise RoomError("only the host starts the game", "not-host")
-                if room.started:
-                    raise RoomError("the game has started already", "started")
-                await self._start(room)
+                    raise RoomError("only the host starts the game", ErrorCode.NOT_HOST)
+                if live.room.started:
+                    raise RoomError("the game has started already", ErrorCode.STARTED)
+                await self._start(live)
             elif isinstance(request, Next):
                 if seat.player != 0:
-                    raise RoomError("only the host starts the next game", "not-host")
-                await self._deal_next(room, request.game)
+                    raise RoomError("only the host starts the next game", ErrorCode.NOT_HOST)
+                await self._deal_next(live, request.game)
             elif isinstance(request, Act):
                 if seat.player is None:
-                    raise RoomError("watchers cannot play", "watching")
-                await self._play(room, seat.player, request.ply, request.action)
-            elif isinstance(request, Remove | Lock):
+                    raise RoomError("watchers cannot play", ErrorCode.WATCHING)
+                await self._play(live, seat.player, request.ply, request.action)
+            elif isinstance(request, Remove | LockTable):
                 if seat.player != 0:
-                    raise RoomError("only the host chooses who sits at the table", "not-host")
-                await self._seating(room, request)
+                    raise RoomError(
+                        "only the host chooses who sits at the table", ErrorCode.NOT_HOST
+                    )
+                await self._seating(live, request)
             else:
-                raise RoomError("this connection has its seat already", "seated")
+                raise RoomError("this connection has its seat already", ErrorCode.SEATED)
         except RoomError as problem:
-            await self._send(ws, protocol.error(problem.code, str(problem)))
+            await self._send(ws, ErrorMessage(problem.code, str(problem)))
         except IllegalAction as problem:
-            await self._send(ws, protocol.error("illegal", str(problem)))
+            await self._send(ws, ErrorMessage(ErrorCode.ILLEGAL, str(problem)))
 
     def _leave(self, ws: ServerConnection, seat: Seat) -> None:
-        room = seat.room
-        connections = self.watchers.get(room.code, {})
-        connections.pop(ws, None)
-        if room.session.match.is_over and not connections:
-            asyncio.get_running_loop().create_task(self._archive(room))
+        live = seat.live
+        room = live.room
+        live.connections.pop(ws, None)
+        if room.session.match.is_over and not live.connections:
+            asyncio.get_running_loop().create_task(self._archive(live))
             return
-        if not connections:
-            self._watch_idle(room)
+        if not live.connections:
+            self._watch_idle(live)
         player = seat.player
-        if player is not None and room.is_person(player) and player not in connections.values():
-            self.away_since[room.code, player] = self.clock()
-            self._plan_next(room)
-            self._presence(room)
+        if (
+            player is not None
+            and room.is_person(player)
+            and player not in live.connections.values()
+        ):
+            live.away_since[player] = self.clock()
+            self._plan_next(live)
+            self._presence(live)
             if not room.started:
-                self._lobby(room)
-            self.kick(room)
+                self._lobby(live)
+            self.kick(live)
 
-    def _forget(self, room: Room) -> None:
+    def _forget(self, live: LiveRoom) -> None:
         """A room nobody is in any more leaves the memory (what becomes of its file is the
         caller's: archived, kept, or removed)."""
-        code = room.code
-        if self.rooms.get(code) is not room:
+        if self.rooms.get(live.code) is not live:
             return
-        for table in (self.rooms, self.watchers, self.drivers, self.locks, self.ended, self.hosts):
-            table.pop(code, None)
-        self.bots.forget(code)
-        for timers in (self.timers, self.dealers, self.lobbies):
-            timer = timers.pop(code, None)
-            if timer is not None:
-                timer.cancel()
-        for player in range(len(room.people)):
-            self.away_since.pop((code, player), None)
+        del self.rooms[live.code]
+        self.bots.forget(live.code)
+        live.stop_timers()
 
     # ------------------------------------------------------------------ telling
 
-    def _everyone(self, room: Room, message: Callable[[int | None], dict[str, Any]]) -> None:
+    def _everyone(self, live: LiveRoom, message: Callable[[int | None], ServerMessage]) -> None:
         by_player: dict[int | None, list[ServerConnection]] = {}
-        for ws, player in self.watchers.get(room.code, {}).items():
+        for ws, player in live.connections.items():
             by_player.setdefault(player, []).append(ws)
         for player, connections in by_player.items():
             broadcast(connections, encode(message(player)))
 
-    def _all(self, room: Room, message: dict[str, Any]) -> None:
-        broadcast(self.watchers.get(room.code, {}), encode(message))
+    def _all(self, live: LiveRoom, message: ServerMessage) -> None:
+        broadcast(live.connections, encode(message))
 
-    def away(self, room: Room) -> list[int]:
-        """The people of ``room`` with no connection now."""
-        present = set(self.watchers.get(room.code, {}).values())
-        return [p for p in range(len(room.people)) if room.is_person(p) and p not in present]
-
-    def _presence(self, room: Room) -> None:
-        self._all(room, protocol.presence(self.away(room), self.next_in(room)))
+    def _presence(self, live: LiveRoom) -> None:
+        self._all(live, PresenceMessage(tuple(live.away()), self.next_in(live)))
 
     # ------------------------------------------------------------------ a match's host away
 
-    def _next_at(self, room: Room) -> float | None:
-        """When the server deals ``room``'s next game itself (``None``: it waits for the
+    def _next_at(self, live: LiveRoom) -> float | None:
+        """When the server deals the room's next game itself (``None``: it waits for the
         host): between two games of a match, once the host has been away ``away_after``
         seconds (counted from the end of the game if they left before), while someone is
         in the room to play it. The host's turns are then the bot's, as for anyone away."""
-        code = room.code
-        since = self.away_since.get((code, 0))
+        room = live.room
+        since = live.away_since.get(0)
         if since is None or not room.started or not room.session.has_next_game:
             return None
-        if not self.watchers.get(code):
+        if not live.connections:
             return None  # nobody waits: the match waits for its people (``_watch_idle``)
-        return max(since, self.ended.get(code, since)) + room.away_after
+        ended = since if live.ended is None else live.ended
+        return max(since, ended) + room.away_after
 
-    def next_in(self, room: Room) -> float | None:
-        """Seconds until the server deals ``room``'s next game itself, if it will."""
-        at = self._next_at(room)
+    def next_in(self, live: LiveRoom) -> float | None:
+        """Seconds until the server deals the room's next game itself, if it will."""
+        at = self._next_at(live)
         return None if at is None else max(0.0, at - self.clock())
 
-    def _plan_next(self, room: Room) -> None:
-        """Set (or cancel) the timer that deals ``room``'s next game for an absent host."""
-        old = self.dealers.pop(room.code, None)
-        if old is not None:
-            old.cancel()
-        wait = self.next_in(room)
+    def _plan_next(self, live: LiveRoom) -> None:
+        """Set (or cancel) the timer that deals the room's next game for an absent host."""
+        if live.dealer is not None:
+            live.dealer.cancel()
+            live.dealer = None
+        wait = self.next_in(live)
         if wait is not None:
             loop = asyncio.get_running_loop()
-            self.dealers[room.code] = loop.call_later(
-                wait, lambda: loop.create_task(self._deal_for_host(room))
-            )
+            live.dealer = loop.call_later(wait, lambda: loop.create_task(self._deal_for_host(live)))
 
-    async def _deal_for_host(self, room: Room) -> None:
+    async def _deal_for_host(self, live: LiveRoom) -> None:
         """Deal the next game, the host being away (unless that changed meanwhile)."""
-        async with self.lock(room):
-            at = self._next_at(room)
-            if self.rooms.get(room.code) is not room or at is None:
+        room = live.room
+        async with live.lock:
+            at = self._next_at(live)
+            if self.rooms.get(live.code) is not live or at is None:
                 return
             if at > self.clock():
-                self._plan_next(room)  # a timer that woke early
+                self._plan_next(live)  # a timer that woke early
                 return
             number = room.session.match.game_number + 1
             self.log.info("room %s: host away, game %d dealt by the server", room.code, number)
             try:
                 await self._change(room, lambda: room.next_game(number))
             except RoomError:
-                self._plan_next(room)  # not saved: try again in a while
+                self._plan_next(live)  # not saved: try again in a while
                 return
-            self._dealt(room)
+            self._dealt(live)
 
-    async def _start(self, room: Room) -> None:
+    async def _start(self, live: LiveRoom) -> None:
         """Start the game (the host's request): saved, then told."""
-        async with self.lock(room):
-            await self._change(room, room.start)
-            self.hosts.pop(room.code, None)
-        self._everyone(room, lambda player: self._game(room, player))
-        self.kick(room)
+        async with live.lock:
+            await self._change(live.room, live.room.start)
+            live.host_address = None
+        self._everyone(live, lambda player: self._game(live, player))
+        self.kick(live)
 
-    async def _deal_next(self, room: Room, number: int) -> None:
+    async def _deal_next(self, live: LiveRoom, number: int) -> None:
         """Deal game ``number`` of the match (the host's request): saved, then told."""
-        async with self.lock(room):
-            await self._change(room, lambda: room.next_game(number))
-            self._dealt(room)
+        async with live.lock:
+            await self._change(live.room, lambda: live.room.next_game(number))
+            self._dealt(live)
 
     async def _change(self, room: Room, change: Callable[[], object]) -> None:
         """Make ``change`` to ``room`` and save the whole room; undo it and raise
@@ -522,78 +564,76 @@ class GameServer:
         change()
         if not await self._save(room):
             room.session.match, room.covered, room.started = before
-            raise RoomError("the server could not save that: try again", "not-saved")
+            raise RoomError("the server could not save that: try again", ErrorCode.NOT_SAVED)
 
-    def _dealt(self, room: Room) -> None:
+    def _dealt(self, live: LiveRoom) -> None:
         """The match's next game was dealt and saved: tell everyone, let the bots play
         (call it holding the lock)."""
-        self.ended.pop(room.code, None)
-        self._plan_next(room)
-        self._everyone(room, lambda player: self._game(room, player))
-        self.kick(room)
+        live.ended = None
+        self._plan_next(live)
+        self._everyone(live, lambda player: self._game(live, player))
+        self.kick(live)
 
-    def _lobby(self, room: Room) -> None:
+    def _lobby(self, live: LiveRoom) -> None:
         """Tell everyone in the room's lobby who sits where, soon: changes that come
         close together (people coming and going) are told once."""
-        if room.code in self.lobbies:
+        if live.lobby_update is not None:
             return
 
         def send() -> None:
-            self.lobbies.pop(room.code, None)
-            if self.rooms.get(room.code) is room and not room.started:
-                self._all(room, self._lobby_message(room))
+            live.lobby_update = None
+            if self.rooms.get(live.code) is live and not live.room.started:
+                self._all(live, self._lobby_message(live))
 
-        self.lobbies[room.code] = asyncio.get_running_loop().call_later(LOBBY_PAUSE, send)
+        live.lobby_update = asyncio.get_running_loop().call_later(LOBBY_PAUSE, send)
 
-    def _lobby_message(self, room: Room) -> dict[str, Any]:
-        away = set(self.away(room))
-        return {
-            "type": "lobby",
-            "room": room.code,
-            "rules": room.session.config.rules.to_dict(),
-            "bot": room.level,
-            "seats": [
-                None if name is None else {"name": name, "present": p not in away}
-                for p, name in enumerate(room.people)
-            ],
-            "locked": room.locked,
-        }
+    def _lobby_message(self, live: LiveRoom) -> LobbyMessage:
+        room = live.room
+        away = set(live.away())
+        seats = tuple(
+            None if name is None else LobbySeat(name, p not in away)
+            for p, name in enumerate(room.people)
+        )
+        rules = room.session.config.rules
+        return LobbyMessage(room.code, rules, room.level, seats, room.locked)
 
-    def _game(self, room: Room, player: int | None) -> dict[str, Any]:
+    def _game(self, live: LiveRoom, player: int | None) -> GameMessage:
+        room = live.room
         session = room.session
         game = session.game
-        return {
-            "type": "game",
-            "room": room.code,
-            "id": session.id,
-            "player": player,
-            "rules": game.rules.to_dict(),
-            "players": [{"name": p.name, "bot": p.bot} for p in session.config.players],
-            "level": room.level,
-            "delay": session.config.delay,
-            "away_after": room.away_after,
-            "match": match_json(session.match),
-            "setup": public_setup(game.setup),
-            "moves": [move_json(move) for move in game.history()],
-            "away": self.away(room),
-            "covered": list(room.covered),
-            **({} if (wait := self.next_in(room)) is None else {"next_in": round(wait, 1)}),
-        }
+        return GameMessage(
+            room.code,
+            session.id,
+            player,
+            game.rules,
+            session.config.players,
+            room.level,
+            session.config.delay,
+            room.away_after,
+            PublicSetup.of(game.setup),
+            game.history(),
+            session.match.game_number,
+            session.match.results,
+            tuple(live.away()),
+            frozenset(room.covered),
+            self.next_in(live),
+        )
 
-    async def _play(self, room: Room, player: int, ply: int, action: Action) -> None:
+    async def _play(self, live: LiveRoom, player: int, ply: int, action: Action) -> None:
         """Play a person's ``action`` (``RoomError`` or ``IllegalAction`` if it is not
         theirs to play); saved, then told."""
-        async with self.lock(room):
-            before = room.session.match
-            move = room.act(player, ply, action)
-            await self._played(room, before, move)
+        async with live.lock:
+            before = live.room.session.match
+            move = live.room.act(player, ply, action)
+            await self._played(live, before, move)
 
     async def _played(
-        self, room: Room, before: Match, move: Move, *, covered: bool = False
+        self, live: LiveRoom, before: Match, move: Move, *, covered: bool = False
     ) -> None:
         """Save the move just played (in a thread), then tell everyone (call it holding the
         lock); ``covered``: a bot played it for a person away. If the disk refuses, the
         move is undone, nobody is told of it, and ``RoomError`` (``not-saved``) says so."""
+        room = live.room
         ply = room.ply - 1
         try:
             await self._disk(self.store.append, room.code, ply, move, covered)
@@ -602,37 +642,35 @@ class GameServer:
             self._failed(room, f"move {ply + 1} not saved: {error}")
             raise RoomError(
                 "the server could not save that move, so it was not played: try again",
-                "not-saved",
+                ErrorCode.NOT_SAVED,
             ) from None
         if covered:
             room.covered.append(ply)
-        told: dict[str, Any] = {"type": "move", "ply": ply, "move": move_json(move)}
-        if covered:
-            told["covered"] = True
-        self._all(room, told)
+        self._all(live, MoveMessage(ply, move, covered))
         if room.session.game.is_over:
-            self._all(room, {"type": "over", "record": over_record(room)})
-            self.ended[room.code] = self.clock()
-            self._plan_next(room)
-            if self.dealers.get(room.code) is not None:
-                self._presence(room)  # the host is away: when the next game comes
-            if not self.watchers.get(room.code):
-                self._watch_idle(room)  # the bots finished it for people all away
-        self.kick(room)
+            self._all(live, OverMessage(over_record(room)))
+            live.ended = self.clock()
+            self._plan_next(live)
+            if live.dealer is not None:
+                self._presence(live)  # the host is away: when the next game comes
+            if not live.connections:
+                self._watch_idle(live)  # the bots finished it for people all away
+        self.kick(live)
 
     # ------------------------------------------------------------------ bots
 
-    def kick(self, room: Room) -> None:
-        """Let bots play ``room``'s turns (one driver per room, started if idle)."""
-        task = self.drivers.get(room.code)
+    def kick(self, live: LiveRoom) -> None:
+        """Let bots play the room's turns (one driver per room, started if idle)."""
+        task = live.driver
         if task is None or task.done():
-            self.drivers[room.code] = asyncio.get_running_loop().create_task(self._drive(room))
+            live.driver = asyncio.get_running_loop().create_task(self._drive(live))
 
-    async def _drive(self, room: Room) -> None:
+    async def _drive(self, live: LiveRoom) -> None:
+        room = live.room
         loop = asyncio.get_running_loop()
         failures = 0
         while (player := room.mover()) is not None:
-            if room.is_person(player) and not self._covered(room, player):
+            if room.is_person(player) and not self._covered(live, player):
                 return
             ply = room.ply
             session = room.session
@@ -652,36 +690,35 @@ class GameServer:
             pause = session.config.delay - (loop.time() - started)
             if pause > 0:
                 await asyncio.sleep(pause)
-            async with self.lock(room):
-                if room.ply != ply or self.rooms.get(room.code) is not room:
+            async with live.lock:
+                if room.ply != ply or self.rooms.get(room.code) is not live:
                     continue  # someone played meanwhile (a person back in time)
-                if room.is_person(player) and not self._covered(room, player):
+                if room.is_person(player) and not self._covered(live, player):
                     return
                 before = room.session.match
                 move = room.session.apply(answer.action)
                 try:
-                    await self._played(room, before, move, covered=room.is_person(player))
+                    await self._played(live, before, move, covered=room.is_person(player))
                     failures = 0
                 except RoomError as problem:
                     failures += 1
                     if failures == 1:
-                        self._all(room, protocol.error(problem.code, str(problem)))
+                        self._all(live, ErrorMessage(problem.code, str(problem)))
             if failures:
                 await asyncio.sleep(min(30.0, 2.0**failures))  # the disk may come back
 
-    def _covered(self, room: Room, player: int) -> bool:
+    def _covered(self, live: LiveRoom, player: int) -> bool:
         """True when ``player``'s person has been away long enough for a bot to play for
         them; while they are away but not yet long enough, wake up when it is time."""
-        since = self.away_since.get((room.code, player))
+        since = live.away_since.get(player)
         if since is None:
             return False
-        wait = since + room.away_after - self.clock()
+        wait = since + live.room.away_after - self.clock()
         if wait <= 0:
             return True
-        old = self.timers.pop(room.code, None)
-        if old is not None:
-            old.cancel()
-        self.timers[room.code] = asyncio.get_running_loop().call_later(wait, self.kick, room)
+        if live.wake is not None:
+            live.wake.cancel()
+        live.wake = asyncio.get_running_loop().call_later(wait, self.kick, live)
         return False
 
     # ------------------------------------------------------------------ the host's table
@@ -689,44 +726,47 @@ class GameServer:
     _farewells: ClassVar[set[asyncio.Task[None]]] = set()
     """Connections being closed by ``_dismiss`` (kept here until they are)."""
 
-    async def _seating(self, room: Room, request: Remove | Lock) -> None:
+    async def _seating(self, live: LiveRoom, request: Remove | LockTable) -> None:
         """The host, before the start, removes a person (their connections closed with
         the error ``removed``) or closes the table to new players (or opens it again);
         the room is saved and everyone sees the lobby again. A lock the disk refuses is
         undone; a removal holds (its person is gone) while the server runs. Either way
         the host gets ``not-saved``."""
-        async with self.lock(room):
+        room = live.room
+        async with live.lock:
             if isinstance(request, Remove):
                 room.remove(request.seat)
-                self.away_since.pop((room.code, request.seat), None)
-                self._dismiss(room, request.seat, "removed", "the host removed you from the table")
+                live.away_since.pop(request.seat, None)
+                self._dismiss(
+                    live, request.seat, ErrorCode.REMOVED, "the host removed you from the table"
+                )
                 saved = await self._save(room)
             else:
                 was = room.locked
                 room.lock(request.locked)
                 if not (saved := await self._save(room)):
                     room.locked = was
-        self._lobby(room)
+        self._lobby(live)
         if not saved:
             done = "they are removed until it stops" if isinstance(request, Remove) else "try again"
-            raise RoomError(f"the server could not save the room: {done}", "not-saved")
+            raise RoomError(f"the server could not save the room: {done}", ErrorCode.NOT_SAVED)
 
-    def _dismiss(self, room: Room, player: int, code: str, message: str) -> None:
-        """Close every connection of ``room`` holding ``player``'s seat after an error
+    def _dismiss(self, live: LiveRoom, player: int, code: ErrorCode, message: str) -> None:
+        """Close every connection of the room holding ``player``'s seat after an error
         frame (``code``, ``message``); they leave the room's connections at once, so its
         news and its seat go to nobody else but a new connection."""
-        connections = self.watchers.get(room.code, {})
+        connections = live.connections
         for ws in [ws for ws, seated in connections.items() if seated == player]:
             del connections[ws]
-            self.log.info("room %s: a connection of player %d closed (%s)", room.code, player, code)
+            self.log.info("room %s: a connection of player %d closed (%s)", live.code, player, code)
             task = asyncio.get_running_loop().create_task(self._farewell(ws, code, message))
             self._farewells.add(task)
             task.add_done_callback(self._farewells.discard)
 
-    async def _farewell(self, ws: ServerConnection, code: str, message: str) -> None:
+    async def _farewell(self, ws: ServerConnection, code: ErrorCode, message: str) -> None:
         """Say why, then close (``broadcast``: a connection that does not read never
         holds this up; ``close`` gives up after the server's ``close_timeout``)."""
-        broadcast([ws], encode(protocol.error(code, message)))
+        broadcast([ws], encode(ErrorMessage(code, message)))
         await ws.close(POLICY, code)
 
 
@@ -761,7 +801,7 @@ async def run_server(
             f"({locked.holder or 'a process that did not say who it is'})"
         ) from None
     with held:
-        server = GameServer(data, limits)
+        server = RoomServer(data, limits)
         _quiet_libraries(server.log)
         rooms = server.load()
         stop = asyncio.get_running_loop().create_future()
@@ -776,7 +816,7 @@ async def run_server(
                 ssl=tls,
                 create_connection=server.gate.connection_class(),
                 process_request=server.gate.process_request,
-                max_size=protocol.MAX_REQUEST,
+                max_size=MAX_REQUEST,
                 max_queue=4,
                 write_limit=limits.write_limit,
                 close_timeout=1,  # a client that floods may not read our closing frame

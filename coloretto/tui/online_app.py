@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.markup import escape
 from textual.widgets import Static
 
-from coloretto.online.client import GameStarted, LobbyChanged, Refused, RemoteTable, RoomEvent
+from coloretto.online.client import GameStarted, LobbyChanged, RemoteTable, RoomEvent, SeatRefused
 from coloretto.play.config import YOU
 from coloretto.play.keeper import Keeper
 from coloretto.play.session import Session
@@ -200,7 +200,7 @@ class OnlineApp(GuardedApp):
                 self.pop_screen()
             self.switch_screen(OnlineGameScreen(self.table))
             self.check_size()
-        elif isinstance(event, Refused):
+        elif isinstance(event, SeatRefused):
             self._refused(event.message)
         elif isinstance(event, TableNews) and self.screen is self.lobby:
             self.lobby.say(event.text)

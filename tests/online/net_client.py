@@ -9,11 +9,12 @@ import asyncio
 import sys
 
 from coloretto.online.client import RemoteTable
+from coloretto.online.protocol import Join
 from tests.online.conftest import AutoPlayer
 
 
 async def main(server: str, code: str, name: str, seed: int) -> None:
-    table = RemoteTable(server, {"type": "join", "room": code, "name": name})
+    table = RemoteTable(server, Join(code, name))
     player = AutoPlayer(table, seed, draws=0.0)  # takes at once: few moves, each one slow
     running = asyncio.create_task(table.run())
     async with asyncio.timeout(150):

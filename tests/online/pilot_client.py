@@ -15,6 +15,7 @@ import sys
 from textual.pilot import Pilot
 
 from coloretto.online.client import RemoteTable
+from coloretto.online.protocol import Join
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
 from coloretto.tui.screens import GameScreen
 from tests.online.conftest import choose, key_of
@@ -34,7 +35,7 @@ async def play_turns(
 
 
 async def main(server: str, code: str, name: str, seed: int) -> None:
-    table = RemoteTable(server, {"type": "join", "room": code, "name": name})
+    table = RemoteTable(server, Join(code, name))
     app = OnlineApp(table, host=False)
     rng = random.Random(seed)
     told: set[str] = set()

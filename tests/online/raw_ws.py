@@ -27,8 +27,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from coloretto.engine import Rules
-from coloretto.online.public import PublicGame
+from coloretto.online.messages import GameMessage
+from coloretto.online.public import PublicGame, parse_move
 from tests.online.conftest import ROOT, ServerProcess, choose
 
 TEXT = 0x1
@@ -322,8 +322,9 @@ class Player:
         assert game["type"] == "game", game
         self.ws = ws
         self.seat = seat
-        self.model = PublicGame(Rules(**game["rules"]), game["setup"])
-        for ply, move in enumerate(game["moves"]):
+        told = GameMessage.parse(game)
+        self.model = PublicGame(told.rules, told.setup)
+        for ply, move in enumerate(told.moves):
             self.model.add(ply, move)
         self.rng = random.Random(seat)
 
@@ -350,7 +351,7 @@ class Player:
                     await self.turn()
                 message = await receive(self.ws)
                 if message["type"] == "move":
-                    self.model.add(message["ply"], message["move"])
+                    self.model.add(message["ply"], parse_move(message["move"]))
                 elif message["type"] == "error":
                     raise AssertionError(f"the server refused a move: {message}")
 

@@ -24,8 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from coloretto.engine import load_record
+from coloretto.engine import Rules, load_record
 from coloretto.online.client import RemoteTable
+from coloretto.online.protocol import Host
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import ROOT, AutoPlayer, ServerProcess, history_record
@@ -121,8 +122,7 @@ def test_a_game_over_a_slow_lossy_network_ends_the_same_everywhere(
             assert relay.stdout.readline().strip() == "ready"
             target = f"127.0.0.1:{RELAY_PORT}"
         rules = {"players": 3, "scoring": "brown", "edition": "classic", "variant": "standard"}
-        opening = {"type": "host", "name": "Ana", "rules": rules, "bot": "easy", "delay": 0,
-                   "away_after": 60}  # fmt: skip
+        opening = Host("Ana", Rules(**rules), "easy", 0, 60)  # type: ignore[arg-type]
         ana = RemoteTable(server.address, opening, Keeper(DataDir(homes["ana"])))
         AutoPlayer(ana, 4)
 

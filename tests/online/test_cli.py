@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import socket
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import pytest
 
 from coloretto.cli import online_command
 from coloretto.cli.main import build_parser
-from coloretto.online.protocol import Host, parse_request
+from coloretto.online.protocol import Host, Join, Opening, encode, parse_request
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.conftest import run_coloretto
@@ -63,9 +62,7 @@ def test_the_command_that_takes_a_seat_back_trusts_the_same_authority(
     parser = build_parser()
     argv = ["join", "K7PQ2M", "--server", "wss://127.0.0.1:7787", "--name", "Ana"]
     args = parser.parse_args([*argv, "--cafile", cert.name])  # relative to where it runs
-    table = online_command._connect(args, parser)(
-        {"type": "join", "room": "K7PQ2M", "name": "Ana"}, Keeper(DataDir(tmp_path))
-    )
+    table = online_command._connect(args, parser)(Join("K7PQ2M", "Ana"), Keeper(DataDir(tmp_path)))
     table.player = 0
     comeback = table.comeback
     assert comeback is not None
@@ -75,12 +72,12 @@ def test_the_command_that_takes_a_seat_back_trusts_the_same_authority(
 def test_host_games_opens_a_room_for_a_match(monkeypatch: pytest.MonkeyPatch) -> None:
     parser = build_parser()
     args = parser.parse_args(["host", "--games", "3", "--players", "3", "--name", "Hana"])
-    opened: list[dict[str, object]] = []
+    opened: list[Opening] = []
     monkeypatch.setattr(
         online_command, "_play", lambda parser, table, host: opened.append(table.opening) or 0
     )
     assert args.run(args, parser) == 0
-    request = parse_request(json.dumps({**opened[0], "version": 1}))
+    request = parse_request(encode(opened[0]))  # as the table sends it
     assert isinstance(request, Host)
     assert request.rules.games == 3
     assert request.rules.players == 3

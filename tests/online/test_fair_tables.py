@@ -16,8 +16,10 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from coloretto.engine import Rules
 from coloretto.online import client as client_module
-from coloretto.online.client import Refused, RemoteTable, SeatKeys
+from coloretto.online.client import RemoteTable, SeatKeys, SeatRefused
+from coloretto.online.protocol import Host, Join, Watch
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews
 from coloretto.store.paths import DataDir
@@ -70,7 +72,7 @@ class Events:
 
     @property
     def refusals(self) -> list[str]:
-        return [e.message for e in self.seen if isinstance(e, Refused)]
+        return [e.message for e in self.seen if isinstance(e, SeatRefused)]
 
     @property
     def news(self) -> list[str]:
@@ -87,7 +89,7 @@ def test_the_host_removes_a_person_who_is_told_and_does_not_come_back(
         async with connect(server.url) as ana:
             room = (await ask(ana, HOST))["room"]
             data = DataDir(tmp_path / "ben")
-            ben = RemoteTable(server.address, join(room, "Ben"), Keeper(data))
+            ben = RemoteTable(server.address, Join(room, "Ben"), Keeper(data))
             events = Events(ben)
             running = asyncio.create_task(ben.run())
             await lobby_where(ana, lambda lobby: names(lobby)[1] == "Ben")
@@ -211,7 +213,7 @@ def test_a_seat_opened_on_a_second_connection_closes_the_first(
     async def test() -> None:
         async with connect(server.url) as ana:
             room = (await ask(ana, HOST))["room"]
-            ben = RemoteTable(server.address, join(room, "Ben"), Keeper(DataDir(tmp_path / "b")))
+            ben = RemoteTable(server.address, Join(room, "Ben"), Keeper(DataDir(tmp_path / "b")))
             events = Events(ben)
             running = asyncio.create_task(ben.run())
             await lobby_where(ana, lambda lobby: names(lobby)[1] == "Ben")
@@ -260,7 +262,7 @@ def test_a_room_with_too_many_watchers_ends_the_watchers_table(tmp_path: Path) -
         async def test() -> None:
             async with connect(server.url) as ana:
                 room = (await ask(ana, HOST))["room"]
-                watcher = RemoteTable(server.address, {"type": "watch", "room": room},
+                watcher = RemoteTable(server.address, Watch(room),
                                       Keeper(DataDir(tmp_path / "w")))  # fmt: skip
                 events = Events(watcher)
                 await asyncio.wait_for(watcher.run(), 10)
@@ -330,8 +332,7 @@ async def alone_with_bots(
     """Ana hosts a 3-player game with two bots, through a relay, and starts it; once it is
     her turn: her table, what it told, the relay and the task running the table."""
     relay = await Relay(server.port).start()
-    opening = {**HOST, "rules": {**RULES, "players": 3}, "away_after": away_after}
-    del opening["version"]
+    opening = Host("Ana", Rules(**{**RULES, "players": 3}), "easy", 0, away_after)  # type: ignore[arg-type]
     table = RemoteTable(f"127.0.0.1:{relay.port}", opening, Keeper(DataDir(tmp_path / "ana")))
     events = Events(table)
     running = asyncio.create_task(table.run())

@@ -12,7 +12,9 @@ import asyncio
 import random
 from pathlib import Path
 
+from coloretto.engine import Rules
 from coloretto.online.client import RemoteTable
+from coloretto.online.protocol import Host, Join
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
@@ -33,13 +35,12 @@ def test_the_server_deals_the_next_game_when_the_host_has_left(
 
 
 async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
-    opening = {"type": "host", "name": "Hana", "rules": {"players": 3}, "games": 2,
-               "bot": "easy", "delay": 0, "away_after": AWAY}  # fmt: skip
+    opening = Host("Hana", Rules(players=3, games=2), "easy", 0, AWAY)
     hana = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "hana")))
     AutoPlayer(hana, seed=5, draws=0.1)
     hanas = asyncio.create_task(hana.run())
     await until(lambda: hana.room is not None)
-    jo = RemoteTable(server.address, {"type": "join", "room": hana.room, "name": "Jo"},
+    jo = RemoteTable(server.address, Join(hana.room, "Jo"),
                      Keeper(DataDir(tmp_path / "jo")))  # fmt: skip
     app = OnlineApp(jo, host=False)
     rng = random.Random(3)
@@ -104,7 +105,7 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
 
     # Hana comes back (a new process would: her token is in her data directory) and is
     # told how many of her moves the bot played.
-    back = RemoteTable(server.address, {"type": "join", "room": hana.room, "name": "Hana"},
+    back = RemoteTable(server.address, Join(hana.room, "Hana"),
                        Keeper(DataDir(tmp_path / "hana")))  # fmt: skip
     backs = asyncio.create_task(back.run())
     await until(lambda: back.started, 10)

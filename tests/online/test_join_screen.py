@@ -9,7 +9,9 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from coloretto.engine import Rules
 from coloretto.online.client import LobbyChanged, RemoteTable
+from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host, Join
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import JoinForm, OnlineApp
@@ -43,7 +45,7 @@ def test_a_bad_code_is_told_then_a_good_one_joins(server: ServerProcess, tmp_pat
 
 async def bad_code_then_good_code(server: ServerProcess, tmp_path: Path) -> None:
     """Bob's join screen: a code too short, a room the server does not know, Ann's room."""
-    opening = {"type": "host", "name": "Ann", "rules": {"players": 3}, "bot": "easy", "delay": 0}
+    opening = Host("Ann", Rules(players=3), "easy", 0, DEFAULT_AWAY_AFTER)
     host = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "ann")))
     seen: list[LobbyChanged] = []
     host.subscribe(lambda event: seen.append(event) if isinstance(event, LobbyChanged) else None)
@@ -51,8 +53,7 @@ async def bad_code_then_good_code(server: ServerProcess, tmp_path: Path) -> None
     made: list[RemoteTable] = []
 
     def table_for(code: str, name: str, keeper: Keeper) -> RemoteTable:
-        made.append(RemoteTable(server.address, {"type": "join", "room": code, "name": name},
-                                keeper))  # fmt: skip
+        made.append(RemoteTable(server.address, Join(code, name), keeper))
         return made[-1]
 
     form = JoinForm(server.address, "Bob", table_for)

@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 from websockets.asyncio.client import connect
 
-from coloretto.online.client import LobbyChanged, Refused, RemoteTable
+from coloretto.engine import Rules
+from coloretto.online.client import LobbyChanged, RemoteTable, SeatRefused
+from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host, Join
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp
@@ -20,7 +21,7 @@ from coloretto.tui.widgets import Notice
 from tests.online.conftest import ServerProcess, until
 from tests.online.test_server import ask, receive
 
-HOST = {"type": "host", "name": "Ana", "rules": {"players": 4}, "bot": "easy", "delay": 0}
+HOST = Host("Ana", Rules(players=4), "easy", 0, DEFAULT_AWAY_AFTER)
 
 
 def notice(app: OnlineApp) -> str:
@@ -52,10 +53,12 @@ async def host_keys(server: ServerProcess, tmp_path: Path) -> None:
     def seat(name: str) -> RemoteTable:
         room = ana.room
         assert room is not None
-        table = RemoteTable(server.address, {"type": "join", "room": room, "name": name},
+        table = RemoteTable(server.address, Join(room, name),
                             Keeper(DataDir(tmp_path / name)))  # fmt: skip
         refused[name] = []
-        table.subscribe(lambda e: refused[name].append(e.message) if isinstance(e, Refused) else 0)
+        table.subscribe(
+            lambda e: refused[name].append(e.message) if isinstance(e, SeatRefused) else 0
+        )
         others.append(asyncio.create_task(table.run()))
         return table
 
@@ -126,9 +129,8 @@ def test_a_person_removed_reads_why_and_their_client_stops(
 ) -> None:
     async def test() -> None:
         async with connect(server.url) as host:
-            room = (await ask(host, {**HOST, "version": 1}))["room"]
-            opening: dict[str, Any] = {"type": "join", "room": room, "name": "Ben"}
-            ben = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "ben")))
+            room = (await ask(host, HOST.to_json()))["room"]
+            ben = RemoteTable(server.address, Join(room, "Ben"), Keeper(DataDir(tmp_path / "ben")))
             seen: list[LobbyChanged] = []
             ben.subscribe(lambda e: seen.append(e) if isinstance(e, LobbyChanged) else None)
             app = OnlineApp(ben, host=False)

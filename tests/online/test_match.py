@@ -17,7 +17,9 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from coloretto.engine import Rules
 from coloretto.online.client import GameStarted, RemoteTable
+from coloretto.online.protocol import Host, Watch
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import MovePlayed
 from coloretto.store.paths import DataDir
@@ -42,8 +44,7 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
     server: ServerProcess, tmp_path: Path
 ) -> None:
     homes = {name: tmp_path / name for name in ("ana", "ben")}
-    opening = {"type": "host", "name": "Ana", "rules": {"players": 3}, "games": 2,
-               "bot": "easy", "delay": 0, "away_after": 60}  # fmt: skip
+    opening = Host("Ana", Rules(players=3, games=2), "easy", 0, 60)
     table = RemoteTable(server.address, opening, Keeper(DataDir(homes["ana"])))
     app = OnlineApp(table, host=True)
     rng = random.Random(11)
@@ -110,7 +111,7 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
             assert len(saved.session.game.history()) >= 12
             await until(lambda: not table.connected)
             server.start()
-            watcher = RemoteTable(server.address, {"type": "watch", "room": table.room},
+            watcher = RemoteTable(server.address, Watch(table.room),
                                   Keeper(DataDir(tmp_path / "watcher")))  # fmt: skip
             watching = asyncio.create_task(watcher.run())
             await until(lambda: watcher.started)

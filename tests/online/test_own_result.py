@@ -15,7 +15,9 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
 
+from coloretto.engine import Rules
 from coloretto.online.client import RemoteTable
+from coloretto.online.protocol import Host
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
@@ -114,8 +116,7 @@ def test_the_leave_dialog_keeps_the_command_on_one_line_and_the_scores_mark_ones
     the game to its end."""
 
     async def play() -> None:
-        opening = {"type": "host", "name": "Jo", "rules": {"players": 3}, "bot": "easy",
-                   "delay": 0, "away_after": 60}  # fmt: skip
+        opening = Host("Jo", Rules(players=3), "easy", 0, 60)
         table = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "jo")))
         app = OnlineApp(table, host=True)
         async with app.run_test(size=(100, 30)) as pilot:
@@ -152,8 +153,7 @@ def test_a_command_too_long_for_the_screen_breaks_where_the_shell_reads_it_whole
 
     async def play() -> None:
         address = f"127.000.000.001:{server.port}"  # the same server, spelt longer
-        opening = {"type": "host", "name": "Alexandra Smithe", "rules": {"players": 3},
-                   "bot": "easy", "delay": 0, "away_after": 60}  # fmt: skip
+        opening = Host("Alexandra Smithe", Rules(players=3), "easy", 0, 60)
         table = RemoteTable(address, opening, Keeper(DataDir(tmp_path / "al")))
         app = OnlineApp(table, host=True)
         async with app.run_test(size=(width, 24)) as pilot:

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from coloretto.engine import Match, Rules, new_game
 from coloretto.online.client import LobbyChanged, RemoteSession, RemoteTable
+from coloretto.online.protocol import Host, Join
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
@@ -38,14 +39,13 @@ def test_each_seat_reads_its_own_turn_and_the_others(server: ServerProcess, tmp_
 
 async def own_seat(server: ServerProcess, tmp_path: Path) -> None:
     """Ana hosts (in a pilot app), Ben joins (a bare table), a bot takes the third seat."""
-    opening = {"type": "host", "name": NAME, "rules": {"players": 3}, "bot": "easy",
-               "delay": 0, "away_after": 60}  # fmt: skip
+    opening = Host(NAME, Rules(players=3), "easy", 0, 60)
     table = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "ana")))
     app = OnlineApp(table, host=True)
     lobby: list[LobbyChanged] = []
     async with app.run_test(size=(120, 40)) as pilot:
         await until(lambda: table.room is not None)
-        ben = RemoteTable(server.address, {"type": "join", "room": table.room, "name": "Ben"},
+        ben = RemoteTable(server.address, Join(table.room, "Ben"),
                           Keeper(DataDir(tmp_path / "ben")))  # fmt: skip
         ben.subscribe(lambda e: lobby.append(e) if isinstance(e, LobbyChanged) else None)
         bens = asyncio.create_task(ben.run())

@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from coloretto.engine import DRAW, GameState, Match, RecordError, Rules, load_record, new_game
 from coloretto.online.client import RemoteTable, server_url
+from coloretto.online.messages import MoveMessage, PresenceMessage, parse_message
 from coloretto.online.protocol import (
     MAX_REQUEST,
     Act,
@@ -25,18 +27,11 @@ from coloretto.online.protocol import (
     Resume,
     Start,
     Watch,
-    covered,
-    next_in,
+    bot_covered,
+    encode,
     parse_request,
-    presence,
 )
-from coloretto.online.public import (
-    PublicGame,
-    match_json,
-    match_progress,
-    move_json,
-    public_setup,
-)
+from coloretto.online.public import PublicGame, PublicSetup, match_progress, move_json, parse_move
 from coloretto.online.room_store import RoomStore
 from coloretto.online.rooms import Room, RoomError, over_record
 from coloretto.play.saving import session_from_record, session_record
@@ -115,12 +110,12 @@ def test_the_public_game_is_the_real_game_but_for_the_deck_order(rules: Rules) -
         rng = random.Random(seed)
         while not game.is_over:
             game = game.apply(rng.choice(game.legal_actions()))
-        setup = public_setup(game.setup)
+        setup = json.loads(json.dumps(PublicSetup.of(game.setup).to_json()))
         assert set(setup) == {"removed", "starting", "first_player"}  # no deck, no seed
-        model = PublicGame(rules, json.loads(json.dumps(setup)))
+        model = PublicGame(rules, PublicSetup.parse(setup, rules))
         real = GameState.from_setup(rules, game.setup)
         for ply, move in enumerate(game.history()):
-            model.add(ply, json.loads(json.dumps(move_json(move))))
+            model.add(ply, parse_move(json.loads(json.dumps(move_json(move)))))
             real = real.apply(move.action)
             assert model.state.rows == real.rows
             assert model.state.legal_actions() == real.legal_actions()
@@ -131,22 +126,23 @@ def test_the_public_game_is_the_real_game_but_for_the_deck_order(rules: Rules) -
 
 def test_a_move_that_does_not_fit_the_game_is_a_protocol_error() -> None:
     game = new_game(Rules(players=3), 2)
-    model = PublicGame(game.rules, public_setup(game.setup))
+    setup = PublicSetup.of(game.setup)
+    model = PublicGame(game.rules, setup)
     drawn = game.apply(DRAW).last_move
     assert drawn is not None
     with pytest.raises(ProtocolError, match="arrived after"):
-        model.add(1, move_json(drawn))
-    wrong_seat = {**move_json(drawn), "player": (drawn.player + 1) % 3}
+        model.add(1, drawn)
     with pytest.raises(ProtocolError, match="does not fit"):
-        model.add(0, wrong_seat)
-    removed = game.setup.removed[0].text
+        model.add(0, drawn._replace(player=(drawn.player + 1) % 3))
     with pytest.raises(ProtocolError, match="left to turn up"):
-        model.add(0, {**move_json(drawn), "card": removed})
+        model.add(0, drawn._replace(card=game.setup.removed[0]))
     with pytest.raises(ProtocolError, match="row 1 is empty"):
-        model.add(0, {"player": drawn.player, "action": "take 1"})
+        model.add(0, parse_move({"player": drawn.player, "action": "take 1"}))
     with pytest.raises(ProtocolError, match="setup"):
-        PublicGame(game.rules, {**public_setup(game.setup), "first_player": 7})
-    assert model.add(0, move_json(drawn)) == drawn
+        PublicSetup.parse({**setup.to_json(), "first_player": 7}, game.rules)
+    with pytest.raises(ProtocolError, match="setup"):
+        PublicGame(game.rules, replace(setup, removed=setup.removed * 2))
+    assert model.add(0, drawn) == drawn
 
 
 def host(players: int = 3) -> Host:
@@ -286,7 +282,8 @@ def test_the_match_as_the_server_tells_it() -> None:
     rules = Rules(players=3, games=3)
     assert match_progress(rules, None) == (1, ())
     match = Match.start(rules, 5)
-    assert match_progress(rules, json.loads(json.dumps(match_json(match)))) == (1, ())
+    told = {"game": match.game_number, "results": [list(scores) for scores in match.results]}
+    assert match_progress(rules, json.loads(json.dumps(told))) == (1, ())
 
 
 def played_out(room: Room, rng: random.Random) -> None:
@@ -381,12 +378,14 @@ def test_a_game_of_a_match_is_told_without_the_seed_until_the_match_is_over(
 
 
 def test_presence_says_when_the_server_deals_the_next_game_for_an_absent_host() -> None:
-    assert presence([1]) == {"type": "presence", "away": [1]}
-    told = json.loads(json.dumps(presence([0], 29.96)))
-    assert told == {"type": "presence", "away": [0], "next_in": 30.0}
-    assert next_in(told) == 30.0
-    assert next_in({"type": "presence", "away": [0], "next_in": 0}) == 0.0
-    assert next_in({"type": "presence", "away": []}) is None
+    assert PresenceMessage((1,)).to_json() == {"type": "presence", "away": [1]}
+    told = encode(PresenceMessage((0,), 29.96))
+    assert json.loads(told) == {"type": "presence", "away": [0], "next_in": 30.0}
+    assert parse_message(told) == PresenceMessage((0,), 30.0)
+    assert parse_message('{"type": "presence", "away": [0], "next_in": 0}') == PresenceMessage(
+        (0,), 0.0
+    )
+    assert parse_message('{"type": "presence", "away": []}') == PresenceMessage(())
 
 
 @pytest.mark.parametrize(
@@ -394,41 +393,35 @@ def test_presence_says_when_the_server_deals_the_next_game_for_an_absent_host() 
               float("inf")],
 )  # fmt: skip
 def test_a_bad_next_in_from_the_server_is_a_protocol_error(value: object) -> None:
-    message = {"type": "presence", "away": [0], "next_in": value}
+    message = json.dumps({"type": "presence", "away": [0], "next_in": value})
     with pytest.raises(ProtocolError, match="next_in: expected seconds from 0 to 600"):
-        next_in(message)
-    table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "K7PQ2M", "name": "Jo"})
+        parse_message(message)
+    table = RemoteTable("127.0.0.1:7787", Join("K7PQ2M", "Jo"))
     with pytest.raises(ProtocolError, match="next_in"):  # the client closes, as for any breach
         table._handle(json.dumps({"type": "presence", "away": [], "next_in": value}))
 
 
 def test_the_moves_a_bot_played_for_a_person_away_as_the_server_tells_them() -> None:
-    assert covered({"type": "move", "ply": 7, "move": {}, "covered": True}, 8) == {7}
-    assert covered({"type": "move", "ply": 7, "move": {}, "covered": False}, 8) == set()
-    assert covered({"type": "move", "ply": 7, "move": {}}, 8) == set()
-    assert covered({"type": "game", "covered": [0, 5]}, 6) == {0, 5}
-    assert covered({"type": "game"}, 6) == set()
+    move = {"player": 0, "action": "draw", "card": "blue"}
+    for told, covered in (({"covered": True}, True), ({"covered": False}, False), ({}, False)):
+        message = parse_message(json.dumps({"type": "move", "ply": 7, "move": move, **told}))
+        assert isinstance(message, MoveMessage)
+        assert message.covered is covered
+    assert bot_covered([0, 5], 6) == {0, 5}
+    assert bot_covered(None, 6) == set()
 
 
-@pytest.mark.parametrize(
-    ("message", "words"),
-    [
-        ({"type": "move", "ply": 7, "covered": 1}, "covered: expected true or false"),
-        ({"type": "move", "ply": 7, "covered": "yes"}, "covered: expected true or false"),
-        ({"type": "move", "ply": "7", "covered": True}, "covered: expected true or false"),
-        ({"type": "game", "covered": [6]}, "covered: expected numbers of the 6 actions"),
-        ({"type": "game", "covered": [-1]}, "covered: expected numbers of the 6 actions"),
-        ({"type": "game", "covered": [True]}, "covered: expected numbers of the 6 actions"),
-        ({"type": "game", "covered": [1.0]}, "covered: expected numbers of the 6 actions"),
-        ({"type": "game", "covered": {"1": 1}}, "covered: expected numbers of the 6 actions"),
-        ({"type": "game", "covered": True}, "covered: expected numbers of the 6 actions"),
-    ],
-)
-def test_a_bad_covered_from_the_server_is_a_protocol_error(
-    message: dict[str, object], words: str
-) -> None:
-    with pytest.raises(ProtocolError, match=words):
-        covered(message, 6)
+@pytest.mark.parametrize("value", [1, "yes", None, [7]])
+def test_a_bad_covered_move_from_the_server_is_a_protocol_error(value: object) -> None:
+    message = {"type": "move", "ply": 7, "move": {"player": 0, "action": "draw"}, "covered": value}
+    with pytest.raises(ProtocolError, match="covered: expected true or false"):
+        parse_message(json.dumps(message))
+
+
+@pytest.mark.parametrize("value", [[6], [-1], [True], [1.0], {"1": 1}, True])
+def test_a_bad_covered_list_is_a_protocol_error(value: object) -> None:
+    with pytest.raises(ProtocolError, match="covered: expected numbers of the 6 actions"):
+        bot_covered(value, 6)
 
 
 def test_a_room_keeps_the_moves_a_bot_played_for_a_person_away(tmp_path: Path) -> None:

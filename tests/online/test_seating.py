@@ -10,10 +10,19 @@ from pathlib import Path
 import pytest
 
 from coloretto.engine import Rules
-from coloretto.online.client import Refused, RemoteTable, SeatKeys
+from coloretto.online.client import RemoteTable, SeatKeys, SeatRefused
+from coloretto.online.messages import GameMessage
 from coloretto.online.names import fold, has_you_marker
-from coloretto.online.protocol import Host, Lock, ProtocolError, Remove, parse_request
-from coloretto.online.public import match_json, move_json, public_setup
+from coloretto.online.protocol import (
+    Host,
+    Join,
+    LockTable,
+    ProtocolError,
+    Remove,
+    encode,
+    parse_request,
+)
+from coloretto.online.public import PublicSetup
 from coloretto.online.rooms import Room, RoomError
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews
@@ -106,8 +115,8 @@ def test_a_name_with_the_you_marker_is_refused(name: str) -> None:
 
 def test_the_hosts_requests_are_parsed() -> None:
     assert parse_request('{"type": "remove", "seat": 2}') == Remove(2)
-    assert parse_request('{"type": "lock"}') == Lock(locked=True)
-    assert parse_request('{"type": "unlock"}') == Lock(locked=False)
+    assert parse_request('{"type": "lock"}') == LockTable(locked=True)
+    assert parse_request('{"type": "unlock"}') == LockTable(locked=False)
 
 
 @pytest.mark.parametrize(
@@ -197,15 +206,10 @@ def test_a_locked_table_takes_no_new_person_and_keeps_its_lock_when_saved(tmp_pa
 def game_message(room: Room, player: int) -> str:
     """What the server tells a seat of ``room`` about its game."""
     session = room.session
-    return json.dumps(
-        {
-            "type": "game", "room": room.code, "id": session.id, "player": player,
-            "rules": session.config.rules.to_dict(),
-            "players": [{"name": p.name, "bot": p.bot} for p in session.config.players],
-            "level": room.level, "delay": 0.0, "away_after": 5.0,
-            "match": match_json(session.match), "setup": public_setup(session.game.setup),
-            "moves": [move_json(move) for move in session.game.history()], "away": [],
-        }
+    game = session.game
+    return encode(
+        GameMessage(room.code, session.id, player, game.rules, session.config.players,
+                    room.level, 0.0, 5.0, PublicSetup.of(game.setup), game.history())
     )  # fmt: skip
 
 
@@ -215,7 +219,7 @@ def error(code: str, message: str = "why") -> str:
 
 def seated_table(tmp_path: Path, room: Room | None = None) -> tuple[RemoteTable, list[object]]:
     """Jo's table, welcomed to seat 1 of room ABC234 (and told its game, if ``room``)."""
-    table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "ABC234", "name": "Jo"},
+    table = RemoteTable("127.0.0.1:7787", Join("ABC234", "Jo"),
                         Keeper(DataDir(tmp_path)))  # fmt: skip
     told: list[object] = []
     table.subscribe(told.append)
@@ -258,7 +262,7 @@ def test_errors_once_seated_are_news_and_end_nothing(tmp_path: Path) -> None:
 def test_errors_that_end_the_table(tmp_path: Path, code: str, words: str) -> None:
     table, told = seated_table(tmp_path)
     assert not table._handle(error(code, "\x1b[2Jspoofed words"))
-    assert told == [Refused(words)]
+    assert told == [SeatRefused(words)]
     kept = SeatKeys(table.keeper.data).get(table.server, "ABC234", "Jo")
     assert (kept is None) == (code == "removed")  # removed: nothing left to resume
 
@@ -268,16 +272,16 @@ def test_an_error_before_the_welcome_ends_the_table_and_a_bad_token_is_forgotten
 ) -> None:
     keys = SeatKeys(DataDir(tmp_path))
     keys.put("ws://127.0.0.1:7787", "ABC234", "Jo", "t" * 32)
-    table = RemoteTable("127.0.0.1:7787", {"type": "join", "room": "ABC234", "name": "Jo"},
+    table = RemoteTable("127.0.0.1:7787", Join("ABC234", "Jo"),
                         Keeper(DataDir(tmp_path)))  # fmt: skip
     told: list[object] = []
     table.subscribe(told.append)
     assert table.token == "t" * 32
     assert not table._handle(error("bad-token", "that token is not a seat's in this room"))
     assert told == [
-        Refused("that token is not a seat's in this room (the host may have removed you)")
+        SeatRefused("that token is not a seat's in this room (the host may have removed you)")
     ]
     assert table.token is None
     assert keys.get("ws://127.0.0.1:7787", "ABC234", "Jo") is None
     assert not table._handle(error("not-saved", "the server cannot save now"))
-    assert told[-1] == Refused("the server cannot save now")
+    assert told[-1] == SeatRefused("the server cannot save now")

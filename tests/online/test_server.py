@@ -12,6 +12,7 @@ import ssl
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 from coloretto.engine import Rules
-from coloretto.online.client import Refused, RemoteTable
+from coloretto.online.client import RemoteTable, SeatRefused
+from coloretto.online.messages import GameMessage
+from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host
 from coloretto.online.public import PublicGame
 from coloretto.online.server import Limits, run_server
 from coloretto.play.keeper import Keeper
@@ -38,7 +41,8 @@ from tests.online.conftest import (
 )
 
 RULES = {"players": 4, "scoring": "brown", "edition": "classic", "variant": "standard"}
-HOST = {"type": "host", "version": 1, "name": "Ana", "rules": RULES, "bot": "easy", "delay": 0}
+HOSTING = Host("Ana", Rules(**RULES), "easy", 0, DEFAULT_AWAY_AFTER)  # type: ignore[arg-type]
+HOST = HOSTING.to_json()
 
 
 async def ask(ws: ClientConnection, message: dict[str, Any] | str) -> dict[str, Any]:
@@ -109,8 +113,9 @@ async def settled(url: str, room: str) -> PublicGame:
             await watcher.send(json.dumps({"type": "watch", "version": 1, "room": room}))
             game = await receive(watcher, "game")
         if len(game["moves"]) == last:
-            model = PublicGame(Rules(**game["rules"]), game["setup"])
-            for ply, move in enumerate(game["moves"]):
+            told = GameMessage.parse(game)
+            model = PublicGame(told.rules, told.setup)
+            for ply, move in enumerate(told.moves):
                 model.add(ply, move)
             return model
         last = len(game["moves"])
@@ -290,7 +295,7 @@ def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
 
     async def test() -> None:
         nonlocal ben
-        host = {**HOST, "away_after": 60}
+        host = replace(HOSTING, away_after=60)
         ana = RemoteTable(server.address, host, Keeper(DataDir(homes[0])))
         player = AutoPlayer(ana, 1)
         running = asyncio.create_task(ana.run())
@@ -337,16 +342,16 @@ def test_the_server_speaks_tls_with_a_certificate(tmp_path: Path) -> None:
 
         async def test() -> None:
             told: list[object] = []
-            stranger = RemoteTable(server.url, HOST, Keeper(DataDir(tmp_path / "zed")),
+            stranger = RemoteTable(server.url, HOSTING, Keeper(DataDir(tmp_path / "zed")),
                                    tls=ssl.create_default_context())  # fmt: skip
             stranger.subscribe(told.append)
             await stranger.run()  # refused at once: no authority here signed the certificate
-            assert told == [Refused(
+            assert told == [SeatRefused(
                 f"the certificate of the server at {server.url} is not trusted here "
                 "(self-signed certificate): --cafile names the authority that signed it"
             )]  # fmt: skip
             tls = ssl.create_default_context(cafile=cert)
-            ana = RemoteTable(server.url, HOST, Keeper(DataDir(tmp_path / "ana")), tls=tls)
+            ana = RemoteTable(server.url, HOSTING, Keeper(DataDir(tmp_path / "ana")), tls=tls)
             running = asyncio.create_task(ana.run())
             await until(lambda: ana.player == 0)
             ana.suspend()
@@ -387,10 +392,10 @@ def test_a_server_nobody_runs_is_told_in_one_line(tmp_path: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     told: list[object] = []
-    table = RemoteTable(f"ws://127.0.0.1:{port}", HOST, Keeper(DataDir(tmp_path)))
+    table = RemoteTable(f"ws://127.0.0.1:{port}", HOSTING, Keeper(DataDir(tmp_path)))
     table.subscribe(told.append)
     run(table.run)
-    assert told == [Refused(
+    assert told == [SeatRefused(
         f"cannot reach the server at ws://127.0.0.1:{port} (Connection refused): is coloretto "
         "server running there?"
     )]  # fmt: skip

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from coloretto.engine import GameState, Match, Rules, new_game
 from coloretto.online.client import RemoteSession, RemoteTable
+from coloretto.online.protocol import Host, Watch
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
@@ -89,8 +90,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
     homes = {name: tmp_path / name for name in ("ana", "ben", "cy")}
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     rules = {"players": 4, "scoring": "brown", "edition": "classic", "variant": "standard"}
-    opening = {"type": "host", "name": "Ana", "rules": rules, "bot": "easy", "delay": 0,
-               "away_after": 1.0}  # fmt: skip
+    opening = Host("Ana", Rules(**rules), "easy", 0, 1.0)  # type: ignore[arg-type]
     table = RemoteTable(server.address, opening, Keeper(DataDir(homes["ana"])))
     app = OnlineApp(table, host=True)
     rng = random.Random(5)
@@ -130,7 +130,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
                 stderr=subprocess.STDOUT,
             )
             cy = join_cy()
-            watcher = RemoteTable(server.address, {"type": "watch", "room": table.room},
+            watcher = RemoteTable(server.address, Watch(table.room),
                                   Keeper(DataDir(tmp_path / "watcher")))  # fmt: skip
             watching = asyncio.create_task(watcher.run())
             await until(lambda: app.lobby.lobby is not None and all(app.lobby.lobby.seats[:3]))

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from coloretto.engine import Rules
+from coloretto.online import protocol
 from coloretto.online.client import LobbyChanged, RemoteTable
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
@@ -30,8 +32,7 @@ class Host:
     def __init__(
         self, server: ServerProcess, home: Path, tls: ssl.SSLContext | None = None
     ) -> None:
-        opening = {"type": "host", "name": "Ann", "rules": {"players": 3}, "bot": "easy",
-                   "delay": 0}  # fmt: skip
+        opening = protocol.Host("Ann", Rules(players=3), "easy", 0, protocol.DEFAULT_AWAY_AFTER)
         self.table = RemoteTable(server.url, opening, Keeper(DataDir(home)), tls=tls)
         self.seated: list[str] = []
         self.table.subscribe(self._heard)

@@ -1,0 +1,409 @@
+"""The server's messages, version 1 (``docs/protocol.md``, "Messages from the server").
+
+Each message is a frozen dataclass: the server builds it and sends ``encode(message)``;
+the client reads a frame with ``parse_message``, which checks everything a server could
+get wrong (or a program that is not a server at all): the frame's size, each field's type
+and bounds, names and cards. A frame that is not exactly right raises ``ProtocolError``
+saying what is wrong; fields a message does not know are left alone (a later server of
+the same version may add some).
+
+>>> parse_message('{"type": "presence", "away": [1], "next_in": 29.5}')
+PresenceMessage(away=(1,), next_in=29.5)
+>>> parse_message('{"type": "move", "ply": -1, "move": {"player": 0, "action": "draw"}}')
+Traceback (most recent call last):
+...
+coloretto.online.protocol.ProtocolError: move.ply: expected a whole number from 0 to 1000
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from coloretto.bots.registry import LEVELS
+from coloretto.engine import Move, Rules
+from coloretto.online.protocol import (
+    MAX_AWAY_AFTER,
+    MAX_PLY,
+    MAX_SEAT,
+    ROOM_CODE,
+    TOKEN,
+    VERSION,
+    ErrorCode,
+    ProtocolError,
+    bot_covered,
+)
+from coloretto.online.public import PublicSetup, Results, match_progress, move_json, parse_move
+from coloretto.play.config import MAX_DELAY, MAX_NAME, GameConfig, Player
+from coloretto.store.text import printable
+
+MAX_MESSAGE = 1 << 20
+"""The largest frame a client takes from a server (a finished game's record is about
+20 KB)."""
+
+MAX_TEXT = 200
+"""The longest text a client shows from a server's message (an error's words)."""
+
+MAX_ID = 64
+"""The longest game id (or bot spec) a client takes from a server."""
+
+
+@dataclass(frozen=True)
+class WelcomeMessage:
+    """The reply to an opening: the room, the player's seat (``None``: watching) and, when it
+    was just given, the seat's secret token."""
+
+    room: str
+    seat: int | None
+    token: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame (no ``token`` when none was given)."""
+        data = {"type": "welcome", "version": VERSION, "room": self.room, "seat": self.seat}
+        return data if self.token is None else {**data, "token": self.token}
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> WelcomeMessage:
+        """The message in ``data``; ``ProtocolError`` unless it is exactly right."""
+        if data.get("version") != VERSION:
+            raise ProtocolError(f"welcome.version: this client speaks version {VERSION}")
+        token = data.get("token")
+        if token is not None and not (isinstance(token, str) and TOKEN.fullmatch(token)):
+            raise ProtocolError("welcome.token: not a seat's token")
+        return cls(_room(data, "welcome"), _seat(data, "seat", MAX_SEAT + 1, "welcome"), token)
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    """A seat taken before the start: its person and whether they are connected now."""
+
+    name: str
+    present: bool
+
+
+@dataclass(frozen=True)
+class LobbyMessage:
+    """Who sits where before the start (``None``: a free seat, a bot's once it starts)."""
+
+    room: str
+    rules: Rules
+    bot: str
+    seats: tuple[LobbySeat | None, ...]
+    locked: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame."""
+        seats = [
+            None if seat is None else {"name": seat.name, "present": seat.present}
+            for seat in self.seats
+        ]
+        return {"type": "lobby", "room": self.room, "rules": self.rules.to_dict(),
+                "bot": self.bot, "seats": seats, "locked": self.locked}  # fmt: skip
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> LobbyMessage:
+        """The message in ``data``; ``ProtocolError`` unless it is exactly right."""
+        rules = _rules(data, "lobby")
+        seats = data.get("seats")
+        if not isinstance(seats, list) or len(seats) != rules.players:
+            raise ProtocolError(f"lobby.seats: expected {rules.players} seats")
+        taken: list[LobbySeat | None] = []
+        for seat in seats:
+            if seat is None:
+                taken.append(None)
+                continue
+            if not isinstance(seat, Mapping) or not isinstance(seat.get("present"), bool):
+                raise ProtocolError("lobby.seats: expected a name and whether they are here")
+            taken.append(LobbySeat(_name(seat.get("name"), "lobby.seats"), seat["present"]))
+        locked = data.get("locked", False)
+        if not isinstance(locked, bool):
+            raise ProtocolError("lobby.locked: expected true or false")
+        room = _room(data, "lobby")
+        return cls(room, rules, _level(data, "bot", "lobby"), tuple(taken), locked)
+
+
+@dataclass(frozen=True)
+class GameMessage:
+    """The whole game as the table sees it (at the start, after a ``resume``, and when a
+    match's next game is dealt): no deck order, no seed."""
+
+    room: str
+    id: str
+    player: int | None
+    """The player this connection plays (``None``: watching)."""
+    rules: Rules
+    players: tuple[Player, ...]
+    level: str
+    delay: float
+    away_after: float
+    setup: PublicSetup
+    moves: tuple[Move, ...]
+    number: int = 1
+    """The match's game on the table (from 1)."""
+    results: Results = ()
+    """The scores of the match's games before it."""
+    away: tuple[int, ...] = ()
+    covered: frozenset[int] = frozenset()
+    """The moves (by number) a bot played for a person away."""
+    next_in: float | None = None
+    """Seconds until the server deals the match's next game itself (its host away)."""
+
+    @property
+    def config(self) -> GameConfig:
+        """The players and the bots' pace, as a game's configuration."""
+        return GameConfig(self.rules, self.players, delay=self.delay)
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame."""
+        data: dict[str, Any] = {
+            "type": "game", "room": self.room, "id": self.id, "player": self.player,
+            "rules": self.rules.to_dict(),
+            "players": [{"name": p.name, "bot": p.bot} for p in self.players],
+            "level": self.level, "delay": self.delay, "away_after": self.away_after,
+            "match": {"game": self.number, "results": [list(s) for s in self.results]},
+            "setup": self.setup.to_json(), "moves": [move_json(move) for move in self.moves],
+            "away": list(self.away), "covered": sorted(self.covered),
+        }  # fmt: skip
+        return _with_next_in(data, self.next_in)
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> GameMessage:
+        """The message in ``data``; ``ProtocolError`` unless it is exactly right."""
+        rules = _rules(data, "game")
+        game_id = data.get("id")
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_ID:
+            raise ProtocolError("game.id: expected a game's id")
+        listed = data.get("players")
+        if not isinstance(listed, list) or len(listed) != rules.players:
+            raise ProtocolError(f"game.players: expected {rules.players} players")
+        players = tuple(_player(entry) for entry in listed)
+        moves = data.get("moves")
+        if not isinstance(moves, list) or len(moves) > MAX_PLY:
+            raise ProtocolError("game.moves: expected the moves played")
+        delay = _seconds(data, "delay", MAX_DELAY, "game")
+        try:
+            GameConfig(rules, players, delay=delay)  # the names, as a game takes them
+        except ValueError as error:
+            raise ProtocolError(f"game.players: {printable(str(error), 80)}") from None
+        number, results = match_progress(rules, data.get("match"))
+        return cls(
+            _room(data, "game"),
+            printable(game_id, MAX_ID),
+            _seat(data, "player", rules.players, "game"),
+            rules,
+            players,
+            _level(data, "level", "game"),
+            delay,
+            _seconds(data, "away_after", MAX_AWAY_AFTER, "game"),
+            PublicSetup.parse(data.get("setup"), rules),
+            tuple(parse_move(move) for move in moves),
+            number,
+            results,
+            _players(data.get("away"), rules.players, "game.away"),
+            bot_covered(data.get("covered"), len(moves)),
+            _next_in(data, "game"),
+        )
+
+
+@dataclass(frozen=True)
+class MoveMessage:
+    """Move number ``ply`` (from 0) was played (and saved); ``covered``: a bot played it
+    for a person away."""
+
+    ply: int
+    move: Move
+    covered: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame (``covered`` only when true)."""
+        data = {"type": "move", "ply": self.ply, "move": move_json(self.move)}
+        return {**data, "covered": True} if self.covered else data
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> MoveMessage:
+        """The message in ``data``; ``ProtocolError`` unless it is exactly right."""
+        ply = data.get("ply")
+        if type(ply) is not int or not 0 <= ply <= MAX_PLY:
+            raise ProtocolError(f"move.ply: expected a whole number from 0 to {MAX_PLY}")
+        covered = data.get("covered", False)
+        if not isinstance(covered, bool):
+            raise ProtocolError("move.covered: expected true or false")
+        return cls(ply, parse_move(data.get("move")), covered)
+
+
+@dataclass(frozen=True)
+class PresenceMessage:
+    """The players whose person has no connection now; between two games of a match whose
+    host is away, ``next_in``: the seconds until the server deals the next game itself."""
+
+    away: tuple[int, ...]
+    next_in: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame (``next_in`` to a tenth of a second, only when set)."""
+        return _with_next_in({"type": "presence", "away": list(self.away)}, self.next_in)
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> PresenceMessage:
+        """The message in ``data``; ``ProtocolError`` unless it is exactly right."""
+        away = _players(data.get("away"), MAX_SEAT + 1, "presence.away")
+        return cls(away, _next_in(data, "presence"))
+
+
+@dataclass(frozen=True)
+class OverMessage:
+    """The finished game's whole record (``coloretto-record/1``), deck included; the seed
+    too once the match is over."""
+
+    record: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame."""
+        return {"type": "over", "record": dict(self.record)}
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> OverMessage:
+        """The message in ``data``: its record is an object (``load_record`` checks it)."""
+        record = data.get("record")
+        if not isinstance(record, dict):
+            raise ProtocolError("over.record: expected a game record")
+        return cls(record)
+
+
+@dataclass(frozen=True)
+class ErrorMessage:
+    """A request refused, or the reason a connection ends: ``code`` to branch on,
+    ``message`` in words."""
+
+    code: ErrorCode
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame."""
+        return {"type": "error", "code": self.code.value, "message": self.message}
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> ErrorMessage:
+        """The message in ``data`` (its words cleaned of control characters)."""
+        code, words = data.get("code"), data.get("message")
+        if not isinstance(code, str) or code not in _CODES:
+            raise ProtocolError(f"error.code: unknown code {printable(str(code), 20)!r}")
+        if not isinstance(words, str):
+            raise ProtocolError("error.message: expected words")
+        return cls(ErrorCode(code), printable(words, MAX_TEXT))
+
+
+ServerMessage = (
+    WelcomeMessage
+    | LobbyMessage
+    | GameMessage
+    | MoveMessage
+    | PresenceMessage
+    | OverMessage
+    | ErrorMessage
+)
+
+MESSAGES: dict[str, type[ServerMessage]] = {
+    "welcome": WelcomeMessage,
+    "lobby": LobbyMessage,
+    "game": GameMessage,
+    "move": MoveMessage,
+    "presence": PresenceMessage,
+    "over": OverMessage,
+    "error": ErrorMessage,
+}
+"""Each server message's ``type`` on the wire, and its class."""
+
+_CODES = frozenset(code.value for code in ErrorCode)
+
+
+def parse_message(text: str | bytes) -> ServerMessage:
+    """The message in one frame from a server; ``ProtocolError`` unless it is exactly right."""
+    if isinstance(text, bytes):
+        raise ProtocolError("frames must be text (JSON), not binary")
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError(f"frames are limited to {MAX_MESSAGE} characters")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("expected a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in MESSAGES:
+        raise ProtocolError(f"unknown message {printable(str(kind), 20)!r}")
+    return MESSAGES[kind].parse(data)
+
+
+def _room(data: Mapping[str, Any], where: str) -> str:
+    room = data.get("room")
+    if not isinstance(room, str) or not ROOM_CODE.fullmatch(room):
+        raise ProtocolError(f"{where}.room: expected a room code")
+    return room
+
+
+def _seat(data: Mapping[str, Any], key: str, players: int, where: str) -> int | None:
+    seat = data.get(key)
+    if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+        raise ProtocolError(f"{where}.{key}: expected a player from 0 to {players - 1}, or null")
+    return seat
+
+
+def _rules(data: Mapping[str, Any], where: str) -> Rules:
+    fields = data.get("rules")
+    if not isinstance(fields, dict):
+        raise ProtocolError(f"{where}.rules: expected an object")
+    try:
+        return Rules(**fields)
+    except (TypeError, ValueError) as error:
+        raise ProtocolError(f"{where}.rules: {printable(str(error), 80)}") from None
+
+
+def _level(data: Mapping[str, Any], key: str, where: str) -> str:
+    level = data.get(key)
+    if not isinstance(level, str) or level not in LEVELS:
+        raise ProtocolError(f"{where}.{key}: expected one of {', '.join(LEVELS)}")
+    return level
+
+
+def _name(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise ProtocolError(f"{where}: expected a name")
+    return printable(value, MAX_NAME)
+
+
+def _player(entry: object) -> Player:
+    if not isinstance(entry, Mapping):
+        raise ProtocolError("game.players: expected a name and a bot (or null)")
+    bot = entry.get("bot")
+    if bot is not None and not (isinstance(bot, str) and 0 < len(bot) <= MAX_ID):
+        raise ProtocolError("game.players: expected a bot's spec or null")
+    return Player(_name(entry.get("name"), "game.players"), bot)
+
+
+def _players(value: object, players: int, where: str) -> tuple[int, ...]:
+    if (
+        not isinstance(value, list)
+        or len(value) > players
+        or not all(type(p) is int and 0 <= p < players for p in value)
+    ):
+        raise ProtocolError(f"{where}: expected players from 0 to {players - 1}")
+    return tuple(value)
+
+
+def _seconds(data: Mapping[str, Any], key: str, most: float, where: str) -> float:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= most:
+        raise ProtocolError(f"{where}.{key}: expected seconds from 0 to {most:g}")
+    return float(value)
+
+
+def _next_in(data: Mapping[str, Any], where: str) -> float | None:
+    """A ``presence`` or ``game`` message's ``next_in`` (``None`` when it has none)."""
+    return _seconds(data, "next_in", MAX_AWAY_AFTER, where) if "next_in" in data else None
+
+
+def _with_next_in(data: dict[str, Any], next_in: float | None) -> dict[str, Any]:
+    return data if next_in is None else {**data, "next_in": round(next_in, 1)}
