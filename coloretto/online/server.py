@@ -38,6 +38,8 @@ from typing import Any, ClassVar, cast
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
+from coloretto.bots.driver import Turn, play_bots
+from coloretto.bots.guard import Answer
 from coloretto.engine import Action, IllegalAction, Match, Move
 from coloretto.online.audit import Audit
 from coloretto.online.bot_pool import BotPool
@@ -666,46 +668,22 @@ class RoomServer:
             live.driver = asyncio.get_running_loop().create_task(self._drive(live))
 
     async def _drive(self, live: LiveRoom) -> None:
-        room = live.room
-        loop = asyncio.get_running_loop()
-        failures = 0
-        while (player := room.mover()) is not None:
-            if room.is_person(player) and not self._covered(live, player):
-                return
-            ply = room.ply
-            session = room.session
-            state = session.game
-            started = loop.time()
-            answer = await self.bots.choose(
-                room.code,
-                room.bot_specs(),
+        """Play ``live``'s bots' turns (the bot loop, ``play_bots``), each asked in the
+        room's worker (``BotPool``), at the room's pace."""
+        session = live.room.session
+
+        async def ask(turn: Turn) -> Answer:
+            return await self.bots.choose(
+                live.room.code,
+                live.room.bot_specs(),
                 seed=session.seed,
-                state=state,
-                game_number=session.match.game_number,
-                player=None if session.is_bot(state.current_player) else stand_in(player),
+                state=turn.state,
+                game_number=turn.game_number,
+                player=turn.player,
                 limit=session.config.time_limit,
             )
-            if answer.problem is not None:
-                self.log.warning("room %s: bot failed: %s", room.code, answer.problem)
-            pause = session.config.delay - (loop.time() - started)
-            if pause > 0:
-                await asyncio.sleep(pause)
-            async with live.lock:
-                if room.ply != ply or self.rooms.get(room.code) is not live:
-                    continue  # someone played meanwhile (a person back in time)
-                if room.is_person(player) and not self._covered(live, player):
-                    return
-                before = room.session.match
-                move = room.session.apply(answer.action)
-                try:
-                    await self._played(live, before, move, covered=room.is_person(player))
-                    failures = 0
-                except RoomError as problem:
-                    failures += 1
-                    if failures == 1:
-                        self._all(live, ErrorMessage(problem.code, str(problem)))
-            if failures:
-                await asyncio.sleep(min(30.0, 2.0**failures))  # the disk may come back
+
+        await play_bots(_RoomBots(self, live), ask, lambda: session.config.delay)
 
     def _covered(self, live: LiveRoom, player: int) -> bool:
         """True when ``player``'s person has been away long enough for a bot to play for
@@ -857,3 +835,51 @@ def _finish(stop: asyncio.Future[None]) -> None:
 def _addresses(names: Iterable[Any]) -> str:
     host, port = next(iter(names))[:2]
     return f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+
+
+class _RoomBots:
+    """A room as the bot loop sees it: a bot's turn is one when a bot plays the player to
+    move, or stands in for a person away long enough (``RoomServer._covered``)."""
+
+    def __init__(self, server: RoomServer, live: LiveRoom) -> None:
+        self.server = server
+        self.live = live
+        self.failures = 0
+        """Moves in a row the disk refused to keep."""
+
+    def bot_turn(self) -> Turn | None:
+        """The bots' turn now, if it is one."""
+        room = self.live.room
+        player = room.mover()
+        if player is None or self.server.rooms.get(room.code) is not self.live:
+            return None
+        if not room.is_person(player):
+            return Turn(room.session.game, room.session.match.game_number)
+        if self.server._covered(self.live, player):
+            return Turn(room.session.game, room.session.match.game_number, stand_in(player))
+        return None
+
+    async def play_bot(self, turn: Turn, answer: Answer) -> bool:
+        """Play the answer if the room still stands at ``turn`` (else ask again), saved
+        before it is told; a move the disk refuses is told once, then retried ever later."""
+        server, live, room = self.server, self.live, self.live.room
+        if answer.problem is not None:
+            server.log.warning("room %s: bot failed: %s", room.code, answer.problem)
+        async with live.lock:
+            now = self.bot_turn()
+            if now is None or now.state is not turn.state or now.player != turn.player:
+                return True  # someone played meanwhile (a person back in time)
+            player = room.mover()
+            assert player is not None
+            before = room.session.match
+            move = room.session.apply(answer.action)
+            try:
+                await server._played(live, before, move, covered=room.is_person(player))
+                self.failures = 0
+            except RoomError as problem:
+                self.failures += 1
+                if self.failures == 1:
+                    server._all(live, ErrorMessage(problem.code, str(problem)))
+        if self.failures:
+            await asyncio.sleep(min(30.0, 2.0**self.failures))  # the disk may come back
+        return True

@@ -29,11 +29,11 @@ from coloretto.play.replay import Replay
 from coloretto.store.paths import DataDir
 from coloretto.store.records import read_record
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
+from coloretto.tui.prompt import turn_prompt
 from coloretto.tui.screens import GameScreen
 from coloretto.tui.table import seat_status
 from coloretto.tui.widgets import Notice
 from coloretto.tui.widgets.bars import NoticeKind
-from coloretto.tui.words import turn_prompt
 from tests.conftest import run_coloretto
 from tests.online.conftest import (
     ROOT,
