@@ -63,7 +63,7 @@ class BotError(ValueError):
 
 def _entry_points() -> Mapping[str, EntryPoint]:
     """The registered bots by name, found once for each ``sys.path`` (scanning the installed
-    distributions takes milliseconds, and bots are made for every move)."""
+    distributions takes milliseconds, and a bot is made for every player of every match)."""
     return _scan(tuple(sys.path))
 
 
