@@ -17,7 +17,6 @@ coloretto.online.protocol.ProtocolError: move.ply: expected a whole number from 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +33,7 @@ from coloretto.online.protocol import (
     ErrorCode,
     ProtocolError,
     bot_covered,
+    read_frame,
 )
 from coloretto.online.public import PublicSetup, Results, match_progress, move_json, parse_move
 from coloretto.play.config import MAX_DELAY, MAX_NAME, GameConfig, Player
@@ -325,15 +325,7 @@ def parse_message(text: str | bytes) -> ServerMessage:
         raise ProtocolError("frames must be text (JSON), not binary")
     if len(text) > MAX_MESSAGE:
         raise ProtocolError(f"frames are limited to {MAX_MESSAGE} characters")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ProtocolError("not JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("expected a JSON object")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGES:
-        raise ProtocolError(f"unknown message {printable(str(kind), 20)!r}")
+    kind, data = read_frame(text, MESSAGES, "message")
     return MESSAGES[kind].parse(data)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
@@ -272,12 +272,13 @@ REQUESTS: dict[str, type[Request]] = {
 """Each request's ``type`` on the wire, and its class."""
 
 
-def parse_request(text: str | bytes) -> Request:
-    """The request in one client frame; ``ProtocolError`` unless it is exactly right."""
-    if isinstance(text, bytes):
-        raise ProtocolError("frames must be text (JSON), not binary")
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_REQUEST:
-        raise ProtocolError(f"frames are limited to {MAX_REQUEST} bytes", ErrorCode.TOO_LARGE)
+def read_frame(text: str, known: Collection[str], noun: str) -> tuple[str, dict[str, Any]]:
+    """A frame's type (one of ``known``) and its JSON object, its size checked already;
+    ``ProtocolError`` (naming an unknown ``noun``) unless it is a JSON object of a known type.
+
+    >>> read_frame('{"type": "next", "game": 2}', {"next"}, "type")
+    ('next', {'type': 'next', 'game': 2})
+    """
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -285,8 +286,18 @@ def parse_request(text: str | bytes) -> Request:
     if not isinstance(data, dict):
         raise ProtocolError("expected a JSON object")
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _PARSERS:
-        raise ProtocolError(f"unknown type {printable(str(kind), 20)!r}")
+    if not isinstance(kind, str) or kind not in known:
+        raise ProtocolError(f"unknown {noun} {printable(str(kind), 20)!r}")
+    return kind, data
+
+
+def parse_request(text: str | bytes) -> Request:
+    """The request in one client frame; ``ProtocolError`` unless it is exactly right."""
+    if isinstance(text, bytes):
+        raise ProtocolError("frames must be text (JSON), not binary")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_REQUEST:
+        raise ProtocolError(f"frames are limited to {MAX_REQUEST} bytes", ErrorCode.TOO_LARGE)
+    kind, data = read_frame(text, _PARSERS, "type")
     if kind in _OPENINGS and data.get("version") != VERSION:
         raise ProtocolError(f"this server speaks version {VERSION}", ErrorCode.VERSION)
     allowed = _FIELDS[kind]
