@@ -6,6 +6,7 @@ import os
 import random
 import subprocess
 import sys
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -275,3 +276,21 @@ def run_coloretto(
         env=env,
         check=False,
     )
+
+
+def install_bots(
+    site: Path, monkeypatch: pytest.MonkeyPatch, module: str, source: str, bots: Sequence[str]
+) -> Path:
+    """A third-party package of bots installed on the path (for child processes too: put
+    ``site`` on their ``PYTHONPATH``): the module ``module`` holding ``source``, its bots
+    registered as ``coloretto.bots`` entry points (``"name = module:Factory"`` each)."""
+    site.mkdir()
+    (site / f"{module}.py").write_text(textwrap.dedent(source))
+    dist = site / f"{module}-1.0.dist-info"
+    dist.mkdir()
+    name = module.replace("_", "-")
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("\n".join(["[coloretto.bots]", *bots, ""]))
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    return site

@@ -7,7 +7,6 @@ import os
 import resource
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from coloretto.bots.arena import Arena, run_arena
 from coloretto.cli.main import main
 from coloretto.engine import Rules
 from coloretto.store.records import read_record
+from tests.conftest import install_bots
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,22 +87,13 @@ class Budgeted:
 @pytest.fixture
 def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Faulty third-party bots installed as a distribution on the path (also for children)."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "faulty_bots.py").write_text(textwrap.dedent(PLUGINS))
-    dist = site / "faulty_bots-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: faulty-bots\nVersion: 1.0\n")
     names = ("raiser = faulty_bots:Raiser", "cheat = faulty_bots:Cheat")
     more = (
         "sleeper = faulty_bots:Sleeper",
         "budgeted = faulty_bots:Budgeted",
         "shouter = faulty_bots:Shouter",
     )
-    (dist / "entry_points.txt").write_text("\n".join(["[coloretto.bots]", *names, *more, ""]))
-    monkeypatch.syspath_prepend(str(site))
-    monkeypatch.delitem(sys.modules, "faulty_bots", raising=False)
-    return site
+    return install_bots(tmp_path / "site", monkeypatch, "faulty_bots", PLUGINS, (*names, *more))
 
 
 def coloretto(

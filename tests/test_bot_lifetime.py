@@ -4,8 +4,6 @@ arena: the bot people play is the bot the arena measured."""
 from __future__ import annotations
 
 import asyncio
-import sys
-import textwrap
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +17,7 @@ from coloretto.play.saving import session_from_record, session_record
 from coloretto.play.session import Session
 from coloretto.play.table import BotFailed, LocalTable
 from coloretto.store.records import read_record
+from tests.conftest import install_bots
 
 REMEMBERING = '''
 class Remembering:
@@ -36,17 +35,8 @@ class Remembering:
 @pytest.fixture
 def remembering(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """A third-party bot that keeps state between moves, installed on the path."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "remembering_bot.py").write_text(textwrap.dedent(REMEMBERING))
-    dist = site / "remembering_bot-1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: remembering-bot\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text(
-        "[coloretto.bots]\nremembering = remembering_bot:Remembering\n"
-    )
-    monkeypatch.syspath_prepend(str(site))
-    monkeypatch.delitem(sys.modules, "remembering_bot", raising=False)
+    bot = "remembering = remembering_bot:Remembering"
+    install_bots(tmp_path / "site", monkeypatch, "remembering_bot", REMEMBERING, (bot,))
     return "remembering"
 
 
