@@ -43,8 +43,8 @@ longest moves, a round's first placements, need more than half a second for thei
 """
 
 LEVEL_REVISIONS: Mapping[str, str] = {
-    "normal": "2026-11-27 08:25",
-    "hard": "2026-11-27 10:45",
+    "normal": "2026-11-27 18:50",
+    "hard": "2026-11-27 18:50",
 }
 """Per level whose play has changed, the date of its latest change (UTC, with the time when
 it changed more than once that day). The statistics count a level's games from before that
