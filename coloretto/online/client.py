@@ -68,7 +68,7 @@ from coloretto.online.public import PublicGame, Results
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_from_record
-from coloretto.play.session import Session
+from coloretto.play.session import Mover, Session
 from coloretto.play.table import (
     Event,
     Hint,
@@ -200,17 +200,15 @@ class RemoteSession(Session):
         """The seed stays secret until the end: it would give the deck away."""
         return "secret until the end"
 
-    def is_bot(self, seat: int) -> bool:
-        """True when the seat is played elsewhere (by a bot or by another person): the
-        screen waits for its moves."""
-        return self.config.rules.controller(seat) != self.here
-
-    def waiting_for(self, seat: int) -> str:
-        """``away`` for a player whose connection is lost, ``thinking…`` for a bot, ``to
-        move`` for a person (as a person's seat reads at one keyboard)."""
-        if self.config.rules.controller(seat) in self.away:
-            return "away"
-        return "to move" if self.config.controller(seat).is_human else "thinking…"
+    def mover(self, seat: int) -> Mover:
+        """Who moves ``seat``: the player here, a bot (on the server), another person, or a
+        person whose connection is lost."""
+        player = self.config.rules.controller(seat)
+        if player == self.here:
+            return Mover.HERE
+        if player in self.away:
+            return Mover.AWAY
+        return Mover.PERSON if self.config.controller(seat).is_human else Mover.BOT
 
 
 def _progress(match: Match) -> tuple[Rules, int, Results]:

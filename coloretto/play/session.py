@@ -7,6 +7,7 @@ The session is the screens' model. It lives on the UI thread; bots are handed im
 from __future__ import annotations
 
 from dataclasses import replace
+from enum import Enum
 
 from coloretto.bots.guard import Analysis, Answer
 from coloretto.bots.players import GAME_PLIES, BotPlayers, move_seed
@@ -14,6 +15,19 @@ from coloretto.engine import Action, ActionKind, GameState, Match, Move, SeedSec
 from coloretto.engine.setup import SEED_BITS, random_seed
 from coloretto.play.config import GameConfig
 from coloretto.store.saves import new_id
+
+
+class Mover(Enum):
+    """Who moves a seat, as the front end that shows the game sees it."""
+
+    HERE = "here"
+    """A person at this front end."""
+    BOT = "bot"
+    """A bot (here, or on the server of an online game)."""
+    PERSON = "person"
+    """A person at another front end."""
+    AWAY = "away"
+    """A person at another front end whose connection is lost."""
 
 
 class Session:
@@ -60,10 +74,9 @@ class Session:
         """True when a bot moves ``seat``."""
         return self.bots.plays(self.config.rules.controller(seat))
 
-    def waiting_for(self, seat: int) -> str:
-        """What a seat played elsewhere is doing while the screen waits for its move, in a
-        word or two (``thinking…``)."""
-        return "thinking…"
+    def mover(self, seat: int) -> Mover:
+        """Who moves ``seat``: a bot, or a person at this keyboard."""
+        return Mover.BOT if self.is_bot(seat) else Mover.HERE
 
     @property
     def hint_player(self) -> int:

@@ -6,9 +6,12 @@ from rich.text import Text
 
 from coloretto.engine import ActionKind
 from coloretto.play.config import YOU, possessive
-from coloretto.play.session import Session
+from coloretto.play.session import Mover, Session
 from coloretto.play.words import row_list
 from coloretto.tui.glyphs import card_name
+
+WAITING = {Mover.BOT: "thinking…", Mover.PERSON: "to move", Mover.AWAY: "away"}
+"""What a seat moved elsewhere is doing while the screen waits for its move."""
 
 
 def turn_prompt(session: Session, *, plain: bool = False) -> Text:
@@ -18,8 +21,8 @@ def turn_prompt(session: Session, *, plain: bool = False) -> Text:
         return Text("The game is over: press Enter for the scores.", "bold")
     seat = game.current_player
     name = session.seat_names[seat]
-    if session.is_bot(seat):
-        return Text(f"{name} is {session.waiting_for(seat)}")
+    if (mover := session.mover(seat)) is not Mover.HERE:
+        return Text(f"{name} is {WAITING[mover]}")
     head = Text(f"{possessive(name)} turn", "bold")
     if seat >= game.rules.players:
         player = session.controller_name(seat)

@@ -16,9 +16,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from coloretto.engine import GameState
-from coloretto.play.session import Session
+from coloretto.play.session import Mover, Session
 from coloretto.play.words import row_list
-from coloretto.tui.prompt import turn_prompt
+from coloretto.tui.prompt import WAITING, turn_prompt
 from coloretto.tui.widgets import (
     Legend,
     MoveLog,
@@ -53,7 +53,8 @@ def seat_status(session: Session, seat: int, takers: dict[int, int]) -> str:
         status = f"took row{'s' if len(taken) > 1 else ''} {row_list(taken)}"
         return status.replace(" or ", " and ")
     if not game.is_over and seat == game.current_player:
-        return session.waiting_for(seat) if session.is_bot(seat) else "to move"
+        mover = session.mover(seat)
+        return "to move" if mover is Mover.HERE else WAITING[mover]
     return ""
 
 
@@ -113,7 +114,7 @@ def show_table(
     if you is not None:
         seats[you] = seats[you]._replace(name=seats[you].name + YOU_MARK)
     screen.query_one(SeatsPanel).show(seats, plain=plain)
-    waiting = not game.is_over and session.is_bot(game.current_player)
+    waiting = not game.is_over and session.mover(game.current_player) is not Mover.HERE
     if prompt is None:
         prompt = turn_prompt(session, plain=plain)
     screen.query_one(TurnBar).show(prompt, waiting=waiting)

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from coloretto.online.client import RemoteSession, RemoteTable
 from coloretto.play.config import possessive
+from coloretto.play.session import Mover
 from coloretto.tui.prompt import turn_prompt
 from coloretto.tui.screens.game import GameScreen
 from coloretto.tui.table import show_table
@@ -23,7 +24,7 @@ def online_turn_prompt(session: RemoteSession, *, away_after: float, plain: bool
     if game.is_over:
         return prompt
     seat = game.current_player
-    if not session.is_bot(seat):  # played here
+    if session.mover(seat) is Mover.HERE:
         return _own_turn(session, seat, prompt)
     if not session.config.controller(seat).is_human:
         return prompt  # a bot thinks (on the server)

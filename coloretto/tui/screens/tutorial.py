@@ -23,7 +23,7 @@ from textual.widgets import Footer
 
 from coloretto.engine import DRAW, Action, ActionKind, Match, Rules
 from coloretto.play.config import DEFAULT_DELAY, GameConfig, Player
-from coloretto.play.session import Session
+from coloretto.play.session import Mover, Session
 from coloretto.play.tutorial import (
     NAMES,
     RULES,
@@ -145,9 +145,9 @@ def open_tutorial(
 class _Scripted(Session):
     """The tutorial's game for the table's widgets: the others' moves are the script's."""
 
-    def waiting_for(self, seat: int) -> str:
-        """The others do not think: they are to move."""
-        return "to move"
+    def mover(self, seat: int) -> Mover:
+        """The others do not think: they are people to move (the script moves them)."""
+        return Mover.PERSON if self.is_bot(seat) else Mover.HERE
 
 
 class TutorialScreen(Screen[TutorialEnd]):
