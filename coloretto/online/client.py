@@ -79,7 +79,7 @@ from coloretto.play.table import (
     advise,
 )
 from coloretto.play.words import Line, describe_move
-from coloretto.store.files import write_atomically
+from coloretto.store.files import read_bounded, write_atomically
 from coloretto.store.paths import DataDir
 
 RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 3.0)
@@ -216,6 +216,10 @@ def _progress(match: Match) -> tuple[Rules, int, Results]:
     return match.rules, match.game_number, match.results
 
 
+MAX_KEYS_FILE = 65536
+"""The largest file of seat keys read (a room's holds a few tokens)."""
+
+
 class SeatKeys:
     """The secret tokens of one's seats, by room and name, in the data directory."""
 
@@ -227,29 +231,32 @@ class SeatKeys:
             raise ValueError(f"not a room code: {room[:20]!r}")
         return self.folder / f"{room}.json"
 
+    def _read(self, path: Path) -> dict[str, Any]:
+        """The keys kept in ``path`` (nothing if it is missing, too large or not an object
+        of the kind this class writes)."""
+        try:
+            data = json.loads(read_bounded(path, MAX_KEYS_FILE))
+        except (OSError, ValueError, RecursionError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
     def get(self, server: str, room: str, name: str) -> str | None:
         """The token kept for ``name``'s seat in ``room`` on ``server``, if any."""
-        try:
-            data = json.loads(self._path(room).read_text(encoding="utf-8")[:65536])
-        except (OSError, ValueError):
-            return None
-        token = data.get(server, {}).get(name) if isinstance(data, dict) else None
+        seats = self._read(self._path(room)).get(server)
+        token = seats.get(name) if isinstance(seats, dict) else None
         return token if isinstance(token, str) and TOKEN.fullmatch(token) else None
 
     def put(self, server: str, room: str, name: str, token: str | None) -> None:
         """Keep ``token`` (private to this user; ``None`` forgets the one kept: the seat is
         gone); ``OSError`` if the disk refuses."""
         path = self._path(room)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8")[:65536])
-            data = data if isinstance(data, dict) else {}
-        except (OSError, ValueError):
-            data = {}
-        seats = data.setdefault(server, {})
-        if token is None and (not isinstance(seats, dict) or seats.pop(name, None) is None):
-            return  # nothing to forget
-        if isinstance(seats, dict) and token is not None:
+        data = self._read(path)
+        seats = data.get(server)
+        seats = data[server] = seats if isinstance(seats, dict) else {}
+        if token is not None:
             seats[name] = token
+        elif seats.pop(name, None) is None:
+            return  # nothing to forget
         self.folder.mkdir(parents=True, exist_ok=True)
         write_atomically(path, json.dumps(data), mode=0o600)
 

@@ -285,3 +285,27 @@ def test_an_error_before_the_welcome_ends_the_table_and_a_bad_token_is_forgotten
     assert keys.get("ws://127.0.0.1:7787", "ABC234", "Jo") is None
     assert not table._handle(error("not-saved", "the server cannot save now"))
     assert told[-1] == SeatRefused("the server cannot save now")
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        '{"ws://127.0.0.1:7787": ["not", "a", "table"]}',
+        '{"ws://127.0.0.1:7787": {"Jo": 7}}',
+        "[1, 2]",
+        "[" * 5000,
+        '{"pad": "' + "x" * 70_000 + '"}',
+        "\x00\xff",
+    ],
+)
+def test_a_damaged_file_of_seat_keys_is_read_as_none_kept_and_written_anew(
+    tmp_path: Path, kept: str
+) -> None:
+    keys = SeatKeys(DataDir(tmp_path))
+    keys.folder.mkdir(parents=True)
+    (keys.folder / "ABC234.json").write_text(kept, encoding="utf-8", errors="surrogateescape")
+    assert keys.get("ws://127.0.0.1:7787", "ABC234", "Jo") is None
+    keys.put("ws://127.0.0.1:7787", "ABC234", "Jo", "t" * 32)
+    assert keys.get("ws://127.0.0.1:7787", "ABC234", "Jo") == "t" * 32
+    keys.put("ws://127.0.0.1:7787", "ABC234", "Jo", None)
+    assert keys.get("ws://127.0.0.1:7787", "ABC234", "Jo") is None
