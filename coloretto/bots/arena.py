@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from coloretto.bots.driver import Turn, play_bots
+from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
 from coloretto.bots.options import number
 from coloretto.bots.players import BotPlayers
@@ -91,7 +91,7 @@ class Arena:
 
 
 @dataclass(frozen=True)
-class GameResult:
+class ArenaGameResult:
     """One game's outcome, per entry of ``Arena.bots`` (not per seat)."""
 
     scores: tuple[int, ...]
@@ -172,7 +172,7 @@ class ArenaResult:
     games: int = 0
     bots: dict[str, BotStats] = field(default_factory=dict)
 
-    def add(self, result: GameResult) -> None:
+    def add(self, result: ArenaGameResult) -> None:
         """Count one game."""
         self.games += 1
         outcome = Outcome.of(result.scores)
@@ -214,7 +214,7 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_game(arena: Arena, number: int) -> GameResult:
+def play_game(arena: Arena, number: int) -> ArenaGameResult:
     """Play game ``number`` of the arena: deal ``number // players``, seats rotated.
 
     The bots are kept for the game, asked as the game on this machine asks them
@@ -230,7 +230,7 @@ def play_game(arena: Arena, number: int) -> GameResult:
     game = _ArenaGame(arena, Match.start(rules, seed).game, entry_of)
     bots = BotPlayers({p: arena.bots[entry_of[p]] for p in range(players)}, seed)
 
-    async def ask(turn: Turn) -> Answer:
+    async def ask(turn: BotTurn) -> Answer:
         return bots.choose(turn.state, time_limit=arena.time_limit)
 
     asyncio.run(play_bots(game, ask))
@@ -249,7 +249,7 @@ def play_game(arena: Arena, number: int) -> GameResult:
     by_entry = [0] * players
     for p in range(players):
         by_entry[entry_of[p]] = p
-    return GameResult(
+    return ArenaGameResult(
         scores=tuple(per_player[by_entry[e]] for e in range(players)),
         move_seconds=tuple(game.seconds[by_entry[e]] for e in range(players)),
         moves=tuple(game.moves[by_entry[e]] for e in range(players)),
@@ -273,11 +273,11 @@ class _ArenaGame:
         self.faults = [0] * players
         self.timeouts = [0] * players
 
-    def bot_turn(self) -> Turn | None:
+    def bot_turn(self) -> BotTurn | None:
         """Every turn is a bot's, until the game is over."""
-        return None if self.state.is_over else Turn(self.state)
+        return None if self.state.is_over else BotTurn(self.state)
 
-    async def play_bot(self, turn: Turn, answer: Answer) -> bool:
+    async def play_bot(self, turn: BotTurn, answer: Answer) -> bool:
         """Count the answer (a strict arena stops at a problem, naming the bot); play it."""
         player = self.arena.rules.controller(turn.state.current_player)
         if answer.problem is not None and self.arena.strict:
@@ -304,7 +304,7 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _play_numbered(job: tuple[Arena, int]) -> GameResult:
+def _play_numbered(job: tuple[Arena, int]) -> ArenaGameResult:
     return play_game(*job)
 
 
@@ -329,7 +329,7 @@ def run_arena(
     return result
 
 
-def _results(arena: Arena, jobs: int) -> Iterator[GameResult]:
+def _results(arena: Arena, jobs: int) -> Iterator[ArenaGameResult]:
     numbers: Sequence[int] = range(arena.games)
     if jobs == 1:
         yield from (play_game(arena, n) for n in numbers)

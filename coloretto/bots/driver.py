@@ -15,7 +15,7 @@ how long to wait between two actions.
 ...         self.state = new_game(Rules(players=2), seed=5)
 ...         self.bots = BotPlayers({0: "greedy", 1: "greedy"}, seed=5)
 ...     def bot_turn(self):
-...         return None if self.state.is_over else Turn(self.state)
+...         return None if self.state.is_over else BotTurn(self.state)
 ...     async def play_bot(self, turn, answer):
 ...         self.state = self.state.apply(answer.action)
 ...         return True
@@ -43,7 +43,7 @@ _T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
-class Turn:
+class BotTurn:
     """A bot's turn: the position, the game of the match it is in, and which bot plays it
     (``None``: the bot of the seat's player; else the number of another bot the table
     keeps, e.g. one standing in for a person who is away)."""
@@ -56,18 +56,18 @@ class Turn:
 class BotTable(Protocol):
     """What the bot loop needs from a table."""
 
-    def bot_turn(self) -> Turn | None:
+    def bot_turn(self) -> BotTurn | None:
         """The bots' turn now, or ``None`` when none is (a person is to move, the game is
         over, the table is gone)."""
         ...
 
-    async def play_bot(self, turn: Turn, answer: Answer) -> bool:
+    async def play_bot(self, turn: BotTurn, answer: Answer) -> bool:
         """Play ``answer`` (reporting its problem, if any) if the table still stands at
         ``turn``; ``False`` stops the loop."""
         ...
 
 
-Ask = Callable[[Turn], Awaitable[Answer]]
+Ask = Callable[[BotTurn], Awaitable[Answer]]
 """How a bot is asked for its move at a turn (through the guard)."""
 
 

@@ -229,9 +229,9 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         if view.drawn_card is not None:
-            placing = _Table(view, self, self.denial, self.expected_thresholds(view))
+            placing = _Outlook(view, self, self.denial, self.expected_thresholds(view))
             return placing.best_placement(view.drawn_card, legal)
-        return _Table(view, self, 0.0, self.expected_thresholds(view)).take_or_draw(legal)
+        return _Outlook(view, self, 0.0, self.expected_thresholds(view)).take_or_draw(legal)
 
     def expected_thresholds(self, view: PlayerView) -> Sequence[float]:
         """Per seat, the worth of a row at which it is expected to take it: fixed, observed
@@ -249,9 +249,9 @@ class ExpertBot:
         to decide which actions are worth a closer look.
         """
         if view.drawn_card is not None:
-            placing = _Table(view, self, self.denial, self.expected_thresholds(view))
+            placing = _Outlook(view, self, self.denial, self.expected_thresholds(view))
             return {a: placing.place_value(view.drawn_card, a.row or 0) for a in legal}
-        table = _Table(view, self, 0.0, self.expected_thresholds(view))
+        table = _Outlook(view, self, 0.0, self.expected_thresholds(view))
         values = {a: table.take_value(a.row or 0) for a in legal if a.kind is ActionKind.TAKE}
         for action in legal:
             if action.kind is ActionKind.DRAW:
@@ -351,7 +351,7 @@ class _Collector:
         return gain
 
 
-class _Table:
+class _Outlook:
     """One decision's analysis of the table, from the point of view of the seat to move."""
 
     def __init__(

@@ -79,7 +79,7 @@ class Move(NamedTuple):
     """True when this move turned up the Last Round card (before ``card``)."""
 
 
-class _Table:
+class _Fixed:
     """What stays fixed during one game, shared by all its states."""
 
     __slots__ = (
@@ -190,7 +190,7 @@ class GameState:
     #   round    round number, from 1
     __slots__ = ("_c", "_t")
 
-    _t: _Table
+    _t: _Fixed
     _c: _Core
 
     def __init__(self) -> None:
@@ -204,7 +204,7 @@ class GameState:
 
     @classmethod
     def _start(cls, rules: Rules, setup: Setup) -> GameState:
-        t = _Table(rules, setup)
+        t = _Fixed(rules, setup)
         colls = []
         for hand in setup.starting:
             counts = [0] * _KINDS
@@ -642,7 +642,7 @@ class GameState:
         if not self._c[_LAST]:
             deck.insert(t.last_round_at, Card.LAST_ROUND)
         # The seed is dropped: it would give the real deck away.
-        return _make(_Table(t.rules, replace(t.setup, deck=tuple(deck), seed=None)), self._c)
+        return _make(_Fixed(t.rules, replace(t.setup, deck=tuple(deck), seed=None)), self._c)
 
     def shuffled(self, rng: random.Random) -> GameState:
         """This position with the undrawn cards in a random order (a determinisation)."""
@@ -682,7 +682,7 @@ class GameState:
 _new_state = object.__new__
 
 
-def _make(table: _Table, core: _Core) -> GameState:
+def _make(table: _Fixed, core: _Core) -> GameState:
     state: GameState = _new_state(GameState)
     state._t = table
     state._c = core

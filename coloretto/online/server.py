@@ -38,7 +38,7 @@ from typing import Any, ClassVar, cast
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
-from coloretto.bots.driver import Turn, play_bots
+from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
 from coloretto.engine import Action, IllegalAction, Match, Move
 from coloretto.online.audit import Audit
@@ -672,7 +672,7 @@ class RoomServer:
         room's worker (``BotPool``), at the room's pace."""
         session = live.room.session
 
-        async def ask(turn: Turn) -> Answer:
+        async def ask(turn: BotTurn) -> Answer:
             return await self.bots.choose(
                 live.room.code,
                 live.room.bot_specs(),
@@ -847,19 +847,19 @@ class _RoomBots:
         self.failures = 0
         """Moves in a row the disk refused to keep."""
 
-    def bot_turn(self) -> Turn | None:
+    def bot_turn(self) -> BotTurn | None:
         """The bots' turn now, if it is one."""
         room = self.live.room
         player = room.mover()
         if player is None or self.server.rooms.get(room.code) is not self.live:
             return None
         if not room.is_person(player):
-            return Turn(room.session.game, room.session.match.game_number)
+            return BotTurn(room.session.game, room.session.match.game_number)
         if self.server._covered(self.live, player):
-            return Turn(room.session.game, room.session.match.game_number, stand_in(player))
+            return BotTurn(room.session.game, room.session.match.game_number, stand_in(player))
         return None
 
-    async def play_bot(self, turn: Turn, answer: Answer) -> bool:
+    async def play_bot(self, turn: BotTurn, answer: Answer) -> bool:
         """Play the answer if the room still stands at ``turn`` (else ask again), saved
         before it is told; a move the disk refuses is told once, then retried ever later."""
         server, live, room = self.server, self.live, self.live.room

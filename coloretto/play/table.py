@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Protocol
 
-from coloretto.bots.driver import Turn, in_thread, play_bots
+from coloretto.bots.driver import BotTurn, in_thread, play_bots
 from coloretto.bots.guard import Answer, fallback
 from coloretto.engine import Action, GameState, Move
 from coloretto.play.advice import explain_hint, no_choice_hint
@@ -242,15 +242,15 @@ class LocalTable:
         finally:
             self._wake = None
 
-    def bot_turn(self) -> Turn | None:
+    def bot_turn(self) -> BotTurn | None:
         """A bot's turn at this table now, if it is one (``BotTable``)."""
         session = self._session
         game = session.game
         if game.is_over or not session.is_bot(game.current_player):
             return None
-        return Turn(game, session.match.game_number)
+        return BotTurn(game, session.match.game_number)
 
-    async def _ask(self, turn: Turn) -> Answer:
+    async def _ask(self, turn: BotTurn) -> Answer:
         session = self._session
         return await in_thread(
             partial(
@@ -261,7 +261,7 @@ class LocalTable:
             )
         )
 
-    async def play_bot(self, turn: Turn, answer: Answer) -> bool:
+    async def play_bot(self, turn: BotTurn, answer: Answer) -> bool:
         """Play a bot's answer if the game still stands where it was asked; a failed bot is
         reported (``BotFailed``) before its replacement move is played."""
         if turn.state is not self._session.game:
