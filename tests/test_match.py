@@ -151,3 +151,13 @@ def test_ghost_match_totals_are_per_seat():
     )
     firsts = [end.game.setup.first_player for end in ends]
     assert firsts[1] == (firsts[0] + 1) % 4
+
+
+def test_a_match_whose_seed_is_withheld_deals_no_other_game():
+    """As a seat of an online match sees it: the seed is the server's, not a made-up one."""
+    played = finish_game(Match.start(Rules(players=3, games=2), 5), random.Random(1))
+    seen = Match(played.rules, None, played.game, played.results)
+    assert seen.game_number == 1
+    assert seen.totals() == played.totals()
+    with pytest.raises(ValueError, match="withheld"):
+        seen.next_game()

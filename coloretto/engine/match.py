@@ -47,7 +47,10 @@ class Match:
     """
 
     rules: Rules
-    seed: Seed
+    seed: Seed | None
+    """The seed that deals the match's games; ``None`` where it is withheld (the match as
+    a seat of an online game sees it, or a game of it kept before it was over), so such a
+    match deals no later game."""
     game: GameState
     """The game being played (or just finished)."""
     results: tuple[tuple[int, ...], ...] = ()
@@ -82,13 +85,16 @@ class Match:
         return tuple(sum(game[s] for game in results) for s in range(self.rules.seats))
 
     def game_seed(self, number: int) -> Seed:
-        """The seed that deals game ``number`` (from 1) of the match. A later game's is
-        text, the match seed and the number (``random.Random`` adds the text's SHA-512
-        digest): while the match seed is secret, so is every game of the match.
+        """The seed that deals game ``number`` (from 1) of the match (``ValueError`` if it is
+        withheld). A later game's is text, the match seed and the number (``random.Random``
+        adds the text's SHA-512 digest): while the match seed is secret, so is every game of
+        the match.
 
         >>> Match.start(Rules(players=3, games=2), seed=4).game_seed(2)
         '4/2'
         """
+        if self.seed is None:
+            raise ValueError("this match's seed is withheld: it deals no other game")
         return self.seed if number == 1 else f"{self.seed}/{number}"
 
     def outcome(self) -> Outcome | None:

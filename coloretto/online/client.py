@@ -189,7 +189,7 @@ class RemoteSession(Session):
         here: int | None,
         results: Results = (),
     ) -> None:
-        super().__init__(config, Match(config.rules, 0, game, results), session_id)
+        super().__init__(config, Match(config.rules, None, game, results), session_id)
         self.here = here
         """The player at this front end (``None``: watching)."""
         self.away: frozenset[int] = frozenset()

@@ -676,7 +676,7 @@ class RoomServer:
             return await self.bots.choose(
                 live.room.code,
                 live.room.bot_specs(),
-                seed=session.seed,
+                seed=session.bots.seed,
                 state=turn.state,
                 game_number=turn.game_number,
                 player=turn.player,

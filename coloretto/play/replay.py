@@ -33,7 +33,7 @@ class Replay:
     seats: tuple[str, ...]
     states: tuple[GameState, ...]
     config: GameConfig
-    seed: int
+    seed: int | None
     name: str = ""
     """What the game is called (its file name), for the log."""
     review: Review | None = None
@@ -53,7 +53,7 @@ class Replay:
             state = state.apply(move.action)
             states.append(state)
         dealt = record.state.setup.seed
-        seed = dealt if isinstance(dealt, int) else 0
+        seed = dealt if isinstance(dealt, int) else None
         seats = tuple(printable(n, LONGEST_NAME) for n in record.seats)
         names = seats[: rules.players]
         bots = _bots(record, rules.players)

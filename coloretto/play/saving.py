@@ -96,7 +96,7 @@ def session_from_record(record: GameRecord, default_bot: str | None = None) -> S
     config = _config(
         rules,
         players,
-        int(match.seed) if bool(fields.get("seeded", False)) else None,
+        int(match.seed) if match.seed is not None and fields.get("seeded") is True else None,
         delay=float(delay),
         hint_bot=expect(fields.get("hint_bot", HINT_BOT), str, f"{_WHERE}.hint_bot", "a bot"),
         level=expect(fields.get("level", DEFAULT_LEVEL), str, f"{_WHERE}.level", "a level"),
@@ -173,7 +173,7 @@ def _withheld(game: GameState) -> bool:
 def _match(record: GameRecord, data: Mapping[str, Any]) -> Match:
     rules = record.rules
     withheld = data.get("seed") is None and _withheld(record.state)
-    seed = 0 if withheld else expect(data.get("seed"), int, f"{_WHERE}.match.seed", "a number")
+    seed = None if withheld else expect(data.get("seed"), int, f"{_WHERE}.match.seed", "a number")
     results = tuple(
         tuple(expect(scores, list, f"{_WHERE}.match.results[{i}]", "a list of scores"))
         for i, scores in enumerate(

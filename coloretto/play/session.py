@@ -46,20 +46,17 @@ class Session:
         self.config = config
         self.id = session_id or new_id()
         """The session's id: its save file's name; the games of a match share it."""
-        if match is not None:
-            seed = int(match.seed)
-        elif config.seed is not None:
-            seed = config.seed
-        else:
-            seed = random_seed()
-        self.seed: int = seed
-        """The match's seed (drawn at random, ``random_seed``, when the config has none)."""
-        self.match = match if match is not None else Match.start(config.rules, self.seed)
+        if match is None:
+            match = Match.start(config.rules, config.seed)
+        self.seed: int | None = None if match.seed is None else int(match.seed)
+        """The match's seed (drawn at random, ``random_seed``, when the config has none);
+        ``None`` where it is withheld (``Match.seed``)."""
+        self.match = match
         """The match: a new one, or one resumed from a save (``match``)."""
         self.seat_names: tuple[str, ...] = config.seat_names()
         specs = {p: player.bot for p, player in enumerate(config.players) if player.bot}
         specs[self.hint_player] = config.hint_bot
-        self.bots = BotPlayers(specs, self.seed)
+        self.bots = BotPlayers(specs, random_seed() if self.seed is None else self.seed)
         """The bots of the match, kept from move to move (the hint bot's number is
         ``hint_player``)."""
 
@@ -120,12 +117,14 @@ class Session:
         'secret until the end'
         """
         secrecy = self.match.seed_secrecy
-        return str(self.seed) if secrecy is SeedSecrecy.SHOWN else f"secret {secrecy.value}"
+        if secrecy is not SeedSecrecy.SHOWN:
+            return f"secret {secrecy.value}"
+        return "not known here" if self.seed is None else str(self.seed)
 
     def bot_seed(self, seat: int) -> int:
         """The seed ``seat``'s bot is given for its move now (``move_seed``)."""
         ply = self.game.ply + GAME_PLIES * self.match.game_number
-        return move_seed(self.seed, seat, ply)
+        return move_seed(self.bots.seed, seat, ply)
 
     def controller_name(self, seat: int) -> str:
         """The name of the player who moves ``seat``."""
@@ -158,7 +157,7 @@ class Session:
         """A new session with the same players and a new seed: the next one when the seed
         was given (a rematch can be played again), else one picked at random (the seed was
         shown at the end: the next one would give the deck away)."""
-        seed = None if self.config.seed is None else (self.seed + 1) % 2**SEED_BITS
+        seed = None if self.config.seed is None else (self.config.seed + 1) % 2**SEED_BITS
         return Session(replace(self.config, seed=seed))
 
     # ------------------------------------------------------------------ the table now
