@@ -47,7 +47,7 @@ def test_the_levels_come_first_in_plain_words(capsys: pytest.CaptureFixture[str]
     for level in LEVELS:
         assert level in words
     assert "beats it in 99.6% of two-player games" in words
-    assert "wins 60.5% of four-player games" in words
+    assert "wins 63.0% of four-player games" in words
     assert re.search(rf"│ {DEFAULT_LEVEL} +│.*\n│ \(default\) +│", out), "the default is marked"
     for spec in LEVELS.values():
         assert spec in words

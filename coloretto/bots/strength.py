@@ -13,23 +13,24 @@ LEVEL_STRENGTH: Mapping[str, str] = {
     "easy": "Takes the row that raises its own score most when that is worth it, else "
     "draws: it wins 88.4% of four-player games against three beginners.",
     "normal": "Thinks a few possible deals ahead in under 50 ms a move and reads how each "
-    "opponent plays: it wins 50.1% of four-player games even at the toughest table "
+    "opponent plays: it wins 52.0% of four-player games even at the toughest table "
     "measured, where a fair share is 25%.",
     "hard": "Thinks 64 possible deals ahead, up to 1.4 s a move, and also gives the hints: "
-    "it wins 60.5% of four-player games at that toughest table.",
+    "it wins 63.0% of four-player games at that toughest table.",
 }
 """Each difficulty level in one sentence: what it plays like, and one measured figure.
 
 The toughest table measured is three held-out "spoiler" players (written apart from the
 bots' code, each placing cards where they hurt the next player most) on the gray side:
-1,000 games for each level (docs/bots.md)."""
+1,000 games for the normal level, 400 for the hard one, each played as people play it
+(docs/bots.md)."""
 
 MEASURED: Mapping[str, str] = {
     "random": "wins 0.4% of two-player games against greedy (2,000 games)",
     "greedy": "wins 88.4% of four-player games against three random (2,000 games)",
     "expert": "wins 99.2% of two-player games against greedy (1,000 games)",
-    "search": "as the hard level, wins 60.5% of four-player games against the toughest "
-    "table measured (1,000 games)",
+    "search": "as the hard level, wins 63.0% of four-player games against the toughest "
+    "table measured (400 games)",
     "builder": "an opponent style: the expert wins 54.5% of four-player games against "
     "three (1,000 games)",
     "netgain": "an opponent style: the expert wins 80.2% of four-player games against "
