@@ -10,7 +10,7 @@ Under the server's data directory:
   length). Its first line names the snapshot it follows (its deal and number of actions),
   so a log left over from an earlier snapshot is never replayed onto a later one;
 - ``rooms/finished/CODE.json``: a finished room's whole record (``archive``), kept for a
-  player or a watcher who comes late, and not loaded at start.
+  player or a watcher who comes late (``KEEP_FINISHED``: a week), and not loaded at start.
 
 >>> import logging, tempfile
 >>> from pathlib import Path
@@ -33,6 +33,7 @@ import hashlib
 import json
 import logging
 import os
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,13 @@ MAX_LOG_LINE = 512
 """The longest line a log may hold, in bytes (an action takes about 100)."""
 
 MAX_LOG_BYTES = (MAX_LOG_ACTIONS + 1) * MAX_LOG_LINE
+
+KEEP_FINISHED = 7 * 24 * 3600.0
+"""Seconds a finished room stays in the archive (by its file's time), for a late player or
+watcher; older ones are deleted (``RoomStore.prune_finished``)."""
+
+PRUNE_EVERY = 3600.0
+"""Seconds between two prunings of the archive while rooms finish."""
 """The most of a log file that is read."""
 
 _KEYS = frozenset({"ply", "move", "covered"})
@@ -69,6 +77,8 @@ class RoomStore:
     def __init__(self, data: DataDir) -> None:
         self.folder = data.root / "rooms"
         self.finished = self.folder / "finished"
+        self._next_prune = 0.0
+        """When (``time.monotonic``) ``archive`` prunes the archive next."""
 
     def path(self, code: str) -> Path:
         """The snapshot file of room ``code``; ``ValueError`` if it is no room code."""
@@ -128,6 +138,32 @@ class RoomStore:
         write_record(path, snapshot.state, snapshot.seats, snapshot.meta)
         _sync_folder(self.finished)
         self.remove(snapshot.code)
+        if time.monotonic() >= self._next_prune:
+            self._next_prune = time.monotonic() + PRUNE_EVERY
+            self.prune_finished()
+
+    def prune_finished(self, now: float | None = None) -> int:
+        """Delete the finished rooms archived more than ``KEEP_FINISHED`` seconds before
+        ``now`` (the files' modification times; by default the present). Only files named
+        as a room's are touched; one that cannot be read or deleted is left. Returns how
+        many went."""
+        cutoff = (time.time() if now is None else now) - KEEP_FINISHED
+        try:
+            entries = list(os.scandir(self.finished))
+        except OSError:
+            return 0
+        gone = 0
+        for entry in entries:
+            code = entry.name.removesuffix(".json")
+            if code == entry.name or not ROOM_CODE.fullmatch(code):
+                continue
+            try:
+                if entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    os.unlink(entry.path)
+                    gone += 1
+            except OSError:
+                continue
+        return gone
 
     def remove(self, code: str) -> None:
         """Forget room ``code``'s active files (those missing are fine)."""

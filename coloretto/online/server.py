@@ -177,6 +177,8 @@ class RoomServer:
         is over are archived (a server written before archiving kept them). Returns how
         many rooms are in play."""
         now = self.clock()
+        if pruned := self.store.prune_finished():
+            self.log.info("%d finished rooms older than a week deleted", pruned)
         for room in self.store.load_all(self.log):
             if room.session.match.is_over:
                 try:

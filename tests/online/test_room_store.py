@@ -17,7 +17,7 @@ import pytest
 
 from coloretto.engine import Rules
 from coloretto.online.protocol import Host
-from coloretto.online.room_store import MAX_LOG_ACTIONS, RoomStore
+from coloretto.online.room_store import KEEP_FINISHED, MAX_LOG_ACTIONS, RoomStore
 from coloretto.online.rooms import Room
 from coloretto.store.paths import DataDir
 from coloretto.store.records import write_record
@@ -253,6 +253,28 @@ def test_a_finished_room_is_archived_and_loaded_on_demand(store: RoomStore) -> N
     assert same(again, room)
     assert again.player_of(token) == 1
     assert store.load_archived("QWERTY") is None
+
+
+def test_finished_rooms_older_than_a_week_are_deleted_and_nothing_else(
+    store: RoomStore,
+) -> None:
+    for code in ("AGEDAB", "FRESHA"):
+        room, _ = new_room(code)
+        store.save(room.snapshot())
+        play(store, room, 1000, random.Random(9))
+        store.archive(room)
+    now = time.time()
+    old = store.finished / "AGEDAB.json"
+    os.utime(old, (now - KEEP_FINISHED - 60, now - KEEP_FINISHED - 60))
+    stray = store.finished / "notes.txt"  # not a room's: never touched, however old
+    stray.write_text("mine")
+    os.utime(stray, (0, 0))
+    assert store.prune_finished(now) == 1
+    assert not old.exists()
+    assert store.load_archived("AGEDAB") is None
+    assert store.load_archived("FRESHA") is not None
+    assert stray.exists()
+    assert store.prune_finished(now + KEEP_FINISHED + 60) == 1  # its week is up too
 
 
 def test_a_room_archived_then_killed_before_its_files_went_is_not_loaded(
