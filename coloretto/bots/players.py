@@ -64,6 +64,12 @@ class CatchesUp(Protocol):
         ...
 
 
+def match_ply(state: GameState, game_number: int) -> int:
+    """The ply ``move_seed`` counts for the move at ``state``, game ``game_number`` of its
+    match."""
+    return state.ply + GAME_PLIES * game_number
+
+
 def move_seed(seed: Seed, seat: int, ply: int) -> int:
     """The seed of the bot that moves ``seat`` at ``ply`` (counted over the match) of a
     match dealt from ``seed``. A bot's moves may give its seed away, so a big or a text
@@ -163,7 +169,7 @@ class BotPlayers:
         seat = state.current_player
         who = state.rules.controller(seat) if player is None else player
         view = state.view(seat)
-        ply = state.ply + GAME_PLIES * game_number
+        ply = match_ply(state, game_number)
         seed_seat = seat if player is None else player
         return guarded_choice(
             lambda: self._lend(who, view, seed_seat, ply),
@@ -185,7 +191,7 @@ class BotPlayers:
         (``Analyst.analyse``; ``Analysis(None, ...)`` for a bot that cannot), through the
         guard, like ``choose``."""
         view = state.view(state.current_player)
-        ply = state.ply + GAME_PLIES * game_number
+        ply = match_ply(state, game_number)
         return guarded_analysis(
             lambda: self._lend(player, view, player, ply),
             view,

@@ -10,7 +10,7 @@ from dataclasses import replace
 from enum import Enum
 
 from coloretto.bots.guard import Analysis, Answer
-from coloretto.bots.players import GAME_PLIES, BotPlayers, move_seed
+from coloretto.bots.players import BotPlayers, match_ply, move_seed
 from coloretto.engine import Action, ActionKind, GameState, Match, Move, SeedSecrecy
 from coloretto.engine.setup import SEED_BITS, random_seed
 from coloretto.play.config import GameConfig
@@ -123,8 +123,7 @@ class Session:
 
     def bot_seed(self, seat: int) -> int:
         """The seed ``seat``'s bot is given for its move now (``move_seed``)."""
-        ply = self.game.ply + GAME_PLIES * self.match.game_number
-        return move_seed(self.bots.seed, seat, ply)
+        return move_seed(self.bots.seed, seat, match_ply(self.game, self.match.game_number))
 
     def controller_name(self, seat: int) -> str:
         """The name of the player who moves ``seat``."""

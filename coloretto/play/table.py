@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import Protocol
 
 from coloretto.bots.driver import BotTurn, in_thread, play_bots
@@ -251,15 +250,7 @@ class LocalTable:
         return BotTurn(game, session.match.game_number)
 
     async def _ask(self, turn: BotTurn) -> Answer:
-        session = self._session
-        return await in_thread(
-            partial(
-                session.bots.choose,
-                turn.state,
-                time_limit=session.config.time_limit,
-                game_number=turn.game_number,
-            )
-        )
+        return await in_thread(self._session.bot_move)
 
     async def play_bot(self, turn: BotTurn, answer: Answer) -> bool:
         """Play a bot's answer if the game still stands where it was asked; a failed bot is
