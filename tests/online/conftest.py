@@ -11,6 +11,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -88,8 +89,13 @@ class ServerProcess:
         return rooms
 
     def finished_game(self) -> dict[str, Any]:
-        """The record of the server's one room, which holds a finished game."""
-        (room,) = self.rooms()
+        """The record of the server's one room, which holds a finished game. A room the
+        server is archiving (its record written to the archive, its files in play not yet
+        gone) reads as two for a moment: wait (10 s at most) until it reads as one."""
+        deadline = time.monotonic() + 10
+        while len(rooms := self.rooms()) > 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (room,) = rooms
         assert room.session.game.is_over
         return to_record(room.session.game, room.session.seat_names, room.meta())
 
