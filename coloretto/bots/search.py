@@ -301,7 +301,28 @@ class SearchBot:
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
     ) -> dict[Action, Estimate]:
         """Every one of ``legal`` valued for ``view.seat``: its chance to win and expected
-        final margin, with their standard errors (the ``Analyst`` interface).
+        final margin, with their standard errors (the ``Analyst`` interface), from the
+        deals of ``deal_values``."""
+        values = self.deal_values(view, legal, budget)
+        estimates = {}
+        for action, results in values.items():
+            wins = [win for win, _ in results]
+            margins = [margin for _, margin in results]
+            estimates[action] = Estimate(
+                win=statistics.fmean(wins),
+                margin=statistics.fmean(margins),
+                win_error=_error(wins),
+                margin_error=_error(margins),
+                samples=len(results),
+            )
+        return estimates
+
+    def deal_values(
+        self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+    ) -> dict[Action, list[tuple[float, float]]]:
+        """Every one of ``legal`` valued for ``view.seat`` on each sampled deal: its chance
+        to win and final margin, one pair a deal, the same deals in the same order for
+        every action (so the differences between two actions can be measured deal by deal).
 
         As in ``choose``, every sampled deal is played out after each
         action by the same policies to the horizon, so the actions are compared on the
@@ -325,8 +346,7 @@ class SearchBot:
         deadline = None if budget.seconds is None else start + budget.seconds
         limit = budget.iterations
         seat = view.seat
-        wins: list[list[float]] = [[] for _ in actions]
-        margins: list[list[float]] = [[] for _ in actions]
+        values: list[list[tuple[float, float]]] = [[] for _ in actions]
         done = moves = 0
         while limit is None or done < limit or self._short(done, moves, limit, len(actions)):
             state = self._deal(view)
@@ -339,22 +359,12 @@ class SearchBot:
                 results.append(_judge(end, seat))
             if len(results) < len(actions):
                 break
-            for i, (win, margin) in enumerate(results):
-                wins[i].append(win)
-                margins[i].append(margin)
+            for i, result in enumerate(results):
+                values[i].append(result)
             done += 1
         self.last_iterations = done
-        estimates = {
-            action: Estimate(
-                win=statistics.fmean(wins[i]),
-                margin=statistics.fmean(margins[i]),
-                win_error=_error(wins[i]),
-                margin_error=_error(margins[i]),
-                samples=done,
-            )
-            for i, action in enumerate(actions)
-        }
-        return {action: estimates[alike[_effect(view, action)]] for action in legal}
+        by_effect = {effect: values[i] for i, effect in enumerate(alike)}
+        return {action: list(by_effect[_effect(view, action)]) for action in legal}
 
     @staticmethod
     def _short(done: int, moves: int, limit: int, actions: int) -> bool:
