@@ -1,6 +1,9 @@
 """The coach's review of the game just finished, from the score screen (``v``).
 
-The analysis runs in a worker thread with a progress bar; it is kept in the game's record
+It opens with a chart of the reviewed person's chance to win after each of their decisions
+(``WinChart``: ←/→ select a decision, whose move, best move, grade and why are shown under
+it; ``p`` the next person's chart), filled in as the decisions are analysed; the summaries
+follow. The analysis runs in a worker thread with a progress bar; it is kept in the game's record
 in the history as it goes, like ``coloretto review``, which then has nothing left to do.
 Leaving the screen stops the review; what is done is kept. It runs on one core: worker
 processes cannot be started from inside the full-screen app (Textual replaces the standard
@@ -10,11 +13,12 @@ streams, which ``multiprocessing`` hands to its helper process), and ``coloretto
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -23,25 +27,44 @@ from textual.widgets import ProgressBar, Static
 
 from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord
+from coloretto.play.advice import why_costly
+from coloretto.play.coach import Decision, Grade
 from coloretto.play.review import Review, Reviewing, positions, review_of
 from coloretto.play.saving import people
 from coloretto.play.statistics import count_accuracy
+from coloretto.play.words import describe_action
 from coloretto.store.history import annotating
 from coloretto.store.paths import DataDir
+from coloretto.store.text import printable
 from coloretto.tui.summary import costly_list
 from coloretto.tui.widgets import KeysBar
+from coloretto.tui.widgets.win_chart import MARK_STYLES, ChartPoint, WinChart
 
 
 class StopReview(Exception):
     """Raised in the worker when the screen is left: the review stops."""
 
 
-class ReviewScreen(Screen[None]):
-    """The review of one game: a progress bar, then each person's accuracy, grades and
-    costliest decisions, with why."""
+def grade_words(grade: Grade) -> Text:
+    """A grade with its chess mark, in its colour: ``?? blunder``, ``best``.
 
-    CSS_PATH = "end.tcss"
-    BINDINGS = [Binding("b,escape,v", "back", "Back", id="review-back")]  # noqa: RUF012
+    >>> grade_words(Grade.BLUNDER).plain, grade_words(Grade.GOOD).plain
+    ('?? blunder', 'good')
+    """
+    mark = f"{grade.mark} " if grade.mark else ""
+    return Text(f"{mark}{grade.value}", MARK_STYLES.get(grade, "bold"))
+
+
+class ReviewScreen(Screen[None]):
+    """The review of one game: the chart of each person's chance to win after their
+    decisions (with a progress bar while they are analysed), the selected decision, then
+    each person's accuracy, grades and costliest decisions, with why."""
+
+    CSS_PATH = "review.tcss"
+    BINDINGS = [  # noqa: RUF012
+        Binding("b,escape,v", "back", "Back", id="review-back"),
+        Binding("p", "person", "Next person", id="review-person"),
+    ]
 
     def __init__(self, record: GameRecord, path: Path | None, data: DataDir) -> None:
         super().__init__()
@@ -51,22 +74,119 @@ class ReviewScreen(Screen[None]):
         self.reviewing = Reviewing(record, review, people(record), keep)
         self.data = data
         self.names = record.seats
+        self.players = record.rules.players
         self._leaving = False
+        self.charted = {seat: self._plies(seat) for seat in self.reviewing.seats}
+        """Each reviewed person's decisions (their plies, in order), analysed or not."""
+        self.charted = {seat: plies for seat, plies in self.charted.items() if plies}
+        self.seat = next(iter(self.charted), None)
+        """Whose chart is shown (``None``: nobody had a decision)."""
+
+    def _plies(self, seat: int) -> list[int]:
+        """The plies of ``seat``'s decisions: every one with a choice, and any analysed."""
+        states = self.reviewing.states
+        analysed = {d.ply for d in self.reviewing.review.decisions.values() if d.seat == seat}
+        chosen = {
+            ply
+            for ply, state in enumerate(states[:-1])
+            if state.current_player == seat and len(state.legal_actions()) > 1
+        }
+        return sorted(analysed | chosen)
 
     def compose(self) -> ComposeResult:
-        """A title, the progress bar, the summaries."""
-        with VerticalScroll(id="end"):
+        """A title, the progress bar, the chart, the selected decision, the summaries."""
+        with VerticalScroll(id="review"):
             yield Static(Text("The coach's review", style="bold"), id="headline")
             yield ProgressBar(total=max(1, len(self.reviewing.todo)), id="review-progress")
+            if self.seat is not None:
+                yield Static(id="chart-title")
+                yield WinChart(self.players, id="win-chart")
+                yield Static(id="chart-detail")
             yield Static(id="review-body")
         yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
-        """Start the analysis (or show the review, when it is done already)."""
+        """Draw the chart of what is analysed, and start the analysis (or show the review,
+        when it is done already)."""
         self.query_one("#review-body", Static).update(
             f"Analysing {len(self.reviewing.todo)} decisions… (Esc stops; what is done is kept)"
         )
+        if self.seat is not None:
+            self._chart(dict(self.reviewing.review.decisions), selected=0)
+            self.query_one(WinChart).focus()
         self.analyse()
+
+    def _chart(self, decisions: Mapping[int, Decision], selected: int | None = None) -> None:
+        """Draw the shown person's chart from ``decisions`` (by ply)."""
+        if self.seat is None:
+            return
+        states = self.reviewing.states
+        points = [
+            ChartPoint(ply, states[ply].round, decisions.get(ply))
+            for ply in self.charted[self.seat]
+        ]
+        self.query_one(WinChart).show(points, selected)
+        title = Text("Chance to win after each decision of ", style="bold")
+        for seat in self.charted:
+            name = printable(self.names[seat])
+            if seat == self.seat:
+                title.append(f"[{name}]", "bold reverse")
+            else:
+                title.append(f" {name} ", "dim")
+            title.append(" ")
+        if len(self.charted) > 1:
+            title.append("(p: next person)", "dim")
+        self.query_one("#chart-title", Static).update(title)
+
+    @on(WinChart.Selected)
+    def _selected(self, event: WinChart.Selected) -> None:
+        """The selected decision, under the chart."""
+        self.query_one("#chart-detail", Static).update(self._detail(event.index, event.point))
+
+    def _detail(self, index: int, point: ChartPoint | None) -> Text:
+        """The decision at ``point`` in words: where, the grade, the moves, the chances, why."""
+        if point is None or self.seat is None:
+            return Text("")
+        count = len(self.charted[self.seat])
+        where = Text(
+            f"Decision {index + 1} of {count} · move {point.ply + 1}, round {point.round}: "
+        )
+        where.stylize("bold")
+        decision = point.decision
+        if decision is None:
+            return Text.assemble(where, ("not analysed yet", "italic"))
+        state = self.reviewing.states[point.ply]
+        played, best = decision.estimates[decision.played], decision.estimates[decision.best]
+        lines = [Text.assemble(where, grade_words(decision.grade))]
+        chance = f"chance to win after it {played.win:.0%} (± {played.win_error:.0%})"
+        if decision.best == decision.played:
+            lines.append(
+                Text(f"Played: {describe_action(decision.played, state)}, the best move; {chance}")
+            )
+            return Text("\n").join(lines)
+        lines.append(
+            Text(
+                f"Played: {describe_action(decision.played, state)}, {chance}; best: "
+                f"{describe_action(decision.best, state)}, {best.win:.0%} (± {best.win_error:.0%})"
+            )
+        )
+        why = why_costly(state, decision, self.names).plain
+        lines.append(Text(f"Why: {printable(why)}", "italic"))
+        return Text("\n").join(lines)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``p`` is offered only when several people's decisions were reviewed."""
+        if action == "person":
+            return len(self.charted) > 1
+        return True
+
+    def action_person(self) -> None:
+        """``p``: the next person's chart."""
+        seats = list(self.charted)
+        if self.seat is None or len(seats) < 2:
+            return
+        self.seat = seats[(seats.index(self.seat) + 1) % len(seats)]
+        self._chart(dict(self.reviewing.review.decisions), selected=0)
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def analyse(self) -> None:
@@ -82,9 +202,14 @@ class ReviewScreen(Screen[None]):
         self.app.call_from_thread(self.show_summaries)
 
     def _advance(self) -> None:
+        """One more decision analysed (in the worker): the progress bar and the chart."""
         if self._leaving:
             raise StopReview
-        self.app.call_from_thread(self.query_one(ProgressBar).advance, 1)
+        self.app.call_from_thread(self._analysed, dict(self.reviewing.review.decisions))
+
+    def _analysed(self, decisions: Mapping[int, Decision]) -> None:
+        self.query_one(ProgressBar).advance(1)
+        self._chart(decisions)
 
     def _say(self, text: str) -> None:
         self.query_one("#review-body", Static).update(text)

@@ -1,0 +1,218 @@
+"""The review's chart: each person's chance to win after each decision, with the flaws
+marked (glyph and colour), moved through with the keys, filled in as the review goes; its
+snapshots at 80x24, 120x40 and without colour."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from coloretto.engine import GameRecord
+from coloretto.play.keeper import Keeper
+from coloretto.play.review import positions, review_of
+from coloretto.store.paths import DataDir
+from coloretto.tui import ColorettoApp
+from coloretto.tui.screens.review import ReviewScreen
+from coloretto.tui.widgets.win_chart import MARKS, ChartPoint, WinChart, draw
+from tests.test_review import PLUMBING
+
+from .conftest import SIZE, asynctest, render_text, text_of
+from .review_fixtures import reviewed_record
+
+SnapCompare = Callable[..., bool]
+LARGE = (120, 40)
+
+
+def chart_text(chart: WinChart) -> str:
+    """The chart as drawn, without colour."""
+    return render_text(chart.render(), width=chart.size.width)
+
+
+def detail(screen: ReviewScreen) -> str:
+    return text_of(screen.query_one("#chart-detail", Static))
+
+
+async def opened(pilot: Pilot[None], record: GameRecord, home: Path) -> ReviewScreen:
+    """The review of ``record`` on screen, its summaries shown (the analysis done)."""
+    await pilot.pause()
+    await pilot.app.push_screen(ReviewScreen(record, None, DataDir(home)))
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, ReviewScreen)
+    body = screen.query_one("#review-body", Static)
+    for _ in range(3000):
+        if "accuracy" in text_of(body):
+            break
+        await pilot.pause(0.01)
+    assert "accuracy" in text_of(body)
+    await pilot.pause()
+    return screen
+
+
+def test_the_flaws_are_marked_by_glyph_under_their_bars_and_the_selection_by_a_caret() -> None:
+    record = reviewed_record()
+    review = review_of(record, states := positions(record))
+    assert review is not None
+    mine = sorted((d for d in review.decisions.values() if d.seat == 0), key=lambda d: d.ply)
+    points = [ChartPoint(d.ply, states[d.ply].round, d) for d in mine]
+    lines = draw(points, selected=4, width=5 + len(points), rows=6, share=1 / 3)
+    marks, axis = lines[-1].plain, lines[-2].plain
+    for place, decision in enumerate(mine):  # a cell each: the mark right under its bar
+        glyph = MARKS.get(decision.grade, " ")
+        assert marks.ljust(5 + len(mine))[5 + place] == glyph
+    assert {"⁇", "?"} <= set(marks)  # the made-up game has mistakes and blunders
+    assert axis.index("▲") == 5 + 4
+    assert axis.startswith("  0%┼1")  # round 1 starts at the first bar
+    assert all(len(line.plain) == 5 + len(points) for line in lines[:-1])
+
+
+def test_decisions_not_analysed_yet_are_dots_on_the_axis() -> None:
+    lines = draw([ChartPoint(3, 1), ChartPoint(9, 2)], selected=0, width=7, rows=4, share=0.25)
+    assert lines[-3].plain == "    │··"
+    assert lines[-1].plain.strip() == ""
+
+
+@asynctest
+async def test_the_keys_move_through_the_decisions_and_p_shows_the_next_persons(
+    tmp_path: Path,
+) -> None:
+    record = reviewed_record()
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, record, tmp_path)
+        chart = screen.query_one(WinChart)
+        assert chart.has_focus
+        count = len(chart.points)
+        assert all(p.decision is not None and p.decision.seat == 0 for p in chart.points)
+        assert detail(screen).startswith(f"Decision 1 of {count} · move ")
+        await pilot.press("right", "l")
+        assert chart.selected == 2
+        assert detail(screen).startswith(f"Decision 3 of {count}")
+        await pilot.press("h")
+        assert chart.selected == 1
+        await pilot.press("end")
+        assert chart.selected == count - 1
+        await pilot.press("right")  # no further
+        assert chart.selected == count - 1
+        await pilot.press("home", "n")  # the first mistake or blunder
+        first = next(i for i, p in enumerate(chart.points) if p.grade and p.grade.is_error)
+        assert chart.selected == first
+        point = chart.points[first]
+        assert point.decision is not None
+        shown = detail(screen)
+        assert point.decision.grade.value in shown
+        assert "best: " in shown
+        assert "Why: " in shown
+        assert f"chance to win after it {point.win:.0%}" in shown
+        await pilot.pause()
+        drawn = chart_text(chart)
+        assert "▲" in drawn
+        assert "⁇ blunder" in drawn  # the legend
+        title = text_of(screen.query_one("#chart-title", Static))
+        assert "[Ana]" in title
+        assert "p: next person" in title
+        await pilot.press("p")
+        assert "[Ben]" in text_of(screen.query_one("#chart-title", Static))
+        assert chart.selected == 0
+        assert all(p.decision is not None and p.decision.seat == 1 for p in chart.points)
+        await pilot.press("p", "p")  # Cy, then Ana again
+        assert "[Ana]" in text_of(screen.query_one("#chart-title", Static))
+        await pilot.press("b")
+        assert not isinstance(app.screen, ReviewScreen)
+
+
+@asynctest
+async def test_the_chart_reads_without_colour(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.no_color
+        screen = await opened(pilot, reviewed_record(), tmp_path)
+        chart = screen.query_one(WinChart)
+        drawn = chart_text(chart).splitlines()
+        marks = drawn[-2]
+        assert "⁇" in marks  # a blunder
+        assert "?" in marks  # a mistake
+        assert "▲" in drawn[-3]
+        assert "[Ana]" in text_of(screen.query_one("#chart-title", Static))
+
+
+@asynctest
+async def test_the_chart_fills_in_as_the_decisions_are_analysed(tmp_path: Path) -> None:
+    record = reviewed_record(players=2, left=3, bot=PLUMBING)
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = ReviewScreen(record, None, DataDir(tmp_path))
+        todo = set(screen.reviewing.todo)
+        assert len(todo) == 3
+        app.push_screen(screen)
+        await pilot.pause()
+        chart = screen.query_one(WinChart)
+        if not todo & {p.ply for p in chart.points}:
+            await pilot.press("p")  # the other person's decisions are the ones left
+        assert todo & {p.ply for p in chart.points}
+        for _ in range(3000):  # the summaries do not draw the chart: each analysis does
+            if all(p.decision is not None for p in chart.points):
+                break
+            await pilot.pause(0.01)
+        assert all(p.decision is not None for p in chart.points)
+        await pilot.press("end")
+        assert "not analysed" not in detail(screen)
+
+
+@asynctest
+async def test_a_decision_not_analysed_yet_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = reviewed_record(players=2, left=3, bot=PLUMBING)
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = ReviewScreen(record, None, DataDir(tmp_path))
+        monkeypatch.setattr(screen, "analyse", lambda: None)  # as the analysis starts
+        app.push_screen(screen)
+        await pilot.pause()
+        chart = screen.query_one(WinChart)
+        if chart.points[-1].decision is not None:
+            await pilot.press("p")
+        await pilot.press("end")
+        await pilot.pause()
+        assert chart.points[-1].decision is None
+        assert detail(screen).strip().endswith("not analysed yet")
+        assert chart_text(chart).splitlines()[-4].rstrip().endswith("·")
+
+
+async def review_on_screen(pilot: Pilot[None], home: Path, keys: tuple[str, ...] = ()) -> None:
+    await opened(pilot, reviewed_record(), home)
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [SIZE, LARGE], ids=["80x24", "120x40"])
+def test_review_chart_snapshot(
+    snap_compare: SnapCompare, size: tuple[int, int], tmp_path: Path
+) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await review_on_screen(pilot, tmp_path, ("n", "n"))
+
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_review_chart_snapshot_without_colour(
+    snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await review_on_screen(pilot, tmp_path, ("p", "n"))
+
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
