@@ -108,8 +108,23 @@ def put(card: Card, row: int) -> Turn:
     return Turn((DRAW, Action.place(row - 1)), card)
 
 
+@dataclass(frozen=True)
+class KeyNames:
+    """The keys the words name: the game's own, or those a keymap put in their place (the
+    screen knows which)."""
+
+    draw: str = "d"
+    rows: tuple[str, ...] = tuple(str(n) for n in range(1, len(RULES.row_capacities) + 1))
+    """Row 1's key first."""
+    go_on: str = "Enter"
+
+
+GAME_KEY_NAMES = KeyNames()
+"""The game's own keys."""
+
 Words = str | Callable[[GameState], str]
-"""What a bubble says: fixed words, or words made from the game shown (its scores)."""
+"""What a bubble says: words that may name keys (``{keys.draw}``, ``{keys.rows[0]}``: a
+``KeyNames``), or words made from the game shown (its scores)."""
 
 
 @dataclass(frozen=True)
@@ -138,25 +153,30 @@ class Step:
         """The actions of ``then``, one by one."""
         return tuple(action for turn in self.then for action in turn.actions)
 
-    def text(self, game: GameState) -> str:
-        """The bubble's words in ``game``."""
-        return self.words if isinstance(self.words, str) else self.words(game)
+    def text(self, game: GameState, keys: KeyNames = GAME_KEY_NAMES) -> str:
+        """The bubble's words in ``game``, naming ``keys``."""
+        if isinstance(self.words, str):
+            return self.words.format(keys=keys)
+        return self.words(game)
 
 
-def instruction(expect: Action | None) -> str:
+def instruction(expect: Action | None, keys: KeyNames = GAME_KEY_NAMES) -> str:
     """What to press for ``expect``, in words: ``"press 2 to take row 2"``.
 
     >>> instruction(None), instruction(Action.place(2))
     ('press Enter to go on', 'press 3 to put the card on row 3')
+    >>> instruction(Action.take(0), KeyNames(rows=("F1", "F2", "F3")))
+    'press F1 to take row 1'
     """
     if expect is None:
-        return "press Enter to go on"
-    row = (expect.row or 0) + 1
+        return f"press {keys.go_on} to go on"
     if expect.kind is ActionKind.DRAW:
-        return "press d to draw a card"
+        return f"press {keys.draw} to draw a card"
+    row = (expect.row or 0) + 1
+    key = keys.rows[row - 1]
     if expect.kind is ActionKind.PLACE:
-        return f"press {row} to put the card on row {row}"
-    return f"press {row} to take row {row}"
+        return f"press {key} to put the card on row {row}"
+    return f"press {key} to take row {row}"
 
 
 class WrongMove(ValueError):
@@ -283,14 +303,14 @@ STEPS: tuple[Step, ...] = (
         check=lambda game: game.collection(YOU) == {GREEN: 1},
     ),
     Step(
-        "On your turn you either draw a card and put it on a row, or take a row. Press d "
-        "to draw the top card of the deck.",
+        "On your turn you either draw a card and put it on a row, or take a row. Press "
+        "{keys.draw} to draw the top card of the deck.",
         DECK,
         draw(GREEN),
         check=lambda game: game.current_player == YOU and not any(game.rows),
     ),
     Step(
-        "Green, like your card! Put it on row 1: press 1. A row holds up to 3 cards.",
+        "Green, like your card! Put it on row 1: press {keys.rows[0]}. A row holds up to 3 cards.",
         ROW_1,
         place(1),
         (put(BLUE, 2), put(BROWN, 1)),
@@ -298,13 +318,13 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         "Ben put brown on your row: the others push cards you do not want onto your "
-        "rows. Press d to draw again.",
+        "rows. Press {keys.draw} to draw again.",
         ROW_1,
         draw(GREEN),
         check=lambda game: game.rows[0] == (GREEN, BROWN),
     ),
     Step(
-        "Green again: put it on row 1 too (press 1). Then the row is full.",
+        "Green again: put it on row 1 too (press {keys.rows[0]}). Then the row is full.",
         ROW_1,
         place(1),
         (put(YELLOW, 2), put(ORANGE, 3)),
@@ -312,7 +332,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         "Instead of drawing you may take a row: its cards are yours, and you sit out "
-        "the rest of the round. Take row 1: press 1.",
+        "the rest of the round. Take row 1: press {keys.rows[0]}.",
         ROW_1,
         take(1),
         (put(BLUE, 2), put(GRAY, 3), take(2), take(3)),
@@ -327,21 +347,22 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         'Ben put a "+2" card on row 1: it is worth 2 points to whoever takes it, '
-        "whatever their colours. Press d to draw.",
+        "whatever their colours. Press {keys.draw} to draw.",
         ROW_1,
         draw(JOKER),
         check=lambda game: game.rows[0] == (PLUS2,),
     ),
     Step(
         "A joker! It counts as any colour: at the end it joins the colour where it "
-        "scores most. Put it on row 1: press 1.",
+        "scores most. Put it on row 1: press {keys.rows[0]}.",
         ROW_1,
         place(1),
         (put(GRAY, 2), put(YELLOW, 3)),
         check=lambda game: game.drawn_card is JOKER,
     ),
     Step(
-        'Row 1 holds the "+2" and the joker: take it (press 1) before someone else does.',
+        'Row 1 holds the "+2" and the joker: take it (press {keys.rows[0]}) before someone '
+        "else does.",
         ROW_1,
         take(1),
         (put(BLUE, 2), put(ORANGE, 3), take(2), take(3)),
@@ -357,7 +378,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         "Five rounds later, that count is 0: the next card is the Last Round card. "
-        "Press d to draw.",
+        "Press {keys.draw} to draw.",
         TOP,
         draw(YELLOW),
         check=lambda game: (
@@ -371,14 +392,14 @@ STEPS: tuple[Step, ...] = (
         check=lambda game: game.last_round and game.drawn_card is YELLOW,
     ),
     Step(
-        "Put the yellow card on row 1: press 1.",
+        "Put the yellow card on row 1: press {keys.rows[0]}.",
         ROW_1,
         place(1),
         (put(BROWN, 2), put(PLUS2, 1)),
         check=lambda game: game.drawn_card is YELLOW,
     ),
     Step(
-        'Ben added a "+2" to your yellow: take row 1 (press 1). Then the others take '
+        'Ben added a "+2" to your yellow: take row 1 (press {keys.rows[0]}). Then the others take '
         "theirs, and the game ends.",
         ROW_1,
         take(1),
@@ -449,14 +470,14 @@ class Lesson:
             return None
         return self.step.others[self.played]
 
-    def answer(self, move: Action | None) -> Lesson:
+    def answer(self, move: Action | None, keys: KeyNames = GAME_KEY_NAMES) -> Lesson:
         """The lesson after the player's ``move`` (``None``: Enter); ``WrongMove`` says
-        what to press when it is not the move asked for."""
+        what to press (one of ``keys``) when it is not the move asked for."""
         if not self.waiting:
             raise WrongMove("Wait a moment: the others are playing.")
         expect = self.step.expect
         if move != expect:
-            raise WrongMove(self.refusal(move))
+            raise WrongMove(self.refusal(move, keys))
         game = self.game if move is None else self.game.apply(move)
         return self._moved(game, 0)
 
@@ -479,16 +500,16 @@ class Lesson:
             return Lesson(game, self.number, played, self.steps)
         return Lesson(game, self.number + 1, None, self.steps)
 
-    def refusal(self, move: Action | None) -> str:
-        """Why ``move`` is not taken now, and what to press instead."""
+    def refusal(self, move: Action | None, keys: KeyNames = GAME_KEY_NAMES) -> str:
+        """Why ``move`` is not taken now, and what to press instead (one of ``keys``)."""
         expect = self.step.expect
-        want = instruction(expect)
+        want = instruction(expect, keys)
         if expect is not None and expect.kind is ActionKind.DRAW:
             want += " first"
         if move is None:
             return f"{want[0].upper()}{want[1:]}."
         if expect is None:
-            return "Read the bubble first, then press Enter to go on."
+            return f"Read the bubble first, then press {keys.go_on} to go on."
         try:
             self.game.apply(move)
         except IllegalAction as error:

@@ -233,6 +233,22 @@ LOBBY_KEYS: tuple[Key, ...] = (
 work at the moment: the host's, and the seats only while choosing whom to remove)."""
 
 
+_SPOKEN = {"enter": "Enter", "escape": "Esc", "tab": "Tab"}
+
+
+def spoken(key: str) -> str:
+    """A key as a sentence names it, from Textual's name for it (a binding's or a keymap's).
+
+    >>> [spoken(key) for key in ("d", "enter", "escape", "question_mark", "ctrl+x")]
+    ['d', 'Enter', 'Esc', '?', 'ctrl+x']
+    """
+    if key in _SPOKEN:
+        return _SPOKEN[key]
+    from textual.keys import format_key  # noqa: PLC0415 (the tables are read without Textual)
+
+    return format_key(key)
+
+
 def keys_line(keys: Iterable[Key]) -> str:
     """The keys on one line, e.g. for a message: ``→ ←: one action forward / back · …``."""
     return " · ".join(f"{key.shown}: {key.explains[0]}" for key in keys)

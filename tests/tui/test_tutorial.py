@@ -3,11 +3,13 @@ hint, leaving it, the first screen's offer, and a snapshot of one step at 80x24.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from coloretto.cli.main import main
 from coloretto.engine import DRAW, Action
@@ -22,7 +24,7 @@ from coloretto.tui.screens import GameScreen, SetupScreen
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, RulesScreen
 from coloretto.tui.screens.tutorial import OFFER, REAL_GAME, TutorialScreen, first_run
 from coloretto.tui.tutorial_app import TutorialApp
-from coloretto.tui.widgets import Notice
+from coloretto.tui.widgets import KeysBar, Notice
 from coloretto.tui.widgets.bubble import Bubble, BubbleTail
 
 from .conftest import SIZE, asynctest, make_config, text_of
@@ -167,14 +169,59 @@ async def test_every_bubble_is_on_the_screen_beside_what_it_is_about(
             await pilot.press(key_for(lesson.step.expect))
 
 
+def words(widget: Widget) -> str:
+    """What a widget says, on one line."""
+    return " ".join(text_of(widget).split())
+
+
 @asynctest
-async def test_the_keys_can_be_remapped_as_the_games_are() -> None:
+async def test_the_keys_remapped_as_the_games_are_named_in_the_words() -> None:
     app = quick()
     async with app.run_test(size=SIZE) as pilot:
-        pilot.app.set_keymap({"tutorial-go-on": "g", "draw": "x"})
+        pilot.app.set_keymap({"tutorial-go-on": "g", "draw": "x", "row-1": "a"})
         screen = await play_to_step(pilot, 0)
-        await pilot.press("g", "g", "x")
+        bubble, turn, notice = screen.query_one(Bubble), screen.query_one("#turn"), screen.notice
+        assert "g: go on" in words(bubble)
+        assert "press g to go on" in words(turn)
+        await pilot.press("g", "g")
+        assert "Press x to draw the top card of the deck." in words(bubble)
+        assert "press x to draw a card" in words(turn)
+        await pilot.press("d")  # the game's own key, bound to nothing here now
+        assert "d does nothing here: press x to draw a card." in words(notice)
+        await pilot.press("2")  # a row's key, not the answer: why
+        assert "Row 2 is empty: press x to draw a card first." in words(notice)
+        assert screen.lesson.game.drawn_card is None
+        await pilot.press("x")
         assert screen.lesson.game.drawn_card is not None
+        assert "Put it on row 1: press a." in words(bubble)
+        await pilot.press("1")
+        assert "press a to put the card on row 1" in words(notice)
+        await pilot.press("a")
+        assert screen.lesson.game.rows[0]
+
+
+@asynctest
+async def test_the_keys_bar_changes_in_the_same_frame_as_the_step() -> None:
+    app = quick()
+    frames: list[str] = []
+    display = app._display
+
+    def kept(screen: object, renderable: object) -> None:
+        display(screen, renderable)  # type: ignore[arg-type]
+        render = getattr(renderable, "render_segments", None)
+        if render is not None:
+            frames.append(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", render(app.console)))
+
+    app._display = kept  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_step(pilot, 1)
+        assert isinstance(pilot.app.screen.query_one("#keys"), KeysBar)
+        seen = len(frames)
+        await pilot.press("enter")  # step 3 asks for d: Enter no longer goes on
+        await pilot.pause()
+        shown = next(frame for frame in frames[seen:] if "Step 3 of" in frame)
+        assert "d Draw" in shown
+        assert "Enter Go on" not in shown
 
 
 @asynctest

@@ -16,10 +16,10 @@ from rich.text import Text
 from textual import events
 from textual.actions import parse
 from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer
 
 from coloretto.engine import DRAW, Action, ActionKind, Match, Rules
 from coloretto.play.config import DEFAULT_DELAY, GameConfig, Player
@@ -28,6 +28,7 @@ from coloretto.play.tutorial import (
     NAMES,
     RULES,
     YOU,
+    KeyNames,
     Lesson,
     Part,
     Spot,
@@ -40,11 +41,11 @@ from coloretto.store.history import finished_games
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import games_in_progress
 from coloretto.tui.glyphs import render
-from coloretto.tui.keys import GAME_KEYS, Key, bindings, row_keys
+from coloretto.tui.keys import GAME_KEYS, Key, bindings, row_keys, spoken
 from coloretto.tui.messages import StartGame
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, RulesScreen
 from coloretto.tui.table import show_table, table_widgets
-from coloretto.tui.widgets import Legend, MoveLog, Notice
+from coloretto.tui.widgets import KeysBar, Legend, MoveLog, Notice
 from coloretto.tui.widgets.bubble import (
     MAX_WIDTH,
     MIN_WIDTH,
@@ -92,17 +93,17 @@ TUTORIAL_KEYS: tuple[Key, ...] = (
     ),
 )
 """The tutorial's keys: the game's own ``d`` and row keys (the same binding ids, so a key
-remapped for the game is remapped here too), Enter to go on, and the way out. The footer
-shows those that work at the moment."""
+remapped for the game is remapped here too), Enter to go on, and the way out. The keys bar
+shows those that work at the moment; the words name the keys bound (``bound_keys``)."""
 
-PLAYS = {
-    name: action
+ANSWERS = frozenset(
+    binding.id
     for key in TUTORIAL_KEYS
     if key.id in ("draw", "row", "tutorial-go-on")
-    for press, action in key.presses
-    for name in press.split(",")
-}
-"""The keys that answer a step: pressed when they are not the answer, they get a hint."""
+    for binding in key.bindings()
+)
+"""The binding ids of the keys that answer a step: pressed when they are not the answer,
+they get a hint."""
 
 _SIDES = {
     Part.TABLE: Side.OVER,
@@ -175,6 +176,8 @@ class TutorialScreen(Screen[TutorialEnd]):
         """The game as the table's widgets show it."""
         self._fresh_row: int | None = None
         self._timer: Timer | None = None
+        self._named_keys: dict[str, list[str]] = {}
+        """The keys the words shown name, by binding id."""
 
     @property
     def plain(self) -> bool:
@@ -187,12 +190,44 @@ class TutorialScreen(Screen[TutorialEnd]):
         return self.query_one(Notice)
 
     def compose(self) -> ComposeResult:
-        """The game's table, the bubble over it, the footer."""
+        """The game's table, the bubble over it, the keys."""
         yield from table_widgets(self.lesson.game)
         yield Bubble(id="bubble")
         yield BubbleTail(id="tail")
         yield BubbleTail(id="mark")
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
+
+    def bound_keys(self) -> dict[str, list[Binding]]:
+        """The screen's bindings by id, as bound now: its own, or the app's keymap's in
+        their place (``App.set_keymap``), each key of a binding a binding of its own."""
+        found = self._bindings.copy()  # the map Textual's binding chain starts from
+        # The keymap has no public getter: Textual's Screen._binding_chain applies it so.
+        found.apply_keymap(self.app._keymap)
+        by_id: dict[str, list[Binding]] = {}
+        for bound in found.key_to_bindings.values():
+            for binding in bound:
+                by_id.setdefault(binding.id or "", []).append(binding)
+        return by_id
+
+    def _keys_named(self) -> dict[str, list[str]]:
+        return {i: [binding.key for binding in bound] for i, bound in self.bound_keys().items()}
+
+    def key_names(self) -> KeyNames:
+        """The keys that answer the steps, as the words name them."""
+        bound, default = self.bound_keys(), KeyNames()
+
+        def name(binding_id: str, given: str) -> str:
+            keys = bound.get(binding_id)
+            return spoken(keys[0].key) if keys else given
+
+        rows = tuple(name(f"row-{n}", key) for n, key in enumerate(default.rows, start=1))
+        return KeyNames(name("draw", default.draw), rows, name("tutorial-go-on", default.go_on))
+
+    def _named(self, binding_id: str) -> str:
+        """The keys of ``binding_id`` in words: ``q or Esc`` (a letter once, in either
+        case)."""
+        names = [spoken(binding.key) for binding in self.bound_keys().get(binding_id, [])]
+        return " or ".join(dict.fromkeys(n.lower() if len(n) == 1 else n for n in names))
 
     def on_mount(self) -> None:
         """Show the deal and the first step."""
@@ -201,8 +236,14 @@ class TutorialScreen(Screen[TutorialEnd]):
         log = self.query_one(MoveLog)
         for line in describe_deal(game, NAMES, "")[1:]:  # not the rules and seed
             log.add(render(line, plain=self.plain))
-        self.notice.say("A tutorial game: Esc or q leaves it.")
+        self.notice.say(f"A tutorial game: {self._named('tutorial-quit')} leaves it.")
         self.refresh_view()
+        self.bindings_updated_signal.subscribe(self, self._keys_changed)
+
+    def _keys_changed(self, screen: Screen[object]) -> None:
+        """A keymap set (``App.set_keymap``): the words name the keys bound now."""
+        if self._keys_named() != self._named_keys:
+            self.refresh_view()
 
     def on_unmount(self) -> None:
         """No move is played once the tutorial is left."""
@@ -218,6 +259,7 @@ class TutorialScreen(Screen[TutorialEnd]):
     def refresh_view(self) -> None:
         """Draw the lesson's game, the turn line, the bubble and the footer's keys."""
         lesson = self.lesson
+        self._named_keys = self._keys_named()
         self.session.match = replace(self.session.match, game=lesson.game)
         spot = None if lesson.finished else lesson.step.spot
         about = spot.index if lesson.waiting and spot and spot.part is Part.ROW else None
@@ -231,10 +273,10 @@ class TutorialScreen(Screen[TutorialEnd]):
         """The turn line: the step and what to press, or who is playing."""
         lesson = self.lesson
         if lesson.finished:
-            return Text(f"Tutorial done: n for a real game, q {self._leaving}.", "bold")
+            return Text(f"Tutorial done: {self._next}.", "bold")
         if lesson.waiting:
             head = Text(f"Step {lesson.number + 1} of {len(lesson.steps)}: ", "bold")
-            return Text.assemble(head, instruction(lesson.step.expect))
+            return Text.assemble(head, instruction(lesson.step.expect, self.key_names()))
         if lesson.step.fast:
             return Text(f"Fast-forward: round {lesson.game.round}…")
         return Text(f"{NAMES[lesson.game.current_player]} is playing…")
@@ -242,6 +284,12 @@ class TutorialScreen(Screen[TutorialEnd]):
     @property
     def _leaving(self) -> str:
         return "quits" if self.quits else "goes back to the game setup"
+
+    @property
+    def _next(self) -> str:
+        """What the keys do at the end: ``n for a real game, q quits``."""
+        new_game, leave = self._named("tutorial-new-game"), self._named("tutorial-quit")
+        return f"{new_game} for a real game, {leave} {self._leaving}"
 
     def words(self) -> Text:
         """The bubble's words: the step's, or at the end the scores and what next."""
@@ -251,14 +299,15 @@ class TutorialScreen(Screen[TutorialEnd]):
                 summary(lesson.game),
                 "\n\nYou know the game now: drawing and taking rows, rounds, the Last "
                 'Round card, jokers, "+2", plus and minus colours, the two score sides.\n\n',
-                ("n", "bold"),
+                (self._named("tutorial-new-game"), "bold"),
                 "  a real game against easy bots\n",
-                ("q", "bold"),
+                (self._named("tutorial-quit"), "bold"),
                 f"  {self._leaving}",
             )
-        words = Text(lesson.step.text(lesson.game))
+        keys = self.key_names()
+        words = Text(lesson.step.text(lesson.game, keys))
         if lesson.step.expect is None and lesson.waiting:
-            words.append("\nEnter: go on", style="bold")
+            words.append(f"\n{keys.go_on}: go on", style="bold")
         return words
 
     def point(self) -> None:
@@ -314,10 +363,10 @@ class TutorialScreen(Screen[TutorialEnd]):
         """The player's ``move`` (``None``: Enter): the next step if it is the one asked
         for, else a hint and nothing changes."""
         if self.lesson.finished:
-            self.notice.say(f"The tutorial is over: n for a real game, q {self._leaving}.")
+            self.notice.say(f"The tutorial is over: {self._next}.")
             return
         try:
-            lesson = self.lesson.answer(move)
+            lesson = self.lesson.answer(move, self.key_names())
         except WrongMove as refused:
             self.notice.say(str(refused), "error")
             return
@@ -391,15 +440,21 @@ class TutorialScreen(Screen[TutorialEnd]):
         if event.key in self.app.active_bindings:
             return
         event.stop()
-        if event.key in PLAYS:
-            _, name, parameters = parse(PLAYS[event.key])
+        plays = {
+            binding.key: binding.action
+            for binding_id, bound in self.bound_keys().items()
+            if binding_id in ANSWERS
+            for binding in bound
+        }
+        if event.key in plays:
+            _, name, parameters = parse(plays[event.key])
             getattr(self, f"action_{name}")(*parameters)
             return
         lesson = self.lesson
         if lesson.finished:
-            want = f"n for a real game, q {self._leaving}"
+            want = self._next
         elif lesson.waiting:
-            want = instruction(lesson.step.expect)
+            want = instruction(lesson.step.expect, self.key_names())
         else:
             want = "wait a moment: the others are playing"
         key = event.character if event.is_printable and event.character else event.key
