@@ -76,11 +76,13 @@ class ReviewScreen(Screen[None]):
         self.names = record.seats
         self.players = record.rules.players
         self._leaving = False
-        self.charted = {seat: self._plies(seat) for seat in self.reviewing.seats}
+        plies = {seat: self._plies(seat) for seat in self.reviewing.seats}
+        self.charted = {seat: mine for seat, mine in plies.items() if mine}
         """Each reviewed person's decisions (their plies, in order), analysed or not."""
-        self.charted = {seat: plies for seat, plies in self.charted.items() if plies}
         self.seat = next(iter(self.charted), None)
         """Whose chart is shown (``None``: nobody had a decision)."""
+        self._decisions: Mapping[int, Decision] = dict(review.decisions)
+        """The decisions analysed so far, as the worker last handed them over."""
 
     def _plies(self, seat: int) -> list[int]:
         """The plies of ``seat``'s decisions: every one with a choice, and any analysed."""
@@ -112,17 +114,17 @@ class ReviewScreen(Screen[None]):
             f"Analysing {len(self.reviewing.todo)} decisions… (Esc stops; what is done is kept)"
         )
         if self.seat is not None:
-            self._chart(dict(self.reviewing.review.decisions), selected=0)
+            self._chart(selected=0)
             self.query_one(WinChart).focus()
         self.analyse()
 
-    def _chart(self, decisions: Mapping[int, Decision], selected: int | None = None) -> None:
-        """Draw the shown person's chart from ``decisions`` (by ply)."""
+    def _chart(self, selected: int | None = None) -> None:
+        """Draw the shown person's chart of the decisions analysed so far."""
         if self.seat is None:
             return
         states = self.reviewing.states
         points = [
-            ChartPoint(ply, states[ply].round, decisions.get(ply))
+            ChartPoint(ply, states[ply].round, self._decisions.get(ply))
             for ply in self.charted[self.seat]
         ]
         self.query_one(WinChart).show(points, selected)
@@ -186,7 +188,7 @@ class ReviewScreen(Screen[None]):
         if self.seat is None or len(seats) < 2:
             return
         self.seat = seats[(seats.index(self.seat) + 1) % len(seats)]
-        self._chart(dict(self.reviewing.review.decisions), selected=0)
+        self._chart(selected=0)
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def analyse(self) -> None:
@@ -209,7 +211,8 @@ class ReviewScreen(Screen[None]):
 
     def _analysed(self, decisions: Mapping[int, Decision]) -> None:
         self.query_one(ProgressBar).advance(1)
-        self._chart(decisions)
+        self._decisions = decisions
+        self._chart()
 
     def _say(self, text: str) -> None:
         self.query_one("#review-body", Static).update(text)
