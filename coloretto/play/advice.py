@@ -3,7 +3,9 @@
 Every reason is made of what a player can check on the table: what a row gives them now,
 what it would give the others, what a card does to their plus colours, and how close the
 Last Round card is. The bot's estimates only decide which action is best and what the
-difference is worth; they are quoted as such ("about 3.2 points better").
+difference is worth; they are quoted as such, with their standard error ("about 3.2 ± 0.8
+points better"), and a difference within ``CLEAR`` standard errors is said to be none
+("drawing is about as good").
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 
 from coloretto.bots import Estimate
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState
-from coloretto.play.coach import Decision, ranked
+from coloretto.play.coach import CLEAR, Decision, Valuation, ranked
 from coloretto.play.config import YOU
 from coloretto.play.words import (
     CARD_NAMES,
@@ -108,14 +110,58 @@ def _placed(state: GameState, row: int) -> tuple[Card, ...]:
 
 def why_costly(state: GameState, decision: Decision, names: Sequence[str]) -> Line:
     """Why the played action was worse than the best, in a sentence a player can check,
-    with what it cost: "taking row 2 gave you a 4th gray card on the gray side: -1 instead
-    of +8 for row 1 (-6.2 points, -18% chance to win)"."""
+    with what it cost and its standard error: "taking row 2 gave you a 4th gray card on
+    the gray side: -1 instead of +8 for row 1 (-6.2 ± 0.9 points, -18 ± 3% chance to
+    win)"; and, when the hint in the game recommended the move, why this look differs."""
     seat, played, best = decision.seat, decision.played, decision.best
+    line = _why(state, seat, played, best, names) + f" ({cost_words(decision)})"
+    if (hinted := hint_words(decision, state)) is not None:
+        line += f"; {hinted}"
+    return Line((line,))
+
+
+def cost_words(decision: Decision) -> str:
+    """What the played action lost against the best, with the standard errors of the
+    differences: "-6.2 ± 0.9 points, -18 ± 3% chance to win".
+
+    >>> from coloretto.engine import DRAW
+    >>> take = Action.take(0)
+    >>> estimates = {DRAW: Estimate(0.4, 1.0, 0.02, 1.0), take: Estimate(0.22, -5.0, 0.02, 1.0)}
+    >>> cost_words(Decision(7, 1, take, estimates, {(DRAW, take): (0.03, 0.5)}))
+    '-6.0 ± 0.5 points, -18 ± 3% chance to win'
+    """
+    win_error, points_error = decision.errors
     chance = round(100 * decision.win_loss)
-    cost = f" ({-decision.cost:+.1f} points" + (
-        f", {-chance:+d}% chance to win)" if chance else ")"
+    words = f"{-decision.cost:+.1f}{_error(points_error, '.1f')} points"
+    if chance:
+        words += f", {-chance:+d}{_error(100 * win_error, '.0f')}% chance to win"
+    return words
+
+
+def _error(error: float, form: str) -> str:
+    """`` ± error`` as ``form`` formats it; nothing for an exact figure (no error)."""
+    return f" ± {error:{form}}" if error > 0 else ""
+
+
+def hint_words(decision: Decision, state: GameState) -> str | None:
+    """What the hint in the game said of the decision, beside the review's verdict, when
+    it recommended another move or was overruled (``Decision.hint_overruled``); ``None``
+    when there was no hint, or it recommended the move and the review agrees."""
+    hint = decision.hint
+    if hint is None:
+        return None
+    if not hint.recommends(decision.played):
+        return f"the hint in the game was to {describe_action(hint.action, state)}"
+    if not decision.hint_overruled:
+        return None
+    _, points_error = decision.errors
+    beyond = decision.cost - CLEAR * points_error
+    return (
+        f"the hint in the game recommended it, on {hint.valuation.samples} deals; this deeper "
+        f"look, on {decision.valuation.samples} deals, finds "
+        f"{doing(decision.best, state)} better by {decision.cost:.1f} ± {points_error:.1f} "
+        f"points ({max(0.0, beyond):.1f} beyond two standard errors)"
     )
-    return Line((_why(state, seat, played, best, names) + cost,))
 
 
 def _why(state: GameState, seat: int, played: Action, best: Action, names: Sequence[str]) -> str:
@@ -230,27 +276,43 @@ def explain_hint(
     state: GameState,
     seat: int,
     action: Action,
-    estimates: Mapping[Action, Estimate],
+    estimates: Mapping[Action, Estimate] | Valuation,
     names: Sequence[str],
 ) -> str:
     """The hint in words: the best action, why (what it gives you and the others now, your
-    colours, the Last Round card), and how much better than the next best it is rated.
+    colours, the Last Round card), and how much better than the next best it is rated,
+    with the standard error of the difference (``Valuation.difference_error``): within
+    ``CLEAR`` of them, the two are said to be about as good.
 
     >>> from coloretto.engine import DRAW, Rules, new_game
     >>> game = new_game(Rules(players=3), seed=1)
     >>> explain_hint(game, 0, DRAW, {DRAW: Estimate(0.3, 0.0)}, ["You", "Ben", "Cy"])
     'draw a card: no row holds cards yet'
     """
+    valuation = estimates if isinstance(estimates, Valuation) else Valuation(estimates)
     what = describe_action(action, state)
     why = _hint_reason(state, seat, action, names)
-    text = f"{what}: {why}"
-    others = [a for a in ranked(estimates) if a != action]
-    if others and action in estimates:
-        second = others[0]
-        points = estimates[action].margin - estimates[second].margin
-        if points >= 0.1:
-            text += f"; about {points:.1f} points better than {doing(second, state)}"
-    return text
+    return f"{what}: {why}" + _edge(state, action, valuation)
+
+
+def _edge(state: GameState, action: Action, valuation: Valuation) -> str:
+    """How much better ``action`` is rated than the next best unlike it, in words."""
+    estimates = valuation.estimates
+    if action not in estimates:
+        return ""
+    mine = estimates[action]
+    others = [a for a in ranked(estimates) if a != action and estimates[a] != mine]
+    if not others:
+        return ""
+    second = others[0]
+    points = mine.margin - estimates[second].margin
+    _, error = valuation.difference_error(action, second)
+    plus = _error(error, ".1f")
+    if points > CLEAR * error and points >= 0.1:
+        return f"; about {points:.1f}{plus} points better than {doing(second, state)}"
+    if error:
+        return f"; {doing(second, state)} is about as good ({points:+.1f}{plus} points)"
+    return ""
 
 
 def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[str]) -> str:

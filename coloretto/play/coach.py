@@ -17,6 +17,12 @@ mistake       10 to 15                            4 to 6
 blunder       15 or more                          6 or more
 ============  ==================================  =====================
 
+A loss is only believed when it is beyond two standard errors of the difference between
+the two actions (``CLEAR``), measured deal by deal since every action is valued on the same
+deals (``Valuation.paired``): a move within that error of the best is at worst "good" (the
+moves are about equal). A move the hint recommended in the game (``StoredHint``) is at worst
+"good" too, unless this look is deeper than the hint's (more deals) and its loss is clear.
+
 A decision's accuracy is Lichess's ``103.1668 e^(-0.04354 loss) - 3.1669`` (``loss`` in
 points of %), between 0 and 100; a player's accuracy is the mean over their decisions.
 
@@ -34,7 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from coloretto.bots import Analyst, Budget, Estimate
@@ -48,9 +54,18 @@ POINT_WORTH = 0.025
 WIN_TOLERANCE = 0.01
 """Chances to win this close to the best are alike: the margin decides between them."""
 
-REVIEW_BOT = "search:iterations=32"
-"""The bot that reviews games: the search bot the hard level plays, on 32 deals, with all
-of them played out (no time limit, so a review is the same on any machine for a seed)."""
+COACH_BOT = "search:iterations=32:sample=true"
+"""The coach's bot, for the hints and the reviews alike: the search bot the hard level
+plays (opponents drawn for each deal from what their play makes likely), on 32 deals,
+with all of them played out (no time limit, so an analysis is the same on any machine for
+a seed)."""
+
+REVIEW_BOT = COACH_BOT
+"""The bot that reviews games (the coach's)."""
+
+CLEAR = 2.0
+"""How many standard errors of the difference a loss (or a hint's edge) must exceed to be
+told: within them, the moves are about equal."""
 
 
 class Grade(Enum):
@@ -87,6 +102,8 @@ class Grade(Enum):
         """True for a mistake or a blunder (what the replay's "next mistake" key finds)."""
         return self in (Grade.MISTAKE, Grade.BLUNDER)
 
+
+_ORDER = list(Grade)
 
 _MARKS = {
     Grade.BEST: "",
@@ -146,15 +163,119 @@ def ranked(estimates: Mapping[Action, Estimate]) -> list[Action]:
     return sorted(estimates, key=key)
 
 
+Pairs = Mapping[tuple[Action, Action], tuple[float, float]]
+"""The standard errors (chance to win, points of margin) of the difference between two
+actions' estimates, by pair of actions (either order)."""
+
+
+@dataclass(frozen=True)
+class Valuation:
+    """Every legal action's estimate, with the standard errors of the differences between
+    two actions measured deal by deal (``paired``; a pair not there is taken as independent,
+    ``difference_error``).
+
+    >>> from coloretto.engine import DRAW, Action
+    >>> take = Action.take(0)
+    >>> one = Valuation({DRAW: Estimate(0.5, 1.0, 0.1, 2.0), take: Estimate(0.4, 0.0, 0.1, 2.0)})
+    >>> [round(x, 3) for x in one.difference_error(DRAW, take)]
+    [0.141, 2.828]
+    >>> paired = Valuation(one.estimates, {(DRAW, take): (0.02, 0.5)})
+    >>> paired.difference_error(take, DRAW)
+    (0.02, 0.5)
+    """
+
+    estimates: Mapping[Action, Estimate]
+    paired: Pairs = field(default_factory=dict)
+
+    def difference_error(self, a: Action, b: Action) -> tuple[float, float]:
+        """The standard errors of ``a``'s estimate less ``b``'s: chance to win, points."""
+        if a == b:
+            return 0.0, 0.0
+        known = self.paired.get((a, b)) or self.paired.get((b, a))
+        if known is not None:
+            return known
+        mine, theirs = self.estimates[a], self.estimates[b]
+        return (
+            math.hypot(mine.win_error, theirs.win_error),
+            math.hypot(mine.margin_error, theirs.margin_error),
+        )
+
+    @property
+    def samples(self) -> int:
+        """The deals the estimates rest on (the least of any action's)."""
+        return min((e.samples for e in self.estimates.values()), default=0)
+
+    def pooled(self, other: Valuation) -> Valuation:
+        """This valuation and ``other`` (the same position on other deals) as one, each
+        weighted by its deals.
+
+        >>> from coloretto.engine import DRAW
+        >>> one = Valuation({DRAW: Estimate(0.2, 1.0, 0.0, 1.0, 10)})
+        >>> both = one.pooled(Valuation({DRAW: Estimate(0.4, 3.0, 0.0, 1.0, 30)}))
+        >>> round(both.estimates[DRAW].win, 3), both.estimates[DRAW].margin, both.samples
+        (0.35, 2.5, 40)
+        """
+        merged = {}
+        shares = {}
+        for action, mine in self.estimates.items():
+            theirs = other.estimates[action]
+            n, m = max(1, mine.samples), max(1, theirs.samples)
+            share = shares[action] = n / (n + m)
+            merged[action] = Estimate(
+                win=share * mine.win + (1 - share) * theirs.win,
+                margin=share * mine.margin + (1 - share) * theirs.margin,
+                win_error=math.hypot(share * mine.win_error, (1 - share) * theirs.win_error),
+                margin_error=math.hypot(
+                    share * mine.margin_error, (1 - share) * theirs.margin_error
+                ),
+                samples=mine.samples + theirs.samples,
+            )
+        paired = {}
+        for a, b in self.paired:
+            share = shares[a]
+            (w1, m1), (w2, m2) = self.difference_error(a, b), other.difference_error(a, b)
+            paired[a, b] = (
+                math.hypot(share * w1, (1 - share) * w2),
+                math.hypot(share * m1, (1 - share) * m2),
+            )
+        return Valuation(merged, paired)
+
+
+@dataclass(frozen=True)
+class StoredHint:
+    """A hint given in the game, as kept with its move: the action it recommended, and the
+    coach's valuation it rested on (by ``bot`` with ``seed``)."""
+
+    action: Action
+    valuation: Valuation
+    bot: str
+    seed: int
+
+    def recommends(self, action: Action) -> bool:
+        """True for the hinted action or one alike (valued the same, say a row alike)."""
+        estimates = self.valuation.estimates
+        return action == self.action or (
+            action in estimates and estimates[action] == estimates[self.action]
+        )
+
+
 @dataclass(frozen=True)
 class Decision:
     """One decision of a game: the position's ``ply`` (actions before it), the seat that
-    decided, the action it played and the estimate of every legal action."""
+    decided, the action it played, the estimate of every legal action (and the errors of
+    their differences, ``paired``), and the hint given for it in the game, if any."""
 
     ply: int
     seat: int
     played: Action
     estimates: Mapping[Action, Estimate]
+    paired: Pairs = field(default_factory=dict)
+    hint: StoredHint | None = None
+
+    @property
+    def valuation(self) -> Valuation:
+        """The estimates and their paired errors."""
+        return Valuation(self.estimates, self.paired)
 
     @property
     def best(self) -> Action:
@@ -184,13 +305,41 @@ class Decision:
         return self.estimates[self.best].margin - self.estimates[self.played].margin
 
     @property
+    def errors(self) -> tuple[float, float]:
+        """The standard errors of what the played action lost against the best: chance to
+        win, points of margin (``Valuation.difference_error``)."""
+        return self.valuation.difference_error(self.best, self.played)
+
+    @property
     def noise(self) -> float:
-        """How uncertain ``loss`` is: the standard error of the difference between the
-        played action and the best (as if their estimates were independent: at most)."""
+        """How uncertain ``loss`` is, as chance to win: the standard error of the
+        difference between the played action and the best."""
+        win, points = self.errors
+        return max(win, POINT_WORTH * points)
+
+    @property
+    def clear_loss(self) -> float:
+        """The part of ``loss`` beyond doubt: each of its measures (the chance to win lost,
+        the points lost at ``POINT_WORTH``) counts only if it exceeds ``CLEAR`` standard
+        errors of the difference; 0 when the moves are about equal."""
         mine, best = self.estimates[self.played], self.estimates[self.best]
-        return max(
-            math.hypot(mine.win_error, best.win_error),
-            POINT_WORTH * math.hypot(mine.margin_error, best.margin_error),
+        win_error, points_error = self.errors
+        win, points = best.win - mine.win, best.margin - mine.margin
+        clear = [win] if win > CLEAR * win_error else []
+        if points > CLEAR * points_error:
+            clear.append(POINT_WORTH * points)
+        return max(clear, default=0.0)
+
+    @property
+    def hint_overruled(self) -> bool:
+        """True when the hint in the game recommended the played action but this look,
+        deeper than the hint's (on more deals), clearly finds another better."""
+        hint = self.hint
+        return (
+            hint is not None
+            and hint.recommends(self.played)
+            and self.clear_loss > 0.0
+            and self.valuation.samples > hint.valuation.samples
         )
 
     @property
@@ -206,8 +355,14 @@ class Decision:
 
     @property
     def grade(self) -> Grade:
-        """The decision's grade, by ``loss``."""
-        return grade(self.loss)
+        """The decision's grade: by ``clear_loss``, or at worst ``Grade.GOOD`` (by
+        ``loss``) when the moves are about equal, or when the hint recommended the move
+        and this look does not overrule it (``hint_overruled``)."""
+        found = grade(self.clear_loss)
+        hinted = self.hint is not None and self.hint.recommends(self.played)
+        if not found.is_flaw or (hinted and not self.hint_overruled):
+            return min(grade(self.loss), Grade.GOOD, key=_ORDER.index)
+        return found
 
     @property
     def accuracy(self) -> float:
@@ -215,38 +370,13 @@ class Decision:
         return accuracy(self.loss)
 
 
-def pooled(
-    first: Mapping[Action, Estimate], second: Mapping[Action, Estimate]
-) -> dict[Action, Estimate]:
-    """Two analyses of one position on different deals, as one (weighted by their deals).
-
-    >>> from coloretto.engine import DRAW
-    >>> one, two = Estimate(0.2, 1.0, 0.0, 1.0, 10), Estimate(0.4, 3.0, 0.0, 1.0, 30)
-    >>> both = pooled({DRAW: one}, {DRAW: two})
-    >>> round(both[DRAW].win, 3), both[DRAW].margin, both[DRAW].samples
-    (0.35, 2.5, 40)
-    """
-    merged = {}
-    for action, a in first.items():
-        b = second[action]
-        n, m = max(1, a.samples), max(1, b.samples)
-        share = n / (n + m)
-        merged[action] = Estimate(
-            win=share * a.win + (1 - share) * b.win,
-            margin=share * a.margin + (1 - share) * b.margin,
-            win_error=math.hypot(share * a.win_error, (1 - share) * b.win_error),
-            margin_error=math.hypot(share * a.margin_error, (1 - share) * b.margin_error),
-            samples=a.samples + b.samples,
-        )
-    return merged
-
-
 def analyse_position(
-    state: GameState, bot: str = REVIEW_BOT, seed: int = 0, budget: Budget | None = None
+    state: GameState, bot: str = COACH_BOT, seed: int = 0, budget: Budget | None = None
 ) -> dict[Action, Estimate]:
-    """The estimate of every legal action of ``state``'s seat to move, by the bot ``bot``
+    """The estimate of every legal action of ``state``'s seat to move, by a new bot ``bot``
     (an ``Analyst``) seeing only that seat's view. Raises ``BotError`` if the bot cannot
-    analyse or answers nonsense."""
+    analyse or answers nonsense. (The hints and the reviews ask
+    ``coloretto.play.analysis.analyse_decision``, which reseeds the bot for the decision.)"""
     analyst = make_bot(bot, seed=seed)
     if not isinstance(analyst, Analyst):
         raise BotError(f"bot {bot!r} cannot analyse positions (it has no analyse method)")

@@ -3,30 +3,40 @@
 
 The analysis lives under ``meta.analysis`` of the record (``coloretto-analysis/1``): the
 bot and seed that made it, and one entry per analysed decision (the position's ply, the
-seat, the action played, and every legal action's estimate). A record is a file from
-anywhere: an entry that does not fit the game is dropped (and analysed again), never
-trusted.
+seat, the action played, every legal action's estimate, and the standard errors of the
+differences between two actions, ``pairs``). A record is a file from anywhere: an entry
+that does not fit the game is dropped (and analysed again), never trusted.
 
-Each decision is analysed with its own seed (``decision_seed``), so a review interrupted
-and continued gives the same figures as one made at once, and decisions can be analysed
-in any order, by several processes (``analyse``).
+Each decision is analysed by the one analysis the hints ask too
+(``coloretto.play.analysis.analyse_decision``), with its own seed (``decision_seed``), so a
+review interrupted and continued gives the same figures as one made at once, decisions can
+be analysed in any order, by several processes (``analyse``), and a decision the hint was
+asked about in the game gets the hint's values (same bot, same seed). The hints given in
+the game (``meta.hints``) are shown beside the review's verdicts (``Decision.hint``).
 """
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from coloretto.bots import Estimate
 from coloretto.engine import Action, GameRecord, GameState
-from coloretto.play.advice import why_costly
-from coloretto.play.coach import REVIEW_BOT, Decision, Grade, analyse_position, pooled
+from coloretto.play.advice import forced, why_costly
+from coloretto.play.analysis import (
+    COACH_SEED,
+    MAX_BOT_SPEC,
+    analyse_decision,
+    hints_of,
+    kept,
+    valuation_json,
+    valuation_of,
+)
+from coloretto.play.coach import REVIEW_BOT, Decision, Grade, StoredHint
 from coloretto.play.words import Line
 
 ANALYSIS_KEY = "analysis"
@@ -34,26 +44,20 @@ ANALYSIS_KEY = "analysis"
 
 FORMAT = "coloretto-analysis/1"
 
-MAX_BOT_SPEC = 200
-"""The longest bot spec kept in an analysis."""
-
-
-def decision_seed(seed: int, ply: int) -> int:
-    """The seed of the analysis of the decision at ``ply``, from the review's seed.
-
-    >>> decision_seed(0, 12) == decision_seed(0, 12) != decision_seed(1, 12)
-    True
-    """
-    return (seed * 1_000_003 + 104_729 * (ply + 1)) % 2**32
-
 
 @dataclass
 class Review:
-    """The analysed decisions of one game, by ply, and the bot and seed that analysed them."""
+    """The analysed decisions of one game, by ply, and the bot and seed that analysed them;
+    ``hints``: the hints given in the game, by ply (shown with the decisions: ``add``)."""
 
     bot: str = REVIEW_BOT
-    seed: int = 0
+    seed: int = COACH_SEED
     decisions: dict[int, Decision] = field(default_factory=dict)
+    hints: dict[int, StoredHint] = field(default_factory=dict)
+
+    def add(self, decision: Decision) -> None:
+        """Keep ``decision``, with the hint given for it in the game, if any."""
+        self.decisions[decision.ply] = replace(decision, hint=self.hints.get(decision.ply))
 
     def to_meta(self) -> dict[str, Any]:
         """The review as JSON-ready metadata (the value of ``meta.analysis``)."""
@@ -70,26 +74,8 @@ def _decision_json(decision: Decision) -> dict[str, Any]:
         "ply": decision.ply,
         "seat": decision.seat,
         "played": str(decision.played),
-        "options": [
-            {"action": str(action), **asdict(rounded(estimate))}
-            for action, estimate in decision.estimates.items()
-        ],
+        **valuation_json(decision.valuation),
     }
-
-
-def rounded(estimate: Estimate) -> Estimate:
-    """The estimate as a review keeps it: chances to 4 decimals, points to 2.
-
-    >>> rounded(Estimate(0.123456, -1.23456, 0.01234567, 0.4567, 8))
-    Estimate(win=0.1235, margin=-1.23, win_error=0.0123, margin_error=0.46, samples=8)
-    """
-    return Estimate(
-        round(estimate.win, 4),
-        round(estimate.margin, 2),
-        round(estimate.win_error, 4),
-        round(estimate.margin_error, 2),
-        estimate.samples,
-    )
 
 
 def positions(record: GameRecord) -> tuple[GameState, ...]:
@@ -103,8 +89,8 @@ def positions(record: GameRecord) -> tuple[GameState, ...]:
 
 
 def review_of(record: GameRecord, states: Sequence[GameState]) -> Review | None:
-    """The review kept in ``record`` (``None`` if there is none or it is not one); only the
-    entries that fit the game are kept."""
+    """The review kept in ``record`` (``None`` if there is none or it is not one), with the
+    hints given in the game; only the entries that fit the game are kept."""
     data = record.meta.get(ANALYSIS_KEY)
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         return None
@@ -113,11 +99,11 @@ def review_of(record: GameRecord, states: Sequence[GameState]) -> Review | None:
         return None
     if type(seed) is not int or not isinstance(entries, list):
         return None
-    review = Review(bot, seed)
+    review = Review(bot, seed, hints=hints_of(record.meta, states))
     for entry in entries:
         decision = _decision(entry, states)
         if decision is not None:
-            review.decisions[decision.ply] = decision
+            review.add(decision)
     return review
 
 
@@ -125,43 +111,17 @@ def _decision(entry: object, states: Sequence[GameState]) -> Decision | None:
     """An analysed decision from the metadata, if it fits the game; else ``None``."""
     if not isinstance(entry, Mapping):
         return None
-    ply, seat, played, options = (entry.get(k) for k in ("ply", "seat", "played", "options"))
-    if type(ply) is not int or not 0 <= ply < len(states) - 1 or not isinstance(options, list):
+    ply, seat, played = (entry.get(k) for k in ("ply", "seat", "played"))
+    if type(ply) is not int or not 0 <= ply < len(states) - 1:
         return None
     state = states[ply]
     move = states[ply + 1].last_move
     if move is None or seat != state.current_player or played != str(move.action):
         return None
-    legal = state.legal_actions()
-    estimates: dict[Action, Estimate] = {}
-    for option in options:
-        parsed = _option(option)
-        if parsed is None or parsed[0] not in legal or parsed[0] in estimates:
-            return None
-        estimates[parsed[0]] = parsed[1]
-    if len(estimates) != len(legal):
+    found = valuation_of(entry, state.legal_actions())
+    if found is None:
         return None
-    return Decision(ply, state.current_player, move.action, estimates)
-
-
-def _option(option: object) -> tuple[Action, Estimate] | None:
-    if not isinstance(option, Mapping) or not isinstance(option.get("action"), str):
-        return None
-    try:
-        action = Action.parse(option["action"])
-    except ValueError:
-        return None
-    numbers = [option.get(k) for k in ("win", "margin", "win_error", "margin_error")]
-    if not all(_finite(x) for x in numbers) or type(option.get("samples")) is not int:
-        return None
-    win, margin, win_error, margin_error = (float(x) for x in numbers)  # type: ignore[arg-type]
-    if not 0.0 <= win <= 1.0 or abs(margin) > 1000 or min(win_error, margin_error) < 0:
-        return None
-    return action, Estimate(win, margin, win_error, margin_error, option["samples"])
-
-
-def _finite(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return Decision(ply, state.current_player, move.action, found.estimates, found.paired)
 
 
 def with_review(record: GameRecord, review: Review) -> GameRecord:
@@ -170,13 +130,12 @@ def with_review(record: GameRecord, review: Review) -> GameRecord:
 
 
 def pending(states: Sequence[GameState], review: Review, seats: Sequence[int]) -> list[int]:
-    """The plies still to analyse: decisions of ``seats`` with a choice, not yet analysed."""
+    """The plies still to analyse: decisions of ``seats`` with a choice (not ``forced``),
+    not yet analysed."""
     return [
         ply
         for ply, state in enumerate(states[:-1])
-        if state.current_player in seats
-        and len(state.legal_actions()) > 1
-        and ply not in review.decisions
+        if state.current_player in seats and ply not in review.decisions and forced(state) is None
     ]
 
 
@@ -190,14 +149,18 @@ says what went wrong (``None``: nothing), never raising (say ``store.history.ann
 
 class Reviewing:
     """A review under way: the decisions of ``seats`` still to analyse, analysed into
-    ``review`` and handed to ``keep`` as it goes (every ``SAVE_EVERY`` seconds; never when
-    ``keep`` is ``None``). Trouble keeping it is kept in ``problem`` (the review goes on)."""
+    ``review`` (with the hints given in the game) and handed to ``keep`` as it goes (every
+    ``SAVE_EVERY`` seconds; never when ``keep`` is ``None``). Trouble keeping it is kept in
+    ``problem`` (the review goes on)."""
 
     def __init__(
         self, record: GameRecord, review: Review, seats: Sequence[int], keep: Keep | None
     ) -> None:
         self.record, self.review, self.seats, self._keep = record, review, seats, keep
         self.states = positions(record)
+        review.hints = hints_of(record.meta, self.states)
+        for decision in list(review.decisions.values()):
+            review.add(decision)
         self.todo = pending(self.states, review, seats)
         self.problem: str | None = None
         self._kept = time.monotonic()
@@ -209,7 +172,7 @@ class Reviewing:
             for decision in analyse(
                 self.states, self.todo, self.review.bot, self.review.seed, jobs
             ):
-                self.review.decisions[decision.ply] = decision
+                self.review.add(decision)
                 if advance is not None:
                     advance()
                 self.keep()
@@ -246,15 +209,15 @@ this many more times, so that reviews with different seeds grade it alike."""
 
 
 def _analyse_one(state: GameState, ply: int, played: Action, bot: str, seed: int) -> Decision:
-    first = decision_seed(seed, ply)
-    decision = Decision(ply, state.current_player, played, analyse_position(state, bot, first))
+    valuation = analyse_decision(state, bot=bot, seed=seed)
+    decision = Decision(ply, state.current_player, played, valuation.estimates, valuation.paired)
     for again in range(1, REFINE + 1):
         if not decision.borderline:
             break
-        more = analyse_position(state, bot, (first + 7_919 * again) % 2**32)
-        decision = replace(decision, estimates=pooled(decision.estimates, more))
-    kept = {action: rounded(estimate) for action, estimate in decision.estimates.items()}
-    return replace(decision, estimates=kept)
+        valuation = valuation.pooled(analyse_decision(state, bot=bot, seed=seed, again=again))
+        decision = replace(decision, estimates=valuation.estimates, paired=valuation.paired)
+    valuation = kept(valuation)
+    return replace(decision, estimates=valuation.estimates, paired=valuation.paired)
 
 
 def _task(states: Sequence[GameState], ply: int) -> tuple[GameState, int, Action]:
