@@ -3,7 +3,6 @@ hint, leaving it, the first screen's offer, and a snapshot of one step at 80x24.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,10 +23,11 @@ from coloretto.tui.screens import GameScreen, SetupScreen
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, RulesScreen
 from coloretto.tui.screens.tutorial import OFFER, REAL_GAME, TutorialScreen, first_run
 from coloretto.tui.tutorial_app import TutorialApp
-from coloretto.tui.widgets import KeysBar, Notice
+from coloretto.tui.widgets import Notice
 from coloretto.tui.widgets.bubble import Bubble, BubbleTail
 
 from .conftest import SIZE, asynctest, make_config, text_of
+from .frames import first_frame, record_frames
 
 SnapCompare = Callable[..., bool]
 
@@ -203,23 +203,13 @@ async def test_the_keys_remapped_as_the_games_are_named_in_the_words() -> None:
 @asynctest
 async def test_the_keys_bar_changes_in_the_same_frame_as_the_step() -> None:
     app = quick()
-    frames: list[str] = []
-    display = app._display
-
-    def kept(screen: object, renderable: object) -> None:
-        display(screen, renderable)  # type: ignore[arg-type]
-        render = getattr(renderable, "render_segments", None)
-        if render is not None:
-            frames.append(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", render(app.console)))
-
-    app._display = kept  # type: ignore[method-assign]
+    frames = record_frames(app)
     async with app.run_test(size=SIZE) as pilot:
         await play_to_step(pilot, 1)
-        assert isinstance(pilot.app.screen.query_one("#keys"), KeysBar)
         seen = len(frames)
         await pilot.press("enter")  # step 3 asks for d: Enter no longer goes on
         await pilot.pause()
-        shown = next(frame for frame in frames[seen:] if "Step 3 of" in frame)
+        shown = first_frame(frames, "Step 3 of", seen)
         assert "d Draw" in shown
         assert "Enter Go on" not in shown
 

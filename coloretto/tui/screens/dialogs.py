@@ -26,11 +26,12 @@ from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from coloretto.engine import COLOURS, Card
 from coloretto.tui.glyphs import GLYPHS, card_block, set_text
 from coloretto.tui.keys import GAME_KEYS, MOUSE_HELP, row_keys
+from coloretto.tui.widgets import KeysBar
 
 RULES_FILES = (
     Path(__file__).resolve().parents[2] / "rules.md",  # installed: copied into the wheel
@@ -113,7 +114,7 @@ class HelpScreen(Dialog):
             box.border_title = "Help"
             box.border_subtitle = "Esc closes this help"
             yield Static(help_lines(plain=self.app.no_color, rows=self.rows), id="help-text")
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
         """Focus the help, so that the arrow keys scroll it."""
@@ -254,7 +255,7 @@ class RulesScreen(Dialog):
         view.border_title = "Rules"
         view.styles.width = width + RULES_FRAME
         yield view
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
         """Focus the rules, so that the arrow keys and Page Up/Down scroll them."""
@@ -285,7 +286,7 @@ class MovesScreen(Dialog):
         for entry in self.entries:
             log.write(entry)
         yield log
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
         """Let the arrow keys scroll the log."""
@@ -369,7 +370,7 @@ class Confirm(ModalScreen[bool]):
             with Horizontal(id="confirm-buttons"):
                 yield Button(self.yes_label, id="yes", variant="error", compact=True)
                 yield Button(self.no_label, id="no", variant="primary", compact=True)
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
         """Fit the box to the question's commands."""

@@ -11,12 +11,12 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from coloretto.online.protocol import room_code, seat_name
 from coloretto.play.config import MAX_NAME
 from coloretto.store.text import printable
-from coloretto.tui.widgets import Notice, TextInput
+from coloretto.tui.widgets import KeysBar, Notice, TextInput
 
 MAX_TYPED_CODE = 16
 """Room for a code typed with spaces around it (the code itself has six characters)."""
@@ -68,7 +68,7 @@ class JoinScreen(Screen[None]):
                 )
             yield Button("Join (Enter)", variant="primary", id="join-button")
         yield Notice(id="join-notice")
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
         """The keys go to the code field; the last try's problem shows."""

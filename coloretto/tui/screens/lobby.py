@@ -10,13 +10,13 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from coloretto.online.client import LobbyChanged
 from coloretto.play.words import rules_in_words
 from coloretto.tui.keys import LOBBY_KEYS, bindings
 from coloretto.tui.services import services
-from coloretto.tui.widgets import Notice
+from coloretto.tui.widgets import KeysBar, Notice
 
 DOT = "\N{MIDDLE DOT}"
 
@@ -70,7 +70,7 @@ class LobbyScreen(Screen[None]):
             yield Static(id="lobby-seats")
             yield Static(id="lobby-how")
         yield Notice(id="lobby-notice")
-        yield Footer(compact=True)
+        yield KeysBar(id="keys")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The host's keys for the host; while choosing whom to remove, only the seats,
