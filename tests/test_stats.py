@@ -10,6 +10,7 @@ import sqlite3
 import tempfile
 from collections import defaultdict
 from contextlib import closing
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -823,3 +824,60 @@ def test_cli_usage_error(home: DataDir, capsys: pytest.CaptureFixture[str]) -> N
         main(["stats", "--player", " "])
     assert exit_info.value.code == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def over_months(db: Stats) -> None:
+    """Ana's games over three months (wins, a shared tie, losses), the coach's accuracy of
+    two of them, and a game a bot stood in for her (left out)."""
+    played = [
+        (datetime(2026, 9, 3, tzinfo=UTC), 31, 1.0),
+        (datetime(2026, 10, 1, tzinfo=UTC), 12, 0.0),
+        (datetime(2026, 10, 9, tzinfo=UTC), 25, 0.5),
+        (datetime(2026, 11, 2, tzinfo=UTC), 40, 1.0),
+        (datetime(2026, 11, 5, tzinfo=UTC), 18, 0.0),
+    ]
+    for number, (when, score, win) in enumerate(played):
+        ana, ben = ("Ana", None, score, win), ("Ben", None, 20, 1.0 - win)
+        db.add(replace(game(f"m{number}", ana, ben, ("Bot", "hard", 5, 0.0)), finished_at=when))
+    db.add_accuracy("m1", 0, 71.0, 20)
+    db.add_accuracy("m3", 0, 88.0, 22)
+    away = game("away", ("Ana", None, 3, 0.0), ("Ben", None, 9, 1.0))
+    stood_in = replace(away.results[0], stood_in=True)
+    db.add(replace(away, results=(stood_in, *away.results[1:])))
+
+
+@pytest.mark.parametrize("columns", [60, 100])
+def test_cli_draws_the_results_and_the_accuracy_over_time(
+    home: DataDir,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    columns: int,
+) -> None:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setenv("NO_COLOR", "1")
+    over_months(Stats(home.stats))
+    before = json.loads(run_ok(capsys, "--json"))
+    text = run_ok(capsys)
+    assert all(len(line) <= columns for line in text.splitlines())
+    assert "\x1b[3" not in text  # no colour: the glyphs say it all
+    lines = text.splitlines()
+    assert "Results over time (wins per game, month by month): Ana" in lines
+    assert "Results over time (wins per game, month by month): Ben" in lines
+    september = next(line for line in lines if line.startswith("  2026-09  "))
+    assert set(september.split()[1]) == {"█"}  # a win: the whole bar
+    assert "100%  1 game · average 31.0" in september
+    october = next(line for line in lines if line.startswith("  2026-10  "))
+    assert " 25%  2 games · average 18.5" in october  # a loss and a tie's half
+    bar = october.split()[1]
+    assert bar.count("·") > bar.count("█") > 0
+    strip = lines.index("  the last 5 games, oldest first: scores 12 to 40, results")
+    assert lines[strip + 1] == "  ▆▁▄█▃"
+    assert lines[strip + 2] == "  ●○◐●○"
+    assert "Accuracy over time (the coach's, 0-100): Ana" in lines
+    heading = lines.index("Accuracy over time (the coach's, 0-100): Ana")
+    accuracy = [line for line in lines[heading:] if line.startswith("  2026-")]
+    assert [line.split()[0] for line in accuracy] == ["2026-10", "2026-11"]
+    assert accuracy[0].endswith(" 71  1 reviewed")
+    # The JSON is as it was: no series in it.
+    assert set(before) == {"database", "games", "people", "groups", "accuracy", "left_out"}
+    assert before["left_out"] == [{"player": "Ana", "games": 1}]

@@ -1,7 +1,10 @@
-"""``coloretto stats``: games played, wins and scores of the people who played.
+"""``coloretto stats``: games played, wins and scores of the people who played, and
+charts of their results and the coach's accuracy over time.
 
 Every finished game's result is kept in the statistics database in the data directory
-(``$COLORETTO_HOME`` moves it); this command reads it.
+(``$COLORETTO_HOME`` moves it); this command reads it. The charts are drawn with block
+characters and read without colour too (``NO_COLOR``): a bar's dotted track shows its full
+length, a game's result is a glyph (``●`` won, ``◐`` tied first, ``○`` not).
 """
 
 from __future__ import annotations
@@ -9,19 +12,28 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-from rich.console import Console
+from rich import box
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.parser import Commands, fail
-from coloretto.play.statistics import Recount, count_history
+from coloretto.play.statistics import (
+    MonthResults,
+    Recount,
+    count_history,
+    last_games,
+    results_by_month,
+)
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import (
     GroupStats,
     PersonStats,
+    PlayedGame,
     Stats,
     StatsDamaged,
     StatsError,
@@ -98,6 +110,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except StatsDamaged as damage:
             recount(parser.prog, data, damage=damage)
             summary = stats.summary(player=player, levels=LEVELS, revisions=LEVEL_REVISIONS)
+        played = () if args.json else stats.played(player)
         anyone = bool(summary.people) or bool(player and stats.summary().people)
     except StatsError as error:
         return fail(parser, f"{error}{_advice(error)}")
@@ -126,9 +139,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         console.print(_overall(person), markup=False)
     for line in left_out_lines(summary):
         console.print(line, markup=False)
-    console.print(render(summary))
+    console.print(render(summary, console.width))
+    if played:
+        console.print(render_results(played, console.width))
     if summary.accuracy:
-        console.print(render_accuracy(summary))
+        console.print(render_accuracy(summary, console.width))
     return 0
 
 
@@ -211,47 +226,156 @@ def _advice(error: StatsError) -> str:
     return ""
 
 
-def render_accuracy(summary: StatsSummary) -> Table:
-    """Each person's average accuracy in the games the coach reviewed, month by month."""
-    several = len({a.player for a in summary.accuracy}) > 1
-    table = Table(
-        title="Accuracy over time",
-        caption="the coach's accuracy (0-100) in reviewed games (coloretto review)",
+WIDEST_BAR = 40
+"""The most cells a chart's bar takes (its full length is 100 %)."""
+
+LAST_GAMES = 40
+"""The most games in the strip of the last games' scores."""
+
+EIGHTHS = " ▏▎▍▌▋▊▉█"
+"""A cell filled from the left by 0 to 8 eighths."""
+
+SPARKS = "▁▂▃▄▅▆▇█"
+"""A score, low to high, in one cell."""
+
+
+def bar(share: float, cells: int, style: str) -> Text:
+    """A bar ``share`` (0 to 1) of ``cells`` long, to an eighth of a cell, on a dotted
+    track that shows its full length.
+
+    >>> bar(0.5, 8, "green").plain, bar(1.0, 4, "green").plain, bar(0.3, 4, "green").plain
+    ('████····', '████', '█▎··')
+    """
+    eighths = round(max(0.0, min(1.0, share)) * cells * 8)
+    whole, part = divmod(eighths, 8)
+    text = Text("█" * whole, style)
+    if part:
+        text.append(EIGHTHS[part], style)
+    text.append("·" * (cells - whole - (1 if part else 0)), "dim")
+    return text
+
+
+def bar_cells(width: int, beside: int) -> int:
+    """A bar's length on a line of ``width`` cells with ``beside`` cells of text.
+
+    >>> bar_cells(160, 40), bar_cells(60, 40), bar_cells(30, 40)
+    (40, 20, 10)
+    """
+    return max(10, min(WIDEST_BAR, width - beside))
+
+
+def _heading(title: str, player: str | None) -> Text:
+    if player is None:
+        return Text(title, "bold")
+    return Text.assemble((title, "bold"), (f": {printable(player)}", "bold"))
+
+
+def render_results(played: Sequence[PlayedGame], width: int) -> Group:
+    """Each person's win rate month by month as bars, and their last games' scores as a
+    strip of blocks with the results under it."""
+    months = results_by_month(played)
+    cells = bar_cells(width, 42)
+    people = sorted({result.player for result in months})
+    lines: list[Text] = []
+    for person in people:
+        lines.append(_heading("Results over time (wins per game, month by month)", person))
+        for result in (r for r in months if r.player == person):
+            lines.append(_month_line(result, cells))
+        last = last_games(played, person, min(LAST_GAMES, max(1, width - 4)))
+        if len(last) > 1:
+            lines.extend(_last_lines(last))
+    return Group(*lines)
+
+
+def _month_line(result: MonthResults, cells: int) -> Text:
+    games = "game" if result.games == 1 else "games"
+    return Text.assemble(
+        f"  {result.month}  ",
+        bar(result.win_rate, cells, "green"),
+        f" {result.win_rate:4.0%}  {result.games} {games} · average {result.average:.1f}",
     )
-    if several:
-        table.add_column("Player", overflow="fold")
-    table.add_column("Month", no_wrap=True)
-    table.add_column("Reviewed", justify="right", no_wrap=True)
-    table.add_column("Accuracy", justify="right", no_wrap=True)
-    for point in summary.accuracy:
-        table.add_row(
-            *([Text(printable(point.player))] if several else []),
-            point.month,
-            str(point.games),
-            f"{point.accuracy:.0f}%",
-        )
-    return table
 
 
-def render(summary: StatsSummary) -> Table:
-    """The figures by opponents, player count and scoring side (and person, if several)."""
+def _last_lines(last: Sequence[PlayedGame]) -> list[Text]:
+    """The last games' scores (a block each, low to high) and results (a glyph each)."""
+    low, high = min(g.score for g in last), max(g.score for g in last)
+    spread = max(1, high - low)
+    sparks = Text("  ")
+    results = Text("  ")
+    for game in last:
+        sparks.append(SPARKS[round((game.score - low) / spread * (len(SPARKS) - 1))], "cyan")
+        if game.win >= 1.0:
+            results.append("●", "green")
+        elif game.win > 0.0:
+            results.append("◐", "yellow")
+        else:
+            results.append("○", "red")
+    return [
+        Text(f"  the last {len(last)} games, oldest first: scores {low} to {high}, results"),
+        sparks,
+        results,
+        Text("  ● won  ◐ tied first  ○ not", "dim"),
+    ]
+
+
+def render_accuracy(summary: StatsSummary, width: int = 80) -> Group:
+    """Each person's average accuracy in the games the coach reviewed, month by month, as
+    bars (the full length: 100)."""
+    cells = bar_cells(width, 32)
+    lines: list[Text] = []
+    for person in sorted({a.player for a in summary.accuracy}):
+        lines.append(_heading("Accuracy over time (the coach's, 0-100)", person))
+        for point in (a for a in summary.accuracy if a.player == person):
+            lines.append(
+                Text.assemble(
+                    f"  {point.month}  ",
+                    bar(point.accuracy / 100, cells, "cyan"),
+                    f" {point.accuracy:3.0f}  {point.games} reviewed",
+                )
+            )
+    lines.append(Text("  reviewed games: coloretto review", "dim"))
+    return Group(*lines)
+
+
+NARROW = 80
+"""Under this many columns the figures' table is drawn narrower: no column lines, each
+person's groups under their name, shorter headings."""
+
+
+def render(summary: StatsSummary, width: int = NARROW) -> Table:
+    """The figures by opponents, player count and scoring side (and person, if several),
+    in ``width`` columns."""
     several = len(summary.people) > 1
-    table = Table(title="By opponents and game", caption="game: players (p) and scoring side")
-    if several:
+    narrow = width < NARROW
+    table = Table(
+        title="By opponents and game",
+        caption="game: players (p) and scoring side",
+        box=box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD,
+        pad_edge=not narrow,
+    )
+    if several and not narrow:
         table.add_column("Player", overflow="fold")
     widest = max((len(printable(group.opponents)) for group in summary.groups), default=0)
     table.add_column("Opponents", min_width=min(widest, 10), overflow="fold")
     table.add_column("Game", no_wrap=True)
-    for column in ("Games", "Wins", "Win %", "Best", "Average"):
+    headings = ("Games", "Wins", "Win%", "Best", "Avg") if narrow else FIGURES
+    for column in headings:
         table.add_column(column, justify="right", no_wrap=True)
+    person = None
     for group in summary.groups:
+        if several and narrow and group.player != person:
+            table.add_row(Text(printable(group.player), "bold"))
+        person = group.player
         table.add_row(
-            *([Text(printable(group.player))] if several else []),
+            *([Text(printable(group.player))] if several and not narrow else []),
             Text(printable(group.opponents)),
             f"{group.players}p {group.scoring}",
             *_figures(group),
         )
     return table
+
+
+FIGURES = ("Games", "Wins", "Win %", "Best", "Average")
 
 
 def _figures(stats: GroupStats | PersonStats) -> tuple[str, str, str, str, str]:

@@ -1,6 +1,7 @@
 """The statistics update: a finished game's result counted once (``count_game``), the
 coach's accuracy of the people in a reviewed game (``count_accuracy``), and the history
-counted again (``count_history``). The database itself is ``coloretto.store.stats``.
+counted again (``count_history``); and the results over time as series to draw
+(``results_by_month``, ``last_games``). The database itself is ``coloretto.store.stats``.
 
 A finished game's record may say which people a bot stood in for while they were away
 (``STOOD_IN_KEY``, an online game): the game is left out of their statistics.
@@ -8,7 +9,7 @@ A finished game's record may say which people a bot stood in for while they were
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,7 +22,7 @@ from coloretto.play.session import Session
 from coloretto.store.history import finished_games
 from coloretto.store.paths import DataDir
 from coloretto.store.records import read_record
-from coloretto.store.stats import GameResult, Stats, StatsError
+from coloretto.store.stats import GameResult, PlayedGame, Stats, StatsError
 
 if TYPE_CHECKING:
     from coloretto.play.review import Summary
@@ -189,3 +190,50 @@ def _started(session_id: str, path: Path) -> datetime:
         return datetime.fromtimestamp(path.stat().st_mtime, UTC)
     except OSError:
         return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class MonthResults:
+    """One person's results in the games that finished in a month (``"2026-11"``, UTC)."""
+
+    player: str
+    month: str
+    games: int
+    wins: float
+    """Games won, a share of a tie for first counted."""
+    average: float
+    """The average score."""
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game, 0 to 1."""
+        return self.wins / self.games if self.games else 0.0
+
+
+def results_by_month(games: Iterable[PlayedGame]) -> list[MonthResults]:
+    """Each person's games, wins and average score month by month (by name, then month).
+
+    >>> played = [PlayedGame("Ana", f"2026-{m}-02T10:00:00+00:00", s, w)
+    ...           for m, s, w in (("10", 30, 1.0), ("11", 20, 0.0), ("11", 25, 0.5))]
+    >>> [(r.month, r.games, r.wins, r.average) for r in results_by_month(played)]
+    [('2026-10', 1, 1.0, 30.0), ('2026-11', 2, 0.5, 22.5)]
+    """
+    months: dict[tuple[str, str], list[PlayedGame]] = {}
+    for game in games:
+        months.setdefault((game.player, game.finished_at[:7]), []).append(game)
+    return [
+        MonthResults(
+            player,
+            month,
+            len(mine),
+            sum(g.win for g in mine),
+            sum(g.score for g in mine) / len(mine),
+        )
+        for (player, month), mine in sorted(months.items())
+    ]
+
+
+def last_games(games: Iterable[PlayedGame], player: str, count: int) -> list[PlayedGame]:
+    """``player``'s last ``count`` games, oldest first (``games`` oldest first)."""
+    mine = [game for game in games if game.player == player]
+    return mine[-count:] if count > 0 else []

@@ -382,6 +382,19 @@ class LeftOut:
 
 
 @dataclass(frozen=True)
+class PlayedGame:
+    """One person's result in one game (a game a bot stood in for them left out), for
+    their figures over time."""
+
+    player: str
+    finished_at: str
+    """When the game finished: ISO 8601, UTC (``"2026-11-27T21:30:00+00:00"``)."""
+    score: int
+    win: float
+    """1 won, 1/k shared a k-way tie for first, 0 lost."""
+
+
+@dataclass(frozen=True)
 class StatsSummary:
     """What ``coloretto stats`` shows."""
 
@@ -649,6 +662,26 @@ class Stats:
             ),
             accuracy=accuracy,
             left_out=tuple(LeftOut(name, n) for name, n in sorted(left_out.items())),
+        )
+
+    def played(self, player: str | None = None) -> tuple[PlayedGame, ...]:
+        """Every person's results (or only ``player``'s, matched ignoring case), oldest
+        first; the games a bot stood in for them are left out."""
+        if not self.path.exists():
+            return ()
+        with self._connect(create=False) as connection:
+            rows = self._query(
+                connection,
+                "SELECT r.name, g.finished_at, r.score, r.win"
+                " FROM games AS g JOIN results AS r ON r.game_id = g.game_id"
+                " WHERE r.bot IS NULL AND r.stood_in = 0"
+                " ORDER BY g.finished_at, g.game_id, r.player",
+            )
+        wanted = None if player is None else player.casefold()
+        return tuple(
+            PlayedGame(name, finished_at, score, win)
+            for name, finished_at, score, win in rows
+            if wanted is None or name.casefold() == wanted
         )
 
     def count(self) -> int:
