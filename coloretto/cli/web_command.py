@@ -1,7 +1,8 @@
 """``coloretto web``: the game as a web page, each visitor playing in a process of their own.
 
-Needs the ``web`` extra (textual-serve); ``install_command`` says how to add it to the
-Python the game runs in (the project is installed from a checkout, not from PyPI).
+Needs the ``web`` extra (textual-serve); ``install_command`` says how to add it where the
+game is installed (a virtual environment, pipx's or uv's tools; the project is installed
+from a checkout, not from PyPI).
 """
 
 from __future__ import annotations
@@ -55,22 +56,57 @@ MAX_METADATA = 64 * 1024
 """The most read of the installed ``direct_url.json`` (it is a few dozen bytes)."""
 
 
-def install_command(dist: Distribution | None = None) -> str:
-    """The command that adds the web extra to this Python (``sys.executable``): from the
-    checkout the game was installed from (``pip install "DIR[web]"``, with ``-e`` for an
-    editable install), else the extra's requirements themselves. ``dist``: the installed
-    game (found when ``None``)."""
-    pip = [sys.executable, "-m", "pip", "install"]
+PIPX_MARK = "pipx_metadata.json"
+"""The file pipx keeps at the top of each of its environments."""
+UV_TOOL_MARK = "uv-receipt.toml"
+"""The file ``uv tool install`` keeps at the top of each of its environments."""
+
+
+def install_command(dist: Distribution | None = None, prefix: Path | None = None) -> str:
+    """The command that adds the web extra where the game is installed (``prefix``: its
+    environment, ``sys.prefix`` when ``None``): in pipx's, ``pipx inject`` of the extra's
+    requirements; in one of uv's tools, ``uv tool install --force`` of the checkout with
+    the extra; otherwise pip (uv's, if uv installed the game: its environments have no
+    pip) with the checkout (``"DIR[web]"``, ``-e`` for an editable install), else the
+    extra's requirements themselves. ``dist``: the installed game (found when ``None``)."""
     if dist is None:
         try:
             dist = distribution("coloretto")
         except PackageNotFoundError:
             dist = None
+    prefix = Path(sys.prefix) if prefix is None else prefix
     checkout = _checkout(dist) if dist is not None else _running_from()
+    needs = _extra_requirements(dist)
+    if (prefix / PIPX_MARK).is_file():
+        return shlex.join(["pipx", "inject", prefix.name, *needs])
+    if (prefix / UV_TOOL_MARK).is_file() and checkout is not None:
+        path, editable = checkout
+        return shlex.join(
+            [
+                "uv",
+                "tool",
+                "install",
+                "--force",
+                *(["-e"] if editable else []),
+                f"{path}[{WEB_EXTRA}]",
+            ]
+        )
+    if (prefix / UV_TOOL_MARK).is_file() or _installer(dist) == "uv":
+        pip = ["uv", "pip", "install", "--python", sys.executable]
+    else:
+        pip = [sys.executable, "-m", "pip", "install"]
     if checkout is not None:
-        editable = checkout[1]
-        return shlex.join([*pip, *(["-e"] if editable else []), f"{checkout[0]}[{WEB_EXTRA}]"])
-    return shlex.join([*pip, *_extra_requirements(dist)])
+        path, editable = checkout
+        return shlex.join([*pip, *(["-e"] if editable else []), f"{path}[{WEB_EXTRA}]"])
+    return shlex.join([*pip, *needs])
+
+
+def _installer(dist: Distribution | None) -> str:
+    """The tool that installed ``dist`` (its ``INSTALLER`` file: ``pip``, ``uv``...)."""
+    try:
+        return ((dist.read_text("INSTALLER") if dist else None) or "")[:MAX_METADATA].strip()
+    except (OSError, ValueError):
+        return ""
 
 
 def _checkout(dist: Distribution) -> tuple[Path, bool] | None:

@@ -38,7 +38,7 @@ def test_without_the_web_extra_it_says_what_to_install(
     assert "coloretto[web]" not in error  # the project is not on PyPI
 
 
-def installed(tmp_path: Path, direct_url: str | None) -> Distribution:
+def installed(tmp_path: Path, direct_url: str | None, installer: str = "pip") -> Distribution:
     """An installed distribution of the game (its metadata in a dist-info folder)."""
     info = tmp_path / "coloretto-1.0.dist-info"
     info.mkdir(parents=True)
@@ -47,9 +47,18 @@ def installed(tmp_path: Path, direct_url: str | None) -> Distribution:
         "Requires-Dist: rich>=13.7\n"
         "Requires-Dist: textual-serve<2,>=1.1; extra == 'web'\n"
     )
+    (info / "INSTALLER").write_text(f"{installer}\n")
     if direct_url is not None:
         (info / "direct_url.json").write_text(direct_url)
     return PathDistribution(info)
+
+
+def environment(tmp_path: Path, mark: str) -> Path:
+    """A tool's environment of the game, marked as pipx and uv mark theirs."""
+    prefix = tmp_path / "venvs" / "coloretto"
+    prefix.mkdir(parents=True)
+    (prefix / mark).write_text("")
+    return prefix
 
 
 def test_the_install_command_fits_how_the_game_was_installed(tmp_path: Path) -> None:
@@ -71,6 +80,46 @@ def test_the_install_command_fits_how_the_game_was_installed(tmp_path: Path) -> 
     for hostile in ("[1, 2", '{"url": 3, "dir_info": {}}', '"x"', "[" * 100_000):
         broken = installed(tmp_path / str(abs(hash(hostile))), hostile)
         assert web_command.install_command(broken).endswith("'textual-serve<2,>=1.1'")
+
+
+def test_the_install_command_fits_pipx_uv_tools_and_uvs_environments(tmp_path: Path) -> None:
+    checkout = tmp_path / "game"
+    checkout.mkdir()
+    (checkout / "pyproject.toml").write_text("[project]\n")
+    url = checkout.as_uri()
+    python = shlex.quote(sys.executable)
+    plain = installed(tmp_path / "a", f'{{"url": "{url}", "dir_info": {{}}}}')
+    editable = installed(tmp_path / "b", f'{{"url": "{url}", "dir_info": {{"editable": true}}}}')
+    wheel = installed(tmp_path / "c", None)
+    pipx = environment(tmp_path / "pipx", web_command.PIPX_MARK)
+    for dist in (plain, editable, wheel):  # pipx's own way, whatever the game came from
+        command = web_command.install_command(dist, pipx)
+        assert command == "pipx inject coloretto 'textual-serve<2,>=1.1'"
+    tool = environment(tmp_path / "uv", web_command.UV_TOOL_MARK)
+    assert web_command.install_command(plain, tool) == f"uv tool install --force '{checkout}[web]'"
+    assert web_command.install_command(editable, tool) == (
+        f"uv tool install --force -e '{checkout}[web]'"
+    )
+    assert web_command.install_command(wheel, tool) == (
+        f"uv pip install --python {python} 'textual-serve<2,>=1.1'"
+    )
+    by_uv = installed(tmp_path / "d", f'{{"url": "{url}", "dir_info": {{}}}}', installer="uv")
+    assert web_command.install_command(by_uv, tmp_path) == (
+        f"uv pip install --python {python} '{checkout}[web]'"  # uv's environments have no pip
+    )
+
+
+def test_without_the_web_extra_a_pipx_install_is_told_pipxs_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "textual_serve", None)
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)
+    monkeypatch.delitem(sys.modules, "coloretto.web.server", raising=False)
+    monkeypatch.setattr(sys, "prefix", str(environment(tmp_path, web_command.PIPX_MARK)))
+    assert main(["web"]) == 2
+    error = capsys.readouterr().err
+    assert "; install it with: pipx inject coloretto 'textual-serve" in error
+    assert "-m pip" not in error
 
 
 @pytest.mark.parametrize(
