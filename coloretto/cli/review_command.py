@@ -47,6 +47,9 @@ of each decision, from what that seat knew (never the order of the deck), and gr
 move played by the chance to win it lost against the best one (or the points of final
 margin it lost, at 2.5 % a point, if more):
   best < 1 %   good < 5 %   inaccuracy < 10 %   mistake < 15 %   blunder 15 % or more
+A loss within two standard errors of the difference (shown as ±) is no loss: the moves
+are about equal, and the move is at worst good; so is a move the hint recommended in the
+game (shown beside the verdict), unless this look, deeper than the hint's, says otherwise.
 Each player gets an accuracy (100: always the best move) and their three costliest
 decisions graded an inaccuracy or worse, with why. The analysis is kept in the record
 (meta.analysis): a game is reviewed once, and an interrupted review (Ctrl+C) continues
@@ -66,8 +69,11 @@ reviewed: "seat", "name", "accuracy" 0-100, "grades" (count per grade), "costlie
 (ply, move, round, played, best, loss, cost, why)) and "decisions" (per decision: "ply"
 (actions before it), "move" (its number), "round", "seat", "name", "played", "best",
 "grade", "loss" (what grades it: the chance to win lost or, if more, the points lost at
-2.5 % each, 0 to 1), "win_lost" (chance to win lost), "cost" (points of margin lost) and
-"options" (every legal action: "action", "win", "margin" and their standard errors)).
+2.5 % each, 0 to 1), "win_lost" (chance to win lost), "cost" (points of margin lost),
+"win_error" and "cost_error" (their standard errors, measured deal by deal), "hint" (the
+move the hint recommended in the game, or null), "options" (every legal action: "action",
+"win", "margin" and their standard errors) and "pairs" (the standard errors of the
+difference between two actions)).
 """
 
 
@@ -212,22 +218,26 @@ class _Report:
             )
         )
         table = Table(box=None, padding=(0, 1), pad_edge=False)
-        for column in ("Move", "Round", "Player", "Played", "Best", "Points", "Win", "Grade"):
+        columns = ("Move", "Round", "Player", "Played", "Best", "Points", "Win", "Grade", "Hint")
+        for column in columns:
             right = column in ("Move", "Round", "Points", "Win")
             table.add_column(column, justify="right" if right else "left", no_wrap=True)
         for decision in mine:
             state = states[decision.ply]
             best = decision.best
             other = decision.grade is not Grade.BEST
+            win_error, points_error = decision.errors
+            hint = decision.hint
             table.add_row(
                 str(decision.ply + 1),
                 str(state.round),
                 Text(names[decision.seat], overflow="fold"),
                 short_action(decision.played, state),
                 short_action(best, state) if other else "",
-                f"{-decision.cost:+.1f}" if other else "",
-                f"{-100 * decision.win_loss:+.0f}%" if other else "",
+                f"{-decision.cost:+.1f}±{points_error:.1f}" if other else "",
+                f"{-100 * decision.win_loss:+.0f}±{100 * win_error:.0f}%" if other else "",
                 _grade_text(decision.grade),
+                "" if hint is None else short_action(hint.action, state),
             )
         console.print(table)
         from coloretto.tui.summary import costly_list  # noqa: PLC0415 (the tui layer loads lazily)
@@ -253,10 +263,13 @@ class _Report:
                 "loss": round(decision.loss, 4),
                 "win_lost": round(decision.win_loss, 4),
                 "cost": round(decision.cost, 2),
+                "win_error": round(decision.errors[0], 4),
+                "cost_error": round(decision.errors[1], 2),
+                "hint": None if decision.hint is None else str(decision.hint.action),
             }
 
         review = self.review
-        options = {d["ply"]: d["options"] for d in review.to_meta()["decisions"]}
+        kept = {d["ply"]: d for d in review.to_meta()["decisions"]}
         return {
             "file": str(self.path),
             "bot": review.bot,
@@ -273,7 +286,10 @@ class _Report:
                 }
                 for s in self.found
             ],
-            "decisions": [{**entry(d), "options": options[d.ply]} for d in self.decisions()],
+            "decisions": [
+                {**entry(d), "options": kept[d.ply]["options"], "pairs": kept[d.ply]["pairs"]}
+                for d in self.decisions()
+            ],
         }
 
 

@@ -4,11 +4,12 @@ table can show, and the rounds to jump between."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from coloretto.engine import GameRecord, GameState, Match, Move, SeedSecrecy, seed_secrecy
-from coloretto.play.coach import Decision
+from coloretto.play.analysis import hints_of
+from coloretto.play.coach import Decision, StoredHint
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.review import Review, review_of
 from coloretto.play.saving import SESSION_KEY
@@ -41,6 +42,8 @@ class Replay:
     shown_seed: str = ""
     """The deal's seed as the log shows it: kept secret for a game not finished or a game
     of a match with games to come (it deals the rest of the deck, or the next games)."""
+    hints: Mapping[int, StoredHint] = field(default_factory=dict)
+    """The hints given in the game, by the ply of their decision (``meta.hints``)."""
 
     @classmethod
     def from_record(cls, record: GameRecord, name: str = "") -> Replay:
@@ -71,7 +74,8 @@ class Replay:
             shown = "secret (its match had games to come, dealt from it)"
         else:
             shown = "not recorded" if dealt is None else str(dealt)
-        return cls(seats, tuple(states), config, seed, printable(name), review, shown)
+        hints = hints_of(record.meta, states)
+        return cls(seats, tuple(states), config, seed, printable(name), review, shown, hints)
 
     @property
     def last(self) -> int:
@@ -95,6 +99,10 @@ class Replay:
         if self.review is None or step < 1:
             return None
         return self.review.decisions.get(step - 1)
+
+    def hint(self, step: int) -> StoredHint | None:
+        """The hint given in the game for the action that led to ``step``, if one was."""
+        return self.hints.get(step - 1) if step >= 1 else None
 
     def next_mistake(self, step: int) -> int | None:
         """The first step after ``step`` that a mistake or a blunder led to."""

@@ -277,6 +277,10 @@ class Summary:
     accuracy: float
     grades: Mapping[Grade, int]
     costliest: tuple[Costly, ...]
+    hints: int = 0
+    """Decisions the hint was asked about in the game."""
+    followed: int = 0
+    """Of those, the decisions that played the move the hint recommended."""
 
     @property
     def decisions(self) -> int:
@@ -287,8 +291,10 @@ class Summary:
     def headline(self) -> str:
         """The player's accuracy and grades in one line."""
         counts = ", ".join(f"{n} {grade.plural(n)}" for grade, n in self.grades.items() if n)
+        hints = f"; followed {self.followed} of {self.hints} hints" if self.hints else ""
         return (
-            f"{self.name}: accuracy {self.accuracy:.0f}% over {self.decisions} decisions ({counts})"
+            f"{self.name}: accuracy {self.accuracy:.0f}% over {self.decisions} decisions "
+            f"({counts}){hints}"
         )
 
 
@@ -310,5 +316,7 @@ def summaries(
             Costly(d, states[d.ply].round, why_costly(states[d.ply], d, names)) for d in worst
         )
         mean = sum(d.accuracy for d in mine) / len(mine)
-        found.append(Summary(seat, names[seat], mean, grades, costly))
+        hinted = [d for d in mine if d.hint is not None]
+        followed = sum(d.hint.recommends(d.played) for d in hinted if d.hint is not None)
+        found.append(Summary(seat, names[seat], mean, grades, costly, len(hinted), followed))
     return found

@@ -1,5 +1,6 @@
 """A player's review summary as Rich renderables, without Textual: the score screen's
-review and ``coloretto review`` show it alike."""
+review and ``coloretto review`` show it alike; and the hint given in the game for a move,
+as the replay's move list shows it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from coloretto.engine import Action, GameState
+from coloretto.play.coach import StoredHint
 from coloretto.play.review import NO_FLAWS, Summary
+from coloretto.play.words import short_action
 
 
 def costly_list(summary: Summary) -> RenderableType:
@@ -30,3 +34,20 @@ def costly_list(summary: Summary) -> RenderableType:
     for number, costly in enumerate(summary.costliest, start=1):
         grid.add_row(f"{number}.", f"{costly.where}: {costly.why.plain}")
     return Padding(grid, (0, 0, 0, 2))
+
+
+def hint_text(hint: StoredHint, played: Action, state: GameState) -> Text:
+    """The hint given in the game for a move, after its line: `` · as hinted`` when the
+    move is the one recommended (or one alike), else `` · hint: take 2``.
+
+    >>> from coloretto.bots import Estimate
+    >>> from coloretto.engine import DRAW, Rules, new_game
+    >>> from coloretto.play.coach import Valuation
+    >>> hint = StoredHint(DRAW, Valuation({DRAW: Estimate(0.3, 0.0)}), "search", 0)
+    >>> game = new_game(Rules(players=3), seed=1)
+    >>> hint_text(hint, DRAW, game).plain
+    ' · as hinted'
+    """
+    if hint.recommends(played):
+        return Text(" · as hinted", "dim")
+    return Text(f" · hint: {short_action(hint.action, state)}", "dim")

@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 
 from coloretto.engine import ActionKind
+from coloretto.play.advice import cost_words
 from coloretto.play.coach import Grade
 from coloretto.play.config import possessive
 from coloretto.play.replay import Replay
@@ -26,6 +27,7 @@ from coloretto.tui.glyphs import render
 from coloretto.tui.keys import REPLAY_KEYS, Key, bindings, keys_line
 from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen, prepare_rules
 from coloretto.tui.screens.end import EndChoice, EndScreen
+from coloretto.tui.summary import hint_text
 from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import KeysBar, Legend, MoveLog, Notice
 
@@ -108,6 +110,8 @@ class ReplayScreen(Screen[None]):
                 decision = replay.decision(step)
                 if i == 0 and decision is not None:
                     text.append_text(grade_text(decision.grade))
+                if i == 0 and (hint := replay.hint(step)) is not None:
+                    text.append_text(hint_text(hint, move.action, before))
                 log.add(text, round_number=before.round)
             self._shown.append(len(log.entries))
         self._entries = list(log.entries)
@@ -169,12 +173,9 @@ class ReplayScreen(Screen[None]):
         if decision is not None and decision.grade is not Grade.BEST:
             before = self.replay.states[self.step - 1]
             best = describe_action(decision.best, before)
-            chance = round(100 * decision.win_loss)
-            lost = f"{decision.cost:.1f} points" + (
-                f" and {chance}% chance to win" if chance else ""
-            )
             ahead = " · n: next mistake" if self._mistake_ahead() else ""
-            return Text.assemble(("Best was: ", "bold"), f"{best} (this move lost {lost}){ahead}")
+            lost = cost_words(decision)
+            return Text.assemble(("Best was: ", "bold"), f"{best} (this move: {lost}){ahead}")
         if self.step == self.replay.last:
             return Text.assemble(head, f" {DASH} the record ends here (the game was not finished)")
         return Text.assemble(head, f" {DASH} → shows the next action, ← goes back")
