@@ -20,15 +20,20 @@ import math
 import statistics
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 from coloretto.bots import Analyst, Bot, Budget, Estimate
-from coloretto.bots.guard import checked_estimates
+from coloretto.bots.guard import (
+    checked_estimates,
+    fallback,
+    guarded_analysis,
+    guarded_choice,
+)
 from coloretto.bots.players import CatchesUp, Reseeded
 from coloretto.bots.registry import BotError, make_bot
 from coloretto.engine import Action, GameState, PlayerView
-from coloretto.play.coach import COACH_BOT, Pairs, StoredHint, Valuation
+from coloretto.play.coach import COACH_BOT, Pairs, StoredHint, Valuation, ranked
 
 COACH_SEED = 0
 """The analysis seed of the hints (and of a review unless it is given another): it picks the
@@ -128,6 +133,23 @@ class Coach:
         self.seed = seed
         self._kept: Bot | None = None
         self._busy = threading.Lock()
+        self._analyst: bool | None = None
+
+    def analyses(self) -> bool:
+        """True when the coach's bot can analyse (an ``Analyst``); raises ``BotError`` for a
+        bot that cannot be made."""
+        if self._analyst is None:
+            self._analyst = isinstance(make_bot(self.bot, seed=self.seed), Analyst)
+        return self._analyst
+
+    def chooser(self, state: GameState) -> Bot:
+        """A bot of the coach's for a choice at ``state`` (one that cannot analyse gives
+        hints by its choice): a new one, caught up with the game and reseeded for it."""
+        bot = make_bot(self.bot, seed=decision_seed(self.seed, state.ply))
+        view = state.view(state.current_player)
+        if view.history() and isinstance(bot, CatchesUp):
+            bot.catch_up(view)
+        return bot
 
     def analyse(self, state: GameState, again: int = 0) -> Valuation:
         """The valuation of every legal action of the seat to move in ``state`` (the
@@ -149,6 +171,76 @@ class Coach:
         finally:
             if free:
                 self._busy.release()
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The coach's advice for one decision: the action, the valuation it rests on (``None``
+    from a bot that only chooses), and what went wrong (``None`` if nothing: else the
+    action is a fallback's)."""
+
+    action: Action
+    valuation: Valuation | None
+    problem: str | None = None
+
+
+class Hints:
+    """The hints of one game or match, by the coach ``bot`` with ``seed`` (``advise``), and
+    those given so far, by game and ply (``given``: kept with the game, ``for_game``)."""
+
+    def __init__(self, bot: str = COACH_BOT, seed: int = COACH_SEED) -> None:
+        self.coach = Coach(bot, seed)
+        self.given: dict[tuple[int, int], StoredHint] = {}
+
+    def advise(self, state: GameState, game_number: int, time_limit: float) -> Advice:
+        """The best action for the seat to move in ``state`` (game ``game_number`` of its
+        match) by the one analysis (``Coach.analyse``), through the guard (within
+        ``time_limit`` seconds, a fallback if the bot fails), kept in ``given``. A bot
+        that cannot analyse is asked for its choice instead."""
+        coach = self.coach
+        view = state.view(state.current_player)
+        legal = state.legal_actions()
+        try:
+            analyses = coach.analyses()
+        except BotError as error:
+            return Advice(fallback(view, legal), None, str(error))
+        if not analyses:
+            answer = guarded_choice(lambda: coach.chooser(state), view, legal, time_limit)
+            return Advice(answer.action, None, answer.problem)
+        asked = _Asked(coach, state)
+        analysis = guarded_analysis(lambda: asked, view, legal, time_limit)
+        if analysis.estimates is None or asked.found is None:
+            return Advice(fallback(view, legal), None, analysis.problem or "no analysis")
+        found = kept(asked.found)
+        best = ranked(found.estimates)[0]
+        self.given[game_number, state.ply] = StoredHint(best, found, coach.bot, coach.seed)
+        return Advice(best, found)
+
+    def for_game(self, game_number: int) -> dict[int, StoredHint]:
+        """The hints given in game ``game_number``, by ply."""
+        return {ply: hint for (game, ply), hint in self.given.items() if game == game_number}
+
+
+class _Asked:
+    """The coach asked about one decision through the guard; its valuation is kept."""
+
+    def __init__(self, coach: Coach, state: GameState) -> None:
+        self.coach, self.state = coach, state
+        self.found: Valuation | None = None
+
+    def choose(
+        self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+    ) -> Action:
+        """The best action by the analysis."""
+        return ranked(self.analyse(view, legal, budget))[0]
+
+    def analyse(
+        self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
+    ) -> Mapping[Action, Estimate]:
+        """The coach's estimates for the decision (its own budget: the analysis is the
+        same wherever it is asked)."""
+        self.found = self.coach.analyse(self.state)
+        return self.found.estimates
 
 
 def analyse_decision(
