@@ -63,7 +63,7 @@ async def play(pilot: Pilot[None]) -> EndScreen:
         await settle(pilot)
         if isinstance(pilot.app.screen, EndScreen):
             return pilot.app.screen
-        game = game_screen(pilot).session.game
+        game = game_screen(pilot).view.game
         await pilot.press(key_of(rng.choice(game.legal_actions())))
 
 
@@ -79,7 +79,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
             cards = list(end.query(ScoreCard))
             return Played(
                 home,
-                end.session.game.final_scores(),
+                end.view.game.final_scores(),
                 text_of(end.query_one("#headline")),
                 [card.seat for card in cards if card.has_class("-winner")],
                 [card.seat for card in cards],
@@ -147,7 +147,7 @@ def bold_names(scores: Text) -> set[str]:
 @asynctest
 async def test_the_replay_names_the_winner(kept: Path) -> None:
     replay = Replay.from_record(read_record(kept), kept.name)
-    assert bold_names(final_scores(replay.session(replay.last))) == {WINNER}
+    assert bold_names(final_scores(replay.view(replay.last))) == {WINNER}
     async with ReplayApp(replay).run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("end", "enter")

@@ -26,6 +26,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.connection import broadcast
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from coloretto.bots.players import BotPlayers
 from coloretto.engine import (
     Action,
     GameState,
@@ -37,6 +38,7 @@ from coloretto.engine import (
     Rules,
     load_record,
 )
+from coloretto.engine.setup import random_seed
 from coloretto.online.messages import (
     MAX_MESSAGE,
     ErrorMessage,
@@ -68,7 +70,7 @@ from coloretto.online.public import PublicGame, Results
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_from_record
-from coloretto.play.session import Mover, Session
+from coloretto.play.session import Session
 from coloretto.play.table import (
     Event,
     Hint,
@@ -78,6 +80,7 @@ from coloretto.play.table import (
     TableNews,
     advise,
 )
+from coloretto.play.table_view import Mover, has_next_game, shown_seed
 from coloretto.play.words import Line, describe_move
 from coloretto.store.files import read_bounded, write_atomically
 from coloretto.store.paths import DataDir
@@ -125,7 +128,7 @@ class LobbyChanged:
 @dataclass(frozen=True)
 class GameStarted:
     """The game has started (or was joined in progress, or the match's next game was
-    dealt): the table has a session now, the new game's."""
+    dealt): the table has a view now, the new game's."""
 
 
 @dataclass(frozen=True)
@@ -177,28 +180,43 @@ _ENDS = {
 """The errors that end a table for good (it does not reconnect), in this client's words."""
 
 
-class RemoteSession(Session):
-    """The session a screen draws during an online game: the real players and the game as
-    the table saw it, the order of the undrawn cards invented (and never shown)."""
+class RemoteView:
+    """The game a screen shows at an online table (a ``TableView``): the real players and
+    the game as the table saw it, without the order of the undrawn cards; once the game is
+    over, the whole match as its record came (``finish``)."""
 
     def __init__(
         self,
         config: GameConfig,
         game: GameState,
-        session_id: str,
+        room_id: str,
         here: int | None,
         results: Results = (),
     ) -> None:
-        super().__init__(config, Match(config.rules, None, game, results), session_id)
+        self.config = config
+        self.id = room_id
+        self.match = Match(config.rules, None, game, results)
+        self.seat_names: tuple[str, ...] = config.seat_names()
         self.here = here
         """The player at this front end (``None``: watching)."""
         self.away: frozenset[int] = frozenset()
         """The players whose connection is lost (a bot covers for them after a while)."""
 
     @property
+    def game(self) -> GameState:
+        """The game as far as it is known here."""
+        return self.match.game
+
+    @property
     def shown_seed(self) -> str:
-        """The seed stays secret until the end: it would give the deck away."""
-        return "secret until the end"
+        """The seed, once the match is over and its record has come (secret until then:
+        it would give the deck away)."""
+        return shown_seed(self.match)
+
+    @property
+    def has_next_game(self) -> bool:
+        """True when the current game is over and the match has more games."""
+        return has_next_game(self.match)
 
     def mover(self, seat: int) -> Mover:
         """Who moves ``seat``: the player here, a bot (on the server), another person, or a
@@ -209,6 +227,10 @@ class RemoteSession(Session):
         if player in self.away:
             return Mover.AWAY
         return Mover.PERSON if self.config.controller(seat).is_human else Mover.BOT
+
+    def controller_name(self, seat: int) -> str:
+        """The name of the player who moves ``seat``."""
+        return self.config.controller(seat).name
 
 
 def _progress(match: Match) -> tuple[Rules, int, Results]:
@@ -298,8 +320,10 @@ class RemoteTable:
         server deals the next game itself (``None``: it waits for the host)."""
         self._ws: ClientConnection | None = None
         self._model: PublicGame | None = None
-        self._session: RemoteSession | None = None
+        self._view: RemoteView | None = None
         self._final: Session | None = None
+        self._hints: BotPlayers | None = None
+        """The hint bot, kept for the match (made when the first hint is asked for)."""
         self._number = 0
         """The number of the match's game on the table (0: none yet)."""
         self._held: list[MovePlayed] = []
@@ -320,12 +344,11 @@ class RemoteTable:
     # ------------------------------------------------------------------ the Table
 
     @property
-    def session(self) -> Session:
-        """The game as the table saw it (once it is over, the real one, deck and all)."""
-        session = self._final or self._session
-        if session is None:
+    def view(self) -> RemoteView:
+        """The game as the table saw it (once it is over, the whole match, deck and all)."""
+        if self._view is None:
             raise RuntimeError("the game has not started yet")
-        return session
+        return self._view
 
     @property
     def finished(self) -> bool:
@@ -341,7 +364,7 @@ class RemoteTable:
     @property
     def away(self) -> frozenset[int]:
         """The players whose person has no connection to the server now."""
-        return frozenset() if self._session is None else self._session.away
+        return frozenset() if self._view is None else self._view.away
 
     @property
     def connected(self) -> bool:
@@ -350,8 +373,8 @@ class RemoteTable:
 
     @property
     def started(self) -> bool:
-        """True once the game has started (the table has a session)."""
-        return self._session is not None
+        """True once the game has started (the table has a view)."""
+        return self._view is not None
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener`` with every event from now on (room events as well)."""
@@ -373,7 +396,7 @@ class RemoteTable:
 
     def plays_here(self, seat: int) -> bool:
         """True when this player moves ``seat`` (never while watching)."""
-        game = self.session.game
+        game = self.view.game
         return self.player is not None and game.rules.controller(seat) == self.player
 
     def act(self, action: Action) -> None:
@@ -426,12 +449,12 @@ class RemoteTable:
     def next_game(self) -> None:
         """The host deals the match's next game, once the game on the table is over (the
         server tells everyone with the new game)."""
-        if self._session is None or not self._session.has_next_game:
+        if self._view is None or not self._view.has_next_game:
             return
         if self._ws is None:
             self._tell(TableNews("Not connected to the server: reconnecting…"))
             return
-        number = self._session.match.game_number + 1
+        number = self._view.match.game_number + 1
         broadcast([self._ws], encode(Next(number)))
 
     def bots_move(self, seat: int) -> bool:
@@ -443,7 +466,10 @@ class RemoteTable:
 
     def hint(self) -> Hint:
         """Ask the hint bot, here, about the game as this seat sees it (``advise``)."""
-        return advise(self.session)
+        view = self.view
+        if self._hints is None:
+            self._hints = BotPlayers({view.config.rules.seats: view.config.hint_bot}, random_seed())
+        return advise(view, self._hints, view.config.rules.seats)
 
     def set_pace(self, delay: float) -> None:
         """Bots play on the server, at the pace the room's host set: never asked here."""
@@ -508,11 +534,11 @@ class RemoteTable:
     def move_lines(self, ply: int, move: Move, before: GameState, after: GameState) -> list[Line]:
         """The move in words (``describe_move``); one a bot played for a person away says
         so: "Jo (a bot, Jo away) drew green."."""
-        session = self.session
-        lines = describe_move(move, before, after, session.seat_names)
+        view = self.view
+        lines = describe_move(move, before, after, view.seat_names)
         if ply in self.covered:
-            names = list(session.seat_names)
-            person = session.controller_name(move.player)
+            names = list(view.seat_names)
+            person = view.controller_name(move.player)
             names[move.player] = f"{names[move.player]} (a bot, {person} away)"
             lines[0] = describe_move(move, before, after, names)[0]
         return lines
@@ -523,7 +549,7 @@ class RemoteTable:
         a bot played."""
         if self.player is None:
             return f"Watching from move {plies + 1}."
-        game = self.session.game
+        game = self.view.game
         rules = game.rules
         moves = game.history()
         mine = sum(
@@ -556,14 +582,14 @@ class RemoteTable:
         wait = f"{self.away_after:g} s"
         if not self.between_games:
             return f"The game goes on without you (a bot plays for you after {wait})"
-        match = self.session.match
+        match = self.view.match
         coming = f"game {match.game_number + 1} of {match.rules.games}"
         if self.player == 0:
             return (
                 f"If you are not back within {wait}, the server starts {coming} for the "
                 "others at the table, and a bot plays for you until you are back"
             )
-        host = self.session.config.players[0].name
+        host = self.view.config.players[0].name
         return (
             f"The match goes on when {host} starts {coming}; a bot plays for you when it "
             f"is your turn and you have been away {wait}"
@@ -706,16 +732,16 @@ class RemoteTable:
             for ply, move in enumerate(moves):
                 model.add(ply, move)
             self.covered = message.covered
-            before = self._session
+            before = self._view
             self._model, self._number = model, number
             self._final, self._held, self._kept, self._sent = None, [], False, None
             if pending is not None and not pending.sent:
                 self._tell(TableNews("You were disconnected: that move was not sent."))
-            self._session = RemoteSession(
+            self._view = RemoteView(
                 message.config, model.state, message.id, self.player, message.results
             )
             if before is not None:
-                self._session.away = before.away
+                self._view.away = before.away
             self._tell(GameStarted())
         else:  # back after a break: what was missed is told as moves
             seen = old.state.history()
@@ -731,8 +757,8 @@ class RemoteTable:
         self._presence(message.away, message.next_in)
 
     def _move(self, message: MoveMessage) -> None:
-        model, session = self._model, self._session
-        if model is None or session is None:
+        model, view = self._model, self._view
+        if model is None or view is None:
             raise ProtocolError("a move before the game")
         ply = message.ply
         if ply < model.ply:
@@ -743,7 +769,7 @@ class RemoteTable:
             self.covered |= {ply}
         before = model.state
         move = model.add(ply, message.move)
-        session.match = replace(session.match, game=model.state)
+        view.match = replace(view.match, game=model.state)
         lines = self.move_lines(ply, move, before, model.state)
         event = MovePlayed(move, before, tuple(lines))
         if model.state.is_over and self._final is None:
@@ -764,9 +790,10 @@ class RemoteTable:
             raise ProtocolError(f"the game's record: {error}") from None
         if record.state.history() != model.state.history():
             raise ProtocolError("the game's record is not the game played")
-        if _progress(final.match) != _progress(self.session.match):
+        if _progress(final.match) != _progress(self.view.match):
             raise ProtocolError("the game's record is not of the match played")
         self._final = final
+        self.view.match = final.match  # the whole match now: the deck, and the seed if shown
         self.keep()
         held, self._held = self._held, []
         for event in held:
@@ -774,16 +801,16 @@ class RemoteTable:
 
     def _presence(self, away: tuple[int, ...], wait: float | None) -> None:
         """Who is away now, and when the server deals the match's next game itself."""
-        if self._session is None:
+        if self._view is None:
             return
-        names = self._session.config.players
+        names = self._view.config.players
         now = frozenset(p for p in away if p < len(names))
-        before = self._session.away
-        self._session.away = now  # before the news: a screen redraws on it
+        before = self._view.away
+        self._view.away = now  # before the news: a screen redraws on it
         dealing = wait is not None and self.next_at is None
         self.next_at = None if wait is None else time.monotonic() + wait
         if dealing and wait is not None and self.player != 0:
-            match = self._session.match
+            match = self._view.match
             host = names[0].name
             self._tell(
                 TableNews(

@@ -13,7 +13,7 @@ from coloretto.play.coach import Decision, StoredHint
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.review import Review, review_of
 from coloretto.play.saving import SESSION_KEY
-from coloretto.play.session import Session
+from coloretto.play.table_view import Mover
 from coloretto.store.text import LONGEST_NAME, printable
 
 
@@ -82,13 +82,10 @@ class Replay:
         """The number of actions recorded (the last step)."""
         return len(self.states) - 1
 
-    def session(self, step: int) -> Session:
-        """The game as it stood after ``step`` actions, as a session the table can show."""
+    def view(self, step: int) -> ReplayedView:
+        """The game as it stood after ``step`` actions, as the table shows it."""
         match = Match(self.config.rules, self.seed, self.states[step])
-        session = ReplayedSession(self.config, match)
-        session.seed_text = self.shown_seed
-        session.seat_names = self.seats
-        return session
+        return ReplayedView(self.config, match, self.seats, self.shown_seed, self.name)
 
     def move(self, step: int) -> Move | None:
         """The action that led to ``step`` (``None`` at the start)."""
@@ -137,21 +134,36 @@ class Replay:
         return self.round_start(step - 1) if step > 0 else None
 
 
-class ReplayedSession(Session):
-    """A recorded game's session: the bots' levels show beside their names, but nobody
-    moves (nor thinks) in a replay."""
+@dataclass(frozen=True)
+class ReplayedView:
+    """A recorded game as the table shows it (a ``TableView``): the bots' levels show
+    beside their names, but nobody moves (nor thinks) in a replay."""
 
-    seed_text = ""
+    config: GameConfig
+    match: Match
+    seat_names: tuple[str, ...]
+    shown_seed: str
     """The seed as the replay shows it (``Replay.shown_seed``)."""
+    id: str
+    """The record's name."""
 
     @property
-    def shown_seed(self) -> str:
-        """The seed as the replay shows it: the record's, unless it is kept secret."""
-        return self.seed_text
+    def game(self) -> GameState:
+        """The position shown."""
+        return self.match.game
 
-    def is_bot(self, seat: int) -> bool:
-        """Always false: the table shows whose turn it was, not a bot thinking."""
+    @property
+    def has_next_game(self) -> bool:
+        """Always false: a game of a match is replayed on its own."""
         return False
+
+    def mover(self, seat: int) -> Mover:
+        """Always "here": the table shows whose turn it was, not a bot thinking."""
+        return Mover.HERE
+
+    def controller_name(self, seat: int) -> str:
+        """The name of the player who moved ``seat``."""
+        return self.config.controller(seat).name
 
 
 def _session_meta(record: GameRecord) -> Mapping[str, Any]:

@@ -31,6 +31,7 @@ from coloretto.engine import GameRecord, GameState, Match, RecordError, Rules, d
 from coloretto.engine.record import expect
 from coloretto.play.config import DEFAULT_DELAY, HINT_BOT, MAX_NAME, GameConfig, Player
 from coloretto.play.session import Session
+from coloretto.play.table_view import TableView
 from coloretto.play.words import names_and
 from coloretto.store.paths import DataDir
 from coloretto.store.records import read_record
@@ -43,8 +44,9 @@ SESSION_KEY = "session"
 _WHERE = f"meta.{SESSION_KEY}"
 
 
-def session_meta(session: Session) -> dict[str, Any]:
-    """The session as the JSON-ready metadata of its game's record."""
+def session_meta(session: TableView) -> dict[str, Any]:
+    """The session (or a table's view of one) as the JSON-ready metadata of its game's
+    record."""
     config = session.config
     match = session.match
     return {
@@ -64,7 +66,7 @@ def session_meta(session: Session) -> dict[str, Any]:
     }
 
 
-def session_record(session: Session) -> GameRecord:
+def session_record(session: TableView) -> GameRecord:
     """The record a save holds: the game so far, the seat names and the session."""
     return GameRecord(session.match.rules, session.seat_names, session.game, session_meta(session))
 

@@ -1,33 +1,21 @@
 """A game or match being played at the keyboard: the engine's ``Match``, the players and bots.
 
-The session is the screens' model. It lives on the UI thread; bots are handed immutable
-``GameState`` objects (which are safe to read from a worker thread), never the session.
+The screens read it as a ``TableView`` (``coloretto.play.table_view``). It lives on the UI
+thread; bots are handed immutable ``GameState`` objects (which are safe to read from a
+worker thread), never the session.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from enum import Enum
 
-from coloretto.bots.guard import Analysis, Answer
+from coloretto.bots.guard import Answer
 from coloretto.bots.players import BotPlayers, match_ply, move_seed
-from coloretto.engine import Action, ActionKind, GameState, Match, Move, SeedSecrecy
+from coloretto.engine import Action, GameState, Match, Move
 from coloretto.engine.setup import SEED_BITS, random_seed
 from coloretto.play.config import GameConfig
+from coloretto.play.table_view import Mover, has_next_game, shown_seed
 from coloretto.store.saves import new_id
-
-
-class Mover(Enum):
-    """Who moves a seat, as the front end that shows the game sees it."""
-
-    HERE = "here"
-    """A person at this front end."""
-    BOT = "bot"
-    """A bot (here, or on the server of an online game)."""
-    PERSON = "person"
-    """A person at another front end."""
-    AWAY = "away"
-    """A person at another front end whose connection is lost."""
 
 
 class Session:
@@ -88,38 +76,15 @@ class Session:
             self.game, time_limit=self.config.time_limit, game_number=self.match.game_number
         )
 
-    def hint_analysis(self) -> Analysis:
-        """The hint bot's values of every legal action for the seat to move, through the
-        guard (blocking); ``Analysis(None, ...)`` when the hint bot cannot analyse."""
-        return self.bots.analyse(
-            self.game,
-            self.hint_player,
-            time_limit=self.config.time_limit,
-            game_number=self.match.game_number,
-        )
-
-    def hint_choice(self) -> Answer:
-        """The hint bot's choice for the seat to move, through the guard (blocking)."""
-        return self.bots.choose(
-            self.game,
-            time_limit=self.config.time_limit,
-            game_number=self.match.game_number,
-            player=self.hint_player,
-        )
-
     @property
     def shown_seed(self) -> str:
-        """The seed as the screens show it: only once it may be (``Match.seed_secrecy``),
-        since it deals every card to come (the same ``--seed`` elsewhere would show the deck).
+        """The seed as the screens show it (``table_view.shown_seed``).
 
         >>> from coloretto.engine import Rules
         >>> Session(GameConfig.build(Rules(players=3), seed=3)).shown_seed
         'secret until the end'
         """
-        secrecy = self.match.seed_secrecy
-        if secrecy is not SeedSecrecy.SHOWN:
-            return f"secret {secrecy.value}"
-        return "not known here" if self.seed is None else str(self.seed)
+        return shown_seed(self.match)
 
     def bot_seed(self, seat: int) -> int:
         """The seed ``seat``'s bot is given for its move now (``move_seed``)."""
@@ -146,7 +111,7 @@ class Session:
     @property
     def has_next_game(self) -> bool:
         """True when the current game is over and the match has more games."""
-        return self.game.is_over and not self.match.is_over
+        return has_next_game(self.match)
 
     def next_game(self) -> None:
         """Deal the match's next game (the starting seat moves on)."""
@@ -158,19 +123,3 @@ class Session:
         shown at the end: the next one would give the deck away)."""
         seed = None if self.config.seed is None else (self.config.seed + 1) % 2**SEED_BITS
         return Session(replace(self.config, seed=seed))
-
-    # ------------------------------------------------------------------ the table now
-
-    def row_takers(self) -> dict[int, int]:
-        """Rows taken this round, each with the seat that took it."""
-        game = self.game
-        pending = sum(game.takes_this_round)
-        takers: dict[int, int] = {}
-        if not pending:
-            return takers
-        for move in reversed(game.history()):
-            if move.action.kind is ActionKind.TAKE and move.action.row is not None:
-                takers[move.action.row] = move.player
-                if len(takers) == pending:
-                    break
-        return takers

@@ -26,12 +26,14 @@ from typing import Protocol
 
 from coloretto.bots.driver import BotTurn, in_thread, play_bots
 from coloretto.bots.guard import Answer, fallback
+from coloretto.bots.players import BotPlayers
 from coloretto.engine import Action, GameState, Move
 from coloretto.play.advice import explain_hint, no_choice_hint
 from coloretto.play.coach import ranked
 from coloretto.play.config import possessive
 from coloretto.play.keeper import Keeper
 from coloretto.play.session import Session
+from coloretto.play.table_view import TableView
 from coloretto.play.words import Line, describe_move
 from coloretto.store.text import printable
 
@@ -88,7 +90,7 @@ class Table(Protocol):
     may be played, a way to play them, and news of everything that happens."""
 
     @property
-    def session(self) -> Session:
+    def view(self) -> TableView:
         """The match, its players and seat names: what the screen draws."""
 
     def subscribe(self, listener: Listener) -> None:
@@ -143,7 +145,12 @@ class LocalTable:
 
     @property
     def session(self) -> Session:
-        """The match, its players and seat names."""
+        """The match, its players and their bots."""
+        return self._session
+
+    @property
+    def view(self) -> TableView:
+        """The match as the screens read it (the session)."""
         return self._session
 
     def subscribe(self, listener: Listener) -> None:
@@ -277,7 +284,8 @@ class LocalTable:
 
     def hint(self) -> Hint:
         """Ask the hint bot what the seat to move should play, and why (``advise``)."""
-        return advise(self._session)
+        session = self._session
+        return advise(session, session.bots, session.hint_player)
 
     def set_pace(self, delay: float) -> None:
         """The bots' pace, changed during play: kept with the game (resumed, it goes on at
@@ -288,28 +296,30 @@ class LocalTable:
             self.keeper.remember_pace(delay)
 
 
-def advise(session: Session) -> Hint:
-    """The hint bot's advice for the seat to move in ``session``, and why, through the
-    guard (time limit, fallback): what a table answers when asked for a ``hint``.
+def advise(view: TableView, hints: BotPlayers, player: int) -> Hint:
+    """The advice of ``hints``' bot ``player`` for the seat to move in ``view``, and why,
+    through the guard (time limit, fallback): what a table answers when asked for a
+    ``hint``.
 
     A move with no choice to make (``no_choice_hint``) is said at once, with no search.
     Otherwise a bot that can analyse (``Analyst``) values every legal action: the hint is
     the best, compared with the others in words. Another bot is asked for its choice.
     """
-    state = session.game
+    state = view.game
     seat = state.current_player
-    if (no_choice := no_choice_hint(state, session.seat_names)) is not None:  # no search
+    if (no_choice := no_choice_hint(state, view.seat_names)) is not None:  # no search
         return Hint(*no_choice)
-    analysis = session.hint_analysis()
+    limit, number = view.config.time_limit, view.match.game_number
+    analysis = hints.analyse(state, player, time_limit=limit, game_number=number)
     if analysis.estimates is not None:
         best = ranked(analysis.estimates)[0]
-        reason = explain_hint(state, seat, best, analysis.estimates, session.seat_names)
+        reason = explain_hint(state, seat, best, analysis.estimates, view.seat_names)
         return Hint(best, reason)
     if analysis.problem is not None:
         action = fallback(state.view(seat), state.legal_actions())
         return Hint(action, f"no hint this time (the hint bot failed: {analysis.problem})")
-    answer = session.hint_choice()
+    answer = hints.choose(state, time_limit=limit, game_number=number, player=player)
     if answer.problem is not None:
         return Hint(answer.action, f"no hint this time (the hint bot failed: {answer.problem})")
-    reason = explain_hint(state, seat, answer.action, {}, session.seat_names)
+    reason = explain_hint(state, seat, answer.action, {}, view.seat_names)
     return Hint(answer.action, reason)

@@ -118,7 +118,9 @@ class ColorettoApp(GuardedApp):
         """The score screen; what comes after depends on the key pressed there."""
         from coloretto.tui.screens.end import EndScreen  # noqa: PLC0415 (when shown)
 
-        session = message.session
+        session = self.session
+        if session is None or message.view is not session:
+            return  # a game that is not on the table any more
 
         def chosen(choice: EndChoice | None) -> None:
             if choice == "next" and session.has_next_game:

@@ -7,8 +7,8 @@ from pathlib import Path
 from textual.message import Message
 
 from coloretto.play.config import GameConfig
-from coloretto.play.session import Session
 from coloretto.play.table import Hint
+from coloretto.play.table_view import TableView
 
 
 class HintReady(Message):
@@ -23,9 +23,9 @@ class HintReady(Message):
 class GameOver(Message):
     """The game on screen has ended: time for the score screen."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, view: TableView) -> None:
         super().__init__()
-        self.session = session
+        self.view = view
 
 
 class StartGame(Message):

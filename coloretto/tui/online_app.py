@@ -17,8 +17,8 @@ from textual.widgets import Static
 from coloretto.online.client import GameStarted, LobbyChanged, RemoteTable, RoomEvent, SeatRefused
 from coloretto.play.config import YOU
 from coloretto.play.keeper import Keeper
-from coloretto.play.session import Session
 from coloretto.play.table import TableNews
+from coloretto.play.table_view import TableView
 from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.messages import GameOver
 from coloretto.tui.screens import EndScreen, TooSmallScreen
@@ -53,12 +53,12 @@ class OnlineEndScreen(EndScreen):
 
     def __init__(
         self,
-        session: Session,
+        view: TableView,
         player: int | None,
         start_next: Callable[[], None] | None = None,
         table: RemoteTable | None = None,
     ) -> None:
-        super().__init__(session)
+        super().__init__(view)
         self.you = player
         self.start_next = start_next
         self.table = table
@@ -66,13 +66,13 @@ class OnlineEndScreen(EndScreen):
     @property
     def next_number(self) -> str:
         """The next game, as the screens say it: ``game 2 of 3``."""
-        return f"game {self.session.match.game_number + 1} of {self.session.game.rules.games}"
+        return f"game {self.view.match.game_number + 1} of {self.view.game.rules.games}"
 
     @property
     def waiting(self) -> str:
         """What the others wait for between two games of the match: the host, or the
         server once the host has left ("Hana has left: game 2 of 2 starts in 25 s…")."""
-        host = self.session.config.players[0].name
+        host = self.view.config.players[0].name
         at = None if self.table is None else self.table.next_at
         if at is not None:
             left = max(0, math.ceil(at - time.monotonic()))
@@ -81,12 +81,12 @@ class OnlineEndScreen(EndScreen):
 
     def on_mount(self) -> None:
         """Between two games, count down to the next when the server is to deal it."""
-        if self.start_next is None and self.session.has_next_game:
+        if self.start_next is None and self.view.has_next_game:
             self.set_interval(1, self.show_waiting)
 
     def show_waiting(self) -> None:
         """Say again what the next game waits for (the host, or the seconds left)."""
-        if self.is_mounted and self.session.has_next_game:
+        if self.is_mounted and self.view.has_next_game:
             self.query_one("#headline", Static).update(Text("\n").join(self.headline_lines()))
 
     def tell(self, text: str) -> None:
@@ -99,7 +99,7 @@ class OnlineEndScreen(EndScreen):
         """Who won; between two games of a match, what comes next (the host's key, or
         whom the others wait for)."""
         lines = super().headline_lines()
-        if self.session.has_next_game:
+        if self.view.has_next_game:
             if self.start_next is not None:
                 lines.append(Text(f"Press n to start {self.next_number}.", "bold"))
             else:
@@ -108,7 +108,7 @@ class OnlineEndScreen(EndScreen):
 
     def headline_names(self) -> Sequence[str]:
         """The names, this player's own "You" ("You came 2nd of 4…", "You win…")."""
-        names = list(self.session.seat_names)
+        names = list(self.view.seat_names)
         if self.you is not None:
             names[self.you] = YOU
         return names
@@ -118,7 +118,7 @@ class OnlineEndScreen(EndScreen):
         return super().card_name(seat) + (YOU_MARK if seat == self.you else "")
 
     def _keys_text(self) -> str:
-        if not self.session.has_next_game:
+        if not self.view.has_next_game:
             return "b board · q quit"
         if self.start_next is not None:
             return f"n {self.next_number} · b board · q quit"
@@ -128,7 +128,7 @@ class OnlineEndScreen(EndScreen):
         """ "board" and "quit"; between two games of a match, "next" for the host (a new
         match is another room)."""
         if action == "choose" and parameters and parameters[0] == "next":
-            return self.start_next is not None and self.session.has_next_game
+            return self.start_next is not None and self.view.has_next_game
         return action != "choose" or parameters[0] in {"board", "quit"}
 
     def action_choose(self, choice: EndChoice) -> None:
@@ -136,7 +136,7 @@ class OnlineEndScreen(EndScreen):
         when it comes. Otherwise: leave the score screen with ``choice``."""
         if choice != "next":
             super().action_choose(choice)
-        elif self.start_next is not None and self.session.has_next_game:
+        elif self.start_next is not None and self.view.has_next_game:
             self.start_next()
             self.query_one(Notice).say(f"Starting {self.next_number}…")
 
@@ -242,12 +242,12 @@ class OnlineApp(GuardedApp):
                 self.leave()
 
         table = self.table
-        if message.session is not table.session:
+        if message.view is not table.view:
             return  # a game of the match before this one
         if isinstance(self.screen, TooSmallScreen):
             self.pop_screen()
         start_next = table.next_game if table.player == 0 else None
-        end = OnlineEndScreen(message.session, table.player, start_next, table)
+        end = OnlineEndScreen(message.view, table.player, start_next, table)
         self.push_screen(end, chosen)
         self.check_size()
 
@@ -262,7 +262,7 @@ class OnlineApp(GuardedApp):
         back = f"; to take your seat back:\n{escape(table.comeback)}" if table.comeback else "."
         if table.between_games:
             return f"Leave the table? {escape(table.without_you())}{back}"
-        what = "match" if table.session.game.rules.games > 1 else "game"
+        what = "match" if table.view.game.rules.games > 1 else "game"
         return (
             f"Leave the table? The {what} goes on without you (a bot plays for you after "
             f"{table.away_after:g} s){back}"

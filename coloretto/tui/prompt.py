@@ -6,7 +6,7 @@ from rich.text import Text
 
 from coloretto.engine import ActionKind
 from coloretto.play.config import YOU, possessive
-from coloretto.play.session import Mover, Session
+from coloretto.play.table_view import Mover, TableView
 from coloretto.play.words import row_list
 from coloretto.tui.glyphs import card_name
 
@@ -14,18 +14,18 @@ WAITING = {Mover.BOT: "thinking…", Mover.PERSON: "to move", Mover.AWAY: "away"
 """What a seat moved elsewhere is doing while the screen waits for its move."""
 
 
-def turn_prompt(session: Session, *, plain: bool = False) -> Text:
+def turn_prompt(view: TableView, *, plain: bool = False) -> Text:
     """Whose turn it is, by name, and what they can do (with the keys)."""
-    game = session.game
+    game = view.game
     if game.is_over:
         return Text("The game is over: press Enter for the scores.", "bold")
     seat = game.current_player
-    name = session.seat_names[seat]
-    if (mover := session.mover(seat)) is not Mover.HERE:
+    name = view.seat_names[seat]
+    if (mover := view.mover(seat)) is not Mover.HERE:
         return Text(f"{name} is {WAITING[mover]}")
     head = Text(f"{possessive(name)} turn", "bold")
     if seat >= game.rules.players:
-        player = session.controller_name(seat)
+        player = view.controller_name(seat)
         head.append(" (you play it)" if player == YOU else f" ({player} plays it)")
     legal = game.legal_actions()
     rows = [a.row for a in legal if a.row is not None]

@@ -1,7 +1,7 @@
 """The table as a screen shows it: the game screen during play, the replay screen after.
 
 ``table_widgets`` makes the widgets (top bar, rows and move log, players, turn bar, message
-line, legend) and ``show_table`` draws a session's current game on them, so that a replay
+line, legend) and ``show_table`` draws a table's current game on them, so that a replay
 shows exactly the board that was seen during play.
 """
 
@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from coloretto.engine import GameState
-from coloretto.play.session import Mover, Session
+from coloretto.play.table_view import Mover, TableView, row_takers
 from coloretto.play.words import row_list
 from coloretto.tui.prompt import WAITING, turn_prompt
 from coloretto.tui.widgets import (
@@ -45,31 +45,31 @@ def table_widgets(game: GameState) -> Iterator[Widget]:
     yield Legend(id="legend")
 
 
-def seat_status(session: Session, seat: int, takers: dict[int, int]) -> str:
+def seat_status(view: TableView, seat: int, takers: dict[int, int]) -> str:
     """What a seat's panel says under its name: the rows it took, or that it is to move."""
-    game = session.game
+    game = view.game
     taken = sorted(row for row, taker in takers.items() if taker == seat)
     if taken:
         status = f"took row{'s' if len(taken) > 1 else ''} {row_list(taken)}"
         return status.replace(" or ", " and ")
     if not game.is_over and seat == game.current_player:
-        mover = session.mover(seat)
+        mover = view.mover(seat)
         return "to move" if mover is Mover.HERE else WAITING[mover]
     return ""
 
 
-def seat_info(session: Session, seat: int, takers: dict[int, int]) -> SeatInfo:
+def seat_info(view: TableView, seat: int, takers: dict[int, int]) -> SeatInfo:
     """What ``seat``'s panel shows now."""
-    game = session.game
+    game = view.game
     breakdown = game.score_breakdown(seat)
-    match = session.match
+    match = view.match
     earlier = sum(scores[seat] for scores in match.results)
     return SeatInfo(
-        session.seat_names[seat],
-        session.config.controller(seat).bot,
+        view.seat_names[seat],
+        view.config.controller(seat).bot,
         game.collection(seat),
         breakdown,
-        seat_status(session, seat, takers),
+        seat_status(view, seat, takers),
         not game.is_over and seat == game.current_player,
         earlier + breakdown.total if game.rules.games > 1 else None,
     )
@@ -81,25 +81,25 @@ YOU_MARK = " (you)"
 
 def show_table(
     screen: Screen[Any],
-    session: Session,
+    view: TableView,
     *,
     fresh_row: int | None = None,
     prompt: Text | None = None,
     played: bool = True,
     you: int | None = None,
 ) -> None:
-    """Draw ``session``'s current game on ``screen``'s table widgets.
+    """Draw ``view``'s current game on ``screen``'s table widgets.
 
     ``fresh_row`` is the row a card was just put on (highlighted); ``prompt`` replaces the
     turn bar's usual words (whose turn it is and which keys play); ``played`` is false
     where the keys do not play the game (a replay): the deck does not offer ``d``; ``you``
     is the seat of the one player at this front end (online), marked ``YOU_MARK``.
     """
-    game = session.game
-    names = session.seat_names
+    game = view.game
+    names = view.seat_names
     plain = screen.app.no_color
-    takers = session.row_takers()
-    screen.query_one(TopBar).show(session)
+    takers = row_takers(view.game)
+    screen.query_one(TopBar).show(view)
     screen.query_one(RowsPanel).show(
         game.rows,
         game.row_capacities,
@@ -110,11 +110,11 @@ def show_table(
         plain=plain,
         drawable=played and not game.is_over and game.deck_size > 0,
     )
-    seats = [seat_info(session, seat, takers) for seat in range(game.rules.seats)]
+    seats = [seat_info(view, seat, takers) for seat in range(game.rules.seats)]
     if you is not None:
         seats[you] = seats[you]._replace(name=seats[you].name + YOU_MARK)
     screen.query_one(SeatsPanel).show(seats, plain=plain)
-    waiting = not game.is_over and session.mover(game.current_player) is not Mover.HERE
+    waiting = not game.is_over and view.mover(game.current_player) is not Mover.HERE
     if prompt is None:
-        prompt = turn_prompt(session, plain=plain)
+        prompt = turn_prompt(view, plain=plain)
     screen.query_one(TurnBar).show(prompt, waiting=waiting)

@@ -157,7 +157,7 @@ class AutoPlayer:
         table = self.table
         if not table.started or table.finished:
             return
-        game = table.session.game
+        game = table.view.game
         if not game.is_over and table.plays_here(game.current_player):
             table.act(choose(table.legal_actions(), self.rng, self.draws))
 

@@ -29,7 +29,7 @@ async def play_turns(
     table = app.table
     if not isinstance(app.screen, GameScreen) or table.finished:
         return
-    game = table.session.game
+    game = table.view.game
     if not game.is_over and table.plays_here(game.current_player):
         await pilot.press(key_of(choose(table.legal_actions(), rng, draws)))
 
@@ -45,7 +45,7 @@ async def main(server: str, code: str, name: str, seed: int) -> None:
                 if app.refusal is not None:
                     raise SystemExit(app.refusal)
                 screen = app.screen
-                if isinstance(screen, OnlineEndScreen) and screen.session.has_next_game:
+                if isinstance(screen, OnlineEndScreen) and screen.view.has_next_game:
                     # The screen may not be composed yet: its headline then comes later.
                     headlines = screen.query("#headline")
                     said = str(headlines.first().render()) if headlines else ""

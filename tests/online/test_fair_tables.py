@@ -338,7 +338,7 @@ async def alone_with_bots(
     running = asyncio.create_task(table.run())
     await until(lambda: table.player == 0)
     table.start()
-    await until(lambda: table.started and table.plays_here(table.session.game.current_player))
+    await until(lambda: table.started and table.plays_here(table.view.game.current_player))
     return table, events, relay, running
 
 
@@ -348,7 +348,7 @@ def test_a_key_pressed_while_disconnected_is_sent_once_connected_again(
     async def test() -> None:
         table, events, relay, running = await alone_with_bots(server, tmp_path, away_after=600)
         try:
-            ply = len(table.session.game.history())
+            ply = len(table.view.game.history())
             relay.cut()
             await until(lambda: not table.connected)
             action = table.legal_actions()[-1]
@@ -358,8 +358,8 @@ def test_a_key_pressed_while_disconnected_is_sent_once_connected_again(
                 "game is still where it was."
             )
             relay.up = True
-            await until(lambda: len(table.session.game.history()) > ply, 15)
-            move = table.session.game.history()[ply]
+            await until(lambda: len(table.view.game.history()) > ply, 15)
+            move = table.view.game.history()[ply]
             assert (move.player, move.action) == (0, action)
             assert ply not in table.covered
             assert not any("not sent" in news for news in events.news)
@@ -377,7 +377,7 @@ def test_a_key_pressed_while_disconnected_is_refused_once_the_game_went_on(
     async def test() -> None:
         table, events, relay, running = await alone_with_bots(server, tmp_path, away_after=0)
         try:
-            ply = len(table.session.game.history())
+            ply = len(table.view.game.history())
             relay.cut()
             await until(lambda: not table.connected)
             table.act(table.legal_actions()[0])

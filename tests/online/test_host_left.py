@@ -84,10 +84,10 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
         assert "Hana has left: game 2 of 2 starts in " in text_of(end.query_one("#headline"))
         assert jo.next_at is not None
         await until(lambda: isinstance(app.screen, OnlineGameScreen), AWAY + 5)
-        assert jo.session.match.game_number == 2
+        assert jo.view.match.game_number == 2
         assert jo.away == {0}
         assert jo.next_at is None
-        game = jo.session
+        game = jo.view
         async with asyncio.timeout(15):  # a bot plays Hana's turns in game 2
             while not any(move.player == 0 for move in game.game.history()):
                 await play_turns(app, pilot, rng, draws=0.1)
@@ -109,8 +109,8 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
                        Keeper(DataDir(tmp_path / "hana")))  # fmt: skip
     backs = asyncio.create_task(back.run())
     await until(lambda: back.started, 10)
-    moves = len(back.session.game.history())
-    mine = sum(1 for ply in back.covered if back.session.game.history()[ply].player == 0)
+    moves = len(back.view.game.history())
+    mine = sum(1 for ply in back.covered if back.view.game.history()[ply].player == 0)
     assert mine > 0
     of_them = "one of them" if mine == 1 else f"{mine} of them"
     assert back.back_words(moves) == (

@@ -83,7 +83,7 @@ async def bad_code_then_good_code(server: ServerProcess, tmp_path: Path) -> None
             await until(lambda: isinstance(app.screen, GameScreen))
             assert app.table is made[-1]
             assert app.table.player == 1
-            assert app.table.session.seat_names[1] == "Bob"
+            assert app.table.view.seat_names[1] == "Bob"
             await pilot.press("ctrl+c")
     finally:
         host.closed = True

@@ -72,7 +72,7 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
             await play_until_scores(app, pilot, rng)
             end = app.screen
             assert isinstance(end, OnlineEndScreen)
-            first = table.session.game.final_scores()
+            first = table.view.game.final_scores()
             headline = text_of(end.query_one("#headline")).splitlines()
             assert headline[0].startswith("Game 1 of 2: ")
             assert headline[-1] == "Press n to start game 2 of 2."
@@ -90,18 +90,17 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
             await pilot.press("n")
             await until(
                 lambda: (
-                    isinstance(app.screen, OnlineGameScreen)
-                    and table.session.match.game_number == 2
+                    isinstance(app.screen, OnlineGameScreen) and table.view.match.game_number == 2
                 )
             )
             assert "Game 2 of 2" in app.screen.query_one(TopBar).text
             assert not [e for e in heard if isinstance(e, GameStarted | MovePlayed)], heard
-            assert table.session.match.results == (first,)
+            assert table.view.match.results == (first,)
 
             # kill -9 in game 2: the room's file holds the match, and the server started
             # again goes on in game 2.
             async with asyncio.timeout(60):
-                while len(table.session.game.history()) < 12:
+                while len(table.view.game.history()) < 12:
                     await play_turns(app, pilot, rng, draws=0.1)
                     await pilot.pause(0.02)
             server.kill9()
@@ -115,9 +114,9 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
                                   Keeper(DataDir(tmp_path / "watcher")))  # fmt: skip
             watching = asyncio.create_task(watcher.run())
             await until(lambda: watcher.started)
-            assert watcher.session.match.game_number == 2
-            assert watcher.session.match.results == (first,)
-            assert watcher.session.game.history()[:12] == saved.session.game.history()[:12]
+            assert watcher.view.match.game_number == 2
+            assert watcher.view.match.results == (first,)
+            assert watcher.view.game.history()[:12] == saved.session.game.history()[:12]
             watcher.suspend()
             await watching
             await until(lambda: table.connected)

@@ -133,7 +133,7 @@ def test_the_leave_dialog_keeps_the_command_on_one_line_and_the_scores_mark_ones
             end = app.screen
             headline, names = scores_of(end)
             assert names == {0: "Jo (you)", 1: "Bot 1", 2: "Bot 2"}
-            place = table.session.game.final_scores()
+            place = table.view.game.final_scores()
             if place[0] == max(place):  # Jo won, or shares the win
                 assert headline[0].startswith("You "), headline
             else:

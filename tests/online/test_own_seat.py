@@ -13,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from coloretto.engine import Match, Rules, new_game
-from coloretto.online.client import LobbyChanged, RemoteSession, RemoteTable
+from coloretto.online.client import LobbyChanged, RemoteTable, RemoteView
 from coloretto.online.protocol import Host, Join
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper
@@ -70,7 +70,7 @@ async def own_seat(server: ServerProcess, tmp_path: Path) -> None:
             return lambda: check(turn())
 
         while len(seen) < 3:
-            game = table.session.game
+            game = table.view.game
             seat = game.current_player
             if seat == 0:
                 drawn = game.drawn_card is not None
@@ -83,7 +83,7 @@ async def own_seat(server: ServerProcess, tmp_path: Path) -> None:
                 assert "to move" in shown(screen.query_one("#seat-2"))
                 seen.add("Ben")
                 ben.act(ben.legal_actions()[0])
-            await until(lambda game=game: table.session.game is not game)  # the bot at once
+            await until(lambda game=game: table.view.game is not game)  # the bot at once
 
         await pilot.press("q")  # the leave dialog names the whole command
         await until(lambda: isinstance(app.screen, ConfirmQuit) and app.screen.is_mounted)
@@ -97,8 +97,8 @@ async def own_seat(server: ServerProcess, tmp_path: Path) -> None:
 
         ben.suspend()  # Ben's connection goes: on his turn, Ana's screen says he is away
         await bens
-        while table.session.game.current_player != 1:
-            if table.plays_here(table.session.game.current_player):
+        while table.view.game.current_player != 1:
+            if table.plays_here(table.view.game.current_player):
                 await pilot.press(key_of(table.legal_actions()[0]))
             await pilot.pause(0.05)
         await until(
@@ -128,7 +128,7 @@ def test_the_ghosts_turns_online(here: int | None, seat: int, expected: str) -> 
     game = new_game(rules, seed=1)
     while game.current_player != seat or game.drawn_card is not None:
         game = game.apply(game.legal_actions()[0])  # draw, then place on row 1
-    session = RemoteSession(config, game, "id", here)
+    session = RemoteView(config, game, "id", here)
     assert online_turn_prompt(session, away_after=30).plain == expected
     session.away = frozenset({rules.controller(seat)})
     if here != rules.controller(seat):
@@ -142,10 +142,10 @@ def test_a_bot_thinks_and_a_person_is_to_move() -> None:
     rules = Rules(players=3)
     config = GameConfig(rules, (Player("Ana"), Player("Ben"), Player("Bot 1", "normal")))
     game = new_game(rules, seed=1)
-    session = RemoteSession(config, game, "id", here=0)
+    session = RemoteView(config, game, "id", here=0)
     statuses = {}
     while len(statuses) < 3:
         statuses[game.current_player] = seat_status(session, game.current_player, {})
         game = game.apply(game.legal_actions()[0])
-        session.match = Match(rules, 0, game)
+        session.match = Match(rules, None, game)
     assert statuses == {0: "to move", 1: "to move", 2: "thinking…"}

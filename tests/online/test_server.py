@@ -308,7 +308,7 @@ def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
         await until(lambda: (server.home / "rooms" / f"{ana.room}.json").read_text().count(
             '"Ben"') > 0)  # fmt: skip
         ana.start()
-        await until(lambda: ana.started and len(ana.session.game.history()) >= 30)
+        await until(lambda: ana.started and len(ana.view.game.history()) >= 30)
         server.kill9()
         await until(lambda: not ana.connected)
         server.start()

@@ -21,7 +21,7 @@ import pytest
 from rich.text import Text
 
 from coloretto.engine import GameState, Match, Rules, new_game
-from coloretto.online.client import RemoteSession, RemoteTable
+from coloretto.online.client import RemoteTable, RemoteView
 from coloretto.online.protocol import Host, Watch
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper
@@ -161,12 +161,12 @@ def test_three_people_and_a_bot_play_online_to_the_end(
             hinted = False
             async with asyncio.timeout(90):
                 while not watcher.finished:
-                    if not hinted and table.plays_here(table.session.game.current_player):
+                    if not hinted and table.plays_here(table.view.game.current_player):
                         await pilot.press("h")  # the hint bot thinks here, on Ana's view
                         await until(lambda: bool(screen.hints), 15)
                         hinted = True
                     await play_turns(app, pilot, rng, draws=0.5)
-                    game = watcher.session.game
+                    game = watcher.view.game
                     ply = len(game.history())
                     if not game.is_over and game.current_player == cy_seat:
                         if not cut and ply >= 12:
@@ -223,11 +223,11 @@ def test_a_player_away_is_shown_away_not_thinking() -> None:
     rules = Rules(players=3)
     config = GameConfig(rules, (Player("Ana"), Player("Ben"), Player("Bot", "normal")))
     game = new_game(rules, seed=1)
-    session = RemoteSession(config, game, "id", here=0)
+    session = RemoteView(config, game, "id", here=0)
     ben = next(s for s in range(rules.seats) if rules.controller(s) == 1)
     while game.current_player != ben:
         game = game.apply(game.legal_actions()[0])
-    session.match = Match(rules, 0, game)
+    session.match = Match(rules, None, game)
     assert seat_status(session, ben, {}) == "to move"  # a person, not a bot thinking
     session.away = frozenset({1})
     assert seat_status(session, ben, {}) == "away"

@@ -48,7 +48,7 @@ async def board_svg() -> str:
             await settle(pilot)
             if isinstance(app.screen, EndScreen):
                 raise RuntimeError("the game ended before a picture was taken")
-            game = game_screen(pilot).session.game
+            game = game_screen(pilot).view.game
             cards = sum(len(row) for row in game.rows)
             if pressed >= 12 and game.drawn_card is None and cards >= CARDS_ON_THE_TABLE:
                 break

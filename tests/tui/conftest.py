@@ -98,7 +98,7 @@ async def settle(pilot: Pilot[None], timeout: float = 30.0) -> None:
         if (
             isinstance(screen, GameScreen)
             and not screen.busy
-            and not screen.session.game.is_over
+            and not screen.view.game.is_over
             and screen.is_mounted
         ):
             break
@@ -127,7 +127,7 @@ async def until_a_bots_turn(pilot: Pilot[None], screen: GameScreen) -> None:
     """Play our first move if it is ours, so that a bot is to move (and thinking)."""
     if not screen.busy:
         await pilot.press("d")
-        await pilot.press(str(screen.session.game.legal_actions()[0].row + 1))  # type: ignore[operator]
+        await pilot.press(str(screen.view.game.legal_actions()[0].row + 1))  # type: ignore[operator]
     await pilot.pause()
     assert screen.busy
 
@@ -139,7 +139,7 @@ async def play_to_end(pilot: Pilot[None], max_keys: int = 2000) -> int:
         await settle(pilot)
         if isinstance(pilot.app.screen, EndScreen):
             return keys
-        await pilot.press(key_for(game_screen(pilot).session.game))
+        await pilot.press(key_for(game_screen(pilot).view.game))
         keys += 1
         assert keys < max_keys, "the game does not end"
 

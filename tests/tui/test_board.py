@@ -164,7 +164,7 @@ async def test_a_taken_row_has_no_stray_hatch_after_its_taker() -> None:
         screen = game_screen(pilot)
         taken = [view for view in screen.query(RowView) if view.has_class("-taken")]
         while not taken:
-            await pilot.press(key_for(screen.session.game))
+            await pilot.press(key_for(screen.view.game))
             await settle(pilot)
             taken = [view for view in screen.query(RowView) if view.has_class("-taken")]
         for view in taken:

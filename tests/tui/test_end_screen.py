@@ -73,7 +73,7 @@ async def test_the_score_screen_and_its_keys() -> None:
         await play_to_end(pilot)
         end = pilot.app.screen
         assert isinstance(end, EndScreen)
-        session = end.session
+        session = end.view
         game = session.game
         scores = game.final_scores()
         cards = list(end.query(ScoreCard))
@@ -124,9 +124,9 @@ async def test_the_score_screen_and_its_keys() -> None:
         await settle(pilot)
         rematch = game_screen(pilot)
         assert rematch is not screen
-        assert rematch.session.seed == 22
-        assert not rematch.session.game.is_over
-        assert rematch.session.config.players == session.config.players
+        assert rematch.view.match.seed == 22
+        assert not rematch.view.game.is_over
+        assert rematch.view.config.players == session.config.players
 
 
 @asynctest
@@ -153,22 +153,22 @@ async def test_the_ghost_variant_ranks_the_players_alone() -> None:
         screen = game_screen(pilot)
         prompts = set()
         while not isinstance(pilot.app.screen, EndScreen):
-            prompts.add(turn_prompt(screen.session).plain)
-            await pilot.press(key_for(screen.session.game))
+            prompts.add(turn_prompt(screen.view).plain)
+            await pilot.press(key_for(screen.view.game))
             await settle(pilot)
         assert any(p.startswith("Your ghost's turn (you play it)") for p in prompts), prompts
         end = pilot.app.screen
-        game = end.session.game
+        game = end.view.game
         outcome = game.outcome()
         assert outcome is not None
         cards = list(end.query(ScoreCard))
         crowned = {card.seat for card in cards if card.has_class("-winner")}
         assert crowned == set(outcome.winners) <= {0, 1}  # a ghost never wins
         assert {card.seat for card in cards[2:]} == {2, 3}  # the ghosts last, with no place
-        assert all("ghost" in end.session.seat_names[card.seat] for card in cards[2:])
+        assert all("ghost" in end.view.seat_names[card.seat] for card in cards[2:])
         assert not end.query_one("#standings").display  # no team totals
         for card in cards:
-            assert end.session.seat_names[card.seat] in text_of(card)
+            assert end.view.seat_names[card.seat] in text_of(card)
 
 
 @asynctest
@@ -179,7 +179,7 @@ async def test_five_players_at_80x24_see_every_name_whole() -> None:
         end = pilot.app.screen
         assert isinstance(end, EndScreen)
         for card in end.query(ScoreCard):
-            assert end.session.seat_names[card.seat] in text_of(card).replace("\n", " ")
+            assert end.view.seat_names[card.seat] in text_of(card).replace("\n", " ")
             assert "winner" not in text_of(card)  # on the frame: nothing to wrap
             assert card.region.width >= 14
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from textual.pilot import Pilot
 
+from coloretto.bots.players import BotPlayers
 from coloretto.engine import DRAW
 from coloretto.play import table as table_module
 from coloretto.play.session import Session
@@ -120,9 +121,9 @@ async def _until_seat(pilot: Pilot[None], screen: GameScreen, seat: int) -> None
     """Play ``key_for``'s moves until ``seat`` (a person's) is to move."""
     for _ in range(20):
         await settle(pilot)
-        if screen.session.game.current_player == seat:
+        if screen.view.game.current_player == seat:
             return
-        await pilot.press(key_for(screen.session.game))
+        await pilot.press(key_for(screen.view.game))
     raise AssertionError(f"seat {seat} never came to move")
 
 
@@ -146,7 +147,7 @@ async def test_hotseat_a_hint_asked_during_a_bots_turn_is_not_given_to_the_next_
         await pilot.press("h")
         assert notice(screen).strip() == "Bot 1 is to move: a hint for Ana comes if Ana plays next."
         await settle(pilot)
-        assert screen.session.game.current_player == 2  # Ben's turn: Ana's hint is not his
+        assert screen.view.game.current_player == 2  # Ben's turn: Ana's hint is not his
         await pilot.pause(0.3)
         assert not screen.hints
         assert "Hint" not in notice(screen)
@@ -172,8 +173,8 @@ async def test_a_move_with_no_choice_is_hinted_at_once_without_the_hint_bot(
     def no_search(*args: object) -> object:
         raise AssertionError("the hint bot was asked about a move with no choice")
 
-    monkeypatch.setattr(Session, "hint_analysis", no_search)
-    monkeypatch.setattr(Session, "hint_choice", no_search)
+    monkeypatch.setattr(BotPlayers, "analyse", no_search)
+    monkeypatch.setattr(BotPlayers, "choose", no_search)
     app = make_app(4, humans=4, seed=1)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -189,8 +190,8 @@ async def test_a_move_with_no_choice_is_hinted_at_once_without_the_hint_bot(
 def test_advise_answers_a_move_with_no_choice_without_the_hint_bot(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(Session, "hint_analysis", None)  # not called
+    monkeypatch.setattr(BotPlayers, "analyse", None)  # not called
     session = Session(make_config(4, humans=4, seed=1))
-    hint = table_module.advise(session)
+    hint = table_module.advise(session, session.bots, session.hint_player)
     assert hint.action == DRAW
     assert hint.reason == "draw a card: no row holds cards yet"

@@ -10,6 +10,7 @@ from textual.widgets import Footer
 from coloretto.engine import GameState
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import load_session
+from coloretto.play.table_view import row_takers
 from coloretto.play.words import DASH
 from coloretto.store.saves import save_path
 from coloretto.tui import ColorettoApp
@@ -43,7 +44,7 @@ async def test_wrong_keys_say_why() -> None:
         screen = game_screen(pilot)
 
         def game() -> GameState:
-            return screen.session.game
+            return screen.view.game
 
         await pilot.press("1")
         assert "row 1 is empty" in notice(screen)
@@ -74,7 +75,7 @@ async def test_wrong_keys_say_why() -> None:
         taker = game().current_player
         await pilot.press("1")  # take the full row
         assert game().rows_taken[0]
-        assert taker in screen.session.row_takers().values()
+        assert taker in row_takers(screen.view.game).values()
         await pilot.press("d", "1")
         assert "row 1 was taken this round" in notice(screen)
         await pilot.press("1")
@@ -198,11 +199,11 @@ async def test_clicking_a_row_plays_like_its_number() -> None:
         await settle(pilot)
         screen = game_screen(pilot)
         await pilot.click("#drawn")
-        assert screen.session.game.drawn_card is not None
+        assert screen.view.game.drawn_card is not None
         await pilot.click("#row-2")
-        assert len(screen.session.game.rows[1]) == 1
+        assert len(screen.view.game.rows[1]) == 1
         await pilot.click("#row-2")  # no card drawn: take it
-        assert screen.session.game.rows_taken[1]
+        assert screen.view.game.rows_taken[1]
 
 
 async def footer_keys(pilot: Pilot[None]) -> list[str]:
@@ -261,7 +262,7 @@ async def test_the_footer_offers_the_moves_that_can_be_played() -> None:
         await pilot.press("d")
         assert "you have already drawn a card" in notice(screen)
         await pilot.press("1", "d", "1", "d", "1", "d")  # row 1 full, a card drawn
-        assert len(screen.session.game.rows[0]) == 3
+        assert len(screen.view.game.rows[0]) == 3
         assert f"2{DASH}4" in await footer_keys(pilot)
         await pilot.press("1")
         assert f"row 1 is full {DASH} put the card on row 2, 3 or 4" in notice(screen)
@@ -319,7 +320,7 @@ async def test_the_pace_set_in_play_is_kept_with_the_game_and_for_next_time() ->
         screen = game_screen(pilot)
         await pilot.press("minus", "minus")
         assert screen.delay == 0.4
-        session = screen.session
+        session = screen.view
         await pilot.press("q", "y")
         await pilot.pause()
     resumed = load_session(save_path(keeper.data, session.id))

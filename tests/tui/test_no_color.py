@@ -24,7 +24,7 @@ async def test_cards_are_letters_in_brackets(no_color: None) -> None:
         await settle(pilot)
         screen = game_screen(pilot)
         await pilot.press("d")
-        drawn = screen.session.game.drawn_card
+        drawn = screen.view.game.drawn_card
         assert drawn is not None
         assert re.search(r"Drawn\n.*\n.*\[.\](.|\n)*\w+", text_of(screen.query_one(DrawnCard)))
         rows = [text_of(row) for row in screen.query(RowView)]

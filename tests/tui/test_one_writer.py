@@ -87,4 +87,4 @@ async def test_the_setup_screen_does_not_resume_a_game_held_elsewhere() -> None:
     async with again.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+r")
         await settle(pilot)
-        assert game_screen(pilot).session.id == session.id
+        assert game_screen(pilot).view.id == session.id

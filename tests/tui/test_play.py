@@ -29,7 +29,7 @@ def log_lines(screen: GameScreen) -> list[str]:
 
 def assert_every_move_logged(screen: GameScreen) -> None:
     """The move log has one line in words for every move of the game."""
-    game = screen.session.game
+    game = screen.view.game
     kinds = Counter(move.action.kind for move in game.history())
     lines = log_lines(screen)
     assert sum(" drew " in line for line in lines) == kinds[ActionKind.DRAW]
@@ -43,7 +43,7 @@ async def test_a_person_against_three_bots_plays_a_whole_game() -> None:
     async with app.run_test(size=SIZE) as pilot:
         keys = await play_to_end(pilot)
         screen = game_screen(pilot)
-        game = screen.session.game
+        game = screen.view.game
         assert game.is_over
         assert keys == len([m for m in game.history() if m.player == 0]) > 10
         assert {m.player for m in game.history()} == {0, 1, 2, 3}
@@ -65,13 +65,13 @@ async def test_two_people_at_one_keyboard_are_told_whose_turn_it_is() -> None:
             if isinstance(pilot.app.screen, EndScreen):
                 break
             screen = game_screen(pilot)
-            game = screen.session.game
-            name = screen.session.seat_names[game.current_player]
+            game = screen.view.game
+            name = screen.view.seat_names[game.current_player]
             assert f"{name}'s turn" in text_of(screen.query_one(TurnBar))
             seen[name] += 1
             await pilot.press(key_for(game))
         assert set(seen) == {"Ana", "Ben"}
-        game = game_screen(pilot).session.game
+        game = game_screen(pilot).view.game
         assert sum(seen.values()) == len(game.history())
         headline = text_of(pilot.app.screen.query_one("#headline"))
         assert "Ana" in headline or "Ben" in headline
@@ -83,10 +83,10 @@ async def test_a_two_player_game() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = game_screen(pilot)
-        assert screen.session.game.row_capacities == (1, 2, 3)
+        assert screen.view.game.row_capacities == (1, 2, 3)
         assert any("Removed from the game" in line for line in log_lines(screen))
         await play_to_end(pilot)
-        assert screen.session.game.is_over
+        assert screen.view.game.is_over
         assert_every_move_logged(screen)
         assert any("discarded" in line for line in log_lines(screen))
 
@@ -100,7 +100,7 @@ async def test_the_gray_side() -> None:
         await play_to_end(pilot)
         end = pilot.app.screen
         assert isinstance(end, EndScreen)
-        game = end.session.game
+        game = end.view.game
         assert game.score_breakdown(0).scoring.value == "gray"
         for card in end.query(ScoreCard):
             assert re.search(rf"Total +{game.final_scores()[card.seat]}\b", text_of(card))
@@ -113,7 +113,7 @@ async def test_a_match_of_two_games() -> None:
         await play_to_end(pilot)
         end = pilot.app.screen
         assert isinstance(end, EndScreen)
-        session = end.session
+        session = end.view
         first = session.game.final_scores()
         first_player = session.game.setup.first_player
         assert "Game 1 of 2" in text_of(end.query_one("#headline"))
@@ -149,7 +149,7 @@ async def test_ghost_seats_are_named_after_their_player() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = game_screen(pilot)
-        session = screen.session
+        session = screen.view
         assert session.seat_names == ("Ana", "Bot 1", "Ana's ghost", "Bot 1's ghost")
         for _ in range(12):  # Ana also plays for her ghost
             game = session.game
@@ -167,8 +167,8 @@ async def test_four_rows_with_the_golden_joker() -> None:
         await settle(pilot)
         screen = game_screen(pilot)
         assert "$ golden" in text_of(screen.query_one("#legend"))
-        assert len(screen.session.game.row_capacities) == 4
+        assert len(screen.view.game.row_capacities) == 4
         await play_to_end(pilot)
-        game = screen.session.game
+        game = screen.view.game
         assert game.is_over
         assert sum(game.collection(s).get(Card.GOLDEN_JOKER, 0) for s in range(2)) <= 1

@@ -19,6 +19,7 @@ from coloretto.play.config import GameConfig, Player
 from coloretto.play.replay import Replay
 from coloretto.play.saving import session_record
 from coloretto.play.session import Session
+from coloretto.play.table_view import row_takers
 from coloretto.play.words import describe_move
 from coloretto.store.paths import HOME_VARIABLE
 from coloretto.store.records import write_record
@@ -69,9 +70,8 @@ def rows_shown(screen: ReplayScreen) -> list[str]:
 
 def rows_expected(replay: Replay, step: int) -> list[str]:
     """The same, from the engine's position after ``step`` actions."""
-    session = replay.session(step)
-    game = session.game
-    takers = session.row_takers()
+    game = replay.view(step).game
+    takers = row_takers(game)
     return [
         f"taken by {replay.seats[takers[r]]}"
         if r in takers
@@ -85,7 +85,7 @@ def check_board(screen: ReplayScreen, step: int) -> None:
     replay = screen.replay
     game = replay.states[step]
     assert screen.step == step
-    assert screen.session.game is game
+    assert screen.view.game is game
     assert rows_shown(screen) == rows_expected(replay, step)
     drawn = text_of(screen.query_one("#drawn", Static))
     assert drawn.startswith("Deck") == (game.drawn_card is None)
@@ -260,14 +260,14 @@ def test_a_game_of_a_match_or_with_any_names_replays_on_its_own() -> None:
     seats = ("search:iterations=200", "greedy", "greedy")
     replay = replay_of(game, seats)
     assert replay.seats == seats
-    assert replay.session(0).seat_names == seats
+    assert replay.view(0).seat_names == seats
     assert replay.config.rules == Rules(players=3)
     assert all(state.rules.games == 1 for state in replay.states)
     assert replay.states[-1].final_scores() == game.final_scores()
     ghost = replay_of(
         random_game(6, players=2, variant="ghost"), ("Ana", "Ben", "Ana's ghost", "Ben's ghost")
     )
-    assert ghost.session(ghost.last).seat_names[2] == "Ana's ghost"
+    assert ghost.view(ghost.last).seat_names[2] == "Ana's ghost"
     assert [p.name for p in ghost.config.players] == ["Ana", "Ben"]
 
 
@@ -643,4 +643,4 @@ async def test_bots_show_their_levels_as_in_the_game() -> None:
 def test_a_game_of_a_match_with_games_to_come_keeps_the_seed_secret() -> None:
     _, replay = session_game(games=2)
     assert replay.shown_seed == "secret (its match had games to come, dealt from it)"
-    assert replay.session(replay.last).shown_seed == replay.shown_seed
+    assert replay.view(replay.last).shown_seed == replay.shown_seed

@@ -50,12 +50,12 @@ async def test_every_action_is_saved_and_a_drawn_card_resumes_in_hand() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         for _ in range(3):
-            await pilot.press(key_for(game_screen(pilot).session.game))
+            await pilot.press(key_for(game_screen(pilot).view.game))
             await settle(pilot)
-            assert saved_now().game == game_screen(pilot).session.game
-        if game_screen(pilot).session.game.drawn_card is None:
+            assert saved_now().game == game_screen(pilot).view.game
+        if game_screen(pilot).view.game.drawn_card is None:
             await pilot.press("d")
-        game = game_screen(pilot).session.game
+        game = game_screen(pilot).view.game
         assert game.drawn_card is not None
         await pilot.press("q", "y")
     resumed = saved_now()
@@ -68,12 +68,12 @@ async def test_every_action_is_saved_and_a_drawn_card_resumes_in_hand() -> None:
     async with again.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = game_screen(pilot)
-        assert screen.session.game.drawn_card == game.drawn_card
+        assert screen.view.game.drawn_card == game.drawn_card
         drawn = text_of(screen.query_one(DrawnCard))
         assert "Drawn" in drawn
         assert game.drawn_card is not None
         assert game.drawn_card.name.lower() in drawn
-        await pilot.press(key_for(screen.session.game))
+        await pilot.press(key_for(screen.view.game))
         await settle(pilot)
         assert len(saved_now().game.history()) > len(game.history())
 
@@ -169,7 +169,7 @@ async def test_the_setup_screen_resumes_the_game_in_progress() -> None:
         assert setup.screen.query_one("#resume", Button)
         await pilot.press("ctrl+r")
         await settle(pilot)
-        assert game_screen(pilot).session.game == game
+        assert game_screen(pilot).view.game == game
 
 
 @asynctest
@@ -243,7 +243,7 @@ async def test_a_failing_bot_never_stops_the_game(
         while len(screen.faults) < 2:
             await pilot.pause(0.05)
         assert says in screen.faults[0]
-        assert len(screen.session.game.history()) >= 2
+        assert len(screen.view.game.history()) >= 2
         await pilot.pause()
         assert any(says in shown for shown in notifications_shown(app))
     log = (data_home / "coloretto.log").read_text()
@@ -285,7 +285,7 @@ async def test_an_unexpected_error_saves_logs_and_exits_with_one_line(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("d")
-        game = game_screen(pilot).session.game
+        game = game_screen(pilot).view.game
         monkeypatch.setattr(ColorettoApp, "is_headless", property(lambda self: False))
 
         def broken(screen: GameScreen) -> None:

@@ -118,7 +118,7 @@ async def test_the_cards_are_one_size_fit_their_content_and_are_centred(
         assert abs(above - below) <= 2  # the results in the middle, not at the top
         for card in cards:
             body = text_of(card)
-            assert end.session.seat_names[card.seat] in body.replace("\n", " ")
+            assert end.view.seat_names[card.seat] in body.replace("\n", " ")
             assert body.count(" pts") == 0  # the total is said once, as "Total"
 
 
@@ -137,7 +137,7 @@ async def test_a_rematch_is_asked_for_and_a_match_in_progress_says_so() -> None:
         assert "stops after game 1 of 3" in question
         await pilot.press("n")
         assert pilot.app.screen is end
-        assert end.session.match.game_number == 1
+        assert end.view.match.game_number == 1
 
 
 @asynctest

@@ -63,7 +63,7 @@ async def test_a_match_keeps_its_seed_until_its_last_game_is_over() -> None:
         assert deal == "Game 2 of 2: 2 players, brown side; seed secret until the end."
         end = pilot.app.screen
         assert isinstance(end, EndScreen)
-        assert end.session.match.is_over
+        assert end.view.match.is_over
         assert f"seed {SEED}." in text_of(end.query_one(Notice))
 
 
@@ -74,13 +74,13 @@ async def test_a_rematch_of_a_game_dealt_at_random_is_dealt_at_random() -> None:
         await play_to_end(pilot)
         end = pilot.app.screen
         assert isinstance(end, EndScreen)
-        seed = end.session.seed
+        seed = end.view.match.seed
         assert f"seed {seed}." in text_of(end.query_one(Notice))  # shown: the game is over
         await pilot.press("r", "y")
         await settle(pilot)
-        rematch = game_screen(pilot).session
+        rematch = game_screen(pilot).view
         assert rematch.config.seed is None  # picked at random again, not the seed shown + 1
-        assert rematch.seed != seed + 1
+        assert rematch.match.seed != seed + 1
 
 
 def test_a_save_keeps_its_seed_and_whether_it_was_given() -> None:

@@ -40,7 +40,7 @@ async def test_the_defaults_start_a_game_against_three_bots() -> None:
         await pilot.pause()
         screen = pilot.app.screen
         assert isinstance(screen, GameScreen)
-        config = screen.session.config
+        config = screen.view.config
         assert config.rules == Rules(players=4)
         assert [p.name for p in config.players] == ["You", "Bot 1", "Bot 2", "Bot 3"]
         assert {p.bot for p in config.players[1:]} == {"normal"}
@@ -69,7 +69,7 @@ async def test_choosing_a_hotseat_match_on_the_gray_side() -> None:
         await pilot.pause()
         game = pilot.app.screen
         assert isinstance(game, GameScreen)
-        config = game.session.config
+        config = game.view.config
         assert config.rules == Rules(players=3, scoring="gray", games=3)
         assert [(p.name, p.bot) for p in config.players] == [
             ("Ana", None),
@@ -123,7 +123,7 @@ async def test_typed_names_are_cleaned_as_names_from_files_are() -> None:
         await pilot.pause()
         game = pilot.app.screen
         assert isinstance(game, GameScreen)
-        assert [p.name for p in game.session.config.players][:2] == ["Zo\u00eb", "Ben"]
+        assert [p.name for p in game.view.config.players][:2] == ["Zo\u00eb", "Ben"]
 
 
 @asynctest
@@ -142,8 +142,8 @@ async def test_named_seats_keep_their_bot_level_and_an_odd_pace_is_kept() -> Non
         await pilot.pause()
         game = pilot.app.screen
         assert isinstance(game, GameScreen)
-        assert [p.bot for p in game.session.config.players] == [None, None, "hard"]
-        assert game.session.config.delay == 0.05
+        assert [p.bot for p in game.view.config.players] == [None, None, "hard"]
+        assert game.view.config.delay == 0.05
 
 
 # ------------------------------------------------------- resuming and the last setup

@@ -29,8 +29,8 @@ LARGE = (120, 40)
 async def a_few_rounds_in(pilot: Pilot[None]) -> None:
     """Play until round 3, then draw a card: rows, collections and a drawn card on screen."""
     await settle(pilot)
-    while game_screen(pilot).session.game.round < 3:
-        await pilot.press(key_for(game_screen(pilot).session.game))
+    while game_screen(pilot).view.game.round < 3:
+        await pilot.press(key_for(game_screen(pilot).view.game))
         await settle(pilot)
     await pilot.press("d")
     # Under a loaded parallel run the picture sometimes kept lines from a partial update

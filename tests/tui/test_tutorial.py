@@ -88,7 +88,7 @@ async def test_the_whole_tutorial_played_with_the_keys_ends_with_the_engines_sco
         await pilot.pause()
         game_screen = pilot.app.screen
         assert isinstance(game_screen, GameScreen)
-        assert game_screen.session.config == REAL_GAME
+        assert game_screen.view.config == REAL_GAME
         assert [p.bot for p in REAL_GAME.players] == [None, "easy", "easy"]
         assert [type(s) for s in pilot.app.screen_stack[1:]] == [GameScreen]
 

@@ -131,11 +131,11 @@ def play_in_the_page(browser: BrowserContext, url: str, address: str, host: Host
         screen.wait_for_pattern(r"Deck \d+ ·")  # the board
         table = host.table
         host.wait(lambda: table.started, "the game")
-        assert table.session.seat_names[:2] == ("Ann", "Zoe")
+        assert table.view.seat_names[:2] == ("Ann", "Zoe")
         acted = -1
         deadline = time.monotonic() + 20
         while "Your turn (Zoe): draw a card (d)" not in screen.text():
-            game = table.session.game
+            game = table.view.game
             ply = len(game.history())
             if table.plays_here(game.current_player) and acted != ply:
                 acted = ply  # Ann's turn: she draws (or takes a row if she must)
@@ -144,7 +144,7 @@ def play_in_the_page(browser: BrowserContext, url: str, address: str, host: Host
             time.sleep(0.05)
         screen.press("d")
         screen.wait_for("Zoe drew")
-        game = table.session.game
+        game = table.view.game
         host.wait(lambda: game.current_player == 1 and game.drawn_card is not None, "Zoe's draw")
     finally:
         page.close()

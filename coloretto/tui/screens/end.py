@@ -18,7 +18,7 @@ from coloretto.engine import Card, RecordError
 from coloretto.engine.outcome import Outcome
 from coloretto.play.config import YOU
 from coloretto.play.saving import session_record
-from coloretto.play.session import Session
+from coloretto.play.table_view import TableView
 from coloretto.play.words import names_and, ordinal, rules_in_words
 from coloretto.store.history import history_path
 from coloretto.store.paths import DataDir
@@ -68,48 +68,48 @@ def place_line(names: Sequence[str], outcome: Outcome, player: int) -> str:
     return f"{who} share {place} place with {total} points each."
 
 
-def lone_person(session: Session) -> int | None:
+def lone_person(view: TableView) -> int | None:
     """The seat of the one person playing here (``None``: several take turns, or bots
     play alone)."""
-    people = [s for s in range(session.game.rules.players) if session.config.players[s].is_human]
+    people = [s for s in range(view.game.rules.players) if view.config.players[s].is_human]
     return people[0] if len(people) == 1 else None
 
 
 def headline(
-    session: Session, you: int | None = None, names: Sequence[str] | None = None
+    view: TableView, you: int | None = None, names: Sequence[str] | None = None
 ) -> list[Text]:
     """Who won the game (and the match, once it is over), in words; the place of ``you``
     (the seat of the person at this screen), and who shares it on a tie. ``names``: the
-    seats' names, as the headline says them (the session's by default)."""
-    game = session.game
+    seats' names, as the headline says them (the view's by default)."""
+    game = view.game
     rules = game.rules
-    names = session.seat_names if names is None else names
+    names = view.seat_names if names is None else names
     lines: list[Text] = []
-    prefix = f"Game {session.match.game_number} of {rules.games}: " if rules.games > 1 else ""
+    prefix = f"Game {view.match.game_number} of {rules.games}: " if rules.games > 1 else ""
     outcome = game.outcome()
     assert outcome is not None
     who = [names[p] for p in outcome.winners]  # player p sits in seat p
     lines.append(Text(f"{prefix}{_win(who)} with {outcome.best} points!", style="bold"))
     if you is not None and you not in outcome.winners:
         lines.append(Text(place_line(names, outcome, you)))
-    match = session.match.outcome()
+    match = view.match.outcome()
     if rules.games > 1 and match is not None:
         who = [names[p] for p in match.winners]
         lines.append(Text(f"{_win(who)} the match with {match.best} points!", style="bold reverse"))
     return lines
 
 
-def standings(session: Session) -> Table | None:
+def standings(view: TableView) -> Table | None:
     """Each game's scores and the totals, for a match."""
-    rules = session.game.rules
-    names = session.seat_names
-    match = session.match
+    rules = view.game.rules
+    names = view.seat_names
+    match = view.match
     if rules.games > 1:
         table = Table(expand=False, box=None, padding=(0, 1), pad_edge=False)
         table.add_column("Match", no_wrap=True, style="bold")
         for name in names:
             table.add_column(Text(name), justify="right", no_wrap=True)
-        results = [*match.results, session.game.final_scores()]
+        results = [*match.results, view.game.final_scores()]
         for number, scores in enumerate(results, start=1):
             table.add_row(f"Game {number}", *(str(v) for v in scores))
         played = f"after {len(results)} of {rules.games}" if not match.is_over else "final"
@@ -135,29 +135,29 @@ class EndScreen(Screen[EndChoice]):
         Binding("enter", "shown", show=False, id="scores-shown"),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, view: TableView) -> None:
         super().__init__()
-        self.session = session
-        self.you = lone_person(session)
+        self.view = view
+        self.you = lone_person(view)
         """The seat of the person at this screen, whose place the headline says (``None``:
         nobody's)."""
 
     def headline_names(self) -> Sequence[str]:
         """The seats' names as the headline says them."""
-        return self.session.seat_names
+        return self.view.seat_names
 
     def card_name(self, seat: int) -> str:
         """The name on ``seat``'s score card."""
-        return self.session.seat_names[seat]
+        return self.view.seat_names[seat]
 
     def headline_lines(self) -> list[Text]:
         """The headline: who won (``headline``), in the words of this screen's player."""
-        return headline(self.session, self.you, self.headline_names())
+        return headline(self.view, self.you, self.headline_names())
 
     def by_place(self) -> list[int]:
         """The seats by place, the winner first, in seat order on a tie; the ghosts' seats
         (which rank nowhere) last."""
-        game = self.session.game
+        game = self.view.game
         outcome = game.outcome()
         assert outcome is not None
         places = outcome.places
@@ -183,8 +183,8 @@ class EndScreen(Screen[EndChoice]):
         online match's next game can come that soon)."""
         if self not in self.app.screen_stack:
             return
-        session = self.session
-        game = session.game
+        view = self.view
+        game = view.game
         plain = self.app.no_color
         outcome = game.outcome()
         assert outcome is not None
@@ -206,13 +206,13 @@ class EndScreen(Screen[EndChoice]):
             )
         self.query_one("#headline", Static).update(Text("\n").join(self.headline_lines()))
         self.query_one("#end-key", Static).update(legend(shown))
-        table = standings(session)
+        table = standings(view)
         standings_view = self.query_one("#standings", Static)
         standings_view.display = table is not None
         if table is not None:
             standings_view.update(table)
         self._fit_cards()
-        self.query_one(Notice).say(f"{rules_in_words(game.rules)}; seed {session.shown_seed}.")
+        self.query_one(Notice).say(f"{rules_in_words(game.rules)}; seed {view.shown_seed}.")
 
     def on_resize(self) -> None:
         """The cards fit the new size."""
@@ -263,14 +263,14 @@ class EndScreen(Screen[EndChoice]):
 
     def _keys_text(self) -> str:
         """The keys, for a key that does nothing here (the footer shows them too)."""
-        if self.session.has_next_game:
+        if self.view.has_next_game:
             return "n next game · r new match · v review · b board · q quit"
         return "r rematch · s new setup · v review · b board · q quit"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``n`` only while the match has games to come."""
         if action == "choose" and parameters and parameters[0] == "next":
-            return self.session.has_next_game
+            return self.view.has_next_game
         return True
 
     def action_shown(self) -> None:
@@ -279,14 +279,14 @@ class EndScreen(Screen[EndChoice]):
 
     def action_review(self) -> None:
         """``v``: the coach reviews this game (kept in its record in the history)."""
-        session = self.session
+        view = self.view
         app = services(self.app)
         data = app.data_dir() if app else DataDir.default()
-        kept = history_path(data, session.id, session.match.game_number, session.game.rules.games)
+        kept = history_path(data, view.id, view.match.game_number, view.game.rules.games)
         try:
             self.app.push_screen(ReviewScreen(read_record(kept), kept, data))
         except RecordError:  # not kept (the disk refused): reviewed all the same, not kept
-            self.app.push_screen(ReviewScreen(session_record(session), None, data))
+            self.app.push_screen(ReviewScreen(session_record(view), None, data))
 
     def action_choose(self, choice: EndChoice) -> None:
         """Leave the score screen with ``choice``; a rematch (a new match while this one
@@ -300,7 +300,7 @@ class EndScreen(Screen[EndChoice]):
             if yes:
                 self.dismiss(choice)
 
-        played, games = self.session.match.game_number, self.session.game.rules.games
+        played, games = self.view.match.game_number, self.view.game.rules.games
         self.app.push_screen(ConfirmRematch(played=played, games=games), answered)
 
     def on_key(self, event: events.Key) -> None:

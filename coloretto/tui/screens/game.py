@@ -19,7 +19,6 @@ from textual.timer import Timer
 from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
 from coloretto.play.advice import no_choice_hint
 from coloretto.play.config import DEFAULT_DELAY, PACES, possessive
-from coloretto.play.session import Session
 from coloretto.play.table import (
     BotFailed,
     Event,
@@ -28,6 +27,7 @@ from coloretto.play.table import (
     Table,
     TableNews,
 )
+from coloretto.play.table_view import Mover, TableView
 from coloretto.play.words import DASH, describe_deal, row_list
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import GAME_KEYS, bindings, offered_row_keys
@@ -73,7 +73,7 @@ def playable_rows(legal: tuple[Action, ...]) -> tuple[int, ...]:
 
 
 class GameScreen(Screen[None]):
-    """One game of the session on the table, played from the keyboard."""
+    """One game of the match on the table, played from the keyboard."""
 
     CSS_PATH = "game.tcss"
     BINDINGS = bindings(sorted(GAME_KEYS, key=lambda key: key.id != "results"))  # type: ignore[assignment]
@@ -91,7 +91,7 @@ class GameScreen(Screen[None]):
         """The bots' failures reported so far."""
         self.token = 0
         """Counts the moves played; a bot's or a hint's answer about an older one is dropped."""
-        self.set_reactive(GameScreen.delay, table.session.config.delay)
+        self.set_reactive(GameScreen.delay, table.view.config.delay)
         self.thinking: int | None = None
         """The seat whose bot is thinking (or waiting to show its move)."""
         self._timer: Timer | None = None
@@ -112,9 +112,9 @@ class GameScreen(Screen[None]):
         """What the footer offers now (``None`` once the game is over)."""
 
     @property
-    def session(self) -> Session:
+    def view(self) -> TableView:
         """The match on the table, its players and seat names."""
-        return self.table.session
+        return self.table.view
 
     def key_display(self, binding: Binding) -> str | None:
         """How the footer names ``binding`` here: the row keys as the rows that can be
@@ -127,7 +127,7 @@ class GameScreen(Screen[None]):
     def offer(self) -> Offer | None:
         """What the person to move here may play; nothing while others move; ``None`` once
         the game is over."""
-        game = self.session.game
+        game = self.view.game
         if game.is_over:
             return None
         if not self.table.plays_here(game.current_player):
@@ -161,7 +161,7 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Top bar; rows and log on the left, players on the right; turn, notice, legend."""
-        yield from table_widgets(self.session.game)
+        yield from table_widgets(self.view.game)
         yield KeysBar(id="keys")
 
     @property
@@ -184,7 +184,7 @@ class GameScreen(Screen[None]):
         screen was replaced before it was mounted (an online game can move on that soon)."""
         if self not in self.app.screen_stack:
             return
-        game = self.session.game
+        game = self.view.game
         self.query_one(Legend).show(game.colours, game.rules.edition, plain=self.plain)
         self._log_start()
         self.refresh_table()
@@ -205,10 +205,10 @@ class GameScreen(Screen[None]):
         self.detach()
 
     def _log_start(self) -> None:
-        session = self.session
+        view = self.view
         log = self.query_one(MoveLog)
         for line in describe_deal(
-            session.game, session.seat_names, session.shown_seed, session.match.game_number
+            view.game, view.seat_names, view.shown_seed, view.match.game_number
         ):
             log.add(render(line, plain=self.plain))
         self._log_moves_so_far()
@@ -216,17 +216,18 @@ class GameScreen(Screen[None]):
     def _log_seed(self) -> None:
         """Once the match is over, the seed the deal's line kept secret (it would have
         shown the cards to come); a table that keeps it secret longer says nothing."""
-        session = self.session
-        if session.match.is_over and session.shown_seed == str(session.seed):
+        view = self.view
+        seed = view.match.seed
+        if view.match.is_over and seed is not None and view.shown_seed == str(seed):
             self.query_one(MoveLog).add(
-                Text(f"The seed was {session.seed}.", style="italic"),
-                round_number=session.game.round,
+                Text(f"The seed was {seed}.", style="italic"),
+                round_number=view.game.round,
             )
 
     def _log_moves_so_far(self) -> None:
         """A game come back to in progress: every move so far, then a line saying so
         (``resumed_words``)."""
-        game = self.session.game
+        game = self.view.game
         moves = game.history()
         if not moves:
             return
@@ -246,14 +247,14 @@ class GameScreen(Screen[None]):
         return f"Resumed after {moves} actions."
 
     def refresh_table(self) -> None:
-        """Redraw everything from the session's current game."""
-        show_table(self, self.session, fresh_row=self._fresh_row)
+        """Redraw everything from the table's current game."""
+        show_table(self, self.view, fresh_row=self._fresh_row)
 
     # ------------------------------------------------------------------ the flow
 
     def advance(self) -> None:
         """Start what comes next: a bot's turn, the score screen, or wait for a person."""
-        game = self.session.game
+        game = self.view.game
         if game.is_over:
             self.thinking = None
             if not self._results_shown:
@@ -323,7 +324,7 @@ class GameScreen(Screen[None]):
         elif isinstance(event, BotFailed):
             self.faults.append(event.report)
             self.query_one(MoveLog).add(
-                Text(event.report, style="bold"), round_number=self.session.game.round
+                Text(event.report, style="bold"), round_number=self.view.game.round
             )
             self.notify(
                 event.report, title="A bot failed", severity="warning", timeout=10, markup=False
@@ -334,14 +335,14 @@ class GameScreen(Screen[None]):
             )
         elif isinstance(event, TableNews):
             self.query_one(MoveLog).add(
-                Text(event.text, style="italic"), round_number=self.session.game.round
+                Text(event.text, style="italic"), round_number=self.view.game.round
             )
             self.notice.say(event.text, "info")
             self.refresh_table()
 
     def _options(self) -> str:
         """What the person to move can do, with the keys: ``put the card on row 2 or 3``."""
-        game = self.session.game
+        game = self.view.game
         legal = game.legal_actions()
         rows = row_list(playable_rows(legal), runs=False)
         if game.drawn_card is not None:
@@ -354,7 +355,7 @@ class GameScreen(Screen[None]):
 
     def _person_to_move(self) -> bool:
         """True when a person is to move; otherwise say why nothing happens."""
-        game = self.session.game
+        game = self.view.game
         if game.is_over:
             self.notice.say("The game is over: press Enter for the scores.", "error")
             return False
@@ -363,7 +364,7 @@ class GameScreen(Screen[None]):
             if self._watching:
                 self.notice.say("You are watching: nobody plays from this keyboard.", "error")
             else:
-                name = self.session.seat_names[seat]
+                name = self.view.seat_names[seat]
                 self.notice.say(f"It is {possessive(name)} turn: wait a moment.", "error")
             return False
         return True
@@ -371,7 +372,7 @@ class GameScreen(Screen[None]):
     @property
     def _watching(self) -> bool:
         """True when no seat is played from this keyboard (bots only, or a spectator)."""
-        return not any(map(self.table.plays_here, range(len(self.session.seat_names))))
+        return not any(map(self.table.plays_here, range(len(self.view.seat_names))))
 
     # ------------------------------------------------------------------ keys
 
@@ -384,7 +385,7 @@ class GameScreen(Screen[None]):
         """``1``-``5``: put the drawn card on row ``number``, or take that row."""
         if not self._person_to_move():
             return
-        game = self.session.game
+        game = self.view.game
         rows = len(game.row_capacities)
         if not 1 <= number <= rows:
             self.notice.say(
@@ -414,10 +415,10 @@ class GameScreen(Screen[None]):
         if event.key in PLAYS:
             _, name, parameters = parse(PLAYS[event.key])
             getattr(self, f"action_{name}")(*parameters)
-        elif self.session.game.is_over:
+        elif self.view.game.is_over:
             self.notice.say("The game is over: press Enter for the scores.", "error")
         elif self.busy:
-            name = self.session.seat_names[self.session.game.current_player]
+            name = self.view.seat_names[self.view.game.current_player]
             self.notice.say(f"It is {possessive(name)} turn: wait a moment.", "error")
         else:
             key = event.character if event.is_printable and event.character else event.key
@@ -428,18 +429,18 @@ class GameScreen(Screen[None]):
     def action_hint(self) -> None:
         """``h``: ask the strongest bot what it would do, and why; while someone else is to
         move, the hint comes at the next turn played here."""
-        game = self.session.game
+        game = self.view.game
         if not game.is_over and not self.table.plays_here(game.current_player):
             if self._watching:
                 self.notice.say("You are watching: hints are for the players.", "error")
                 return
             self._hint_wanted = True
             self._hint_asker = self._last_player_here() if self._people_here > 1 else None
-            name = self.session.seat_names[game.current_player]
+            name = self.view.seat_names[game.current_player]
             if self._hint_asker is None:
                 self.notice.say(f"{name} is to move: a hint comes once it is your turn.")
             else:
-                asker = self.session.config.players[self._hint_asker].name
+                asker = self.view.config.players[self._hint_asker].name
                 self.notice.say(
                     f"{name} is to move: a hint for {asker} comes if {asker} plays next."
                 )
@@ -450,13 +451,13 @@ class GameScreen(Screen[None]):
     @property
     def _people_here(self) -> int:
         """How many people play at this keyboard (a ghost's partner counts once)."""
-        rules = self.session.game.rules
+        rules = self.view.game.rules
         return len({rules.controller(s) for s in range(rules.seats) if self.table.plays_here(s)})
 
     def _last_player_here(self) -> int | None:
         """The player (``Rules.controller``) who moved last from this keyboard, if any: who
         presses ``h`` while someone else is to move."""
-        game = self.session.game
+        game = self.view.game
         for move in reversed(game.history()):
             if self.table.plays_here(move.player):
                 return game.rules.controller(move.player)
@@ -467,7 +468,7 @@ class GameScreen(Screen[None]):
         """Whom a hint now is for, when more than one person plays here ("" otherwise)."""
         if self._people_here < 2:
             return ""
-        return self.session.controller_name(self.session.game.current_player)
+        return self.view.controller_name(self.view.game.current_player)
 
     def _start_hint(self) -> None:
         """Show the hint for the position on the table, finding it first if need be."""
@@ -479,7 +480,7 @@ class GameScreen(Screen[None]):
         if self._hint_token == self.token:
             self.notice.say("still thinking about a hint…", "hint", hint_for=hint_for)
             return
-        if (no_choice := no_choice_hint(self.session.game, self.session.seat_names)) is not None:
+        if (no_choice := no_choice_hint(self.view.game, self.view.seat_names)) is not None:
             self._show_hint(self.token, no_choice[1])  # at once: nothing to search
             return
         self._hint_token = self.token
@@ -518,9 +519,9 @@ class GameScreen(Screen[None]):
 
     def action_pace(self, step: int) -> None:
         """``+``/``-``: bots play faster or slower (those that play here)."""
-        seats = range(self.session.game.rules.seats)
+        seats = range(self.view.game.rules.seats)
         if not any(self.table.bots_move(seat) for seat in seats):
-            elsewhere = any(self.session.is_bot(seat) for seat in seats)
+            elsewhere = any(self.view.mover(seat) is Mover.BOT for seat in seats)
             self.notice.say(
                 "The bots play on the server, at the pace the room's host set."
                 if elsewhere
@@ -542,7 +543,7 @@ class GameScreen(Screen[None]):
 
     def action_help(self) -> None:
         """``?``: the keys and the card letters."""
-        self.app.push_screen(HelpScreen(len(self.session.game.row_capacities)))
+        self.app.push_screen(HelpScreen(len(self.view.game.row_capacities)))
 
     def action_rules(self) -> None:
         """``r``: the rules of the game."""
@@ -560,16 +561,16 @@ class GameScreen(Screen[None]):
                 else:
                     app.leave()  # the app says how to resume
 
-        saved = not self.session.match.is_over
+        saved = not self.view.match.is_over
         question = app.quit_question() if app else None  # an online table's own words
         self.app.push_screen(ConfirmQuit(saved=saved, question=question), done)
 
     def action_results(self) -> None:
         """Enter, once the game is over: the score screen."""
-        if not self.session.game.is_over:
+        if not self.view.game.is_over:
             if self._person_to_move():
                 self.notice.say(f"The game is not over yet {DASH} {self._options()}.", "error")
             return
         if self._timer is not None:
             self._timer.stop()
-        self.post_message(GameOver(self.session))
+        self.post_message(GameOver(self.view))

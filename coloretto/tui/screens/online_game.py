@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from coloretto.online.client import RemoteSession, RemoteTable
+from coloretto.online.client import RemoteTable, RemoteView
 from coloretto.play.config import possessive
-from coloretto.play.session import Mover
+from coloretto.play.table_view import Mover
 from coloretto.tui.prompt import turn_prompt
 from coloretto.tui.screens.game import GameScreen
 from coloretto.tui.table import show_table
 
 
-def online_turn_prompt(session: RemoteSession, *, away_after: float, plain: bool = False) -> Text:
+def online_turn_prompt(session: RemoteView, *, away_after: float, plain: bool = False) -> Text:
     """Whose turn it is, as the player at this front end reads it: their own ("Your turn
     (Ana): draw a card (d)…"), another person's ("Ben's turn: waiting for their move…"),
     or a bot's ("Bot 1 is thinking…"); a watcher sees every turn as another's.
@@ -39,7 +39,7 @@ def online_turn_prompt(session: RemoteSession, *, away_after: float, plain: bool
     return Text(f"{head}waiting for their move…")
 
 
-def _own_turn(session: RemoteSession, seat: int, prompt: Text) -> Text:
+def _own_turn(session: RemoteView, seat: int, prompt: Text) -> Text:
     """``prompt`` (``turn_prompt``'s words, "Ana's turn: …") with "Your turn (Ana)" for
     its head."""
     name = session.seat_names[seat]
@@ -67,13 +67,10 @@ class OnlineGameScreen(GameScreen):
     def resumed_words(self, moves: int) -> str:
         """How many moves were played while away, and how many of this player's a bot
         played (nothing once the game is over)."""
-        return "" if self.session.game.is_over else self.remote.back_words(moves)
+        return "" if self.view.game.is_over else self.remote.back_words(moves)
 
     def refresh_table(self) -> None:
         """Redraw everything, in this player's words, their own seat marked."""
-        session = self.session
-        prompt = None  # once the game is over: the real game's session, in the usual words
-        if isinstance(session, RemoteSession):
-            away_after = self.remote.away_after
-            prompt = online_turn_prompt(session, away_after=away_after, plain=self.plain)
-        show_table(self, session, fresh_row=self._fresh_row, prompt=prompt, you=self.remote.player)
+        view = self.remote.view
+        prompt = online_turn_prompt(view, away_after=self.remote.away_after, plain=self.plain)
+        show_table(self, view, fresh_row=self._fresh_row, prompt=prompt, you=self.remote.player)

@@ -20,7 +20,7 @@ from coloretto.play.advice import cost_words
 from coloretto.play.coach import Grade
 from coloretto.play.config import possessive
 from coloretto.play.replay import Replay
-from coloretto.play.session import Session
+from coloretto.play.table_view import TableView
 from coloretto.play.words import DASH, describe_action, describe_move, rules_in_words, starts
 from coloretto.store.text import printable
 from coloretto.tui.glyphs import render
@@ -50,16 +50,16 @@ def grade_text(grade: Grade) -> Text:
     return Text(f"{mark} {grade.value}", GRADE_STYLES.get(grade, "dim"))
 
 
-def final_scores(session: Session) -> Text:
+def final_scores(view: TableView) -> Text:
     """``Ana 23 · Ben 17 · Cy 12``, the winners in bold (``GameState.outcome``: player
     ``p`` sits in seat ``p``)."""
-    game = session.game
+    game = view.game
     scores = game.final_scores()
     outcome = game.outcome()
     assert outcome is not None
     return Text(" · ").join(
         Text(f"{name} {score}", style="bold" if seat in outcome.winners else "")
-        for seat, (name, score) in enumerate(zip(session.seat_names, scores, strict=True))
+        for seat, (name, score) in enumerate(zip(view.seat_names, scores, strict=True))
     )
 
 
@@ -76,7 +76,7 @@ class ReplayScreen(Screen[None]):
         """Said at the start, under where the replay stands (shown ``printable``)."""
         self.step = max(0, min(step, replay.last))
         """The actions shown so far."""
-        self.session = replay.session(self.step)
+        self.view = replay.view(self.step)
         """The game as it stands at ``step``."""
         self._entries: list[Text] = []
         self._shown: list[int] = []
@@ -126,10 +126,10 @@ class ReplayScreen(Screen[None]):
         """Show the table as it was after ``step`` actions."""
         replay = self.replay
         self.step = step
-        self.session = session = replay.session(step)
+        self.view = view = replay.view(step)
         move = replay.move(step)
         fresh = move.action.row if move and move.action.kind is ActionKind.PLACE else None
-        show_table(self, session, fresh_row=fresh, prompt=self._prompt(), played=False)
+        show_table(self, view, fresh_row=fresh, prompt=self._prompt(), played=False)
         log = self.query_one(MoveLog)
         count = self._shown[step]
         log.entries = self._entries[: count - 1]
@@ -161,13 +161,13 @@ class ReplayScreen(Screen[None]):
 
     def _prompt(self) -> Text:
         """The turn bar: whose turn it is, or the final scores."""
-        session = self.session
-        game = session.game
+        view = self.view
+        game = view.game
         if game.is_over:
             return Text.assemble(
-                ("Final scores: ", "bold"), final_scores(session), " · Enter: the score cards"
+                ("Final scores: ", "bold"), final_scores(view), " · Enter: the score cards"
             )
-        name = session.seat_names[game.current_player]
+        name = view.seat_names[game.current_player]
         head = Text(f"{possessive(name)} turn", "bold")
         decision = self.replay.decision(self.step)
         if decision is not None and decision.grade is not Grade.BEST:
@@ -210,7 +210,7 @@ class ReplayScreen(Screen[None]):
             self.show_step(step)
 
     def _at_the_end(self) -> str:
-        if self.session.game.is_over:
+        if self.view.game.is_over:
             return (
                 "That was the last action: the game is over (Enter: the score cards, Home: back)."
             )
@@ -263,7 +263,7 @@ class ReplayScreen(Screen[None]):
 
     def action_results(self) -> None:
         """Enter, at the end of a finished game: the score cards."""
-        if not self.session.game.is_over:
+        if not self.view.game.is_over:
             if self.step == self.replay.last:
                 self.notice.say("The record ends here: the game was not finished, so no scores.")
             else:
@@ -274,7 +274,7 @@ class ReplayScreen(Screen[None]):
             if choice == "quit":
                 self.app.exit()
 
-        self.app.push_screen(ReplayEndScreen(self.session), chosen)
+        self.app.push_screen(ReplayEndScreen(self.view), chosen)
 
     def action_moves(self) -> None:
         """``m``: every move up to here, in a scrolling screen."""

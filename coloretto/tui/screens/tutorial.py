@@ -21,9 +21,9 @@ from textual.geometry import Region
 from textual.screen import Screen
 from textual.timer import Timer
 
-from coloretto.engine import DRAW, Action, ActionKind, Match, Rules
+from coloretto.engine import DRAW, Action, ActionKind, GameState, Match, Rules
 from coloretto.play.config import DEFAULT_DELAY, GameConfig, Player
-from coloretto.play.session import Mover, Session
+from coloretto.play.table_view import Mover, shown_seed
 from coloretto.play.tutorial import (
     NAMES,
     RULES,
@@ -143,12 +143,35 @@ def open_tutorial(
     app.push_screen(TutorialScreen(quits=quits, pace=pace, fast_pace=fast_pace), ended)
 
 
-class _Scripted(Session):
-    """The tutorial's game for the table's widgets: the others' moves are the script's."""
+class _Scripted:
+    """The tutorial's game for the table's widgets (a ``TableView``): the others' moves
+    are the script's."""
+
+    id = "tutorial"
+    has_next_game = False
+
+    def __init__(self, config: GameConfig, game: GameState) -> None:
+        self.config = config
+        self.match = Match(config.rules, None, game)
+        self.seat_names = config.seat_names()
+
+    @property
+    def game(self) -> GameState:
+        """Where the lesson stands."""
+        return self.match.game
+
+    @property
+    def shown_seed(self) -> str:
+        """The deal is the script's: no seed to show."""
+        return shown_seed(self.match)
 
     def mover(self, seat: int) -> Mover:
         """The others do not think: they are people to move (the script moves them)."""
-        return Mover.PERSON if self.is_bot(seat) else Mover.HERE
+        return Mover.HERE if self.config.controller(seat).is_human else Mover.PERSON
+
+    def controller_name(self, seat: int) -> str:
+        """The name of the player who moves ``seat``."""
+        return self.config.controller(seat).name
 
 
 class TutorialScreen(Screen[TutorialEnd]):
@@ -172,7 +195,7 @@ class TutorialScreen(Screen[TutorialEnd]):
         players = tuple(
             Player(name, None if seat == YOU else SCRIPTED) for seat, name in enumerate(NAMES)
         )
-        self.session = _Scripted(GameConfig(RULES, players), Match(RULES, 0, self.lesson.game))
+        self.view = _Scripted(GameConfig(RULES, players), self.lesson.game)
         """The game as the table's widgets show it."""
         self._fresh_row: int | None = None
         self._timer: Timer | None = None
@@ -260,11 +283,11 @@ class TutorialScreen(Screen[TutorialEnd]):
         """Draw the lesson's game, the turn line, the bubble and the footer's keys."""
         lesson = self.lesson
         self._named_keys = self._keys_named()
-        self.session.match = replace(self.session.match, game=lesson.game)
+        self.view.match = replace(self.view.match, game=lesson.game)
         spot = None if lesson.finished else lesson.step.spot
         about = spot.index if lesson.waiting and spot and spot.part is Part.ROW else None
         highlight = self._fresh_row if about is None else about  # the row the bubble is about
-        show_table(self, self.session, fresh_row=highlight, prompt=self.prompt())
+        show_table(self, self.view, fresh_row=highlight, prompt=self.prompt())
         self.refresh_bindings()
         self.point()
         self.call_after_refresh(self.point)  # once the table's new sizes are laid out

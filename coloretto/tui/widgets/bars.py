@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from coloretto.engine import Card, Edition
-from coloretto.play.session import Session
+from coloretto.play.table_view import TableView
 from coloretto.store.text import printable
 from coloretto.tui.glyphs import legend
 from coloretto.tui.widgets.theme import theme_color
@@ -28,13 +28,13 @@ class TopBar(Static):
     text = ""
     """What the bar shows, as plain text."""
 
-    def show(self, session: Session) -> None:
-        """Show the current state of ``session``."""
-        game = session.game
+    def show(self, view: TableView) -> None:
+        """Show the current state of ``view``."""
+        game = view.game
         rules = game.rules
         left = Text.assemble(("Coloretto", "bold"), f"  Round {game.round}")
         if rules.games > 1:
-            left.append(f"  Game {session.match.game_number} of {rules.games}")
+            left.append(f"  Game {view.match.game_number} of {rules.games}")
         if rules.scoring.value != "brown":
             left.append(f"  {rules.scoring.value} side")
         if game.last_round:
