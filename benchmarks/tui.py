@@ -219,7 +219,7 @@ async def in_process(keys: int, opens: int, home: Path) -> Figures:
             await open_screen(pilot, frames, "help", figures)
             await press(pilot, "escape", "\x1b")
         for _ in range(keys):
-            game = screen.session.game
+            game = screen.view.game
             if game.is_over:
                 break
             key = next_key(game)
@@ -227,13 +227,13 @@ async def in_process(keys: int, opens: int, home: Path) -> Figures:
             seen = len(frames.times)
             start = time.perf_counter()
             app.post_message(events.Key(key, key))
-            while len(frames.times) == seen or (screen.session.game is game and key != "d"):
+            while len(frames.times) == seen or (screen.view.game is game and key != "d"):
                 await asyncio.sleep(0)
                 if time.perf_counter() - start > 2:
                     raise RuntimeError(f"no new frame after {key!r}")
             figures["key"].append(frames.times[seen] - start)
-        while not screen.session.game.is_over:
-            await pilot.press(next_key(screen.session.game))
+        while not screen.view.game.is_over:
+            await pilot.press(next_key(screen.view.game))
         for _ in range(opens):
             if isinstance(app.screen, EndScreen):
                 await press(pilot, "b")  # back to the board, where Enter opens the scores
