@@ -74,8 +74,9 @@ def default_junk(scoring: Scoring, seats: int) -> float:
 
 
 def building(counts: Sequence[int], plus: int) -> list[int]:
-    """The indices of the ``plus`` colours a seat builds: its biggest (ties to the first)."""
-    return sorted(range(len(counts)), key=lambda i: -counts[i])[:plus]
+    """The indices of the ``plus`` colours a seat builds: its biggest (ties to the first:
+    the sort is stable, reversed too)."""
+    return sorted(range(len(counts)), key=counts.__getitem__, reverse=True)[:plus]
 
 
 def junk_cost(table: tuple[int, ...], held: int, expected: float) -> float:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
+from functools import cache
 from typing import NamedTuple
 
 from coloretto.bots import evaluation
@@ -41,9 +42,13 @@ from coloretto.bots.evaluation import (
 )
 from coloretto.bots.model import Memory, take_thresholds
 from coloretto.bots.options import flag, number
-from coloretto.engine import Action, ActionKind, Card, PlayerView, Scoring, best_total
+from coloretto.engine import Action, ActionKind, Card, PlayerView, Rules, Scoring, best_total
 
 Row = tuple[Card, ...]
+
+_JOKER = Card.JOKER
+_GOLDEN = Card.GOLDEN_JOKER
+_PLUS2 = Card.PLUS2
 
 DEFAULT_DENIAL = 0.5
 DEFAULT_THRESHOLD = 3.0
@@ -204,15 +209,8 @@ class ExpertBot:
         >>> ExpertBot(final=0).timing(Scoring.GRAY, 5).final
         0.0
         """
-        given = {
-            "patience": self.patience,
-            "waiting": self.waiting,
-            "crowd": self.crowd,
-            "final": self.final,
-            "early": self.early,
-        }
-        terms = {name: value for name, value in given.items() if value is not None}
-        return default_timing(scoring, seats)._replace(**terms)
+        given = (self.patience, self.waiting, self.crowd, self.final, self.early)
+        return _timing(scoring, seats, given)
 
     def junk_share(self, scoring: Scoring, seats: int) -> float:
         """The ``junk`` it plays with: the option if given, else ``default_junk``.
@@ -259,133 +257,180 @@ class ExpertBot:
         return values
 
 
+@cache
+def _timing(
+    scoring: Scoring,
+    seats: int,
+    given: tuple[float | None, float | None, float | None, float | None, float | None],
+) -> Timing:
+    """``default_timing`` with the terms ``given`` (in ``Timing``'s order) replaced."""
+    terms = {
+        name: value for name, value in zip(Timing._fields, given, strict=True) if value is not None
+    }
+    return default_timing(scoring, seats)._replace(**terms)
+
+
 GAINS_KEPT = 4_000
 """Collections whose what-if gains are remembered between decisions (then forgotten)."""
 
-
-class _Gains(NamedTuple):
-    """A collection's value as it stands, and the gains of the cards asked about so far.
-
-    The cards are kept as plain numbers (a card equals its number, so a row of cards
-    finds them): tuples of numbers are not tracked by Python's garbage collector, whose
-    full collections would otherwise walk every row ever asked about.
-    """
-
-    base: float
-    rows: dict[tuple[int, ...], float]
-
-
-_GAINS: dict[Hashable, _Gains] = {}
-"""What-if gains by collection: the same collections come back in decision after decision
-(an opponent's collection changes only when it takes a row), in play and in rollouts."""
+_JOKER_SLOT = -1
+_PLUS2_SLOT = -2
+_NO_SLOT = -3
 
 
 class _Collector:
     """One seat's collection, scored what-if: exact points, plus prospects if given.
 
-    Gains are remembered by collection (``_GAINS``), so only new questions are scored.
+    A collector is kept by collection (``_GAINS``, through ``_collector``) with the gains
+    asked about so far, so only new questions are scored. The rows are kept as plain
+    numbers (a card equals its number, so a row of cards finds them): tuples of numbers
+    are not tracked by Python's garbage collector, whose full collections would otherwise
+    walk every row ever asked about.
     """
+
+    __slots__ = ("base", "counts", "jokers", "junk", "plus", "plus2", "prospects", "rows",
+                 "slots", "table")  # fmt: skip
 
     def __init__(
         self,
-        view: PlayerView,
-        collection: dict[Card, int],
-        expected: list[float] | None,
-        junk: list[float] | None = None,
+        game: tuple[tuple[int, ...], int, tuple[Card, ...]],
+        held: tuple[int, ...],
+        expected: tuple[float, ...] | None,
+        junk: tuple[float, ...] | None,
     ) -> None:
-        rules = view.rules
-        self.index = {colour: i for i, colour in enumerate(view.colours)}
-        self.counts = [collection.get(c, 0) for c in view.colours]
-        self.jokers = collection.get(Card.JOKER, 0) + collection.get(Card.GOLDEN_JOKER, 0)
-        self.plus2 = collection.get(Card.PLUS2, 0)
-        self.table = rules.scoring.table
-        self.plus = rules.plus_colours
-        self.expected = _rounded(expected)
-        self.junk = _rounded(junk)
-        key = (
-            self.table,
-            self.plus,
-            tuple(map(int, view.colours)),
-            tuple(self.counts),
-            self.jokers,
-            self.plus2,
-            self.expected,
-            self.junk,
-        )
-        gains = _GAINS.get(key)
-        if gains is None:
-            if len(_GAINS) >= GAINS_KEPT:
-                _GAINS.clear()
-            gains = _GAINS[key] = _Gains(self.value(()), {})
-        self._gains = gains
+        table, plus, colours = game
+        self.slots = _slots(colours)
+        """Per card value: its colour's index, or ``_JOKER_SLOT``, ``_PLUS2_SLOT``,
+        ``_NO_SLOT``."""
+        self.counts = [held[c] for c in colours]
+        self.jokers = held[_JOKER] + held[_GOLDEN]
+        self.plus2 = held[_PLUS2]
+        self.table = table
+        self.plus = plus
+        self.prospects = None if expected is None else [_prospects(table, e) for e in expected]
+        self.junk = junk
+        self.rows: dict[tuple[int, ...], float] = {}
+        self.base = self.value(())
 
     def value(self, cards: Row) -> float:
         """The score after adding ``cards``, plus the prospects of the colours being built,
         less the cost of the junk to come in the others."""
         counts = list(self.counts)
-        jokers, plus2 = self.jokers, self.plus2
+        jokers, plus2, slots = self.jokers, self.plus2, self.slots
         for card in cards:
-            if card.is_colour:
-                counts[self.index[card]] += 1
-            elif card is Card.PLUS2:
+            slot = slots[card]
+            if slot >= 0:
+                counts[slot] += 1
+            elif slot == _PLUS2_SLOT:
                 plus2 += 1
-            elif card.is_joker:
+            elif slot == _JOKER_SLOT:
                 jokers += 1
         points: float = best_total(counts, jokers, plus2, self.table, self.plus)
-        expected, junk, table = self.expected, self.junk, self.table
-        if expected is None and junk is None:
+        prospects, junk = self.prospects, self.junk
+        if prospects is None and junk is None:
             return points
         built = building(counts, self.plus)
-        if expected is not None:
-            points += sum(
-                prospect_table(table, expected[i])[min(counts[i], MAX_COUNT)] for i in built
-            )
-        return points if junk is None else less_junk(points, table, counts, built, junk)
+        if prospects is not None:
+            points += sum([prospects[i][counts[i]] for i in built])
+        return points if junk is None else less_junk(points, self.table, counts, built, junk)
 
     def gain(self, cards: Row) -> float:
         """How much taking ``cards`` changes the value."""
-        gains = self._gains
-        gain = gains.rows.get(cards)
+        rows = self.rows
+        gain = rows.get(cards)
         if gain is None:
-            gain = gains.rows[tuple(map(int, cards))] = self.value(cards) - gains.base
+            gain = rows[tuple(map(int, cards))] = self.value(cards) - self.base
         return gain
 
 
+_GAINS: dict[Hashable, _Collector] = {}
+"""Collectors by collection: the same collections come back in decision after decision
+(an opponent's collection changes only when it takes a row), in play and in rollouts."""
+
+
+def _collector(
+    game: tuple[tuple[int, ...], int, tuple[Card, ...]],
+    held: tuple[int, ...],
+    expected: tuple[float, ...] | None,
+    junk: tuple[float, ...] | None,
+) -> _Collector:
+    """The collector of ``held`` (counts by card value) in ``game`` (the scoring table, the
+    plus colours and the colours in play), with these rounded expectations."""
+    key = (game, held, expected, junk)
+    collector = _GAINS.get(key)
+    if collector is None:
+        if len(_GAINS) >= GAINS_KEPT:
+            _GAINS.clear()
+        collector = _GAINS[key] = _Collector(game, held, expected, junk)
+    return collector
+
+
+LONGEST = 64
+"""More cards than a colour has: ``_prospects`` tables reach this far."""
+
+
+@cache
+def _prospects(table: tuple[int, ...], expected: float) -> tuple[float, ...]:
+    """``prospect_table`` for any count up to ``LONGEST`` (``MAX_COUNT`` or more alike)."""
+    prospects = prospect_table(table, expected)
+    return prospects + prospects[MAX_COUNT:] * (LONGEST - len(prospects))
+
+
+@cache
+def _slots(colours: tuple[Card, ...]) -> tuple[int, ...]:
+    """Per card value, where ``_Collector.value`` counts it (``_Collector.slots``)."""
+    slots = [_NO_SLOT] * len(Card)
+    for i, colour in enumerate(colours):
+        slots[colour] = i
+    slots[_JOKER] = slots[_GOLDEN] = _JOKER_SLOT
+    slots[_PLUS2] = _PLUS2_SLOT
+    return tuple(slots)
+
+
 class _Outlook:
-    """One decision's analysis of the table, from the point of view of the seat to move."""
+    """One decision's analysis of the table, from the point of view of the seat to move.
+
+    The hot path of the search bot's rollouts: the loops are written out, and rows and
+    seats are indexed by number (lists rather than dicts).
+    """
 
     def __init__(
         self, view: PlayerView, bot: ExpertBot, against: float, thresholds: Sequence[float]
     ) -> None:
-        self.view = view
-        self.bot = bot
-        self.thresholds = thresholds
-        self.me = view.seat
-        self.rows = view.rows
-        self.caps = view.row_capacities
         rules = view.rules
         seats = rules.seats
+        me = view.seat
+        self.view = view
+        self.thresholds = thresholds
+        self.softness = bot.softness
+        self.me = me
+        self.rows = view.rows
+        self.caps = view.row_capacities
         self.open_rows = [r for r, taken in enumerate(view.rows_taken) if not taken]
         out = view.seats_out
-        self.others = [s for s in ((self.me + k) % seats for k in range(1, seats)) if not out[s]]
-        self.weight = self._weights(view, against)
+        self.others = [s for s in ((me + k) % seats for k in range(1, seats)) if not out[s]]
+        self.weight = _weights(rules, me, against)
         unseen = view.unseen()
         total = sum(unseen.values())
         self.deck = [(card, n / total) for card, n in unseen.items()] if total else []
         self.can_draw = view.deck_size > 0
-        collections = [view.collection(s) for s in range(seats)]
+        held = [view.counts(s) for s in range(seats)]
         scoring = rules.scoring
         foresight = DEFAULT_FORESIGHT[scoring] if bot.foresight is None else bot.foresight
         self.patience = self._patience(bot.timing(scoring, seats))
-        expected = self._expected_cards(view, unseen, collections, foresight)
-        junk = self._junk(view, unseen, bot.junk_share(scoring, seats))
+        expected = _rounded(self._expected_cards(view, unseen, held, foresight))
+        junk = _rounded(self._junk(view, unseen, bot.junk_share(scoring, seats)))
+        game = (scoring.table, rules.plus_colours, view.colours)
         self.collectors = [
-            _Collector(view, held, expected, junk) if s == self.me else _Collector(view, held, None)
-            for s, held in enumerate(collections)
+            _collector(game, counts, expected, junk)
+            if s == me
+            else _collector(game, counts, None, None)
+            for s, counts in enumerate(held)
         ]
         self._worths: list[dict[Row, float]] = [{} for _ in range(seats)]
         self._means: list[float | None] = [None] * seats
         self._placed: dict[tuple[Card, Row, int], float] = {}
+        self._takes: dict[int, float] = {}
 
     # ------------------------------------------------------------ values
 
@@ -401,24 +446,11 @@ class _Outlook:
             early=0.0 if before is None else min(before, EARLY_CARDS) / EARLY_CARDS,
         )
 
-    def _weights(self, view: PlayerView, against: float) -> list[float]:
-        """How much each seat's gain counts against mine.
-
-        Seats moved by the same player (the ghost variant) count for nothing;
-        with several opponents each counts less, as harming one of them helps
-        less than gaining the same points.
-        """
-        rules = view.rules
-        mine = rules.controller(self.me)
-        opponents = [s for s in range(rules.seats) if rules.controller(s) != mine]
-        share = against / math.sqrt(max(1, len(opponents)))
-        return [share if s in opponents else 0.0 for s in range(rules.seats)]
-
     def _expected_cards(
         self,
         view: PlayerView,
         unseen: dict[Card, int],
-        collections: list[dict[Card, int]],
+        held: list[tuple[int, ...]],
         foresight: float,
     ) -> list[float] | None:
         """Per colour in play: how many more cards of it I may collect after this round.
@@ -430,8 +462,9 @@ class _Outlook:
         if before is None or foresight == 0.0:
             return None
         future = future_cards(before, sum(self.caps), view.rules.seats, foresight)
+        me = self.me
         rivals = [
-            sum(1 for s, held in enumerate(collections) if s != self.me and colour in held)
+            sum(1 for s, counts in enumerate(held) if s != me and counts[colour])
             for colour in view.colours
         ]
         return expected_cards(future, [unseen.get(c, 0) for c in view.colours], rivals)
@@ -451,8 +484,8 @@ class _Outlook:
         """What one random unseen card is worth to ``seat``."""
         mean = self._means[seat]
         if mean is None:
-            collector = self.collectors[seat]
-            mean = self._means[seat] = sum(p * collector.gain((card,)) for card, p in self.deck)
+            gain = self.collectors[seat].gain
+            mean = self._means[seat] = sum(p * gain((card,)) for card, p in self.deck)
         return mean
 
     def worth(self, seat: int, cards: Row) -> float:
@@ -461,50 +494,51 @@ class _Outlook:
         value = known.get(cards)
         if value is None:
             value = self.collectors[seat].gain(cards)
-            if Card.GOLDEN_JOKER in cards and self.view.deck_size > 0:
+            if self.can_draw and _GOLDEN in cards:
                 value += self.mean(seat)
             known[cards] = value
         return value
-
-    def _ranked(
-        self, seat: int, rows: tuple[Row, ...], filled: list[int]
-    ) -> list[tuple[float, int]]:
-        """The ``filled`` rows by their worth to ``seat``, best first."""
-        known = self._worths[seat]
-        ranked = []
-        for r in filled:
-            cards = rows[r]
-            value = known.get(cards)
-            ranked.append((self.worth(seat, cards) if value is None else value, r))
-        ranked.sort(reverse=True)
-        return ranked
 
     # ------------------------------------------------------------ outlook
 
     def outlook(self, rows: tuple[Row, ...], open_rows: list[int], active: bool) -> float:
         """Expected worth of the rest of this round to me, less weighted opponents' gains.
 
-        ``active`` says whether I still take a row after the others have moved.
+        ``active`` says whether I still take a row after the others have moved. Each other
+        seat still in the round takes its best row with a chance that grows with its worth
+        (``thresholds``, ``softness``: certainly once no card can be added), its best left
+        if that one is gone, and so on; or draws. Then I take my best surviving row
+        (``_best_left``), and the seats that drew theirs, for what they count against me.
         """
-        softness = self.bot.softness
-        thresholds = self.thresholds
-        weights = self.weight
-        survive = dict.fromkeys(open_rows, 1.0)
         caps = self.caps
+        survive = [1.0] * len(caps)
         room = [r for r in open_rows if len(rows[r]) < caps[r]]
         sure = not room or not self.can_draw
         filled = [r for r in open_rows if rows[r]]
+        thresholds = self.thresholds
+        softness = self.softness
+        weights = self.weight
+        worths = self._worths
+        worth = self.worth
         draws = 0.0
         against = 0.0
         waiting: list[tuple[int, float]] = []
         for seat in self.others:
-            ranked = self._ranked(seat, rows, filled)
+            known = worths[seat]
+            ranked = []
+            for r in filled:
+                cards = rows[r]
+                value = known.get(cards)
+                ranked.append((worth(seat, cards) if value is None else value, r))
             if not ranked:
                 p = 0.0
-            elif sure:
-                p = 1.0
             else:
-                p = _sigmoid((ranked[0][0] - thresholds[seat]) / softness)
+                ranked.sort(reverse=True)
+                if sure:
+                    p = 1.0
+                else:
+                    x = (ranked[0][0] - thresholds[seat]) / softness
+                    p = 0.0 if x < -30.0 else 1.0 if x > 30.0 else 1.0 / (1.0 + math.exp(-x))
             left = p
             weight = weights[seat]
             for value, r in ranked:
@@ -514,56 +548,66 @@ class _Outlook:
                 if weight:
                     against += weight * taken * value
             draws += 1.0 - p
-            waiting.append((seat, 1.0 - p))
-        fills = self._fills(rows, room, draws)
+            if 1.0 - p > 0.0 and weight > 0.0:
+                waiting.append((seat, 1.0 - p))
+        fills = [0.0] * len(caps)
+        if room:
+            free = [caps[r] - len(rows[r]) for r in room]
+            slots = sum(free)
+            for r, n in zip(room, free, strict=True):
+                share = draws * n / slots
+                fills[r] = share if share < n else n  # min(n, share)
         mine = 0.0
         if active:
-            mine, mine_takes = self._best_left(self.me, rows, open_rows, survive, fills)
-            for r, taken in mine_takes.items():
-                survive[r] = max(0.0, survive[r] - taken)
+            mine = self._best_left(self.me, rows, open_rows, survive, fills, taking=bool(waiting))
         for seat, p in waiting:
-            if p > 0.0 and self.weight[seat] > 0.0:
-                later, _ = self._best_left(seat, rows, open_rows, survive, fills)
-                against += self.weight[seat] * p * later
+            later = self._best_left(seat, rows, open_rows, survive, fills, taking=False)
+            against += weights[seat] * p * later
         return mine - against
-
-    def _fills(self, rows: tuple[Row, ...], room: list[int], draws: float) -> dict[int, float]:
-        """Cards each row is expected to receive from ``draws`` draws spread over the room."""
-        free = {r: self.caps[r] - len(rows[r]) for r in room}
-        slots = sum(free.values())
-        if not slots:
-            return {}
-        return {r: min(n, draws * n / slots) for r, n in free.items()}
 
     def _best_left(
         self,
         seat: int,
         rows: tuple[Row, ...],
         open_rows: list[int],
-        survive: dict[int, float],
-        fills: dict[int, float],
-    ) -> tuple[float, dict[int, float]]:
-        """The expected worth to ``seat`` of the best surviving row, and how likely it takes each.
+        survive: list[float],
+        fills: list[float],
+        *,
+        taking: bool,
+    ) -> float:
+        """The expected worth to ``seat`` of the best surviving row; with ``taking``, the
+        rows it takes are gone (``survive`` lowered by the chance it takes each).
 
         A row's worth includes the cards it is expected to receive (``fills``).
         """
-        mean = self.mean(seat)
+        mean = self._means[seat]
+        if mean is None:
+            mean = self.mean(seat)
         known = self._worths[seat]
+        worth = self.worth
         ranked = []
         for r in open_rows:
-            fill = fills.get(r, 0.0)
+            fill = fills[r]
             cards = rows[r]
             if cards:
                 value = known.get(cards)
                 if value is None:
-                    value = self.worth(seat, cards)
-                ranked.append((value + max(fill, 0.0) * mean, r))
+                    value = worth(seat, cards)
+                ranked.append((value + (0.0 if fill < 0.0 else fill) * mean, r))  # max(fill, 0)
             else:
                 # An empty row cannot be taken before it holds at least one card.
-                ranked.append((max(fill, 1.0) * mean, r))
+                ranked.append(((1.0 if fill < 1.0 else fill) * mean, r))  # max(fill, 1)
         ranked.sort(reverse=True)
         expected = 0.0
         missing = 1.0
+        if not taking:
+            for value, r in ranked:
+                p = missing * survive[r]
+                expected += p * value
+                missing -= p
+            if ranked and missing > 0.0:
+                expected += missing * ranked[-1][0]
+            return expected
         takes: dict[int, float] = {}
         for value, r in ranked:
             p = missing * survive[r]
@@ -574,17 +618,24 @@ class _Outlook:
             value, r = ranked[-1]
             expected += missing * value
             takes[r] = takes.get(r, 0.0) + missing
-        return expected, takes
+        for r, taken in takes.items():
+            left = survive[r] - taken
+            survive[r] = left if left > 0.0 else 0.0  # max(0, left)
+        return expected
 
     # ------------------------------------------------------------ decisions
 
     def take_value(self, row: int) -> float:
         """Taking ``row`` now: its worth, what I may still take, less opponents' prospects."""
-        rest = [r for r in self.open_rows if r != row]
-        rows = tuple(() if r == row else cards for r, cards in enumerate(self.rows))
-        view = self.view
-        still_in = view.takes_this_round[self.me] + 1 < view.rules.takes_per_round
-        return self.worth(self.me, self.rows[row]) + self.outlook(rows, rest, still_in)
+        value = self._takes.get(row)
+        if value is None:
+            rest = [r for r in self.open_rows if r != row]
+            rows = tuple(() if r == row else cards for r, cards in enumerate(self.rows))
+            view = self.view
+            still_in = view.takes_this_round[self.me] + 1 < view.rules.takes_per_round
+            value = self.worth(self.me, self.rows[row]) + self.outlook(rows, rest, still_in)
+            self._takes[row] = value
+        return value
 
     def place_value(self, card: Card, row: int) -> float:
         """Putting ``card`` on ``row`` and letting the others move.
@@ -603,7 +654,8 @@ class _Outlook:
     def draw_value(self) -> float:
         """The expected outlook after drawing a card and placing it as well as possible."""
         room = [r for r in self.open_rows if len(self.rows[r]) < self.caps[r]]
-        return sum(p * max(self.place_value(card, r) for r in room) for card, p in self.deck)
+        place = self.place_value
+        return sum(p * max([place(card, r) for r in room]) for card, p in self.deck)
 
     def best_placement(self, card: Card, legal: Sequence[Action]) -> Action:
         """The placement of ``card`` with the best outlook."""
@@ -623,6 +675,19 @@ class _Outlook:
         return best
 
 
+def _weights(rules: Rules, me: int, against: float) -> list[float]:
+    """How much each seat's gain counts against mine.
+
+    Seats moved by the same player (the ghost variant) count for nothing;
+    with several opponents each counts less, as harming one of them helps
+    less than gaining the same points.
+    """
+    mine = rules.controller(me)
+    opponents = [s for s in range(rules.seats) if rules.controller(s) != mine]
+    share = against / math.sqrt(max(1, len(opponents)))
+    return [share if s in opponents else 0.0 for s in range(rules.seats)]
+
+
 def _row(action: Action) -> int:
     """The row a place or take action names."""
     if action.row is None:
@@ -638,12 +703,3 @@ def _rounded(values: list[float] | None) -> tuple[float, ...] | None:
 def _optional(name: str, value: float | None) -> float | None:
     """An optional number option, checked (``number``)."""
     return None if value is None else number(name, value)
-
-
-def _sigmoid(x: float) -> float:
-    """The logistic function, safe for large arguments."""
-    if x < -30.0:
-        return 0.0
-    if x > 30.0:
-        return 1.0
-    return 1.0 / (1.0 + math.exp(-x))

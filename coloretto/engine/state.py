@@ -29,6 +29,8 @@ _GOLDEN = int(Card.GOLDEN_JOKER)
 _PLUS2 = int(Card.PLUS2)
 _LAST_ROUND = int(Card.LAST_ROUND)
 _KINDS = len(COLLECTABLE)
+_CARDS = tuple(Card)
+"""Every card by its value (``Card(k)`` without the enum's lookup)."""
 _DRAW = ActionKind.DRAW
 _History = tuple["_History", int, Action, Card | None, bool] | None
 _Core = tuple[
@@ -99,6 +101,7 @@ class _Fixed:
         "setup",
         "table",
         "turn_actions",
+        "unseen_at",
     )
 
     def __init__(self, rules: Rules, setup: Setup) -> None:
@@ -117,6 +120,8 @@ class _Fixed:
         self.table = rules.scoring.table
         self.plus_colours = rules.plus_colours
         self.colours = tuple(c for c in COLOURS if c not in setup.removed)
+        self.unseen_at: dict[int, tuple[int, ...]] = {}
+        """The undrawn cards' counts by kind, by deck position, as asked for."""
 
 
 @cache
@@ -130,6 +135,12 @@ def _next_seat_table(seats: int) -> tuple[tuple[int, ...], ...]:
             row.append(next((s for s in following if not out >> s & 1), seat))
         table.append(tuple(row))
     return tuple(table)
+
+
+@cache
+def _flags(bits: int) -> tuple[tuple[bool, ...], ...]:
+    """``[mask]`` -> for each of ``bits`` bits, whether it is set in ``mask``."""
+    return tuple(tuple(bool(mask >> b & 1) for b in range(bits)) for mask in range(1 << bits))
 
 
 @cache
@@ -461,7 +472,7 @@ class GameState:
     @property
     def rows_taken(self) -> tuple[bool, ...]:
         """For each row, whether it was taken this round."""
-        return tuple(bool(self._c[_TAKEN] >> r & 1) for r in range(len(self._t.caps)))
+        return _flags(self._t.rows)[self._c[_TAKEN]]
 
     @property
     def takes_this_round(self) -> tuple[int, ...]:
@@ -471,7 +482,7 @@ class GameState:
     @property
     def seats_out(self) -> tuple[bool, ...]:
         """For each seat, whether it has taken all its rows and sits out the round."""
-        return tuple(bool(self._c[_OUT] >> s & 1) for s in range(len(self._c[_TAKES])))
+        return _flags(len(self._c[_TAKES]))[self._c[_OUT]]
 
     @property
     def drawn_card(self) -> Card | None:
@@ -512,7 +523,7 @@ class GameState:
 
     def collection(self, seat: int) -> dict[Card, int]:
         """The cards ``seat`` has collected, by kind (only kinds held)."""
-        return {Card(k): n for k, n in enumerate(self._c[_COLLS][seat]) if n}
+        return {_CARDS[k]: n for k, n in enumerate(self._c[_COLLS][seat]) if n}
 
     def counts(self, seat: int) -> tuple[int, ...]:
         """``seat``'s collection as counts indexed by card value (fast, for search).
@@ -524,11 +535,15 @@ class GameState:
 
     def unseen(self) -> dict[Card, int]:
         """The cards still in the deck, by kind (public: only their order is hidden)."""
-        counts = [0] * _KINDS
-        for card in self._t.deck[self._c[_POS] :]:
-            if card != _LAST_ROUND:
-                counts[card] += 1
-        return {Card(k): n for k, n in enumerate(counts) if n}
+        t = self._t
+        pos = self._c[_POS]
+        counts = t.unseen_at.get(pos)
+        if counts is None:
+            kinds = [0] * (_KINDS + 1)  # the Last Round card counted last, and left out
+            for card in t.deck[pos:]:
+                kinds[card] += 1
+            counts = t.unseen_at[pos] = tuple(kinds[:_KINDS])
+        return {_CARDS[k]: n for k, n in enumerate(counts) if n}
 
     def history(self) -> tuple[Move, ...]:
         """Every move so far, oldest first."""
