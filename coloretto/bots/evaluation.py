@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from coloretto.engine import Scoring
 
@@ -79,6 +79,7 @@ def building(counts: Sequence[int], plus: int) -> list[int]:
     return sorted(range(len(counts)), key=counts.__getitem__, reverse=True)[:plus]
 
 
+@lru_cache(maxsize=4096)
 def junk_cost(table: tuple[int, ...], held: int, expected: float) -> float:
     """The points that ``expected`` more cards (Poisson) of a minus colour would cost a seat
     that holds ``held`` of it (negative where more cards help: past three on the gray

@@ -355,7 +355,7 @@ class SearchBot:
                 end = self._play_out(state.apply(action), deadline if done else None)
                 if end is None:
                     break
-                moves += len(end.history()) - len(state.history())
+                moves += end.ply - state.ply
                 results.append(_judge(end, seat))
             if len(results) < len(actions):
                 break
@@ -480,12 +480,13 @@ def _values(state: GameState, foresight: float | None, junk: float | None) -> li
     left = [unseen.get(c, 0) for c in colours]
     share = junk * future_cards(before, capacity, seats, 1.0)
     junk_cards = expected_junk(share, left, sum(unseen.values()))
+    holders = [sum(1 for held in counts if held[c]) for c in colours]
     values = []
     for s in range(seats):
         held = counts[s]
         own = [held[c] for c in colours]
         points: float = best_total(own, held[_JOKER] + held[_GOLDEN], held[_PLUS2], table, plus)
-        rivals = [sum(1 for o in range(seats) if o != s and counts[o][c]) for c in colours]
+        rivals = [n - 1 if mine else n for n, mine in zip(holders, own, strict=True)]
         expected = expected_cards(future, left, rivals)
         built = building(own, plus)
         for i in built:
