@@ -26,7 +26,6 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.connection import broadcast
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from coloretto.bots.players import BotPlayers
 from coloretto.engine import (
     Action,
     GameState,
@@ -38,7 +37,6 @@ from coloretto.engine import (
     Rules,
     load_record,
 )
-from coloretto.engine.setup import random_seed
 from coloretto.online.messages import (
     MAX_MESSAGE,
     ErrorMessage,
@@ -67,6 +65,7 @@ from coloretto.online.protocol import (
     encode,
 )
 from coloretto.online.public import PublicGame, Results
+from coloretto.play.analysis import Hints
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_from_record
@@ -322,8 +321,8 @@ class RemoteTable:
         self._model: PublicGame | None = None
         self._view: RemoteView | None = None
         self._final: Session | None = None
-        self._hints: BotPlayers | None = None
-        """The hint bot, kept for the match (made when the first hint is asked for)."""
+        self._hints: Hints | None = None
+        """The hints, kept for the match (made when the first hint is asked for)."""
         self._number = 0
         """The number of the match's game on the table (0: none yet)."""
         self._held: list[MovePlayed] = []
@@ -468,8 +467,8 @@ class RemoteTable:
         """Ask the hint bot, here, about the game as this seat sees it (``advise``)."""
         view = self.view
         if self._hints is None:
-            self._hints = BotPlayers({view.config.rules.seats: view.config.hint_bot}, random_seed())
-        return advise(view, self._hints, view.config.rules.seats)
+            self._hints = Hints(view.config.hint_bot)
+        return advise(view, self._hints)
 
     def set_pace(self, delay: float) -> None:
         """Bots play on the server, at the pace the room's host set: never asked here."""

@@ -6,12 +6,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS, STRONGEST
+from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.engine import Rules
+from coloretto.play.coach import COACH_BOT
 from coloretto.store.text import printable
 
-HINT_BOT = STRONGEST
-"""The bot asked for hints: the strongest bot as measured."""
+HINT_BOT = COACH_BOT
+"""The bot asked for hints: the coach's, whose one analysis the reviews ask too."""
 
 DEFAULT_DELAY = 0.6
 """Seconds between two bot actions, so that a person can follow them."""

@@ -29,7 +29,9 @@ from typing import Any
 from coloretto.bots.registry import DEFAULT_LEVEL
 from coloretto.engine import GameRecord, GameState, Match, RecordError, Rules, deal
 from coloretto.engine.record import expect
+from coloretto.play.analysis import HINTS_KEY, hints_meta, hints_of
 from coloretto.play.config import DEFAULT_DELAY, HINT_BOT, MAX_NAME, GameConfig, Player
+from coloretto.play.review import positions
 from coloretto.play.session import Session
 from coloretto.play.table_view import TableView
 from coloretto.play.words import names_and
@@ -46,10 +48,13 @@ _WHERE = f"meta.{SESSION_KEY}"
 
 def session_meta(session: TableView) -> dict[str, Any]:
     """The session (or a table's view of one) as the JSON-ready metadata of its game's
-    record."""
+    record, with the hints given in the game (``meta.hints``), if any."""
     config = session.config
     match = session.match
+    given = session.hints.for_game(match.game_number) if isinstance(session, Session) else {}
+    hints = {HINTS_KEY: hints_meta(given)} if given else {}
     return {
+        **hints,
         SESSION_KEY: {
             "id": session.id,
             "players": [{"name": p.name, "bot": p.bot} for p in config.players],
@@ -62,7 +67,7 @@ def session_meta(session: TableView) -> dict[str, Any]:
             "hint_bot": config.hint_bot,
             "level": config.level,
             "seeded": config.seed is not None,
-        }
+        },
     }
 
 
@@ -100,13 +105,28 @@ def session_from_record(record: GameRecord, default_bot: str | None = None) -> S
         players,
         int(match.seed) if match.seed is not None and fields.get("seeded") is True else None,
         delay=float(delay),
-        hint_bot=expect(fields.get("hint_bot", HINT_BOT), str, f"{_WHERE}.hint_bot", "a bot"),
+        hint_bot=_hint_bot(fields),
         level=expect(fields.get("level", DEFAULT_LEVEL), str, f"{_WHERE}.level", "a level"),
     )
     session_id = expect(fields.get("id"), str, f"{_WHERE}.id", "text")
     if not SESSION_ID.fullmatch(session_id):  # it names files: it may not choose where
         raise RecordError(f"{_WHERE}.id: not a session id: {session_id[:40]!r}")
-    return Session(config, match, session_id)
+    session = Session(config, match, session_id)
+    if HINTS_KEY in record.meta:  # a hint that does not fit the game is dropped
+        states = positions(record)
+        hints = hints_of(record.meta, states)
+        session.hints.given.update({(match.game_number, ply): h for ply, h in hints.items()})
+    return session
+
+
+OLD_HINT_BOTS = frozenset({"search:iterations=64:at_five=32:seconds=1.4:sample=true"})
+"""The hint bots saved before the hints asked the coach's one analysis (the hard level's
+spec, under a clock): a game saved then gets the coach's hints when resumed."""
+
+
+def _hint_bot(fields: Mapping[str, Any]) -> str:
+    saved = expect(fields.get("hint_bot", HINT_BOT), str, f"{_WHERE}.hint_bot", "a bot")
+    return HINT_BOT if saved in OLD_HINT_BOTS else saved
 
 
 def people(record: GameRecord) -> tuple[int, ...]:

@@ -13,6 +13,7 @@ from coloretto.bots.guard import Answer
 from coloretto.bots.players import BotPlayers, match_ply, move_seed
 from coloretto.engine import Action, GameState, Match, Move
 from coloretto.engine.setup import SEED_BITS, random_seed
+from coloretto.play.analysis import Hints
 from coloretto.play.config import GameConfig
 from coloretto.play.table_view import Mover, has_next_game, shown_seed
 from coloretto.store.saves import new_id
@@ -43,10 +44,11 @@ class Session:
         """The match: a new one, or one resumed from a save (``match``)."""
         self.seat_names: tuple[str, ...] = config.seat_names()
         specs = {p: player.bot for p, player in enumerate(config.players) if player.bot}
-        specs[self.hint_player] = config.hint_bot
         self.bots = BotPlayers(specs, random_seed() if self.seed is None else self.seed)
-        """The bots of the match, kept from move to move (the hint bot's number is
-        ``hint_player``)."""
+        """The bots of the match, kept from move to move."""
+        self.hints = Hints(config.hint_bot)
+        """The hints of the match: the coach's one analysis, and the hints given (kept
+        with the game: ``coloretto.play.saving``)."""
 
     # ------------------------------------------------------------------ who plays
 
@@ -62,11 +64,6 @@ class Session:
     def mover(self, seat: int) -> Mover:
         """Who moves ``seat``: a bot, or a person at this keyboard."""
         return Mover.BOT if self.is_bot(seat) else Mover.HERE
-
-    @property
-    def hint_player(self) -> int:
-        """The hint bot's number in ``bots`` (after every seat's)."""
-        return self.config.rules.seats
 
     def bot_move(self) -> Answer:
         """The move of the bot whose turn it is, through the guard (blocking: call it off the

@@ -25,11 +25,11 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from coloretto.bots.driver import BotTurn, in_thread, play_bots
-from coloretto.bots.guard import Answer, fallback
-from coloretto.bots.players import BotPlayers
+from coloretto.bots.guard import Answer
 from coloretto.engine import Action, GameState, Move
 from coloretto.play.advice import explain_hint, no_choice_hint
-from coloretto.play.coach import ranked
+from coloretto.play.analysis import Hints
+from coloretto.play.coach import Valuation
 from coloretto.play.config import possessive
 from coloretto.play.keeper import Keeper
 from coloretto.play.session import Session
@@ -285,7 +285,7 @@ class LocalTable:
     def hint(self) -> Hint:
         """Ask the hint bot what the seat to move should play, and why (``advise``)."""
         session = self._session
-        return advise(session, session.bots, session.hint_player)
+        return advise(session, session.hints)
 
     def set_pace(self, delay: float) -> None:
         """The bots' pace, changed during play: kept with the game (resumed, it goes on at
@@ -296,30 +296,22 @@ class LocalTable:
             self.keeper.remember_pace(delay)
 
 
-def advise(view: TableView, hints: BotPlayers, player: int) -> Hint:
-    """The advice of ``hints``' bot ``player`` for the seat to move in ``view``, and why,
-    through the guard (time limit, fallback): what a table answers when asked for a
-    ``hint``.
+def advise(view: TableView, hints: Hints) -> Hint:
+    """The hint for the seat to move in ``view``, and why: what a table answers when asked
+    for a ``hint``.
 
     A move with no choice to make (``no_choice_hint``) is said at once, with no search.
-    Otherwise a bot that can analyse (``Analyst``) values every legal action: the hint is
-    the best, compared with the others in words. Another bot is asked for its choice.
+    Otherwise the coach's one analysis (``Hints.advise``, through the guard: time limit,
+    fallback; the hint is kept with the game) values every legal action: the hint is the
+    best, compared with the next best in words, with the error of the difference. A hint
+    bot that cannot analyse is asked for its choice.
     """
     state = view.game
     seat = state.current_player
     if (no_choice := no_choice_hint(state, view.seat_names)) is not None:  # no search
         return Hint(*no_choice)
-    limit, number = view.config.time_limit, view.match.game_number
-    analysis = hints.analyse(state, player, time_limit=limit, game_number=number)
-    if analysis.estimates is not None:
-        best = ranked(analysis.estimates)[0]
-        reason = explain_hint(state, seat, best, analysis.estimates, view.seat_names)
-        return Hint(best, reason)
-    if analysis.problem is not None:
-        action = fallback(state.view(seat), state.legal_actions())
-        return Hint(action, f"no hint this time (the hint bot failed: {analysis.problem})")
-    answer = hints.choose(state, time_limit=limit, game_number=number, player=player)
-    if answer.problem is not None:
-        return Hint(answer.action, f"no hint this time (the hint bot failed: {answer.problem})")
-    reason = explain_hint(state, seat, answer.action, {}, view.seat_names)
-    return Hint(answer.action, reason)
+    advice = hints.advise(state, view.match.game_number, view.config.time_limit)
+    if advice.problem is not None:
+        return Hint(advice.action, f"no hint this time (the hint bot failed: {advice.problem})")
+    values = advice.valuation or Valuation({})
+    return Hint(advice.action, explain_hint(state, seat, advice.action, values, view.seat_names))

@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 from textual.pilot import Pilot
 
-from coloretto.bots.players import BotPlayers
 from coloretto.engine import DRAW
 from coloretto.play import table as table_module
+from coloretto.play.analysis import Hints
 from coloretto.play.session import Session
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import GameScreen
@@ -173,8 +173,7 @@ async def test_a_move_with_no_choice_is_hinted_at_once_without_the_hint_bot(
     def no_search(*args: object) -> object:
         raise AssertionError("the hint bot was asked about a move with no choice")
 
-    monkeypatch.setattr(BotPlayers, "analyse", no_search)
-    monkeypatch.setattr(BotPlayers, "choose", no_search)
+    monkeypatch.setattr(Hints, "advise", no_search)
     app = make_app(4, humans=4, seed=1)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -190,8 +189,8 @@ async def test_a_move_with_no_choice_is_hinted_at_once_without_the_hint_bot(
 def test_advise_answers_a_move_with_no_choice_without_the_hint_bot(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(BotPlayers, "analyse", None)  # not called
+    monkeypatch.setattr(Hints, "advise", None)  # not called
     session = Session(make_config(4, humans=4, seed=1))
-    hint = table_module.advise(session, session.bots, session.hint_player)
+    hint = table_module.advise(session, session.hints)
     assert hint.action == DRAW
     assert hint.reason == "draw a card: no row holds cards yet"
