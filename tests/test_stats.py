@@ -379,7 +379,7 @@ def test_a_version_0_database_is_migrated(tmp_path: Path, layout: str) -> None:
             raw.execute("DROP TABLE scratch")
         assert path.stat().st_size > 0
     db = Stats(path)
-    assert db.schema_version() == schema_version() == 5
+    assert db.schema_version() == schema_version() == 6
     assert db.add(game("g", ("Ana", None, 1, 1.0), ("B", "easy", 0, 0.0)))
     assert db.summary().games == 1
 

@@ -148,7 +148,7 @@ def test_a_version_4_database_is_upgraded_with_nobody_stood_in_for(tmp_path: Pat
     summary = db.summary()
     assert [(p.player, p.games) for p in summary.people] == [("Ana", 1)]
     assert summary.left_out == ()
-    assert db.schema_version() == 5
+    assert db.schema_version() == 6
 
 
 def test_game_result_marks_the_players_stood_in_for() -> None:

@@ -104,7 +104,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error("--player needs a name")
     try:
         try:
-            if args.recount or not stats.count():  # missing, or made anew: count the history
+            if args.recount or not stats.count() or stats.recount_due():
+                # missing, made anew, or upgraded with games to count again: the history
                 recount(parser.prog, data, quiet=not args.recount)
             summary = stats.summary(player=player, levels=LEVELS, revisions=LEVEL_REVISIONS)
         except StatsDamaged as damage:

@@ -175,6 +175,7 @@ def count_history(data: DataDir, most: int = MOST_RECOUNTED) -> Recount:
     added = stats.add_all(results) if results else 0
     for counted, seat, accuracy, decisions in reviewed:
         stats.add_accuracy(counted, seat, accuracy, decisions)
+    stats.recounted()
     return Recount(
         added, len(results), tuple(unreadable), tuple(elsewhere), max(0, len(files) - most)
     )

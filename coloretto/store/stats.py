@@ -127,6 +127,15 @@ MIGRATIONS: list[Migration] = [
     # Version 5: whether a bot stood in for the person (played a move of theirs while they
     # were away, online): such a game is left out of that person's figures.
     _sql("ALTER TABLE results ADD COLUMN stood_in INTEGER NOT NULL DEFAULT 0"),
+    # Version 6: the ghost variant is scored individually (each player by their own seat);
+    # its games counted before kept team totals. They are taken out, and a recount of the
+    # history is due (``recount_due``): it counts them again, as they are scored now.
+    _sql(
+        "CREATE TABLE recount_due (why TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID",
+        "INSERT INTO recount_due SELECT 'ghost games are scored individually'"
+        " WHERE EXISTS (SELECT 1 FROM games WHERE variant = 'ghost')",
+        "DELETE FROM games WHERE variant = 'ghost'",
+    ),
 ]
 """The schema, as steps: ``MIGRATIONS[v]`` upgrades version ``v`` to ``v + 1``.
 
@@ -139,7 +148,7 @@ def schema_version() -> int:
     """The schema version this program writes (``PRAGMA user_version``).
 
     >>> schema_version()
-    5
+    6
     """
     return len(MIGRATIONS)
 
@@ -691,6 +700,21 @@ class Stats:
         with self._connect(create=False) as connection:
             games: int = self._query(connection, "SELECT count(*) FROM games")[0][0]
             return games
+
+    def recount_due(self) -> bool:
+        """True when an upgrade took games out that a recount of the history counts again
+        (``recounted`` once it has)."""
+        if not self.path.exists():
+            return False
+        with self._connect(create=False) as connection:
+            return bool(self._query(connection, "SELECT 1 FROM recount_due LIMIT 1"))
+
+    def recounted(self) -> None:
+        """The history has been counted again: no recount is due."""
+        if not self.path.exists():
+            return
+        with self._connect(create=False) as connection, self._transaction(connection):
+            connection.execute("DELETE FROM recount_due")
 
     def schema_version(self) -> int:
         """The file's schema version after opening it (upgrading it if older); 0 if missing."""
