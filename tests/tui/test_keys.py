@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from textual.pilot import Pilot
 from textual.widgets import Footer
 
@@ -17,6 +15,7 @@ from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import ConfirmQuit, GameScreen, HelpScreen, RulesScreen
 from coloretto.tui.screens.dialogs import RulesView
 from coloretto.tui.widgets import KeysBar, MoveLog, Notice
+from tests.tui.frames import first_frame, record_frames
 
 from .conftest import (
     SIZE,
@@ -333,22 +332,13 @@ async def test_the_pace_set_in_play_is_kept_with_the_game_and_for_next_time() ->
 @asynctest
 async def test_the_footer_changes_in_the_same_frame_as_the_turn_line() -> None:
     app = make_app(4, humans=4, seed=1)
-    frames: list[str] = []
-    display = app._display
-
-    def kept(screen: object, renderable: object) -> None:
-        display(screen, renderable)  # type: ignore[arg-type]
-        render = getattr(renderable, "render_segments", None)
-        if render is not None:
-            frames.append(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", render(app.console)))
-
-    app._display = kept  # type: ignore[method-assign]
+    frames = record_frames(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.pause()
         seen = len(frames)
         await pilot.press("d")  # the turn line says to place the card; d no longer draws
         await pilot.pause()
-        shown = next(frame for frame in frames[seen:] if "card on a row" in frame)
+        shown = first_frame(frames, "card on a row", after=seen)
         assert f"1{DASH}4 Row" in shown
         assert "d Draw " not in shown  # the footer's key, not the drawn card's heading
