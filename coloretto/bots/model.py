@@ -103,6 +103,9 @@ class SeenDecision:
     action: Action
     ply: int = 0
     """The moves played before it."""
+    rules: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+    """Per rule of ``FAMILY``, ``TAKE_RULES`` and ``PLACE_RULES`` asked about so far (by
+    name), whether it plays the action the seat played (``_fit_rule``)."""
 
     @cached_property
     def taking(self) -> tuple[float, bool] | None:
@@ -205,16 +208,20 @@ class Memory:
             # The cards drawn since, in their places: the deal the replay began with
             # knew only the cards drawn before.
             state = state.with_deck_order([c for c in setup.deck[drawn:] if c != _LAST_ROUND])
+        known = _shared(game, history) if not kept.history else {}
         for ply in range(len(kept.history), len(history)):
             move = history[ply]
             legal = state.legal_actions()
             if len(legal) > 1:
                 found.append(
-                    SeenDecision(move.player, state.view(move.player), legal, move.action, ply)
+                    known.get(ply)
+                    or SeenDecision(move.player, state.view(move.player), legal, move.action, ply)
                 )
             state = state.apply(move.action)
             drawn += (move.card is not None) + move.last_round  # cards taken from the deck
-        self._kept = _Kept(game, history, state, drawn, tuple(found), kept.verdicts, kept.fitted)
+        found_now = tuple(found)
+        _share(game, history, found_now)
+        self._kept = _Kept(game, history, state, drawn, found_now, kept.verdicts, kept.fitted)
         return found
 
     @property
@@ -256,6 +263,42 @@ class _Kept:
     found: tuple[SeenDecision, ...]
     verdicts: dict[tuple[Hashable, int], bool]
     fitted: OpponentFit | None
+
+
+SHARED_GAMES = 16
+"""Games whose decisions are shared by every ``Memory`` of the process (then forgotten)."""
+
+_SHARED: dict[tuple[object, ...], tuple[tuple[Move, ...], tuple[SeenDecision, ...]]] = {}
+"""Per game (its rules and the public part of its deal), the longest history replayed and
+the decisions found in it: a bot made in the middle of a game (the coach's, a hint's)
+finds the decisions, and the rules' verdicts on them, that another worked out."""
+
+
+def _shared(game: tuple[object, ...], history: tuple[Move, ...]) -> dict[int, SeenDecision]:
+    """By ply, the shared decisions of ``game`` that ``history`` also reached: those before
+    the first move where the two histories part."""
+    entry = _SHARED.get(game)
+    if entry is None:
+        return {}
+    seen, found = entry
+    same = 0
+    for mine, theirs in zip(history, seen, strict=False):
+        if mine != theirs:
+            break
+        same += 1
+    return {d.ply: d for d in found if d.ply < same}
+
+
+def _share(
+    game: tuple[object, ...], history: tuple[Move, ...], found: tuple[SeenDecision, ...]
+) -> None:
+    """Share ``found``, the decisions of ``history``, unless a longer history is shared."""
+    entry = _SHARED.get(game)
+    if entry is not None and len(entry[0]) >= len(history):
+        return
+    if entry is None and len(_SHARED) >= SHARED_GAMES:
+        _SHARED.clear()
+    _SHARED[game] = (history, found)
 
 
 def fit_opponents(
@@ -496,7 +539,7 @@ def _fits(
     ``"default"``) and under each of ``rules``, in that order."""
     fits = {"default": _fit(default, past, memory, default_key, deadline=deadline)}
     for name, bot in rules.items():
-        fits[name] = _fit(bot, past, memory, name, deadline=deadline)
+        fits[name] = _fit_rule(name, bot, past, deadline=deadline)
     return fits
 
 
@@ -529,6 +572,32 @@ class Mixed:
         return bot.choose(view, legal, budget)
 
 
+def _fit_rule(
+    name: str, bot: Bot, past: Sequence[SeenDecision], *, deadline: float | None
+) -> float:
+    """``_fit`` of the rule ``name`` (``bot``, one of ``FAMILY``, ``TAKE_RULES`` or
+    ``PLACE_RULES``: deterministic, so what it plays is kept with each decision, shared
+    by every memory that found it)."""
+    total = 0.0
+    for decision in past:
+        verdicts = decision.rules
+        same = verdicts.get(name)
+        if same is None:
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise _Late
+            same = verdicts[name] = bot.choose(decision.view, decision.legal) == decision.action
+        total += _likelihood(decision, same=same)
+    return total
+
+
+def _likelihood(decision: SeenDecision, *, same: bool) -> float:
+    """The log-likelihood of ``decision`` if the seat's policy plays the action it played
+    (``same``) or another, but for some noise."""
+    if same:
+        return math.log(1 - POLICY_NOISE)
+    return math.log(POLICY_NOISE / (len(decision.legal) - 1))
+
+
 def _fit(
     bot: Bot,
     past: Sequence[SeenDecision],
@@ -551,8 +620,5 @@ def _fit(
                 same = kept.plays(key, bot, decision)
             else:
                 same = bot.choose(decision.view, decision.legal) == decision.action
-        if same:
-            total += math.log(1 - POLICY_NOISE)
-        else:
-            total += math.log(POLICY_NOISE / (len(decision.legal) - 1))
+        total += _likelihood(decision, same=same)
     return total
