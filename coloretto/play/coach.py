@@ -103,8 +103,6 @@ class Grade(Enum):
         return self in (Grade.MISTAKE, Grade.BLUNDER)
 
 
-_ORDER = list(Grade)
-
 _MARKS = {
     Grade.BEST: "",
     Grade.GOOD: "",
@@ -121,6 +119,9 @@ GRADE_THRESHOLDS: tuple[tuple[float, Grade], ...] = (
 )
 """The least loss of chance to win (0 to 1) for each grade, worst first; below them all:
 ``Grade.BEST``."""
+
+_AT_MOST_GOOD = math.nextafter({g: least for least, g in GRADE_THRESHOLDS}[Grade.INACCURACY], 0.0)
+"""The largest loss graded ``Grade.GOOD``."""
 
 
 def grade(loss: float) -> Grade:
@@ -354,20 +355,27 @@ class Decision:
         )
 
     @property
-    def grade(self) -> Grade:
-        """The decision's grade: by ``clear_loss``, or at worst ``Grade.GOOD`` (by
-        ``loss``) when the moves are about equal, or when the hint recommended the move
-        and this look does not overrule it (``hint_overruled``)."""
-        found = grade(self.clear_loss)
+    def graded_loss(self) -> float:
+        """The loss the grade and the accuracy go by: ``clear_loss`` when there is one
+        (and the hint in the game did not recommend the move, or is overruled); else the
+        moves are about equal, and ``loss`` counts up to a good move's at most."""
+        clear = self.clear_loss
         hinted = self.hint is not None and self.hint.recommends(self.played)
-        if not found.is_flaw or (hinted and not self.hint_overruled):
-            return min(grade(self.loss), Grade.GOOD, key=_ORDER.index)
-        return found
+        if clear > 0.0 and (not hinted or self.hint_overruled):
+            return clear
+        return min(self.loss, _AT_MOST_GOOD)
+
+    @property
+    def grade(self) -> Grade:
+        """The decision's grade, by ``graded_loss``: at worst ``Grade.GOOD`` when the move
+        is within the error of the best, or when the hint recommended it and this look does
+        not overrule it (``hint_overruled``)."""
+        return grade(self.graded_loss)
 
     @property
     def accuracy(self) -> float:
-        """The decision's accuracy, 0 to 100."""
-        return accuracy(self.loss)
+        """The decision's accuracy, 0 to 100 (by ``graded_loss``)."""
+        return accuracy(self.graded_loss)
 
 
 def analyse_position(
