@@ -13,7 +13,7 @@ streams, which ``multiprocessing`` hands to its helper process), and ``coloretto
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rich.console import Group, RenderableType
@@ -29,7 +29,7 @@ from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord
 from coloretto.play.advice import why_costly
 from coloretto.play.coach import Decision, Grade
-from coloretto.play.review import Review, Reviewing, positions, review_of
+from coloretto.play.review import Review, Reviewing, pending, positions, review_of
 from coloretto.play.saving import people
 from coloretto.play.statistics import count_accuracy
 from coloretto.play.words import describe_action
@@ -38,21 +38,21 @@ from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
 from coloretto.tui.summary import costly_list
 from coloretto.tui.widgets import KeysBar
-from coloretto.tui.widgets.win_chart import MARK_STYLES, ChartPoint, WinChart
+from coloretto.tui.widgets.win_chart import ChartPoint, WinChart, mark_style
 
 
 class StopReview(Exception):
     """Raised in the worker when the screen is left: the review stops."""
 
 
-def grade_words(grade: Grade) -> Text:
-    """A grade with its chess mark, in its colour: ``?? blunder``, ``best``.
+def grade_words(grade: Grade, *, plain: bool = False) -> Text:
+    """A grade with its chess mark, in its colour (``plain``: bold): ``?? blunder``.
 
     >>> grade_words(Grade.BLUNDER).plain, grade_words(Grade.GOOD).plain
     ('?? blunder', 'good')
     """
     mark = f"{grade.mark} " if grade.mark else ""
-    return Text(f"{mark}{grade.value}", MARK_STYLES.get(grade, "bold"))
+    return Text(f"{mark}{grade.value}", mark_style(grade, plain=plain))
 
 
 class ReviewScreen(Screen[None]):
@@ -76,24 +76,24 @@ class ReviewScreen(Screen[None]):
         self.names = record.seats
         self.players = record.rules.players
         self._leaving = False
-        plies = {seat: self._plies(seat) for seat in self.reviewing.seats}
-        self.charted = {seat: mine for seat, mine in plies.items() if mine}
+        self.charted = self._decisions_of(self.reviewing.seats)
         """Each reviewed person's decisions (their plies, in order), analysed or not."""
         self.seat = next(iter(self.charted), None)
         """Whose chart is shown (``None``: nobody had a decision)."""
         self._decisions: Mapping[int, Decision] = dict(review.decisions)
         """The decisions analysed so far, as the worker last handed them over."""
 
-    def _plies(self, seat: int) -> list[int]:
-        """The plies of ``seat``'s decisions: every one with a choice, and any analysed."""
+    def _decisions_of(self, seats: Sequence[int]) -> dict[int, list[int]]:
+        """The plies of each of ``seats``' decisions (those with any): every one the
+        review analyses (a choice to make), and any analysed."""
         states = self.reviewing.states
-        analysed = {d.ply for d in self.reviewing.review.decisions.values() if d.seat == seat}
-        chosen = {
-            ply
-            for ply, state in enumerate(states[:-1])
-            if state.current_player == seat and len(state.legal_actions()) > 1
-        }
-        return sorted(analysed | chosen)
+        plies: dict[int, set[int]] = {seat: set() for seat in seats}
+        for decision in self.reviewing.review.decisions.values():
+            if decision.seat in plies:
+                plies[decision.seat].add(decision.ply)
+        for ply in pending(states, Review(), seats):
+            plies[states[ply].current_player].add(ply)
+        return {seat: sorted(mine) for seat, mine in plies.items() if mine}
 
     def compose(self) -> ComposeResult:
         """A title, the progress bar, the chart, the selected decision, the summaries."""
@@ -159,7 +159,7 @@ class ReviewScreen(Screen[None]):
             return Text.assemble(where, ("not analysed yet", "italic"))
         state = self.reviewing.states[point.ply]
         played, best = decision.estimates[decision.played], decision.estimates[decision.best]
-        lines = [Text.assemble(where, grade_words(decision.grade))]
+        lines = [Text.assemble(where, grade_words(decision.grade, plain=self.app.no_color))]
         chance = f"chance to win after it {played.win:.0%} (± {played.win_error:.0%})"
         if decision.best == decision.played:
             lines.append(

@@ -16,7 +16,7 @@ the marks are glyphs (``⁈`` inaccuracy, ``?`` mistake, ``⁇`` blunder), the s
 >>> first, blunder = decided(3, 0.5, 0.1, 0.1), decided(7, 0.2, 0.05, 0.4)
 >>> points = [ChartPoint(3, 1, first), ChartPoint(7, 2, blunder), ChartPoint(9, 2)]
 >>> lines = draw(points, selected=1, width=11, rows=4, share=0.25)
->>> print("\n".join(line.plain.rstrip() for line in lines))
+>>> print("\\n".join(line.plain.rstrip() for line in lines))
 100%│  ┊
  50%┤░░┊
     │██┊┈┈┈
@@ -59,6 +59,15 @@ MARK_STYLES = {
     Grade.BLUNDER: Style(color="red", bold=True),
 }
 """A flawed decision's bar and mark."""
+
+PLAIN_MARK = Style(bold=True)
+"""A mark without colour (``NO_COLOR``: a dark red would be a dim gray)."""
+
+
+def mark_style(grade: Grade, *, plain: bool = False) -> Style:
+    """The style of ``grade``'s mark and name (bold, for a grade that is no flaw)."""
+    return PLAIN_MARK if plain else MARK_STYLES.get(grade, PLAIN_MARK)
+
 
 BAR = Style(color="cornflower_blue")
 BAND = Style(color="grey50")
@@ -131,12 +140,19 @@ def widths(points: int, width: int) -> list[int]:
 
 
 def draw(
-    points: Sequence[ChartPoint], *, selected: int, width: int, rows: int, share: float
+    points: Sequence[ChartPoint],
+    *,
+    selected: int,
+    width: int,
+    rows: int,
+    share: float,
+    plain: bool = False,
 ) -> list[Text]:
     """The chart's lines: ``rows`` of bars (0 to 100 %), the axis (the rounds' numbers
     where they start, ``▲`` under the selected decision) and the marks of the flaws.
 
-    ``share`` is an even chance (one in the number of players), drawn as a dotted line."""
+    ``share`` is an even chance (one in the number of players), drawn as a dotted line;
+    ``plain``: the marks without colour."""
     shown = window(len(points), width, selected)
     cells = widths(len(points), width)
     lines = [Text(_label(row, rows), FAINT) for row in range(rows - 1, -1, -1)]
@@ -167,7 +183,7 @@ def draw(
                     style = style + CHOSEN
                 lines[rows - 1 - row].append(glyph, style)
             mark = MARKS.get(grade, " ") if grade is not None and cell == middle else " "
-            marks.append(mark, MARK_STYLES.get(grade) if grade is not None else None)
+            marks.append(mark, mark_style(grade, plain=plain) if grade is not None else None)
         label = str(point.round)
         if starts and at >= free and at + len(label) <= len(axis):
             axis[at : at + len(label)] = [(digit, CARET) for digit in label]
@@ -206,16 +222,16 @@ def _cell(
     return ("┊", FAINT) if first else (" ", FAINT)
 
 
-def legend(share: float, width: int = 80) -> Text:
+def legend(share: float, width: int = 80, *, plain: bool = False) -> Text:
     """What the chart's glyphs mean, on one line of at most ``width`` cells (the last
-    parts left out when they do not fit).
+    parts left out when they do not fit; ``plain``: the marks without colour).
 
     >>> legend(0.25).plain
     '⁈ inaccuracy  ? mistake  ⁇ blunder  ░ ± error  ┈ even chance (25%)  1 2 rounds'
     >>> legend(0.25, 60).plain
     '⁈ inaccuracy  ? mistake  ⁇ blunder  ░ ± error'
     """
-    parts = [(MARKS[grade], MARK_STYLES[grade], grade.value) for grade in MARKS]
+    parts = [(MARKS[grade], mark_style(grade, plain=plain), grade.value) for grade in MARKS]
     parts += [
         ("░", BAND, "± error"),
         ("┈", FAINT, f"even chance ({share:.0%})"),
@@ -334,6 +350,7 @@ class WinChart(Widget, can_focus=True):
             width=width,
             rows=self.rows_for(self.app.size.height),
             share=self.share,
+            plain=self.app.no_color,
         )
-        lines.append(legend(self.share, width))
+        lines.append(legend(self.share, width, plain=self.app.no_color))
         return Text("\n").join(lines)
