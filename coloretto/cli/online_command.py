@@ -18,12 +18,14 @@ from coloretto.cli.parser import Commands, bounded_int, bounded_seconds, need_te
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
 from coloretto.online.limits import Limits
 from coloretto.online.protocol import (
+    CODE_ALPHABET,
     DEFAULT_AWAY_AFTER,
     MAX_AWAY_AFTER,
     Host,
     Join,
     Opening,
     Watch,
+    code_prefixes,
     room_code,
     seat_name,
 )
@@ -77,6 +79,14 @@ def add_parsers(commands: Commands) -> None:
     server.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     server.add_argument(
         "--port", type=bounded_int(0, 65535, "--port"), default=7787, help="port (7787)"
+    )
+    server.add_argument(
+        "--prefixes",
+        type=_prefixes,
+        default=CODE_ALPHABET,
+        metavar="CHARACTERS",
+        help="the characters this server's room codes start with (default: any); give each "
+        'server behind one proxy its own (docs/online.md, "Several processes")',
     )
     server.add_argument("--certfile", help="serve TLS (wss://) with this certificate (PEM)")
     server.add_argument("--keyfile", help="the certificate's private key (PEM)")
@@ -168,6 +178,13 @@ def _add_connection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cafile", help="trust this certificate authority (PEM) for wss://")
 
 
+def _prefixes(text: str) -> str:
+    try:
+        return code_prefixes(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Serve until interrupted."""
     from coloretto.online.server import ServerInUse  # noqa: PLC0415
@@ -198,6 +215,7 @@ def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
                 DataDir.default(),
                 tls=tls,
                 limits=limits,
+                prefixes=args.prefixes,
                 ready=lambda text: print(text, flush=True),
             )
         )

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.connection import broadcast
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from coloretto.engine import (
     Action,
@@ -63,6 +63,7 @@ from coloretto.online.protocol import (
     Resume,
     Start,
     encode,
+    room_path,
 )
 from coloretto.online.public import PublicGame, Results
 from coloretto.play.analysis import Hints
@@ -83,6 +84,7 @@ from coloretto.play.table_view import Mover, has_next_game, shown_seed
 from coloretto.play.words import Line, describe_move
 from coloretto.store.files import read_bounded, write_atomically
 from coloretto.store.paths import DataDir
+from coloretto.store.text import printable
 
 RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 3.0)
 """Waits between tries to reconnect (the last one repeats)."""
@@ -99,11 +101,23 @@ def server_url(text: str) -> str:
     """
     text = text.strip()
     if text.startswith(("ws://", "wss://")):
+        if "?" in text or "#" in text:
+            raise ValueError(f"expected a ws:// address without ? or #, not {text[:60]!r}")
         return text
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536 or "/" in host:
         raise ValueError(f"expected HOST:PORT or a ws:// address, not {text[:60]!r}")
     return f"ws://{text}"
+
+
+def room_url(server: str, room: str | None) -> str:
+    """The address of room ``room`` (``None``: a new room) at the server at ``server``
+    (``server_url``), as a proxy in front of several servers routes it.
+
+    >>> room_url("ws://h:7787", "K7PQ2M"), room_url("wss://example.org/coloretto/", None)
+    ('ws://h:7787/rooms/K7PQ2M', 'wss://example.org/coloretto/rooms')
+    """
+    return server.rstrip("/") + room_path(room)
 
 
 # ------------------------------------------------------------------ events for the front end
@@ -151,6 +165,12 @@ def unreachable(server: str, error: BaseException) -> str:
         return (
             f"the certificate of the server at {server} is not trusted here "
             f"({error.verify_message}): --cafile names the authority that signed it"
+        )
+    if isinstance(error, InvalidStatus):
+        answer = printable(error.response.body.decode("utf-8", "replace").strip(), 100)
+        return (
+            f"the server at {server} refused the connection "
+            f"(HTTP {error.response.status_code}{': ' + answer if answer else ''})"
         )
     if isinstance(error, ssl.SSLError):
         return f"cannot speak TLS with the server at {server} ({error.reason or error})"
@@ -614,11 +634,13 @@ class RemoteTable:
         reached = False
         while not self.closed:
             try:
+                opening = self._opening()
+                url = room_url(self.server, None if isinstance(opening, Host) else opening.room)
                 async with connect(
-                    self.server, ssl=self.tls, max_size=MAX_MESSAGE, open_timeout=10,
+                    url, ssl=self.tls, max_size=MAX_MESSAGE, open_timeout=10,
                     ping_interval=5, ping_timeout=10, compression=None,
                 ) as ws:  # fmt: skip
-                    await ws.send(encode(self._opening()))
+                    await ws.send(encode(opening))
                     self._ws = ws
                     reached = True
                     self._sent = None

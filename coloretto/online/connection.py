@@ -23,6 +23,7 @@ from websockets.http11 import Request, Response
 
 from coloretto.online.audit import Audit
 from coloretto.online.limits import AddressBook, Bucket, Limits, address_key
+from coloretto.online.protocol import BadPath, Route, parse_route
 
 
 class Gatekeeper:
@@ -63,10 +64,16 @@ class Gatekeeper:
             self.book.prune(now)
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """``serve``'s hook: refuse a connection past a cap, with an HTTP answer."""
+        """``serve``'s hook: refuse an address that is none of the server's (404, or 400 for
+        a malformed room code), or a connection past a cap, with an HTTP answer."""
         if not isinstance(connection, GuardedConnection):
             return None
         address = connection.address
+        try:
+            connection.route = parse_route(request.path)
+        except BadPath as bad:
+            self.audit.note("bad-path", address, f"{bad}: {request.path[:40]!r}")
+            return connection.respond(HTTPStatus(bad.status), f"{bad}\n")
         why = self.book.admit(address)
         if why is None:
             connection.admitted = True
@@ -94,6 +101,8 @@ class GuardedConnection(ServerConnection):
         """Since when more than ``write_limit`` bytes wait for the client (``None``: not)."""
         self.admitted = False
         """True once let through the handshake (``Gatekeeper.process_request``)."""
+        self.route = Route(None, anywhere=True)
+        """Where the connection's address leads (set by ``Gatekeeper.process_request``)."""
         self._counted = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:

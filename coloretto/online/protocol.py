@@ -49,7 +49,10 @@ MAX_SCORE = 1000
 """More points, plus or minus, than any seat scores in a game (a match's earlier scores
 from the network or a room's file are checked against it)."""
 
-ROOM_CODE = re.compile(r"[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}")
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""The characters of room codes (no I, O, 0 or 1: nothing to mistake)."""
+
+ROOM_CODE = re.compile(f"[{CODE_ALPHABET}]{{6}}")
 """A room's code: six letters and digits that cannot be mistaken for each other."""
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
@@ -74,6 +77,42 @@ def room_code(text: str) -> str:
     if not ROOM_CODE.fullmatch(code):
         raise ValueError(f"{text[:20]!r} is not a room code (six letters and digits)")
     return code
+
+
+ROOMS_PATH = "/rooms"
+"""The address (URL path) of a new room; room ``CODE``'s is ``/rooms/CODE``."""
+
+OLD_PATH = "/"
+"""The address of clients written before rooms had addresses: any room, named in the
+opening (a proxy cannot route it)."""
+
+
+def room_path(room: str | None) -> str:
+    """The path of room ``room``'s address (``None``: a new room's).
+
+    >>> room_path("K7PQ2M"), room_path(None)
+    ('/rooms/K7PQ2M', '/rooms')
+    """
+    return ROOMS_PATH if room is None else f"{ROOMS_PATH}/{room}"
+
+
+def code_prefixes(text: str) -> str:
+    """``text`` as the characters a server's room codes start with (upper case, each once,
+    in the alphabet's order); ``ValueError`` saying why when it is not.
+
+    >>> code_prefixes("sta2"), code_prefixes("ABCDEFGHJKLMNPQR")
+    ('AST2', 'ABCDEFGHJKLMNPQR')
+    >>> code_prefixes("AIO")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'AIO': room codes are made of ABCDEFGHJKLMNPQRSTUVWXYZ23456789 (not I, O)
+    """
+    wanted = set(text.strip().upper())
+    if wrong := ", ".join(sorted(wanted - set(CODE_ALPHABET))):
+        raise ValueError(f"{text[:40]!r}: room codes are made of {CODE_ALPHABET} (not {wrong})")
+    if not wanted:
+        raise ValueError(f"expected some of {CODE_ALPHABET}, the room codes' characters")
+    return "".join(letter for letter in CODE_ALPHABET if letter in wanted)
 
 
 def seat_name(text: str) -> str:
@@ -115,6 +154,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_TRIES = "too-many-tries"
     TOO_MANY_ROOMS = "too-many-rooms"
     SERVER_FULL = "server-full"
+    WRONG_ROOM = "wrong-room"
 
 
 class ProtocolError(ValueError):
@@ -270,6 +310,71 @@ REQUESTS: dict[str, type[Request]] = {
     "unlock": LockTable,
 }
 """Each request's ``type`` on the wire, and its class."""
+
+
+# ---------------------------------------------------------------- addresses
+
+
+class BadPath(ValueError):
+    """A connection's address is none of the server's: ``status`` is the HTTP answer."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a connection's address leads: room ``room`` (``/rooms/CODE``), a new room
+    (``/rooms``, ``room`` ``None``), or, at ``/`` (``anywhere``), the room its opening names.
+    """
+
+    room: str | None
+    anywhere: bool = False
+
+    def refuses(self, opening: Opening) -> str | None:
+        """Why ``opening`` does not belong at this address (``None``: it does).
+
+        >>> Route("K7PQ2M").refuses(Watch("K7PQ2M")) is None
+        True
+        >>> Route("K7PQ2M").refuses(Watch("ABCDEF"))
+        'this connection is for room K7PQ2M, not ABCDEF'
+        """
+        if self.anywhere:
+            return None
+        if isinstance(opening, Host):
+            if self.room is not None:
+                return f"a new room is opened at {ROOMS_PATH}, not at room {self.room}'s address"
+            return None
+        if self.room is None:
+            return f"a room is joined at its own address, {room_path(opening.room)}"
+        if opening.room != self.room:
+            return f"this connection is for room {self.room}, not {opening.room}"
+        return None
+
+
+def parse_route(path: str) -> Route:
+    """Where the address ``path`` (a URL's path and query) leads; ``BadPath`` (404, or 400
+    for a malformed room code) unless it is one of the server's.
+
+    >>> parse_route("/rooms/K7PQ2M"), parse_route("/rooms")
+    (Route(room='K7PQ2M', anywhere=False), Route(room=None, anywhere=False))
+    >>> parse_route("/rooms/k7pq2m")
+    Traceback (most recent call last):
+    ...
+    coloretto.online.protocol.BadPath: not a room code: expected /rooms/ and six letters and digits
+    """
+    if path == OLD_PATH:
+        return Route(None, anywhere=True)
+    if path == ROOMS_PATH:
+        return Route(None)
+    prefix = ROOMS_PATH + "/"
+    if not path.startswith(prefix):
+        raise BadPath(f"no such address: rooms are at {ROOMS_PATH}/CODE", 404)
+    code = path[len(prefix) :]
+    if not ROOM_CODE.fullmatch(code):
+        raise BadPath("not a room code: expected /rooms/ and six letters and digits", 400)
+    return Route(code)
 
 
 def read_frame(text: str, known: Collection[str], noun: str) -> tuple[str, dict[str, Any]]:

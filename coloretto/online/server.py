@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import signal
 import ssl
 import time
@@ -57,6 +58,7 @@ from coloretto.online.messages import (
     WelcomeMessage,
 )
 from coloretto.online.protocol import (
+    CODE_ALPHABET,
     MAX_REQUEST,
     ROOM_CODE,
     Act,
@@ -157,7 +159,12 @@ class RoomServer:
     """The rooms and the connections to them. Everything runs on one event loop; bots
     think in ``bots``' processes, files are written in ``disk``'s threads."""
 
-    def __init__(self, data: DataDir, limits: Limits | None = None) -> None:
+    def __init__(
+        self, data: DataDir, limits: Limits | None = None, prefixes: str = CODE_ALPHABET
+    ) -> None:
+        self.prefixes = prefixes
+        """The characters this server's new room codes start with (``code_prefixes``): a
+        proxy in front of several servers routes each room to its maker by them."""
         self.store = RoomStore(data)
         self.limits = limits or Limits()
         self.log = incident_log(data.log) if _can_log(data) else logging.getLogger(__name__)
@@ -271,6 +278,8 @@ class RoomServer:
                             ws, ErrorMessage(ErrorCode.NO_ROOM, "say which room first")
                         )
                         continue
+                    if (why := guarded.route.refuses(request)) is not None:
+                        raise ClosingError(ErrorCode.WRONG_ROOM, why)
                     seat = await self._open(ws, address, request)
             async for text in ws:
                 request = self._parse(ws, text, bucket)
@@ -398,9 +407,9 @@ class RoomServer:
 
     def _seat(self, address: str, request: Opening) -> tuple[Seat, str | None]:
         if isinstance(request, Host):
-            code = new_code()
+            code = self._new_code()
             while code in self.rooms:
-                code = new_code()
+                code = self._new_code()
             room, token = Room.open(code, request)
             live = self.rooms[code] = LiveRoom(room)
             return Seat(live, 0), token
@@ -418,6 +427,10 @@ class RoomServer:
             )
             return Seat(live, owner), None
         return Seat(live, None), None
+
+    def _new_code(self) -> str:
+        """A random room code that starts with one of ``prefixes``."""
+        return secrets.choice(self.prefixes) + new_code()[1:]
 
     async def _request(self, ws: ServerConnection, seat: Seat, request: Request) -> None:
         live = seat.live
@@ -765,9 +778,11 @@ async def run_server(
     *,
     tls: ssl.SSLContext | None = None,
     limits: Limits | None = None,
+    prefixes: str = CODE_ALPHABET,
     ready: Callable[[str], None] = print,
 ) -> None:
-    """Serve until SIGINT or SIGTERM; ``ready`` is told the address once listening.
+    """Serve until SIGINT or SIGTERM; ``ready`` is told the address once listening; new
+    rooms' codes start with one of ``prefixes``.
 
     Raises ``ServerInUse`` if another server serves ``data``, ``OSError`` if the address
     cannot be listened on."""
@@ -781,7 +796,7 @@ async def run_server(
             f"({locked.holder or 'a process that did not say who it is'})"
         ) from None
     with held:
-        server = RoomServer(data, limits)
+        server = RoomServer(data, limits, prefixes)
         _quiet_libraries(server.log)
         rooms = server.load()
         stop = asyncio.get_running_loop().create_future()
