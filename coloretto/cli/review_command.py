@@ -213,31 +213,31 @@ class _Report:
                 printable(
                     f"Review of {self.path.name}: {len(mine)} decisions analysed by "
                     f"{review.bot} (seed {review.seed}); what a move lost: points of final "
-                    "margin and chance to win."
+                    "margin and chance to win, ± their standard error; Hint: the hint asked "
+                    "in the game (✓: followed)."
                 )
             )
         )
         table = Table(box=None, padding=(0, 1), pad_edge=False)
-        columns = ("Move", "Round", "Player", "Played", "Best", "Points", "Win", "Grade", "Hint")
+        columns = ("Move", "Player", "Played", "Best", "Points", "Win", "Grade", "Hint")
         for column in columns:
-            right = column in ("Move", "Round", "Points", "Win")
+            right = column in ("Move", "Points", "Win")
             table.add_column(column, justify="right" if right else "left", no_wrap=True)
         for decision in mine:
             state = states[decision.ply]
             best = decision.best
             other = decision.grade is not Grade.BEST
             win_error, points_error = decision.errors
-            hint = decision.hint
+            chance = round(100 * decision.win_loss)
             table.add_row(
                 str(decision.ply + 1),
-                str(state.round),
                 Text(names[decision.seat], overflow="fold"),
                 short_action(decision.played, state),
                 short_action(best, state) if other else "",
                 f"{-decision.cost:+.1f}±{points_error:.1f}" if other else "",
-                f"{-100 * decision.win_loss:+.0f}±{100 * win_error:.0f}%" if other else "",
+                f"{-chance:+d}±{100 * win_error:.0f}%" if other and chance else "",
                 _grade_text(decision.grade),
-                "" if hint is None else short_action(hint.action, state),
+                _hint_text(decision, state),
             )
         console.print(table)
         from coloretto.tui.summary import costly_list  # noqa: PLC0415 (the tui layer loads lazily)
@@ -291,6 +291,15 @@ class _Report:
                 for d in self.decisions()
             ],
         }
+
+
+def _hint_text(decision: Decision, state: GameState) -> str:
+    """The hint given in the game for the decision: ``✓`` when it was played, else the move
+    hinted (nothing when no hint was asked)."""
+    hint = decision.hint
+    if hint is None:
+        return ""
+    return "✓" if hint.recommends(decision.played) else short_action(hint.action, state)
 
 
 def _grade_text(grade: Grade) -> Text:

@@ -134,7 +134,8 @@ def cost_words(decision: Decision) -> str:
     chance = round(100 * decision.win_loss)
     words = f"{-decision.cost:+.1f}{_error(points_error, '.1f')} points"
     if chance:
-        words += f", {-chance:+d}{_error(100 * win_error, '.0f')}% chance to win"
+        form = ".0f" if 100 * win_error >= 1 else ".1f"
+        words += f", {-chance:+d}{_error(100 * win_error, form)}% chance to win"
     return words
 
 
