@@ -1,79 +1,185 @@
-"""The coach's speed and stability: how long ``coloretto review`` takes on a game, on one
-core with the default budget, and whether two reviews with different seeds agree.
+"""The coach's speed: a whole game's review as ``coloretto review`` runs it, and the
+processor time of each decision's analysis.
 
-Run: ``python benchmarks/review.py [--games 3] [--players 4] [--all] [--bot SPEC]``. Each
-game is played by one person (the greedy bot at seat 0) against expert bots
-(deterministic, so every run reviews the same games); its
-decisions (every seat's with ``--all``) are reviewed twice, with seeds 0 and 1, in this
-process (one core). Printed per game: decisions, seconds, seconds per decision, processor
-seconds, and the blunders and mistakes each seed finds (and whether they agree). The
-target: a 4-player game's review (the person's decisions) under 60 s on one core. A
-benchmark, not a test: the figures depend on the machine and its load.
+Run: ``python benchmarks/review.py [--games 2] [--players 4] [--bot SPEC] [--jobs N]``; to
+compare source trees under the same load, ``python benchmarks/review.py --code OLD --code
+.`` (each tree measured in a process of its own, in turn, ``--rounds`` times, all with the
+same ``--bot``: by default the coach's bot of the tree this script is in).
+
+Each game is played by one person (the greedy bot at seat 0) against expert bots
+(deterministic, so every run and every tree reviews the same games). Its decisions with a
+choice (not ``forced``) are measured twice:
+
+- the review: ``coloretto.play.review.analyse`` on ``--jobs`` processes (by default every
+  core, as ``coloretto review`` runs it), analysis seed 0: its wall time, and the
+  processor time of this process and its workers per decision;
+- the analyses alone, in this process (one core): for each decision a new bot catches up
+  with the game (``catch_up``: the fit of the other seats) and analyses it (``analyse``),
+  which is the same work in every tree: processor seconds of each part per decision.
+
+The target: a 4-player game's review (about 30 decisions) within 10 s of wall time on the
+idle 2-core machine. A benchmark, not a test: the figures depend on the machine and its
+load (printed).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import resource
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
+from coloretto.bots.base import Analyst
+from coloretto.bots.players import CatchesUp
 from coloretto.bots.registry import make_bot
-from coloretto.engine import Rules, new_game
-from coloretto.play.coach import REVIEW_BOT, Grade
-from coloretto.play.review import Review, analyse, pending
+from coloretto.engine import GameState, Rules, new_game
+from coloretto.play.advice import forced
+from coloretto.play.coach import REVIEW_BOT
+from coloretto.play.review import analyse
 
-TARGET = 60.0
-"""Seconds for the review of a 4-player game's person, on one core."""
+TARGET = 10.0
+"""Seconds of wall time for the review of a 4-player game's person, on both cores."""
+
+Figures = dict[str, list[float]]
+
+
+def game(players: int, seed: int) -> tuple[list[GameState], list[int]]:
+    """A game of the greedy bot (seat 0) against experts: its positions, and the plies of
+    seat 0's decisions with a choice."""
+    state = new_game(Rules(players=players), seed=seed)
+    states = [state]
+    bots = [make_bot("greedy", seed=seed)] + [make_bot("expert") for _ in range(players - 1)]
+    while not state.is_over:
+        seat = state.current_player
+        state = state.apply(bots[seat].choose(state.view(seat), state.legal_actions()))
+        states.append(state)
+    plies = [
+        ply
+        for ply, position in enumerate(states[:-1])
+        if position.current_player == 0 and forced(position) is None
+    ]
+    return states, plies
+
+
+def children_cpu() -> float:
+    """Processor seconds of this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measure(args: argparse.Namespace) -> Figures:
+    """Every game reviewed (``jobs`` processes), then its decisions analysed one by one."""
+    figures: Figures = {}
+    for number in range(args.games):
+        states, plies = game(args.players, 100 + number)
+        figures.setdefault("decisions", []).append(len(plies))
+        start, cpu, workers = time.perf_counter(), time.process_time(), children_cpu()
+        reviewed = list(analyse(states, plies, args.bot, 0, args.jobs))
+        assert len(reviewed) == len(plies)
+        wall = time.perf_counter() - start
+        used = time.process_time() - cpu + children_cpu() - workers
+        figures.setdefault("review wall", []).append(wall)
+        figures.setdefault("review cpu per decision", []).append(used / max(1, len(plies)))
+        fitting, analysing = [], []
+        for ply in plies:
+            state = states[ply]
+            bot = make_bot(args.bot, seed=ply)
+            assert isinstance(bot, CatchesUp)
+            assert isinstance(bot, Analyst)
+            view = state.view(state.current_player)
+            start = time.process_time()
+            bot.catch_up(view)
+            middle = time.process_time()
+            bot.analyse(view, state.legal_actions())
+            fitting.append(middle - start)
+            analysing.append(time.process_time() - middle)
+        figures.setdefault("catch_up cpu", []).extend(fitting)
+        figures.setdefault("analyse cpu", []).extend(analysing)
+    return figures
+
+
+def report(figures: Figures, prefix: str = "") -> None:
+    walls = figures.get("review wall", [])
+    decisions = figures.get("decisions", [])
+    for wall, count in zip(walls, decisions, strict=True):
+        verdict = "within" if wall <= TARGET else "OVER"
+        print(
+            f"{prefix}review of {count:.0f} decisions: {wall:5.1f} s wall "
+            f"({verdict} {TARGET:.0f} s)"
+        )
+    if walls:
+        per = figures["review cpu per decision"]
+        print(
+            f"{prefix}review: processor {statistics.fmean(per):.3f} s per decision (all processes)"
+        )
+    fitting, analysing = figures.get("catch_up cpu", []), figures.get("analyse cpu", [])
+    if fitting:
+        print(
+            f"{prefix}one core, per decision: catch_up {statistics.fmean(fitting):.3f} s, "
+            f"analyse {statistics.fmean(analysing):.3f} s (median "
+            f"{statistics.median(analysing):.3f}, max {max(analysing):.3f}) of processor time, "
+            f"{len(fitting)} decisions"
+        )
+
+
+def load_average() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Each tree of ``--code`` measured in a process of its own, in turn, ``--rounds``
+    times; the figures one tree after another."""
+    script = Path(__file__).resolve()
+    trees = [Path(code).resolve() for code in args.code]
+    figures: list[Figures] = [{} for _ in trees]
+    for _ in range(args.rounds):
+        for tree, kept in zip(trees, figures, strict=True):
+            done = subprocess.run(
+                [sys.executable, str(script), "--json", "--games", str(args.games),
+                 "--players", str(args.players), "--bot", args.bot, "--jobs", str(args.jobs)],
+                env={**os.environ, "PYTHONPATH": str(tree)},
+                cwd=tree,
+                capture_output=True,
+                text=True,
+                check=True,
+            )  # fmt: skip
+            for name, values in json.loads(done.stdout).items():
+                kept.setdefault(name, []).extend(values)
+            print(f"  {tree} measured; load average {load_average()}")
+    for tree, kept in zip(trees, figures, strict=True):
+        print(f"{tree}:")
+        report(kept, "  ")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--all", action="store_true", help="every seat's decisions")
     parser.add_argument("--bot", default=REVIEW_BOT)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each tree (--code)")
+    parser.add_argument(
+        "--code", action="append", metavar="TREE", help="measure this source tree (repeatable)"
+    )
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.json:
+        print(json.dumps(measure(args)))
+        return
     print(f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores")
-    print(f"load average {os.getloadavg()[0]:.2f}; review bot {args.bot}; one core")
-    worst = 0.0
-    for number in range(args.games):
-        seed = 100 + number
-        state = new_game(Rules(players=args.players), seed=seed)
-        states = [state]
-        bots = [make_bot("greedy", seed=seed)] + [
-            make_bot("expert", seed=seed) for _ in range(args.players - 1)
-        ]
-        while not state.is_over:
-            seat = state.current_player
-            state = state.apply(bots[seat].choose(state.view(seat), state.legal_actions()))
-            states.append(state)
-        seats = tuple(range(args.players)) if args.all else (0,)
-        plies = pending(states, Review(), seats)
-        found = []
-        for review_seed in (0, 1):
-            start, cpu = time.perf_counter(), time.process_time()
-            decisions = list(analyse(states, plies, args.bot, review_seed))
-            seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-            errors = {
-                grade: sorted(d.ply for d in decisions if d.grade is grade)
-                for grade in (Grade.BLUNDER, Grade.MISTAKE)
-            }
-            found.append(errors)
-            if review_seed == 0:
-                worst = max(worst, seconds)
-                print(
-                    f"game {seed}: {len(plies)} decisions in {seconds:.1f} s "
-                    f"({seconds / max(1, len(plies)):.2f} s each, processor {cpu:.1f} s)"
-                )
-        same = found[0][Grade.BLUNDER] == found[1][Grade.BLUNDER]
-        print(
-            f"  blunders (plies) seed 0: {found[0][Grade.BLUNDER]}, seed 1: "
-            f"{found[1][Grade.BLUNDER]} -> {'agree' if same else 'DISAGREE'}; mistakes "
-            f"{found[0][Grade.MISTAKE]} / {found[1][Grade.MISTAKE]}"
-        )
-    verdict = "within" if worst < TARGET else "OVER"
-    print(f"slowest review {worst:.1f} s: {verdict} the {TARGET:.0f} s target")
+    print(f"load average before: {load_average()}; bot {args.bot}; {args.jobs} processes")
+    if args.code:
+        compare(args)
+        return
+    figures = measure(args)
+    print(f"load average after: {load_average()}")
+    report(figures)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import random
 import time
 from typing import Any
 
+from coloretto.bots import model
 from coloretto.bots.base import Bot
 from coloretto.bots.expert import ExpertBot
 from coloretto.bots.model import (
@@ -295,3 +296,29 @@ def test_the_search_s_time_cap_covers_fitting_the_opponents() -> None:
     assert capped._opponents is None
     assert uncapped._opponents is not None
     assert any(bot is not None for _, bot in uncapped._opponents.likeliest)
+
+
+def test_memories_share_decisions_only_where_the_histories_agree() -> None:
+    # Two games of one deal part after 40 moves. A memory made for the second takes up the
+    # first's decisions (and its rules' verdicts) from before the parting only: its
+    # decisions and fits are those of a memory that shares nothing.
+    first, _ = played(["expert", "builder", "taker", "denial"], 90)
+    state = new_game(Rules(players=4), seed=3)
+    for move in first.history()[:40]:
+        state = state.apply(move.action)
+    rng = random.Random(1)
+    while state.ply < 90:
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert state.history()[40:] != first.history()[40:]
+    expert = ExpertBot(observe=False)
+    likeliest(first.view(0), expert, Memory().decisions(first.view(0)))
+    shared = Memory().decisions(state.view(0))
+    assert any(d.rules for d in shared)  # the first game's verdicts, before the parting
+    model._SHARED.clear()
+    alone = Memory().decisions(state.view(0))
+    assert not any(d.rules for d in alone)
+    assert _seen(shared) == _seen(alone)
+    one, other = (fit_opponents(state.view(0), expert, past) for past in (shared, alone))
+    assert one is not None
+    assert other is not None
+    assert one.fitted == other.fitted  # every rule's fit to every seat, exactly

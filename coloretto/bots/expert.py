@@ -227,6 +227,8 @@ class ExpertBot:
         if len(legal) == 1:
             return legal[0]
         if view.drawn_card is not None:
+            if _alike(view, legal):  # every outlook the first one: the first is the best
+                return legal[0]
             placing = _Outlook(view, self, self.denial, self.expected_thresholds(view))
             return placing.best_placement(view.drawn_card, legal)
         return _Outlook(view, self, 0.0, self.expected_thresholds(view)).take_or_draw(legal)
@@ -288,8 +290,8 @@ class _Collector:
     walk every row ever asked about.
     """
 
-    __slots__ = ("base", "counts", "jokers", "junk", "plus", "plus2", "prospects", "rows",
-                 "slots", "table")  # fmt: skip
+    __slots__ = ("base", "counts", "game", "jokers", "junk", "plus", "plus2", "prospects",
+                 "rows", "slots", "table")  # fmt: skip
 
     def __init__(
         self,
@@ -299,6 +301,7 @@ class _Collector:
         junk: tuple[float, ...] | None,
     ) -> None:
         table, plus, colours = game
+        self.game = game
         self.slots = _slots(colours)
         """Per card value: its colour's index, or ``_JOKER_SLOT``, ``_PLUS2_SLOT``,
         ``_NO_SLOT``."""
@@ -325,11 +328,17 @@ class _Collector:
                 plus2 += 1
             elif slot == _JOKER_SLOT:
                 jokers += 1
-        points: float = best_total(counts, jokers, plus2, self.table, self.plus)
         prospects, junk = self.prospects, self.junk
         if prospects is None and junk is None:
-            return points
-        built = building(counts, self.plus)
+            return best_total(counts, jokers, plus2, self.table, self.plus)
+        key = (*counts, jokers, plus2)
+        scored = _SCORED.get(key)
+        if scored is None or scored[0] != self.game:
+            if len(_SCORED) >= SCORED_KEPT:
+                _SCORED.clear()
+            total = best_total(counts, jokers, plus2, self.table, self.plus)
+            scored = _SCORED[key] = (self.game, total, building(counts, self.plus))
+        _, points, built = scored
         if prospects is not None:
             points += sum([prospects[i][counts[i]] for i in built])
         return points if junk is None else less_junk(points, self.table, counts, built, junk)
@@ -342,6 +351,14 @@ class _Collector:
             gain = rows[tuple(map(int, cards))] = self.value(cards) - self.base
         return gain
 
+
+SCORED_KEPT = 20_000
+"""Collections whose score and colours built are remembered (then forgotten)."""
+
+_SCORED: dict[tuple[int, ...], tuple[Hashable, float, list[int]]] = {}
+"""By a collection's counts (per colour in play, then its jokers and "+2" cards): the game
+(scoring table, plus colours, colours in play) it was scored in, its score (``best_total``)
+and the colours it builds (``building``), for ``_Collector.value``."""
 
 _GAINS: dict[Hashable, _Collector] = {}
 """Collectors by collection: the same collections come back in decision after decision
@@ -462,11 +479,8 @@ class _Outlook:
         if before is None or foresight == 0.0:
             return None
         future = future_cards(before, sum(self.caps), view.rules.seats, foresight)
-        me = self.me
-        rivals = [
-            sum(1 for s, counts in enumerate(held) if s != me and counts[colour])
-            for colour in view.colours
-        ]
+        others = [counts for s, counts in enumerate(held) if s != self.me]
+        rivals = [sum([1 for counts in others if counts[colour]]) for colour in view.colours]
         return expected_cards(future, [unseen.get(c, 0) for c in view.colours], rivals)
 
     def _junk(self, view: PlayerView, unseen: dict[Card, int], junk: float) -> list[float] | None:
@@ -675,7 +689,8 @@ class _Outlook:
         return best
 
 
-def _weights(rules: Rules, me: int, against: float) -> list[float]:
+@cache
+def _weights(rules: Rules, me: int, against: float) -> tuple[float, ...]:
     """How much each seat's gain counts against mine.
 
     Seats moved by the same player (the ghost variant) count for nothing;
@@ -685,7 +700,16 @@ def _weights(rules: Rules, me: int, against: float) -> list[float]:
     mine = rules.controller(me)
     opponents = [s for s in range(rules.seats) if rules.controller(s) != mine]
     share = against / math.sqrt(max(1, len(opponents)))
-    return [share if s in opponents else 0.0 for s in range(rules.seats)]
+    return tuple(share if s in opponents else 0.0 for s in range(rules.seats))
+
+
+def _alike(view: PlayerView, legal: Sequence[Action]) -> bool:
+    """Whether every one of ``legal`` names a row alike (the same cards and capacity):
+    ``_Outlook.place_value`` then answers the first one's value for all."""
+    rows, caps = view.rows, view.row_capacities
+    first = _row(legal[0])
+    row, cap = rows[first], caps[first]
+    return all(rows[r] == row and caps[r] == cap for r in map(_row, legal))
 
 
 def _row(action: Action) -> int:
