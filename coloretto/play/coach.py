@@ -24,7 +24,8 @@ moves are about equal). A move the hint recommended in the game (``StoredHint``)
 "good" too, unless this look is deeper than the hint's (more deals) and its loss is clear.
 
 A decision's accuracy is Lichess's ``103.1668 e^(-0.04354 loss) - 3.1669`` (``loss`` in
-points of %), between 0 and 100; a player's accuracy is the mean over their decisions.
+points of %: the loss the grade goes by, ``Decision.graded_loss``), between 0 and 100; a
+player's accuracy is the mean over their decisions.
 
 >>> from coloretto.bots import Estimate
 >>> from coloretto.engine import DRAW, Action
