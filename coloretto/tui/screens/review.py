@@ -55,6 +55,15 @@ def grade_words(grade: Grade, *, plain: bool = False) -> Text:
     return Text(f"{mark}{grade.value}", mark_style(grade, plain=plain))
 
 
+def plus_minus(error: float) -> str:
+    """A chance's standard error: to the percent, or to a tenth of one when smaller.
+
+    >>> plus_minus(0.042), plus_minus(0.0031), plus_minus(0.0)
+    ('± 4%', '± 0.3%', '± 0%')
+    """
+    return f"± {error:.1%}" if 0 < error < 0.01 else f"± {error:.0%}"
+
+
 class ReviewScreen(Screen[None]):
     """The review of one game: the chart of each person's chance to win after their
     decisions (with a progress bar while they are analysed), the selected decision, then
@@ -160,16 +169,17 @@ class ReviewScreen(Screen[None]):
         state = self.reviewing.states[point.ply]
         played, best = decision.estimates[decision.played], decision.estimates[decision.best]
         lines = [Text.assemble(where, grade_words(decision.grade, plain=self.app.no_color))]
-        chance = f"chance to win after it {played.win:.0%} (± {played.win_error:.0%})"
+        chance = f"chance to win after it {played.win:.0%} ({plus_minus(played.win_error)})"
         if decision.best == decision.played:
             lines.append(
                 Text(f"Played: {describe_action(decision.played, state)}, the best move; {chance}")
             )
             return Text("\n").join(lines)
+        better = f"{best.win:.0%} ({plus_minus(best.win_error)})"
         lines.append(
             Text(
                 f"Played: {describe_action(decision.played, state)}, {chance}; best: "
-                f"{describe_action(decision.best, state)}, {best.win:.0%} (± {best.win_error:.0%})"
+                f"{describe_action(decision.best, state)}, {better}"
             )
         )
         why = why_costly(state, decision, self.names).plain

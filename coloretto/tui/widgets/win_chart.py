@@ -44,7 +44,7 @@ from coloretto.play.coach import Decision, Grade
 AXIS = 5
 """Cells of the y axis: ``100%│``."""
 
-MOST_CELLS = 4
+MOST_CELLS = 8
 """The most cells a decision's bar takes (a short game on a wide screen)."""
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"
@@ -129,8 +129,8 @@ def widths(points: int, width: int) -> list[int]:
     """The cells of each bar shown in ``width`` cells (axis included): they share the room
     (one or two cells more for some), at most ``MOST_CELLS`` each.
 
-    >>> widths(3, 20), widths(4, 11), widths(100, 45) == [1] * 40
-    ([4, 4, 4], [1, 2, 1, 2], True)
+    >>> widths(3, 20), widths(3, 40), widths(4, 11), widths(100, 45) == [1] * 40
+    ([5, 5, 5], [8, 8, 8], [1, 2, 1, 2], True)
     """
     room = max(1, width - AXIS)
     count = min(points, room)
@@ -210,11 +210,12 @@ def _label(row: int, rows: int) -> str:
 def _cell(
     row: int, fill: int | None, top: int | None, bar: Style, *, first: bool
 ) -> tuple[str, Style]:
-    """One cell of a bar: its part of the bar, the error band above it, or empty (a round's
-    start dotted down its first cell)."""
+    """One cell of a bar: its part of the bar (at least an eighth: a chance of nearly
+    nothing is still there), the error band above it, or empty (a round's start dotted down
+    its first cell)."""
     if fill is None or top is None:
         return ("·" if row == 0 else (" " if not first else "┊")), FAINT
-    eighths = max(0, min(8, fill - 8 * row))
+    eighths = max(1 if row == 0 else 0, min(8, fill - 8 * row))
     if eighths:
         return EIGHTHS[eighths], bar
     if top > 8 * row:
