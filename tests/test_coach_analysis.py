@@ -77,11 +77,12 @@ def test_the_hint_and_the_review_of_a_decision_give_the_same_values(tmp_path: Pa
     assert plies
     assert set(plies) <= set(hints)
     review = {d.ply: d for d in analyse(states, plies, COACH, 0)}
-    for ply in plies:
+    first = [p for p in plies if review[p].valuation.samples == hints[p].valuation.samples]
+    assert len(first) >= len(plies) / 2  # the others were looked at again on more deals
+    for ply in first:
         hint = hints[ply]
         assert (hint.bot, hint.seed) == (COACH, 0)
-        assert review[ply].estimates == hint.valuation.estimates
-        assert review[ply].paired == hint.valuation.paired or review[ply].valuation.samples > 6
+        assert review[ply].valuation == hint.valuation
     assert table.session.game.is_over
 
 
