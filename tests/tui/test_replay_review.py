@@ -3,6 +3,7 @@ a weaker one in the turn bar, ``n`` to the next mistake."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -10,7 +11,8 @@ from textual.widgets import Static
 
 from coloretto.bots import Estimate
 from coloretto.engine import GameState, Rules, load_record, to_record
-from coloretto.play.coach import Decision, Grade
+from coloretto.play.analysis import HINTS_KEY, hints_meta
+from coloretto.play.coach import COACH_BOT, Decision, Grade, StoredHint, Valuation
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
@@ -214,3 +216,29 @@ async def test_a_game_of_bots_alone_has_nobody_to_review(tmp_path: Path) -> None
             await pilot.pause(0.01)
         assert text_of(body).startswith("No decision to review: nobody played here.")
         assert "next mistake" not in text_of(body)  # no mistake to step to
+
+
+@asynctest
+async def test_the_hints_given_in_the_game_show_in_the_replays_move_list() -> None:
+    record = load_record(to_record(random_game(5), NAMES))
+    states = positions(record)
+    followed, other = [p for p in range(len(states) - 1) if len(states[p].legal_actions()) > 1][:2]
+    hints = {}
+    for ply in (followed, other):
+        move = states[ply + 1].last_move
+        assert move is not None
+        legal = states[ply].legal_actions()
+        unlike = [a for a in legal if a != move.action]
+        hinted = move.action if ply == followed else unlike[0]
+        estimates = {a: Estimate(0.5 if a == hinted else 0.3, 0.0, 0.01, 0.5, 32) for a in legal}
+        hints[ply] = StoredHint(hinted, Valuation(estimates), COACH_BOT, 0)
+    kept = replace(record, meta={**record.meta, HINTS_KEY: hints_meta(hints)})
+    async with ReplayApp(Replay.from_record(kept, "game.json")).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(pilot)
+        await pilot.press("end")  # the whole game in the log
+        entries = [e.plain for e in screen.query_one(MoveLog).entries]
+        with_hint = [e for e in entries if "· as hinted" in e or "· hint: " in e]
+        assert len(with_hint) == 2
+        assert with_hint[0].endswith("· as hinted")
+        assert "· hint: " in with_hint[1]
