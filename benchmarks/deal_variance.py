@@ -12,7 +12,10 @@ margin between the two actions the first analysis ranks best, it prints:
 - the same spread when the deals are drawn otherwise (for comparison only: the search
   itself is unchanged): *stratified* (the next card off the deck drawn evenly over the
   unseen cards, deal by deal, the rest shuffled) and *antithetic* (every other deal is the
-  one before with the deck in reverse order).
+  one before with the deck in reverse order);
+- and the spread of the difference corrected by a control variate: the cards of the
+  seat's own colours among the next ``CONTROL_CARDS`` of each deal's deck, less what is
+  expected from the unseen cards (known exactly), regressed out of the deals' differences.
 
 Run: ``python benchmarks/deal_variance.py [--positions 12] [--repeats 10] [--deals 16]``.
 Figures in docs/coach.md ("How sure the coach is").
@@ -67,6 +70,34 @@ class Stratified(_Sampler):
         return [top, *cards]
 
 
+class Recorded(_Sampler):
+    """Deals as the search draws them (shuffled), their decks kept for the control variate."""
+
+    def _order(self, cards: list[Card], number: int) -> list[Card]:
+        self._rng.shuffle(cards)
+        return cards
+
+
+CONTROL_CARDS = 4
+"""The next cards of a deal whose colours make the control variate."""
+
+
+def controlled(state: GameState, bot: Recorded, differences: Sequence[float]) -> float:
+    """The mean of the deals' ``differences`` less the part the control variate explains:
+    the cards of the seat's colours among each deal's next ``CONTROL_CARDS`` cards, whose
+    mean is known from the unseen cards."""
+    seat = state.current_player
+    mine = {card for card, n in state.collection(seat).items() if n and card.is_colour}
+    unseen = _undrawn(state)
+    expected = CONTROL_CARDS * sum(card in mine for card in unseen) / max(1, len(unseen))
+    controls = [sum(c in mine for c in order[:CONTROL_CARDS]) - expected for order in bot._orders]
+    spread = statistics.pvariance(controls)
+    if spread == 0:
+        return statistics.fmean(differences)
+    slope = statistics.covariance(differences, controls) / statistics.variance(controls)
+    return statistics.fmean(differences) - slope * statistics.fmean(controls)
+
+
 class Antithetic(_Sampler):
     """Every other deal is the one before with its deck in reverse order."""
 
@@ -115,7 +146,8 @@ def main() -> None:
         "stratified": Stratified,
         "antithetic": Antithetic,
     }
-    spreads: dict[tuple[str, int], list[float]] = {(k, m): [] for k in kinds for m in (0, 1)}
+    names = [*kinds, "controlled"]
+    spreads: dict[tuple[str, int], list[float]] = {(k, m): [] for k in names for m in (0, 1)}
     paired: dict[int, list[float]] = {0: [], 1: []}
     unpaired: dict[int, list[float]] = {0: [], 1: []}
     start = time.perf_counter()
@@ -146,12 +178,24 @@ def main() -> None:
                         unpaired[measure].append(alone[measure])
             for measure in (0, 1):
                 spreads[name, measure].append(statistics.stdev(differences[measure]))
+        corrected: dict[int, list[float]] = {0: [], 1: []}
+        for repeat in range(args.repeats):
+            recorded = Recorded(1000 + repeat, iterations=args.deals, sample=True)
+            values = recorded.deal_values(view, legal)
+            for measure in (0, 1):
+                deals = [
+                    a[measure] - b[measure]
+                    for a, b in zip(values[best], values[second], strict=True)
+                ]
+                corrected[measure].append(controlled(state, recorded, deals))
+        for measure in (0, 1):
+            spreads["controlled", measure].append(statistics.stdev(corrected[measure]))
     print(f"({time.perf_counter() - start:.0f} s)")
     print("the best option less the next (root mean square over the positions):")
     print(f"{'':44} {'win %':>6} {'points':>6}")
     print(f"  reported error, paired (deal by deal):    {_pair(paired)}")
     print(f"  reported error, as if independent:        {_pair(unpaired)}")
-    for name in kinds:
+    for name in names:
         spread = {m: spreads[name, m] for m in (0, 1)}
         print(f"  spread across repeats, {name:10} deals: {_pair(spread)}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
