@@ -191,6 +191,7 @@ class Hints:
     def __init__(self, bot: str = COACH_BOT, seed: int = COACH_SEED) -> None:
         self.coach = Coach(bot, seed)
         self.given: dict[tuple[int, int], StoredHint] = {}
+        """The hints given, by game and ply (replaced as a whole when one is added)."""
 
     def advise(self, state: GameState, game_number: int, time_limit: float) -> Advice:
         """The best action for the seat to move in ``state`` (game ``game_number`` of its
@@ -213,7 +214,9 @@ class Hints:
             return Advice(fallback(view, legal), None, analysis.problem or "no analysis")
         found = kept(asked.found)
         best = ranked(found.estimates)[0]
-        self.given[game_number, state.ply] = StoredHint(best, found, coach.bot, coach.seed)
+        hint = StoredHint(best, found, coach.bot, coach.seed)
+        # Replaced whole: the thread that saves the game reads it while hints are given.
+        self.given = {**self.given, (game_number, state.ply): hint}
         return Advice(best, found)
 
     def for_game(self, game_number: int) -> dict[int, StoredHint]:

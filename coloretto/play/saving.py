@@ -115,7 +115,7 @@ def session_from_record(record: GameRecord, default_bot: str | None = None) -> S
     if HINTS_KEY in record.meta:  # a hint that does not fit the game is dropped
         states = positions(record)
         hints = hints_of(record.meta, states)
-        session.hints.given.update({(match.game_number, ply): h for ply, h in hints.items()})
+        session.hints.given = {(match.game_number, ply): h for ply, h in hints.items()}
     return session
 
 
