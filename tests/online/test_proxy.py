@@ -1,0 +1,143 @@
+"""The nginx configurations of ``docs/online.md``, as written there, in front of real
+servers on loopback: one server under a prefix, and two servers that share the room codes
+(``--prefixes``), new rooms made on both and every player reaching their room. Skipped
+where nginx is not installed (Debian: ``apt-get install nginx-light``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from coloretto.engine import Rules
+from coloretto.online.client import RemoteTable
+from coloretto.online.protocol import Host, Join
+from coloretto.play.keeper import Keeper
+from coloretto.store.paths import DataDir
+from tests.online.conftest import ROOT, ServerProcess, until
+
+NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+
+pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed")
+
+DOC = ROOT / "docs" / "online.md"
+
+
+def nginx_blocks() -> list[str]:
+    """The ``nginx`` code blocks of the page, in order."""
+    blocks, lines, inside = [], [], False
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        if line.strip() == "```nginx":
+            inside, lines = True, []
+        elif inside and line.strip() == "```":
+            inside = False
+            blocks.append("\n".join(lines))
+        elif inside:
+            lines.append(line)
+    return blocks
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+@contextlib.contextmanager
+def nginx(folder: Path, http: str, server: str) -> Iterator[int]:
+    """nginx running ``http`` in its http block and ``server`` in a server block that
+    listens on a free loopback port (yielded), until the end of the block."""
+    folder.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    temp = " ".join(
+        f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi",
+                                                          "uwsgi", "scgi")
+    )  # fmt: skip
+    (folder / "nginx.conf").write_text(
+        f"daemon off; pid {folder / 'nginx.pid'}; error_log {folder / 'error.log'};\n"
+        "events { worker_connections 256; }\n"
+        f"http {{ access_log off; {temp}\n{http}\n"
+        f"server {{ listen 127.0.0.1:{port};\n{server}\n}} }}\n"
+    )
+    command = [str(NGINX), "-p", str(folder), "-e", str(folder / "error.log"),
+               "-c", str(folder / "nginx.conf")]  # fmt: skip
+    checked = subprocess.run([*command, "-t"], capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stderr
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and process.poll() is None:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                break
+            time.sleep(0.05)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+async def host_and_join(base: str, folder: Path, number: int) -> str:
+    """Ana opens a room at the server ``base`` and Ben joins it; both leave; its code."""
+    opening = Host(f"Ana {number}", Rules(players=3), "easy", 0, 60)
+    ana = RemoteTable(base, opening, Keeper(DataDir(folder / f"ana{number}")))
+    hosting = asyncio.create_task(ana.run())
+    await until(lambda: ana.player == 0 and ana.room is not None, 10)
+    room = ana.room
+    assert room is not None
+    ben = RemoteTable(base, Join(room, "Ben"), Keeper(DataDir(folder / f"ben{number}")))
+    joining = asyncio.create_task(ben.run())
+    await until(lambda: ben.player == 1, 10)
+    ana.suspend()
+    ben.suspend()
+    await asyncio.wait_for(asyncio.gather(hosting, joining), 10)
+    return room
+
+
+def made_here(server: ServerProcess) -> set[str]:
+    return {path.stem for path in (server.home / "rooms").glob("*.json")}
+
+
+def test_one_server_under_a_prefix(tmp_path: Path, server: ServerProcess) -> None:
+    (location, *_) = nginx_blocks()
+    location = location.replace("127.0.0.1:7787", server.address)
+    with nginx(tmp_path / "nginx", "", location) as port:
+        base = f"ws://127.0.0.1:{port}/coloretto/"
+        room = asyncio.run(host_and_join(base, tmp_path, 1))
+    assert made_here(server) == {room}
+
+
+def test_two_servers_share_the_room_codes_behind_nginx(tmp_path: Path) -> None:
+    (config,) = [block for block in nginx_blocks() if "map $request_uri" in block]
+    http, server_block = config.split("# in the server block")
+    first = ServerProcess(tmp_path / "a", options=("--prefixes", "ABCDEFGHJKLMNPQR"))
+    second = ServerProcess(tmp_path / "b", options=("--prefixes", "STUVWXYZ23456789"))
+    try:
+        first.start()
+        second.start()
+        for old, server in (("127.0.0.1:7787", first), ("127.0.0.1:7788", second)):
+            http = http.replace(old, server.address)
+        location = server_block.split("\n", 1)[1]
+        with nginx(tmp_path / "nginx", http, location) as port:
+            base = f"ws://127.0.0.1:{port}/coloretto/"
+
+            async def rooms() -> list[str]:
+                return [await host_and_join(base, tmp_path, number) for number in range(4)]
+
+            codes = asyncio.run(asyncio.wait_for(rooms(), 60))
+    finally:
+        first.stop()
+        second.stop()
+    on_first, on_second = made_here(first), made_here(second)
+    assert on_first | on_second == set(codes)
+    assert on_first
+    assert on_second  # new rooms go to either server (round robin)
+    assert all(code[0] in "ABCDEFGHJKLMNPQR" for code in on_first)
+    assert all(code[0] in "STUVWXYZ23456789" for code in on_second)
