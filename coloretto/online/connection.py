@@ -6,7 +6,8 @@ connection itself counts every ping against the same budget as the messages, and
 ``Gatekeeper`` closes connections that leave too much unread for too long, counts
 connections per address and in all from the moment the TCP connection is made, and
 refuses those past a cap with an HTTP answer (or, far past it, at once), before the
-server runs out of file descriptors.
+server runs out of file descriptors; an address (URL path) that is none of the server's
+is refused at the handshake too.
 """
 
 from __future__ import annotations

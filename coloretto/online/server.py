@@ -9,6 +9,11 @@ cannot be saved is undone and refused, never shown as played. A server killed at
 moment resumes every room on restart; a second server on the same data directory is
 refused.
 
+Every connection names its room in its address (``/rooms/CODE``; a new room at
+``/rooms``; ``protocol.parse_route``) and its opening must agree, so a proxy in front of
+several servers routes on the code; each server makes codes that start with characters of
+its own (``prefixes``).
+
 Each room in play is a ``LiveRoom``: the room (its game and people) with what the server
 keeps of it while it runs (its connections, who is away since when, its timers, its bots'
 driver and its lock). Every message is a typed value of ``protocol`` (requests) or
