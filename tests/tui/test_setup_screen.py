@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from coloretto.bots.registry import LEVELS
 from coloretto.cli.main import main
 from coloretto.engine import Rules
 from coloretto.play.keeper import Keeper
-from coloretto.play.saving import load_session, session_record
+from coloretto.play.saving import SavedGame, load_session, session_record
 from coloretto.play.session import Session
 from coloretto.store.last_setup import setup_path
 from coloretto.store.paths import DataDir
@@ -24,6 +26,7 @@ from coloretto.store.saves import save
 from coloretto.tui import ColorettoApp, GameConfig
 from coloretto.tui.screens import GameScreen, SetupScreen
 from coloretto.tui.screens.dialogs import ConfirmDiscard
+from coloretto.tui.screens.tutorial import TutorialScreen
 from coloretto.tui.widgets.choice import Choice
 from tests.conftest import random_play
 
@@ -180,6 +183,12 @@ def save_game(names: Sequence[str], rules: Rules, actions: int = 6) -> Path:
     return save(DataDir.default(), session.id, session_record(session))
 
 
+async def games_read(pilot: Pilot[None]) -> None:
+    """Wait for the games in progress to be read (in a worker thread) and shown."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 @asynctest
 async def test_the_game_in_progress_is_described_who_plays_where_it_stands() -> None:
     path = save_game(["Ana", "Ben"], Rules(players=2, games=3))
@@ -190,6 +199,7 @@ async def test_the_game_in_progress_is_described_who_plays_where_it_stands() -> 
     async with app.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
+        await games_read(pilot)
         assert "Resume" in offered(screen)
         ana, ben = game.scores()
         assert " ".join(text_of(screen.query_one("#setup-resume", Static)).split()) == (
@@ -206,6 +216,7 @@ async def test_five_long_names_in_progress_still_fit_80x24() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
+        await games_read(pilot)
         described = screen.query_one("#setup-resume", Static)
         assert described.size.height <= 2
         assert "AAAAAAAAA…" in text_of(described)
@@ -224,6 +235,7 @@ async def test_games_in_progress_are_listed_and_one_is_discarded_once_confirmed(
     async with app.run_test(size=SIZE) as pilot:
         screen = pilot.app.screen
         assert isinstance(screen, SetupScreen)
+        await games_read(pilot)
         assert {"Resume", "Discard"} <= set(offered(screen))
         heading = text_of(screen.query_one("#setup-resume", Static))
         assert heading.startswith("3 games in progress: ctrl+r resumes the one picked")
@@ -394,3 +406,54 @@ async def test_a_long_error_shows_whole(size: tuple[int, int], data_home: Path) 
         message = text_of(error)
         assert message.strip().endswith("is too long (at most 16 characters)")
         assert "".join("".join(shown_lines(error)).split()) == "".join(message.split())
+
+
+@asynctest
+async def test_t_in_a_text_field_types_and_opens_no_tutorial(data_home: Path) -> None:
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        setup = pilot.app.screen
+        assert isinstance(setup, SetupScreen)
+        names = setup.query_one("#names", Input)
+        names.focus()
+        await pilot.press("t", "o", "m", "comma", "space", "t", "a", "t", "e")
+        assert names.value == "tom, tate"
+        seed = setup.query_one("#seed", Input)
+        seed.focus()
+        await pilot.press("t", "7")  # a number field takes no letter, and t is no key there
+        assert seed.value == "7"
+        await pilot.pause()
+        assert pilot.app.screen is setup
+        setup.query_one("#players", Choice).focus()
+        await pilot.press("t")  # outside the text fields, t is the tutorial's key
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, TutorialScreen)
+
+
+@asynctest
+async def test_the_screen_works_while_the_games_in_progress_are_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = save_game(["Ana", "Ben"], Rules(players=2))
+    reading = threading.Event()
+    read = SavedGame.read
+
+    def slow_read(save: Path) -> SavedGame | None:
+        assert threading.current_thread() is not threading.main_thread()
+        reading.wait(10)
+        return read(save)
+
+    monkeypatch.setattr(SavedGame, "read", slow_read)
+    app = ColorettoApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = pilot.app.screen
+        assert isinstance(screen, SetupScreen)
+        described = screen.query_one("#setup-resume", Static)
+        assert "reading it" in text_of(described)
+        assert "Resume" in offered(screen)
+        assert screen.resumable == path
+        await pilot.press("tab")  # the form works meanwhile
+        assert screen.query_one("#humans", Choice).has_focus
+        reading.set()
+        await games_read(pilot)
+        assert text_of(described).startswith("Game in progress, saved")

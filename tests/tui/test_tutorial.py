@@ -21,7 +21,8 @@ from coloretto.store.saves import save
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import GameScreen, SetupScreen
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, RulesScreen
-from coloretto.tui.screens.tutorial import OFFER, REAL_GAME, TutorialScreen, first_run
+from coloretto.tui.screens.setup import OFFER, first_run
+from coloretto.tui.screens.tutorial import REAL_GAME, TutorialScreen
 from coloretto.tui.tutorial_app import TutorialApp
 from coloretto.tui.widgets import Notice
 from coloretto.tui.widgets.bubble import Bubble, BubbleTail

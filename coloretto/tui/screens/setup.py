@@ -3,6 +3,7 @@ and the games in progress, to resume or discard."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -11,21 +12,24 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
 from coloretto.engine.setup import SEED_BITS
 from coloretto.play.config import PACES, GameConfig, typed_names
 from coloretto.play.saving import SavedGame
+from coloretto.store.history import finished_games
+from coloretto.store.paths import DataDir
 from coloretto.store.saves import games_in_progress, save_path
 from coloretto.store.text import printable
 from coloretto.tui.messages import ResumeGame, StartGame
 from coloretto.tui.screens.dialogs import ConfirmDiscard
-from coloretto.tui.screens.tutorial import OFFER, first_run, open_tutorial
 from coloretto.tui.services import AppServices, services
 from coloretto.tui.widgets import KeysBar, TextInput
+from coloretto.tui.widgets.action_button import ActionButton
 from coloretto.tui.widgets.choice import Choice
 
 SHORT_NAME = 10
@@ -37,6 +41,15 @@ LINE_WIDTH = 70
 MOST_SHOWN = 20
 """The most games in progress listed (the others are counted: ``coloretto saves`` lists
 them all)."""
+
+
+OFFER = "New to Coloretto? Press t for a 3-minute tutorial."
+"""What the setup screen says on the first run (``first_run``)."""
+
+
+def first_run(data: DataDir) -> bool:
+    """True when nobody has played here yet: no finished game and no save."""
+    return not finished_games(data) and not games_in_progress(data)
 
 
 def _options(values: list[str]) -> list[tuple[str, str]]:
@@ -51,7 +64,82 @@ def _choice(options: list[tuple[str, Any]], value: object, widget_id: str) -> Ch
 class SetupScreen(Screen[None]):
     """Choose players, people at the keyboard, the bots' level, the rules, then start."""
 
-    CSS_PATH = "setup.tcss"
+    DEFAULT_CSS = """
+    SetupScreen {
+        align: center middle;
+    }
+
+    #setup-box {
+        width: 78;
+        max-width: 100%;
+        height: auto;
+        border: round $primary;
+        padding: 0 1;
+    }
+
+    #form {
+        grid-size: 4;
+        grid-columns: 9 1fr 9 1fr;
+        grid-rows: 1;
+        grid-gutter: 1 1;
+        height: auto;
+        margin-top: 1;
+    }
+
+    #names {
+        column-span: 3;
+    }
+
+    #setup-help {
+        color: $text-muted;
+        margin-top: 1;
+    }
+
+    #setup-tutorial {
+        color: $text-success;
+        text-style: bold;
+    }
+
+    #setup-resume {
+        color: $text-success;
+        margin-top: 1;
+    }
+
+    /* Several games in progress: pick one to resume or discard. */
+    #setup-games {
+        height: auto;
+        max-height: 3;
+        border: none;
+    }
+
+    /* A long message (a file's path, a name quoted) takes more lines: all of it is read. */
+    #setup-error {
+        color: $text-error;
+        text-style: bold;
+        height: auto;
+    }
+
+    #setup-buttons {
+        height: auto;
+        align-horizontal: center;
+    }
+
+    #setup-buttons ActionButton {
+        margin: 0 1;
+    }
+
+    /* The field with the focus stands out on any terminal (256 colours, no colour): its value
+       on the accent colour and its label in reverse. */
+    #form Choice:focus, #form Input:focus {
+        background: $accent 70%;
+        color: $text;
+        text-style: bold;
+    }
+
+    #form Label.-active {
+        text-style: bold reverse;
+    }
+    """
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
         Binding("ctrl+s", "start", "Start", id="start", priority=True),
         Binding("ctrl+r", "resume", "Resume", id="resume", priority=True),
@@ -66,11 +154,21 @@ class SetupScreen(Screen[None]):
         self.given = defaults
         """The choices to start from; ``None``: the last setup kept, else the defaults."""
         self.defaults = defaults or GameConfig.build(Rules())
-        self.saves: list[tuple[str, SavedGame | None]] = []
-        """The games in progress (their ids, and what they are, ``None`` if they cannot be
-        read), the one played last first: up to ``MOST_SHOWN``."""
+        self.saves: list[str] = []
+        """The ids of the games in progress, the one played last first: up to
+        ``MOST_SHOWN``."""
+        self.games: dict[str, SavedGame | None] = {}
+        """The games in progress read so far (in a worker thread), by id (``None``: it
+        cannot be read)."""
         self.more = 0
         """Games in progress not shown."""
+
+    class GamesRead(Message):
+        """Games in progress read in a worker thread, by id."""
+
+        def __init__(self, games: dict[str, SavedGame | None]) -> None:
+            super().__init__()
+            self.games = games
 
     @property
     def app_services(self) -> AppServices | None:
@@ -82,15 +180,16 @@ class SetupScreen(Screen[None]):
         """The game in progress picked (in ``saves``): the one highlighted in the list."""
         if len(self.saves) < 2:
             return 0
-        highlighted = self.query_one("#setup-games", OptionList).highlighted
-        return min(highlighted or 0, len(self.saves) - 1)
+        for listed in self.query("#setup-games").results(OptionList):
+            return min(listed.highlighted or 0, len(self.saves) - 1)
+        return 0
 
     @property
     def resumable(self) -> Path | None:
         """The save of the game in progress picked, if there is one ("Resume")."""
         if not self.saves or (app := self.app_services) is None:
             return None
-        return save_path(app.data_dir(), self.saves[self.picked][0])
+        return save_path(app.data_dir(), self.saves[self.picked])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer offers Resume and Discard only when there is a game in progress;
@@ -153,12 +252,11 @@ class SetupScreen(Screen[None]):
             if app is not None and first_run(app.data_dir()):
                 yield Static(OFFER, id="setup-tutorial")
             yield Static(id="setup-resume")
-            yield OptionList(id="setup-games", compact=True)
             yield Static("", id="setup-error")
             with Horizontal(id="setup-buttons"):
-                yield Button("Start (ctrl+s)", id="start", variant="primary")
-                yield Button("Resume (ctrl+r)", id="resume", variant="success")
-                yield Button("Quit (Esc)", id="quit")
+                yield ActionButton("Start (ctrl+s)", "start", variant="primary", id="start")
+                yield ActionButton("Resume (ctrl+r)", "resume", variant="success", id="resume")
+                yield ActionButton("Quit (Esc)", "app.quit", id="quit")
         yield KeysBar(id="keys")
 
     @staticmethod
@@ -167,40 +265,65 @@ class SetupScreen(Screen[None]):
         return [(labels.get(n, f"{n} (hotseat)"), n) for n in range(players + 1)]
 
     def on_mount(self) -> None:
-        """The games in progress; start in the first field."""
-        self._read_saves()
+        """The games in progress (described once read); start in the first field."""
+        self._list_saves()
         self._show_saves()
         self.query_one("#players", Choice).focus()
 
-    def _read_saves(self) -> None:
-        """Read the games in progress (up to ``MOST_SHOWN``)."""
+    def _list_saves(self) -> None:
+        """Which games are in progress (up to ``MOST_SHOWN``), at once; what they are is
+        read in a worker thread (each save is replayed: milliseconds a game)."""
         app = self.app_services
         if app is None:
             return
         data = app.data_dir()
         ids = games_in_progress(data)
-        self.saves = [(i, SavedGame.read(save_path(data, i))) for i in ids[:MOST_SHOWN]]
+        self.saves = ids[:MOST_SHOWN]
         self.more = len(ids) - len(self.saves)
+        unread = [i for i in self.saves if i not in self.games]
+        if unread:
+            self.run_worker(partial(self._read, data, unread), thread=True, group="saves")
 
-    def _show_saves(self) -> None:
-        """Say what games are in progress: the one there is, or a list to pick one from."""
+    def _read(self, data: DataDir, ids: list[str]) -> None:
+        """Read the games ``ids`` (in a worker thread)."""
+        self.post_message(self.GamesRead({i: SavedGame.read(save_path(data, i)) for i in ids}))
+
+    def on_setup_screen_games_read(self, message: GamesRead) -> None:
+        """The games read: describe them."""
+        self.games.update(message.games)
+        self._show_saves(keep_pick=True)
+
+    def _show_saves(self, *, keep_pick: bool = False) -> None:
+        """Say what games are in progress: the one there is, or a list to pick one from
+        (made the first time there are two), the first picked (or the one picked still:
+        ``keep_pick``)."""
         saves = self.saves
         described = self.query_one("#setup-resume", Static)
-        listed = self.query_one("#setup-games", OptionList)
         described.display = bool(saves)
-        listed.display = len(saves) > 1
-        self.query_one("#resume", Button).display = bool(saves)
+        self.query_one("#resume", ActionButton).display = bool(saves)
+        for listed in self.query("#setup-games"):
+            listed.display = len(saves) > 1
         if len(saves) == 1:
-            described.update(Text(_in_progress(saves[0][1])))
+            described.update(Text(_in_progress(saves[0], self.games)))
         elif saves:
             count = len(saves) + self.more
             described.update(
                 f"{count} games in progress: ctrl+r resumes the one picked, ctrl+x discards it"
             )
-            listed.set_options(_line(game, i) for i, game in saves)
-            listed.highlighted = 0
+            listed = self._games_list()
+            picked = self.picked if keep_pick else 0
+            listed.set_options(_line(i, self.games) for i in saves)
+            listed.highlighted = picked
             self.query_one("#setup-help", Static).display = False  # room for the list
         self.refresh_bindings()
+
+    def _games_list(self) -> OptionList:
+        """The list of the games in progress, made the first time there are two."""
+        for listed in self.query("#setup-games").results(OptionList):
+            return listed
+        listed = OptionList(id="setup-games", compact=True)
+        self.query_one("#setup-box").mount(listed, after="#setup-resume")
+        return listed
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """The label of the field with the focus is marked too (not by colour alone)."""
@@ -218,11 +341,6 @@ class SetupScreen(Screen[None]):
         humans.set_options(self._people_options(players))
         humans.value = min(current, players)
 
-    @on(Button.Pressed, "#start")
-    def _start_pressed(self) -> None:
-        self.action_start()
-
-    @on(Button.Pressed, "#resume")
     @on(OptionList.OptionSelected, "#setup-games")
     def _resume_pressed(self) -> None:
         self.action_resume()
@@ -236,13 +354,18 @@ class SetupScreen(Screen[None]):
 
     def action_discard(self) -> None:
         """Ctrl+X: discard the game in progress picked, for good, once confirmed."""
-        session_id, game = self.saves[self.picked]
+        session_id = self.saves[self.picked]
+        if session_id not in self.games:  # not read yet: this one at once
+            app = self.app_services
+            assert app is not None
+            self.games[session_id] = SavedGame.read(save_path(app.data_dir(), session_id))
+        game = self.games[session_id]
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self._discard(session_id, game)
 
-        self.app.push_screen(ConfirmDiscard(_in_progress(game)), answered)
+        self.app.push_screen(ConfirmDiscard(_in_progress(session_id, self.games)), answered)
 
     def _discard(self, session_id: str, game: SavedGame | None) -> None:
         app = self.app_services
@@ -251,7 +374,7 @@ class SetupScreen(Screen[None]):
         if problem is not None:
             self.show_error(f"cannot discard the game: {problem}")
             return
-        self._read_saves()
+        self._list_saves()
         self._show_saves()
         help_line = self.query_one("#setup-help", Static)
         help_line.update(f"Discarded: {game.standing(SHORT_NAME) if game else session_id}.")
@@ -259,6 +382,8 @@ class SetupScreen(Screen[None]):
 
     def action_tutorial(self) -> None:
         """``t``: the tutorial (offered on the first run); ``q`` at its end comes back."""
+        from coloretto.tui.screens.tutorial import open_tutorial  # noqa: PLC0415 (when shown)
+
         open_tutorial(self.app, quits=False)
 
     def action_no_game(self) -> None:
@@ -270,10 +395,6 @@ class SetupScreen(Screen[None]):
         quote a file's path); the tip about the fields gives it room on a small terminal."""
         self.query_one("#setup-help", Static).display = False
         self.query_one("#setup-error", Static).update(Text(f"! {printable(text)}"))
-
-    @on(Button.Pressed, "#quit")
-    def _quit_pressed(self) -> None:
-        self.app.exit()
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
@@ -334,18 +455,25 @@ class SetupScreen(Screen[None]):
         self.post_message(StartGame(config))
 
 
-def _in_progress(game: SavedGame | None) -> str:
-    """A game in progress in two lines at most (five players' names cut to 10
-    characters): "Game in progress, saved 21 Nov at 07:45: Ana 12, Ben 8 (round 3)."."""
+def _in_progress(session_id: str, games: dict[str, SavedGame | None]) -> str:
+    """The game in progress ``session_id`` (in ``games`` once read) in two lines at most
+    (five players' names cut to 10 characters): "Game in progress, saved 21 Nov at 07:45:
+    Ana 12, Ben 8 (round 3)."."""
+    if session_id not in games:
+        return "A game in progress (reading it…)."
+    game = games[session_id]
     if game is None:
         return "A game in progress was saved, but it cannot be read."
     saved = f", saved {game.when()}" if game.saved is not None else ""
     return f"Game in progress{saved}: {game.standing(SHORT_NAME)}."
 
 
-def _line(game: SavedGame | None, session_id: str) -> Text:
-    """A game in progress on one line of the list: "21 Nov at 07:45 · round 3 · Ana 12,
-    Ben 8"."""
+def _line(session_id: str, games: dict[str, SavedGame | None]) -> Text:
+    """The game in progress ``session_id`` on one line of the list: "21 Nov at 07:45 ·
+    round 3 · Ana 12, Ben 8"."""
+    if session_id not in games:
+        return Text(f"{session_id}: reading it…", style="italic")
+    game = games[session_id]
     if game is None:
         return Text(f"{session_id}: cannot be read", style="italic")
     scores = ", ".join(

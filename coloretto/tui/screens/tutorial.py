@@ -37,9 +37,6 @@ from coloretto.play.tutorial import (
     summary,
 )
 from coloretto.play.words import describe_deal, describe_move
-from coloretto.store.history import finished_games
-from coloretto.store.paths import DataDir
-from coloretto.store.saves import games_in_progress
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import GAME_KEYS, Key, bindings, row_keys, spoken
 from coloretto.tui.messages import StartGame
@@ -117,15 +114,6 @@ players, under the top bar."""
 
 _END = Spot(Part.SEAT, YOU)
 """The summary's bubble points at the players and their scores."""
-
-
-OFFER = "New to Coloretto? Press t for a 3-minute tutorial."
-"""What the first screen says on the first run (``first_run``)."""
-
-
-def first_run(data: DataDir) -> bool:
-    """True when nobody has played here yet: no finished game and no save."""
-    return not finished_games(data) and not games_in_progress(data)
 
 
 def open_tutorial(
