@@ -11,7 +11,7 @@ saves the work of fitting the game again; its values are those of a new one.
 
 The search bot gives its values deal by deal (``deal_values``): the differences between two
 actions are then measured on each deal, and their standard errors (``Valuation.paired``)
-are much smaller than the actions' own, since the deals' luck is common to both.
+are measured, not assumed: as small as the deals' luck common to both makes them.
 """
 
 from __future__ import annotations
