@@ -20,7 +20,8 @@ from coloretto.bots.registry import make_bot
 from coloretto.bots.search import SearchBot
 from coloretto.engine import Action, PlayerView, Rules, new_game
 from coloretto.play.advice import why_costly
-from coloretto.play.coach import Decision, Grade, analyse_position, grade
+from coloretto.play.analysis import analyse_decision
+from coloretto.play.coach import Decision, Grade, grade
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
 from coloretto.play.review import (
@@ -122,7 +123,7 @@ def test_a_clear_blunder_is_graded_so() -> None:
         *("pink>3", "pink>4", "yellow>3", "gray>3", "pink>4", "yellow>4", "take 4"),
     ]
     state = deal_and_play(FOUR, START, script)
-    estimates = analyse_position(state)
+    estimates = analyse_decision(state).estimates
     graded = {a.row: Decision(0, 0, a, estimates).grade for a in state.legal_actions()}
     assert graded[0] is Grade.BEST
     assert graded[1] in (Grade.GOOD, Grade.INACCURACY)

@@ -44,10 +44,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from coloretto.bots import Analyst, Budget, Estimate
-from coloretto.bots.guard import checked_estimates
-from coloretto.bots.registry import BotError, make_bot
-from coloretto.engine import Action, GameState
+from coloretto.bots import Estimate
+from coloretto.engine import Action
 
 POINT_WORTH = 0.025
 """A point of final margin lost weighs as much as this much chance to win (2.5 %)."""
@@ -377,21 +375,3 @@ class Decision:
     def accuracy(self) -> float:
         """The decision's accuracy, 0 to 100 (by ``graded_loss``)."""
         return accuracy(self.graded_loss)
-
-
-def analyse_position(
-    state: GameState, bot: str = COACH_BOT, seed: int = 0, budget: Budget | None = None
-) -> dict[Action, Estimate]:
-    """The estimate of every legal action of ``state``'s seat to move, by a new bot ``bot``
-    (an ``Analyst``) seeing only that seat's view. Raises ``BotError`` if the bot cannot
-    analyse or answers nonsense. (The hints and the reviews ask
-    ``coloretto.play.analysis.analyse_decision``, which reseeds the bot for the decision.)"""
-    analyst = make_bot(bot, seed=seed)
-    if not isinstance(analyst, Analyst):
-        raise BotError(f"bot {bot!r} cannot analyse positions (it has no analyse method)")
-    legal = state.legal_actions()
-    answer = analyst.analyse(state.view(state.current_player), legal, budget)
-    estimates, problem = checked_estimates(answer, legal)
-    if estimates is None:
-        raise BotError(f"bot {bot!r}: {problem}")
-    return estimates
