@@ -117,15 +117,15 @@ class ReviewScreen(Screen[None]):
         yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
-        """Draw the chart of what is analysed, and start the analysis (or show the review,
-        when it is done already)."""
+        """Draw the chart of what is analysed, and start the analysis once the screen is
+        drawn (or show the review, when it is done already)."""
         self.query_one("#review-body", Static).update(
             f"Analysing {len(self.reviewing.todo)} decisions… (Esc stops; what is done is kept)"
         )
         if self.seat is not None:
             self._chart(selected=0)
             self.query_one(WinChart).focus()
-        self.analyse()
+        self.call_after_refresh(self.analyse)  # the screen first: the analysis holds the GIL
 
     def _chart(self, selected: int | None = None) -> None:
         """Draw the shown person's chart of the decisions analysed so far."""

@@ -155,9 +155,9 @@ def draw(
     ``plain``: the marks without colour."""
     shown = window(len(points), width, selected)
     cells = widths(len(points), width)
-    lines = [Text(_label(row, rows), FAINT) for row in range(rows - 1, -1, -1)]
-    axis: list[tuple[str, Style]] = [("─", FAINT)] * sum(cells)
-    marks = Text(" " * AXIS)
+    lines: list[list[Cell]] = [[(_label(row, rows), FAINT)] for row in range(rows - 1, -1, -1)]
+    axis: list[Cell] = [("─", FAINT)] * sum(cells)
+    marks: list[Cell] = [(" " * AXIS, None)]
     even = min(rows - 1, int(share * rows))
     before = points[shown.start - 1].round if shown.start > 0 else None
     at = free = 0  # where this bar starts; where a round's number may start
@@ -181,9 +181,11 @@ def draw(
                     glyph, style = "┈", FAINT
                 if chosen:
                     style = style + CHOSEN
-                lines[rows - 1 - row].append(glyph, style)
-            mark = MARKS.get(grade, " ") if grade is not None and cell == middle else " "
-            marks.append(mark, mark_style(grade, plain=plain) if grade is not None else None)
+                lines[rows - 1 - row].append((glyph, style))
+            if grade in MARKS and cell == middle:
+                marks.append((MARKS[grade], mark_style(grade, plain=plain)))
+            else:
+                marks.append((" ", None))
         label = str(point.round)
         if starts and at >= free and at + len(label) <= len(axis):
             axis[at : at + len(label)] = [(digit, CARET) for digit in label]
@@ -191,11 +193,31 @@ def draw(
         if chosen:
             axis[at + middle] = ("▲", CARET)
         at += each
-    axis_line = Text("  0%┼", FAINT)
-    for glyph, style in axis:
-        axis_line.append(glyph, style)
-    marks.rstrip()
-    return [*lines, axis_line, marks]
+    found = [_joined(line) for line in lines]
+    found.append(_joined([("  0%┼", FAINT), *axis]))
+    found.append(_joined(marks))
+    found[-1].rstrip()
+    return found
+
+
+Cell = tuple[str, Style | None]
+"""Text and its style (``None``: none)."""
+
+
+def _joined(cells: Sequence[Cell]) -> Text:
+    """The cells as one text, a span for each run of one style (a chart's line has few)."""
+    text = Text()
+    run: list[str] = []
+    style: Style | None = None
+    for glyph, next_style in cells:
+        if next_style != style and run:
+            text.append("".join(run), style)
+            run = []
+        run.append(glyph)
+        style = next_style
+    if run:
+        text.append("".join(run), style)
+    return text
 
 
 def _label(row: int, rows: int) -> str:
