@@ -5,6 +5,7 @@ snapshots at 80x24, 120x40 and without colour."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from coloretto.engine import GameRecord
+from coloretto.play.coach import Grade, StoredHint, Valuation
 from coloretto.play.keeper import Keeper
 from coloretto.play.review import positions, review_of
 from coloretto.store.paths import DataDir
@@ -219,3 +221,20 @@ def test_review_chart_snapshot_without_colour(
 
     app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+@asynctest
+async def test_the_hint_given_in_the_game_is_told_beside_the_verdict(tmp_path: Path) -> None:
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, reviewed_record(), tmp_path)
+        point = next(p for p in screen.query_one(WinChart).points if p.grade is Grade.BLUNDER)
+        decision = point.decision
+        assert decision is not None
+        valuation = Valuation(decision.estimates)
+        for hinted, said in ((decision.played, "· as hinted"), (decision.best, "· hint: ")):
+            hint = StoredHint(hinted, valuation, "search", 0)
+            told = replace(point, decision=replace(decision, hint=hint))
+            first = screen._detail(0, told).plain.splitlines()[0]
+            assert said in first, first
+        assert "hint" not in screen._detail(0, point).plain.splitlines()[0]

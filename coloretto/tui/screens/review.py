@@ -36,7 +36,7 @@ from coloretto.play.words import describe_action
 from coloretto.store.history import annotating
 from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
-from coloretto.tui.summary import costly_list
+from coloretto.tui.summary import costly_list, hint_text
 from coloretto.tui.widgets import KeysBar
 from coloretto.tui.widgets.win_chart import ChartPoint, WinChart, mark_style
 
@@ -155,7 +155,8 @@ class ReviewScreen(Screen[None]):
         self.query_one("#chart-detail", Static).update(self._detail(event.index, event.point))
 
     def _detail(self, index: int, point: ChartPoint | None) -> Text:
-        """The decision at ``point`` in words: where, the grade, the moves, the chances, why."""
+        """The decision at ``point`` in words: where, the grade (and the hint given in the
+        game), the moves, the chances, why."""
         if point is None or self.seat is None:
             return Text("")
         count = len(self.charted[self.seat])
@@ -169,6 +170,8 @@ class ReviewScreen(Screen[None]):
         state = self.reviewing.states[point.ply]
         played, best = decision.estimates[decision.played], decision.estimates[decision.best]
         lines = [Text.assemble(where, grade_words(decision.grade, plain=self.app.no_color))]
+        if decision.hint is not None:  # the hint given in the game, beside the verdict
+            lines[0].append_text(hint_text(decision.hint, decision.played, state))
         chance = f"chance to win after it {played.win:.0%} ({plus_minus(played.win_error)})"
         if decision.best == decision.played:
             lines.append(
