@@ -65,11 +65,13 @@ examples:
 
 --json prints one object: "file", "bot", "seed", "complete" (false if interrupted),
 "thresholds" (the least loss of chance to win, 0 to 1, per grade), "players" (per seat
-reviewed: "seat", "name", "accuracy" 0-100, "grades" (count per grade), "costliest"
-(ply, move, round, played, best, loss, cost, why)) and "decisions" (per decision: "ply"
-(actions before it), "move" (its number), "round", "seat", "name", "played", "best",
-"grade", "loss" (what grades it: the chance to win lost or, if more, the points lost at
-2.5 % each, 0 to 1), "win_lost" (chance to win lost), "cost" (points of margin lost),
+reviewed: "seat", "name", "accuracy" 0-100, "grades" (count per grade), "hints"
+(decisions the hint was asked about in the game), "followed" (of those, played as hinted),
+"costliest" (ply, move, round, played, best, loss, cost, why)) and "decisions" (per
+decision: "ply" (actions before it), "move" (its number), "round", "seat", "name",
+"played", "best", "grade", "loss" (the chance to win lost or, if more, the points lost at
+2.5 % each, 0 to 1), "graded_loss" (what grades it: the loss beyond two standard errors,
+else at most a good move's), "win_lost" (chance to win lost), "cost" (points of margin lost),
 "win_error" and "cost_error" (their standard errors, measured deal by deal), "hint" (the
 move the hint recommended in the game, or null), "options" (every legal action: "action",
 "win", "margin" and their standard errors) and "pairs" (the standard errors of the
@@ -261,6 +263,7 @@ class _Report:
                 "best": str(decision.best),
                 "grade": decision.grade.value,
                 "loss": round(decision.loss, 4),
+                "graded_loss": round(decision.graded_loss, 4),
                 "win_lost": round(decision.win_loss, 4),
                 "cost": round(decision.cost, 2),
                 "win_error": round(decision.errors[0], 4),
@@ -282,6 +285,8 @@ class _Report:
                     "name": s.name,
                     "accuracy": round(s.accuracy, 1),
                     "grades": {grade.value: n for grade, n in s.grades.items()},
+                    "hints": s.hints,
+                    "followed": s.followed,
                     "costliest": [{**entry(c.decision), "why": c.why.plain} for c in s.costliest],
                 }
                 for s in self.found
