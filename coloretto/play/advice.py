@@ -155,13 +155,18 @@ def hint_words(decision: Decision, state: GameState) -> str | None:
         return f"the hint in the game was to {describe_action(hint.action, state)}"
     if not decision.hint_overruled:
         return None
-    _, points_error = decision.errors
-    beyond = decision.cost - CLEAR * points_error
+    win_error, points_error = decision.errors
+    if decision.cost > CLEAR * points_error:
+        by = f"{decision.cost:.1f} ± {points_error:.1f} points"
+        beyond = f"{decision.cost - CLEAR * points_error:.1f} points"
+    else:  # the chance to win is what is clearly lost
+        won = 100 * decision.win_loss
+        by = f"{won:.0f} ± {100 * win_error:.1f}% chance to win"
+        beyond = f"{won - CLEAR * 100 * win_error:.1f}%"
     return (
         f"the hint in the game recommended it, on {hint.valuation.samples} deals; this deeper "
-        f"look, on {decision.valuation.samples} deals, finds "
-        f"{doing(decision.best, state)} better by {decision.cost:.1f} ± {points_error:.1f} "
-        f"points ({max(0.0, beyond):.1f} beyond two standard errors)"
+        f"look, on {decision.valuation.samples} deals, finds {doing(decision.best, state)} "
+        f"better by {by} ({beyond} beyond two standard errors)"
     )
 
 
