@@ -82,10 +82,6 @@ def room_code(text: str) -> str:
 ROOMS_PATH = "/rooms"
 """The address (URL path) of a new room; room ``CODE``'s is ``/rooms/CODE``."""
 
-OLD_PATH = "/"
-"""The address of clients written before rooms had addresses: any room, named in the
-opening (a proxy cannot route it)."""
-
 
 def room_path(room: str | None) -> str:
     """The path of room ``room``'s address (``None``: a new room's).
@@ -326,7 +322,8 @@ class BadPath(ValueError):
 @dataclass(frozen=True)
 class Route:
     """Where a connection's address leads: room ``room`` (``/rooms/CODE``), a new room
-    (``/rooms``, ``room`` ``None``), or, at ``/`` (``anywhere``), the room its opening names.
+    (``/rooms``, ``room`` ``None``), or, at ``/`` (``anywhere``), the room its opening names,
+    as for clients written before rooms had addresses (a proxy cannot route those).
     """
 
     room: str | None
@@ -354,27 +351,30 @@ class Route:
 
 
 def parse_route(path: str) -> Route:
-    """Where the address ``path`` (a URL's path and query) leads; ``BadPath`` (404, or 400
-    for a malformed room code) unless it is one of the server's.
+    """Where the address ``path`` (a URL's path and query) leads, read from its end, so that
+    a proxy may pass a prefix of its own on (``/coloretto/rooms/K7PQ2M``) or take it off;
+    ``BadPath`` (404, or 400 for a malformed room code) unless it is one of the server's.
 
-    >>> parse_route("/rooms/K7PQ2M"), parse_route("/rooms")
+    >>> parse_route("/rooms/K7PQ2M"), parse_route("/coloretto/rooms")
     (Route(room='K7PQ2M', anywhere=False), Route(room=None, anywhere=False))
+    >>> parse_route("/"), parse_route("/coloretto/")
+    (Route(room=None, anywhere=True), Route(room=None, anywhere=True))
     >>> parse_route("/rooms/k7pq2m")
     Traceback (most recent call last):
     ...
     coloretto.online.protocol.BadPath: not a room code: expected /rooms/ and six letters and digits
     """
-    if path == OLD_PATH:
-        return Route(None, anywhere=True)
-    if path == ROOMS_PATH:
-        return Route(None)
-    prefix = ROOMS_PATH + "/"
-    if not path.startswith(prefix):
-        raise BadPath(f"no such address: rooms are at {ROOMS_PATH}/CODE", 404)
-    code = path[len(prefix) :]
-    if not ROOM_CODE.fullmatch(code):
-        raise BadPath("not a room code: expected /rooms/ and six letters and digits", 400)
-    return Route(code)
+    head, _, last = path.rpartition("/")
+    if path.startswith("/"):
+        if head.endswith(ROOMS_PATH):
+            if not ROOM_CODE.fullmatch(last):
+                raise BadPath("not a room code: expected /rooms/ and six letters and digits", 400)
+            return Route(last)
+        if f"/{last}" == ROOMS_PATH:
+            return Route(None)
+        if not last and f"{ROOMS_PATH}/" not in path:
+            return Route(None, anywhere=True)
+    raise BadPath(f"no such address: rooms are at {ROOMS_PATH}/CODE", 404)
 
 
 def read_frame(text: str, known: Collection[str], noun: str) -> tuple[str, dict[str, Any]]:

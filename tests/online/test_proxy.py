@@ -105,9 +105,14 @@ def made_here(server: ServerProcess) -> set[str]:
     return {path.stem for path in (server.home / "rooms").glob("*.json")}
 
 
-def test_one_server_under_a_prefix(tmp_path: Path, server: ServerProcess) -> None:
+@pytest.mark.parametrize("passed_on", [False, True])
+def test_one_server_under_a_prefix(tmp_path: Path, server: ServerProcess, passed_on: bool) -> None:
+    """The page's configuration (the prefix taken off), and the one it wrote before rooms
+    had addresses (``proxy_pass`` without the ``/``: the prefix passed on)."""
     (location, *_) = nginx_blocks()
-    location = location.replace("127.0.0.1:7787", server.address)
+    assert "proxy_pass http://127.0.0.1:7787/;" in location
+    location = location.replace("127.0.0.1:7787/" if passed_on else "127.0.0.1:7787",
+                                server.address)  # fmt: skip
     with nginx(tmp_path / "nginx", "", location) as port:
         base = f"ws://127.0.0.1:{port}/coloretto/"
         room = asyncio.run(host_and_join(base, tmp_path, 1))

@@ -18,11 +18,13 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.http11 import Response
 
 from coloretto.engine import Rules
 from coloretto.online import client as client_module
-from coloretto.online.client import RemoteTable, SeatRefused
+from coloretto.online.client import RemoteTable, unreachable
 from coloretto.online.protocol import Host, Join, Watch
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
@@ -117,7 +119,9 @@ def test_the_client_connects_at_the_rooms_address(
         ("/rooms/", 400, "not a room code"),
         ("/rooms/k7pq2m", 400, "not a room code"),  # codes are upper case
         ("/rooms/K7PQ2", 400, "not a room code"),
-        ("/rooms/K7PQ2M/join", 400, "not a room code"),
+        ("/rooms/K7PQ2M/join", 404, "no such address"),
+        ("/rooms/K7PQ2M/", 404, "no such address"),
+        ("/coloretto/rooms/K7PQ2", 400, "not a room code"),
         ("/rooms/K7PQ2M?x=1", 400, "not a room code"),
         ("/rooms?room=K7PQ2M", 404, "no such address"),
         ("/" + "A" * 4000, 404, "no such address"),
@@ -210,27 +214,38 @@ def test_older_clients_still_play_at_the_servers_root(server: ServerProcess) -> 
     run(test)
 
 
-def test_a_refused_address_is_told_to_the_player(server: ServerProcess, tmp_path: Path) -> None:
-    """A proxy that sends the room's address nowhere: the table says what the server
-    answered, not that it cannot be reached."""
+def test_a_prefix_a_proxy_passes_on_is_read_past(server: ServerProcess, tmp_path: Path) -> None:
+    """A proxy that serves the game under ``/coloretto/`` and passes the path on as it
+    came: the server reads the room from the path's end, for the client of now (at
+    ``/coloretto/rooms/CODE``) and of before (at ``/coloretto/``)."""
 
     async def test() -> None:
-        table = RemoteTable(f"ws://{server.address}/misrouted", Watch("ABCDEF"),
-                            Keeper(DataDir(tmp_path / "w")))  # fmt: skip
-        refusals: list[str] = []
-
-        def told(event: object) -> None:
-            if isinstance(event, SeatRefused):
-                refusals.append(event.message)
-
-        table.subscribe(told)
-        await asyncio.wait_for(table.run(), 10)
-        assert refusals == [
-            f"the server at ws://{server.address}/misrouted refused the connection (HTTP 404: "
-            "no such address: rooms are at /rooms/CODE)"
-        ]
+        base = f"{server.url}/coloretto/"
+        ana = RemoteTable(base, Host("Ana", Rules(players=3), "easy", 0, 60),
+                          Keeper(DataDir(tmp_path / "ana")))  # fmt: skip
+        hosting = asyncio.create_task(ana.run())
+        await until(lambda: ana.player == 0 and ana.room is not None)
+        room = ana.room
+        async with connect(f"{base}rooms/{room}") as ben, connect(base) as cy:
+            join = {"type": "join", "version": 1, "room": room, "name": "Ben"}
+            assert (await ask(ben, join))["seat"] == 1
+            assert (await ask(cy, {**join, "name": "Cy"}))["seat"] == 2
+        ana.suspend()
+        await asyncio.wait_for(hosting, 10)
 
     run(test)
+
+
+def test_a_refused_handshake_is_told_with_the_servers_answer() -> None:
+    """Not "cannot reach the server": what the server (or a proxy) answered."""
+    answer = Response(404, "Not Found", Headers(), b"no such address: rooms are at /rooms/CODE\n")
+    assert unreachable("ws://h:9/x/", InvalidStatus(answer)) == (
+        "the server at ws://h:9/x/ refused the connection (HTTP 404: no such address: rooms "
+        "are at /rooms/CODE)"
+    )
+    assert unreachable("ws://h:9", InvalidStatus(Response(502, "Bad Gateway", Headers()))) == (
+        "the server at ws://h:9 refused the connection (HTTP 502)"
+    )
 
 
 def test_a_server_makes_codes_that_start_with_its_prefixes(tmp_path: Path) -> None:
