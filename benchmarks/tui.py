@@ -16,8 +16,10 @@ round runs every tree once, in turn, each in a process of its own).
   first frame that shows the screen's text (the frame rendered to terminal output, as for
   a terminal): the rules (``r``; the first time and again), the keys (``?``), the score
   screen (Enter once the game is over), the coach's review (``v`` there), the setup screen
-  (``s`` there); and a replay (``coloretto replay``'s app, from its creation). The first
-  is pressed ``PERSON`` seconds after the table is on screen, as a person would.
+  (``s`` there), and the frame after it that describes the games in progress (they are
+  read in a worker thread; games left by the first screens in tmux); and a replay
+  (``coloretto replay``'s app, from its creation). The first is pressed ``PERSON``
+  seconds after the table is on screen, as a person would.
 - Key press to updated screen (in process): a hotseat game of four people (no bots, so
   nothing else happens meanwhile) is played by key events; each is timed from posting the
   key to the end of the first frame that follows it.
@@ -94,6 +96,7 @@ LABELS = {
     "score screen": "open: score screen (Enter)",
     "review": "open: review (v on the score screen)",
     "setup": "open: setup (s on the score screen)",
+    "setup, games described": "open: setup, its games in progress described too",
     "replay": "open: replay (app created -> frame)",
     "rules, first, CPU": "open: rules (r), first time, CPU",
     "rules, CPU": "open: rules (r), again, CPU",
@@ -175,9 +178,10 @@ async def settled(pilot: Pilot[Any]) -> None:
         await asyncio.sleep(0.05)
 
 
-async def open_screen(pilot: Pilot[Any], frames: Frames, name: str, figures: Figures) -> None:
+async def open_screen(pilot: Pilot[Any], frames: Frames, name: str, figures: Figures) -> float:
     """Time pressing the key of the screen ``name`` (``SCREENS``) to its text on screen:
-    wall clock and CPU time, kept in ``figures`` (``name`` and ``name, CPU``)."""
+    wall clock and CPU time, kept in ``figures`` (``name`` and ``name, CPU``); returns when
+    the key was pressed (``time.perf_counter``)."""
     key, character, text = SCREENS[name]
     await settled(pilot)
     seen = len(frames.texts)
@@ -186,6 +190,7 @@ async def open_screen(pilot: Pilot[Any], frames: Frames, name: str, figures: Fig
     shown = await frames.first(text, seen, start)
     figures.setdefault(name, []).append(frames.times[shown] - start)
     figures.setdefault(f"{name}, CPU", []).append(frames.cpu[shown] - cpu)
+    return start
 
 
 async def press(pilot: Pilot[Any], key: str, character: str | None = None) -> None:
@@ -219,7 +224,7 @@ async def in_process(keys: int, opens: int, home: Path) -> Figures:
             await open_screen(pilot, frames, "help", figures)
             await press(pilot, "escape", "\x1b")
         for _ in range(keys):
-            game = screen.view.game
+            game = shown(screen)
             if game.is_over:
                 break
             key = next_key(game)
@@ -227,22 +232,36 @@ async def in_process(keys: int, opens: int, home: Path) -> Figures:
             seen = len(frames.times)
             start = time.perf_counter()
             app.post_message(events.Key(key, key))
-            while len(frames.times) == seen or (screen.view.game is game and key != "d"):
+            while len(frames.times) == seen or (shown(screen) is game and key != "d"):
                 await asyncio.sleep(0)
                 if time.perf_counter() - start > 2:
                     raise RuntimeError(f"no new frame after {key!r}")
             figures["key"].append(frames.times[seen] - start)
-        while not screen.view.game.is_over:
-            await pilot.press(next_key(screen.view.game))
+        while not shown(screen).is_over:
+            await pilot.press(next_key(shown(screen)))
         for _ in range(opens):
             if isinstance(app.screen, EndScreen):
                 await press(pilot, "b")  # back to the board, where Enter opens the scores
             await open_screen(pilot, frames, "score screen", figures)
             await open_screen(pilot, frames, "review", figures)
             await press(pilot, "escape", "\x1b")
-        await open_screen(pilot, frames, "setup", figures)
+        before = len(frames.texts)
+        start = await open_screen(pilot, frames, "setup", figures)
+        setup = app.screen
+        if getattr(setup, "saves", None) and hasattr(setup, "games"):  # read in a worker
+            # The frame with a game described: its line in the list, or its words.
+            described = " · " if len(setup.saves) > 1 else "Game in progress, saved"
+            drawn = await frames.first(described, before, start)
+            figures["setup, games described"] = [frames.times[drawn] - start]
         await settled(pilot)
     return figures
+
+
+def shown(screen: GameScreen) -> GameState:
+    """The game on ``screen`` (a tree from before the table view calls it ``session``)."""
+    view = getattr(screen, "view", None) or getattr(screen, "session")  # noqa: B009
+    game: GameState = view.game
+    return game
 
 
 async def replay_open(home: Path) -> float:

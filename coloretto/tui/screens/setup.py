@@ -282,7 +282,8 @@ class SetupScreen(Screen[None]):
         self.more = len(ids) - len(self.saves)
         unread = [i for i in self.saves if i not in self.games]
         if unread:
-            self.run_worker(partial(self._read, data, unread), thread=True, group="saves")
+            read = partial(self._read, data, unread)  # once the screen is drawn
+            self.call_after_refresh(self.run_worker, read, thread=True, group="saves")
 
     def _read(self, data: DataDir, ids: list[str]) -> None:
         """Read the games ``ids`` (in a worker thread)."""
