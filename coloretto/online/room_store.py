@@ -172,6 +172,11 @@ class RoomStore:
 
     # ------------------------------------------------------------------ reading
 
+    def taken(self, code: str) -> bool:
+        """True when ``code`` names a room kept here, in play or archived (a new room must
+        not take the code of a finished one a late player may still ask for)."""
+        return self.path(code).exists() or (self.finished / f"{code}.json").exists()
+
     def load_archived(self, code: str) -> Room | None:
         """The finished room ``code`` from the archive; ``None`` if there is none (or
         ``code`` is no room code). ``RecordError`` if its file is damaged."""

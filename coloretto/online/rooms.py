@@ -39,6 +39,7 @@ from coloretto.engine import (
 from coloretto.engine.record import expect
 from coloretto.online.names import fold
 from coloretto.online.protocol import (
+    CODE_ALPHABET,
     MAX_AWAY_AFTER,
     MAX_SCORE,
     ROOM_CODE,
@@ -56,9 +57,6 @@ from coloretto.store.records import read_record
 ROOM_KEY = "room"
 """The key of the room in its save's metadata (beside the session's)."""
 
-CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-
-
 class RoomError(ValueError):
     """A request the room refuses: ``code`` for the error frame, the text in words."""
 
@@ -69,7 +67,7 @@ class RoomError(ValueError):
 
 def new_code() -> str:
     """A random room code (about a billion possible: guessing one takes long)."""
-    return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
 
 
 def _hash(token: str) -> str:

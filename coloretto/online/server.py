@@ -413,7 +413,7 @@ class RoomServer:
     def _seat(self, address: str, request: Opening) -> tuple[Seat, str | None]:
         if isinstance(request, Host):
             code = self._new_code()
-            while code in self.rooms:
+            while code in self.rooms or self.store.taken(code):
                 code = self._new_code()
             room, token = Room.open(code, request)
             live = self.rooms[code] = LiveRoom(room)

@@ -253,6 +253,8 @@ def test_a_finished_room_is_archived_and_loaded_on_demand(store: RoomStore) -> N
     assert same(again, room)
     assert again.player_of(token) == 1
     assert store.load_archived("QWERTY") is None
+    assert store.taken("ABCDEF")  # a new room does not take a finished one's code
+    assert not store.taken("QWERTY")
 
 
 def test_finished_rooms_older_than_a_week_are_deleted_and_nothing_else(
