@@ -15,15 +15,19 @@ from textual.widgets import Static
 from coloretto.engine import GameRecord
 from coloretto.play.coach import Grade, StoredHint, Valuation
 from coloretto.play.keeper import Keeper
+from coloretto.play.replay import Replay
 from coloretto.play.review import positions, review_of
 from coloretto.store.paths import DataDir
 from coloretto.tui import ColorettoApp
-from coloretto.tui.screens.review import ReviewScreen
+from coloretto.tui.replay_app import ReplayApp
+from coloretto.tui.screens.review import ChartScreen, ReviewChart, ReviewScreen
+from coloretto.tui.widgets import KeysBar, Notice
 from coloretto.tui.widgets.win_chart import MARKS, ChartPoint, WinChart, draw
 from tests.test_review import PLUMBING
 
 from .conftest import SIZE, asynctest, render_text, text_of
 from .review_fixtures import reviewed_record
+from .test_replay import screen_of
 
 SnapCompare = Callable[..., bool]
 LARGE = (120, 40)
@@ -235,6 +239,46 @@ async def test_the_hint_given_in_the_game_is_told_beside_the_verdict(tmp_path: P
         for hinted, said in ((decision.played, "· as hinted"), (decision.best, "· hint: ")):
             hint = StoredHint(hinted, valuation, "search", 0)
             told = replace(point, decision=replace(decision, hint=hint))
-            first = screen._detail(0, told).plain.splitlines()[0]
+            first = screen.query_one(ReviewChart).detail(0, told).plain.splitlines()[0]
             assert said in first, first
-        assert "hint" not in screen._detail(0, point).plain.splitlines()[0]
+        assert "hint" not in screen.query_one(ReviewChart).detail(0, point).plain.splitlines()[0]
+
+
+@asynctest
+async def test_the_replay_shows_the_chart_and_enter_goes_to_the_decision() -> None:
+    record = reviewed_record()
+    app = ReplayApp(Replay.from_record(record, "game.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        replay = screen_of(pilot)
+        assert "c" in [key for key, _, _ in replay.query_one(KeysBar).keys]
+        await pilot.press("end", "c")
+        await pilot.pause()
+        chart_screen = app.screen
+        assert isinstance(chart_screen, ChartScreen)
+        chart = chart_screen.query_one(WinChart)
+        assert chart.has_focus
+        last = max(p.ply for p in chart.points)
+        assert chart.current is not None
+        assert chart.current.ply == last  # the decision nearest to where the replay stands
+        await pilot.press("home", "right", "enter")
+        await pilot.pause()
+        assert app.screen is replay
+        assert replay.step == chart.points[1].ply + 1  # the move of the decision chosen
+        await pilot.press("c", "escape")
+        assert app.screen is replay
+        assert replay.step == chart.points[1].ply + 1
+
+
+@asynctest
+async def test_c_in_a_replay_not_reviewed_says_so() -> None:
+    record = reviewed_record()
+    plain = replace(record, meta={k: v for k, v in record.meta.items() if k != "analysis"})
+    app = ReplayApp(Replay.from_record(plain, "game.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        replay = screen_of(pilot)
+        assert "c" not in [key for key, _, _ in replay.query_one(KeysBar).keys]
+        await pilot.press("c")
+        assert app.screen is replay
+        assert "has not been reviewed" in text_of(replay.query_one(Notice))

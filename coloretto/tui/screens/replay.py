@@ -5,7 +5,8 @@ players, top bar and turn bar, as they were after each action. The keys: Right/L
 action forward/back, Home/End jump to the start/end, PageUp/PageDown (or ``[``/``]``) to the
 start of the previous/next round, Enter shows the score cards once the game is over. A game
 reviewed by the coach (``coloretto review``) shows each move's grade, the best move instead
-of a weaker one in the turn bar, and ``n`` jumps to the next mistake or blunder.
+of a weaker one in the turn bar, ``n`` jumps to the next mistake or blunder, and ``c``
+shows the review's chart of each person's chance to win (Enter there goes to the move).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from coloretto.tui.glyphs import render
 from coloretto.tui.keys import REPLAY_KEYS, Key, bindings, keys_line
 from coloretto.tui.screens.dialogs import MovesScreen, RulesScreen, prepare_rules
 from coloretto.tui.screens.end import EndChoice, EndScreen
+from coloretto.tui.screens.review import ChartScreen
 from coloretto.tui.summary import hint_text
 from coloretto.tui.table import show_table, table_widgets
 from coloretto.tui.widgets import KeysBar, Legend, MoveLog, Notice
@@ -63,11 +65,21 @@ def final_scores(view: TableView) -> Text:
     )
 
 
+CHART_KEY = Key(
+    "c",
+    "Chart",
+    ("the chance to win after each decision (of a reviewed game)",),
+    (("c,C", "chart"),),
+    "replay-chart",
+)
+"""The review's chart over the replay (``ChartScreen``: Enter goes to the selected move)."""
+
+
 class ReplayScreen(Screen[None]):
     """A recorded game on the table, stepped through with the arrow keys."""
 
     CSS_PATH = "game.tcss"
-    BINDINGS = bindings(REPLAY_KEYS)  # type: ignore[assignment]
+    BINDINGS = bindings([*REPLAY_KEYS, CHART_KEY])  # type: ignore[assignment]
 
     def __init__(self, replay: Replay, step: int = 0, *, note: str = "") -> None:
         super().__init__()
@@ -192,12 +204,33 @@ class ReplayScreen(Screen[None]):
         never in a game the coach did not review, or whose review found none."""
         if action == "next_mistake":
             return self._mistake_ahead()
+        if action == "chart":
+            return self._reviewed()
         return True
 
+    def _reviewed(self) -> bool:
+        """Whether the coach's review analysed any decision of this game (``c``)."""
+        return self.replay.review is not None and bool(self.replay.review.decisions)
+
     def _keys(self) -> list[Key]:
-        """The keys of this replay (``n`` only in a game reviewed with mistakes)."""
+        """The keys of this replay (``n`` only in a game reviewed with mistakes, ``c`` in
+        one reviewed)."""
         mistakes = self.replay.next_mistake(0) is not None
-        return [key for key in REPLAY_KEYS if mistakes or key.id != "replay-next-mistake"]
+        keys = [key for key in REPLAY_KEYS if mistakes or key.id != "replay-next-mistake"]
+        return [*keys, CHART_KEY] if self._reviewed() else keys
+
+    def action_chart(self) -> None:
+        """``c``: the review's chart; Enter there goes to the selected decision's move."""
+        review = self.replay.review
+        if review is None:
+            return
+
+        def chosen(ply: int | None) -> None:
+            if ply is not None:
+                self.show_step(ply + 1)
+
+        chart = ChartScreen(review, self.replay.states, self.replay.seats, self.step - 1)
+        self.app.push_screen(chart, chosen)
 
     def action_step(self, delta: int) -> None:
         """Right/Left: one action forward or back."""
@@ -297,6 +330,12 @@ class ReplayScreen(Screen[None]):
         if event.key in ("n", "N") and not self._mistake_ahead():
             event.stop()  # not offered: says why (not reviewed, no mistake ahead)
             self.action_next_mistake()
+        elif event.key in ("c", "C") and not self._reviewed():
+            event.stop()
+            self.notice.say(
+                "This game has not been reviewed: coloretto review FILE grades its moves.",
+                "error",
+            )
         elif event.key not in self.app.active_bindings:
             event.stop()
             key = event.character if event.is_printable else event.key

@@ -21,12 +21,12 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.screen import Screen
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
 from textual.widgets import ProgressBar, Static
 
 from coloretto.bots.registry import BotError
-from coloretto.engine import GameRecord
+from coloretto.engine import GameRecord, GameState
 from coloretto.play.advice import why_costly
 from coloretto.play.coach import Decision, Grade
 from coloretto.play.review import Review, Reviewing, pending, positions, review_of
@@ -64,76 +64,56 @@ def plus_minus(error: float) -> str:
     return f"± {error:.1%}" if 0 < error < 0.01 else f"± {error:.0%}"
 
 
-class ReviewScreen(Screen[None]):
-    """The review of one game: the chart of each person's chance to win after their
-    decisions (with a progress bar while they are analysed), the selected decision, then
-    each person's accuracy, grades and costliest decisions, with why."""
+class ReviewChart(Vertical):
+    """Each reviewed person's chart (``WinChart``, ``p`` the next person's), its title, and
+    the selected decision in words under it: where, the grade and the hint given in the
+    game, the move played and the best one with their chances, why."""
 
-    CSS_PATH = "review.tcss"
-    BINDINGS = [  # noqa: RUF012
-        Binding("b,escape,v", "back", "Back", id="review-back"),
-        Binding("p", "person", "Next person", id="review-person"),
-    ]
+    DEFAULT_CSS = """
+    ReviewChart {
+        height: auto;
+    }
+    #chart-title {
+        height: auto;
+    }
+    #chart-detail {
+        height: auto;
+        min-height: 3;
+    }
+    """
 
-    def __init__(self, record: GameRecord, path: Path | None, data: DataDir) -> None:
+    BINDINGS = [Binding("p", "person", "Next person", id="review-person")]  # noqa: RUF012
+
+    def __init__(
+        self,
+        states: Sequence[GameState],
+        names: Sequence[str],
+        charted: Mapping[int, Sequence[int]],
+        decisions: Mapping[int, Decision],
+        *,
+        seat: int | None = None,
+    ) -> None:
         super().__init__()
-        states = positions(record)
-        review = review_of(record, states) or Review()
-        keep = None if path is None else annotating(data, path)
-        self.reviewing = Reviewing(record, review, people(record), keep)
-        self.data = data
-        self.names = record.seats
-        self.players = record.rules.players
-        self._leaving = False
-        self.charted = self._decisions_of(self.reviewing.seats)
-        """Each reviewed person's decisions (their plies, in order), analysed or not."""
-        self.seat = next(iter(self.charted), None)
-        """Whose chart is shown (``None``: nobody had a decision)."""
-        self._decisions: Mapping[int, Decision] = dict(review.decisions)
-        """The decisions analysed so far, as the worker last handed them over."""
-
-    def _decisions_of(self, seats: Sequence[int]) -> dict[int, list[int]]:
-        """The plies of each of ``seats``' decisions (those with any): every one the
-        review analyses (a choice to make), and any analysed."""
-        states = self.reviewing.states
-        plies: dict[int, set[int]] = {seat: set() for seat in seats}
-        for decision in self.reviewing.review.decisions.values():
-            if decision.seat in plies:
-                plies[decision.seat].add(decision.ply)
-        for ply in pending(states, Review(), seats):
-            plies[states[ply].current_player].add(ply)
-        return {seat: sorted(mine) for seat, mine in plies.items() if mine}
+        self.states, self.names = states, names
+        self.charted = charted
+        """Each person's decisions (their plies, in order), analysed or not."""
+        self.decisions = decisions
+        """The decisions analysed, by ply."""
+        self.seat: int = seat if seat is not None and seat in charted else next(iter(charted))
+        """Whose chart is shown."""
 
     def compose(self) -> ComposeResult:
-        """A title, the progress bar, the chart, the selected decision, the summaries."""
-        with VerticalScroll(id="review"):
-            yield Static(Text("The coach's review", style="bold"), id="headline")
-            yield ProgressBar(total=max(1, len(self.reviewing.todo)), id="review-progress")
-            if self.seat is not None:
-                yield Static(id="chart-title")
-                yield WinChart(self.players, id="win-chart")
-                yield Static(id="chart-detail")
-            yield Static(id="review-body")
-        yield KeysBar(id="keys")
+        """The title, the chart, the selected decision."""
+        yield Static(id="chart-title")
+        yield WinChart(self.states[0].rules.players, id="win-chart")
+        yield Static(id="chart-detail")
 
-    def on_mount(self) -> None:
-        """Draw the chart of what is analysed, and start the analysis once the screen is
-        drawn (or show the review, when it is done already)."""
-        self.query_one("#review-body", Static).update(
-            f"Analysing {len(self.reviewing.todo)} decisions… (Esc stops; what is done is kept)"
-        )
-        if self.seat is not None:
-            self._chart(selected=0)
-            self.query_one(WinChart).focus()
-        self.call_after_refresh(self.analyse)  # the screen first: the analysis holds the GIL
-
-    def _chart(self, selected: int | None = None) -> None:
-        """Draw the shown person's chart of the decisions analysed so far."""
-        if self.seat is None:
-            return
-        states = self.reviewing.states
+    def draw(self, selected: int | None = None) -> None:
+        """Draw the shown person's chart of ``decisions`` (selecting ``selected``, or
+        keeping the selection)."""
+        states = self.states
         points = [
-            ChartPoint(ply, states[ply].round, self._decisions.get(ply))
+            ChartPoint(ply, states[ply].round, self.decisions.get(ply))
             for ply in self.charted[self.seat]
         ]
         self.query_one(WinChart).show(points, selected)
@@ -152,12 +132,11 @@ class ReviewScreen(Screen[None]):
     @on(WinChart.Selected)
     def _selected(self, event: WinChart.Selected) -> None:
         """The selected decision, under the chart."""
-        self.query_one("#chart-detail", Static).update(self._detail(event.index, event.point))
+        self.query_one("#chart-detail", Static).update(self.detail(event.index, event.point))
 
-    def _detail(self, index: int, point: ChartPoint | None) -> Text:
-        """The decision at ``point`` in words: where, the grade (and the hint given in the
-        game), the moves, the chances, why."""
-        if point is None or self.seat is None:
+    def detail(self, index: int, point: ChartPoint | None) -> Text:
+        """The decision at ``point`` (the ``index``-th of the person's) in words."""
+        if point is None:
             return Text("")
         count = len(self.charted[self.seat])
         where = Text(
@@ -167,7 +146,7 @@ class ReviewScreen(Screen[None]):
         decision = point.decision
         if decision is None:
             return Text.assemble(where, ("not analysed yet", "italic"))
-        state = self.reviewing.states[point.ply]
+        state = self.states[point.ply]
         played, best = decision.estimates[decision.played], decision.estimates[decision.best]
         lines = [Text.assemble(where, grade_words(decision.grade, plain=self.app.no_color))]
         if decision.hint is not None:  # the hint given in the game, beside the verdict
@@ -198,10 +177,64 @@ class ReviewScreen(Screen[None]):
     def action_person(self) -> None:
         """``p``: the next person's chart."""
         seats = list(self.charted)
-        if self.seat is None or len(seats) < 2:
-            return
-        self.seat = seats[(seats.index(self.seat) + 1) % len(seats)]
-        self._chart(selected=0)
+        if len(seats) > 1:
+            self.seat = seats[(seats.index(self.seat) + 1) % len(seats)]
+            self.draw(selected=0)
+
+
+class ReviewScreen(Screen[None]):
+    """The review of one game: the chart of each person's chance to win after their
+    decisions (with a progress bar while they are analysed), the selected decision, then
+    each person's accuracy, grades and costliest decisions, with why."""
+
+    CSS_PATH = "review.tcss"
+    BINDINGS = [Binding("b,escape,v", "back", "Back", id="review-back")]  # noqa: RUF012
+
+    def __init__(self, record: GameRecord, path: Path | None, data: DataDir) -> None:
+        super().__init__()
+        states = positions(record)
+        review = review_of(record, states) or Review()
+        keep = None if path is None else annotating(data, path)
+        self.reviewing = Reviewing(record, review, people(record), keep)
+        self.data = data
+        self.names = record.seats
+        self._leaving = False
+        self.charted = self._decisions_of(self.reviewing.seats)
+        """Each reviewed person's decisions (their plies, in order), analysed or not."""
+
+    def _decisions_of(self, seats: Sequence[int]) -> dict[int, list[int]]:
+        """The plies of each of ``seats``' decisions (those with any): every one the
+        review analyses (a choice to make), and any analysed."""
+        states = self.reviewing.states
+        plies: dict[int, set[int]] = {seat: set() for seat in seats}
+        for decision in self.reviewing.review.decisions.values():
+            if decision.seat in plies:
+                plies[decision.seat].add(decision.ply)
+        for ply in pending(states, Review(), seats):
+            plies[states[ply].current_player].add(ply)
+        return {seat: sorted(mine) for seat, mine in plies.items() if mine}
+
+    def compose(self) -> ComposeResult:
+        """A title, the progress bar, the chart, the selected decision, the summaries."""
+        with VerticalScroll(id="review"):
+            yield Static(Text("The coach's review", style="bold"), id="headline")
+            yield ProgressBar(total=max(1, len(self.reviewing.todo)), id="review-progress")
+            if self.charted:
+                decisions = dict(self.reviewing.review.decisions)
+                yield ReviewChart(self.reviewing.states, self.names, self.charted, decisions)
+            yield Static(id="review-body")
+        yield KeysBar(id="keys")
+
+    def on_mount(self) -> None:
+        """Draw the chart of what is analysed, and start the analysis once the screen is
+        drawn (or show the review, when it is done already)."""
+        self.query_one("#review-body", Static).update(
+            f"Analysing {len(self.reviewing.todo)} decisions… (Esc stops; what is done is kept)"
+        )
+        if self.charted:
+            self.query_one(ReviewChart).draw(selected=0)
+            self.query_one(WinChart).focus()
+        self.call_after_refresh(self.analyse)  # the screen first: the analysis holds the GIL
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def analyse(self) -> None:
@@ -224,8 +257,10 @@ class ReviewScreen(Screen[None]):
 
     def _analysed(self, decisions: Mapping[int, Decision]) -> None:
         self.query_one(ProgressBar).advance(1)
-        self._decisions = decisions
-        self._chart()
+        if self.charted:
+            chart = self.query_one(ReviewChart)
+            chart.decisions = decisions
+            chart.draw()
 
     def _say(self, text: str) -> None:
         self.query_one("#review-body", Static).update(text)
@@ -257,3 +292,54 @@ class ReviewScreen(Screen[None]):
         """Back to the score screen; a review under way stops (what is done is kept)."""
         self._leaving = True
         self.dismiss(None)
+
+
+class ChartScreen(ModalScreen[int | None]):
+    """The review's chart over the replay of a reviewed game: each reviewed person's chance
+    to win after their decisions; Enter goes to the selected decision's move (its ply is
+    the answer), Esc back."""
+
+    CSS_PATH = "review.tcss"
+    BINDINGS = [  # noqa: RUF012
+        Binding("enter", "go", "Go to the move", id="chart-go"),
+        Binding("escape,c,b", "dismiss(None)", "Back", id="chart-back"),
+    ]
+
+    def __init__(
+        self, review: Review, states: Sequence[GameState], names: Sequence[str], ply: int
+    ) -> None:
+        super().__init__()
+        plies: dict[int, list[int]] = {}
+        for decision in sorted(review.decisions.values(), key=lambda d: d.ply):
+            plies.setdefault(decision.seat, []).append(decision.ply)
+        self.charted = dict(sorted(plies.items()))
+        """Each person's analysed decisions (their plies, in order)."""
+        self.decisions = dict(review.decisions)
+        near = max((p for p in self.decisions if p <= ply), default=min(self.decisions, default=0))
+        self.near = near
+        """The decision shown first: the last analysed at or before ``ply``."""
+        self.states, self.names = states, names
+
+    def compose(self) -> ComposeResult:
+        """The title and the chart, in a box, and the keys."""
+        with Vertical(id="chart-box"):
+            yield Static(Text("The coach's review", style="bold"), id="headline")
+            if self.charted:
+                seat = self.decisions[self.near].seat if self.near in self.decisions else None
+                yield ReviewChart(self.states, self.names, self.charted, self.decisions, seat=seat)
+            else:
+                yield Static("No decision of this game was analysed.")
+        yield KeysBar(id="keys")
+
+    def on_mount(self) -> None:
+        """Select the decision nearest to where the replay stands."""
+        if self.charted:
+            chart = self.query_one(ReviewChart)
+            mine = list(chart.charted[chart.seat])
+            chart.draw(selected=mine.index(self.near) if self.near in mine else 0)
+            self.query_one(WinChart).focus()
+
+    def action_go(self) -> None:
+        """Enter: the replay at the selected decision."""
+        point = self.query_one(WinChart).current if self.charted else None
+        self.dismiss(None if point is None else point.ply)
