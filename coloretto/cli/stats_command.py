@@ -73,8 +73,9 @@ def add_parser(commands: Commands) -> None:
         description=(
             "Statistics of the finished games played on this computer: for each person,\n"
             "games played, wins (ties shared) and win rate, best and average score, by\n"
-            "opponents, player count and scoring side; and the accuracy of the games the\n"
-            "coach reviewed (coloretto review), month by month."
+            "opponents, player count and scoring side; charts of their results month by\n"
+            "month and of their last games, and of the accuracy of the games the coach\n"
+            "reviewed (coloretto review), month by month."
         ),
         epilog=JSON_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
