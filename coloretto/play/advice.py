@@ -317,7 +317,7 @@ def _edge(state: GameState, action: Action, valuation: Valuation) -> str:
     if points > CLEAR * error and points >= 0.1:
         return f"; about {points:.1f}{plus} points better than {doing(second, state)}"
     if error:
-        return f"; {doing(second, state)} is about as good ({points:+.1f}{plus} points)"
+        return f"; {doing(second, state)} is about as good ({abs(points):.1f}{plus} points apart)"
     return ""
 
 

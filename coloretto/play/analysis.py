@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 from coloretto.bots import Analyst, Bot, Budget, Estimate
+from coloretto.bots.expert import ExpertBot
 from coloretto.bots.guard import (
     checked_estimates,
     fallback,
@@ -33,7 +34,7 @@ from coloretto.bots.guard import (
 from coloretto.bots.players import CatchesUp, Reseeded
 from coloretto.bots.registry import BotError, make_bot
 from coloretto.engine import Action, GameState, PlayerView
-from coloretto.play.coach import COACH_BOT, Pairs, StoredHint, Valuation, ranked
+from coloretto.play.coach import CLEAR, COACH_BOT, Pairs, StoredHint, Valuation, ranked
 
 COACH_SEED = 0
 """The analysis seed of the hints (and of a review unless it is given another): it picks the
@@ -213,7 +214,7 @@ class Hints:
         if analysis.estimates is None or asked.found is None:
             return Advice(fallback(view, legal), None, analysis.problem or "no analysis")
         found = kept(asked.found)
-        best = ranked(found.estimates)[0]
+        best = recommended(found, ExpertBot().choose(view, legal))
         hint = StoredHint(best, found, coach.bot, coach.seed)
         # Replaced whole: the thread that saves the game reads it while hints are given.
         self.given = {**self.given, (game_number, state.ply): hint}
@@ -222,6 +223,31 @@ class Hints:
     def for_game(self, game_number: int) -> dict[int, StoredHint]:
         """The hints given in game ``game_number``, by ply."""
         return {ply: hint for (game, ply), hint in self.given.items() if game == game_number}
+
+
+def recommended(found: Valuation, prior: Action) -> Action:
+    """The move to recommend: the best by ``found``, unless it is not clearly better than
+    ``prior`` (the expert's choice, the search's starting point) in chance to win or in
+    points (by ``CLEAR`` standard errors of the difference): then ``prior``, as the search
+    bot keeps the expert's choice unless another beats it. Recommending the top of noisy
+    estimates would chase their noise.
+
+    >>> from coloretto.engine import DRAW
+    >>> take = Action.take(0)
+    >>> estimates = {DRAW: Estimate(0.5, 1.0), take: Estimate(0.49, 0.5)}
+    >>> close = Valuation(estimates, {(DRAW, take): (0.02, 1.0)})
+    >>> recommended(close, take), recommended(close, DRAW)
+    (Action.parse('take 1'), Action.parse('draw'))
+    >>> clear = Valuation(close.estimates, {(DRAW, take): (0.001, 0.1)})
+    >>> recommended(clear, take)
+    Action.parse('draw')
+    """
+    estimates = found.estimates
+    best = ranked(estimates)[0]
+    win_error, margin_error = found.difference_error(best, prior)
+    win = estimates[best].win - estimates[prior].win
+    margin = estimates[best].margin - estimates[prior].margin
+    return best if win > CLEAR * win_error or margin > CLEAR * margin_error else prior
 
 
 class _Asked:
