@@ -42,7 +42,13 @@ WORST_TARGET = 1.0
 def measure(games: int, every: int, players: int) -> Figures:
     """Hints asked every ``every`` positions of ``games`` games: seconds (wall, processor)
     for each, and for the forced ones apart."""
-    figures: Figures = {"wall": [], "cpu": [], "forced wall": [], "choice wall": []}
+    figures: Figures = {
+        "wall": [],
+        "cpu": [],
+        "choice wall": [],
+        "choice cpu": [],
+        "forced wall": [],
+    }
     expert = ExpertBot()
     for number in range(games):
         config = GameConfig.build(Rules(players=players), humans=players, seed=100 + number)
@@ -54,10 +60,14 @@ def measure(games: int, every: int, players: int) -> Figures:
             if ply % every == 0:
                 start, cpu = time.perf_counter(), time.process_time()
                 table.hint()
-                wall = time.perf_counter() - start
+                wall, cpu = time.perf_counter() - start, time.process_time() - cpu
                 figures["wall"].append(wall)
-                figures["cpu"].append(time.process_time() - cpu)
-                figures["forced wall" if forced(state) else "choice wall"].append(wall)
+                figures["cpu"].append(cpu)
+                if forced(state):
+                    figures["forced wall"].append(wall)
+                else:
+                    figures["choice wall"].append(wall)
+                    figures["choice cpu"].append(cpu)
             seat = state.current_player
             table.act(expert.choose(state.view(seat), state.legal_actions()))
             ply += 1
@@ -77,7 +87,7 @@ def summary(label: str, seconds: list[float], width: int = 28) -> str:
 
 
 def report(figures: Figures, prefix: str = "", width: int = 28) -> None:
-    for name in ("wall", "cpu", "choice wall", "forced wall"):
+    for name in ("wall", "cpu", "choice wall", "choice cpu", "forced wall"):
         print(summary(f"{prefix}{name}", figures.get(name, []), width))
 
 
