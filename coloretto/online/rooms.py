@@ -57,6 +57,7 @@ from coloretto.store.records import read_record
 ROOM_KEY = "room"
 """The key of the room in its save's metadata (beside the session's)."""
 
+
 class RoomError(ValueError):
     """A request the room refuses: ``code`` for the error frame, the text in words."""
 

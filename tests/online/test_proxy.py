@@ -33,6 +33,7 @@ def _nginx_installed() -> None:
     if NGINX is None:
         pytest.fail("nginx is needed: apt-get install nginx-light", pytrace=False)
 
+
 DOC = ROOT / "docs" / "online.md"
 
 
