@@ -21,10 +21,9 @@ import json
 import os
 import platform
 import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
+
+from trees import Figures, load_average, measure_trees
 
 from coloretto.bots.expert import ExpertBot
 from coloretto.engine import Rules
@@ -32,8 +31,6 @@ from coloretto.play.advice import forced
 from coloretto.play.config import GameConfig
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
-
-Figures = dict[str, list[float]]
 
 MEDIAN_TARGET = 0.4
 WORST_TARGET = 1.0
@@ -91,32 +88,15 @@ def report(figures: Figures, prefix: str = "", width: int = 28) -> None:
         print(summary(f"{prefix}{name}", figures.get(name, []), width))
 
 
-def load_average() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
-
-
 def compare(args: argparse.Namespace) -> None:
     """Each tree of ``--code`` measured in a process of its own, in turn, ``--rounds``
     times; the figures side by side."""
-    script = Path(__file__).resolve()
-    trees = [Path(code).resolve() for code in args.code]
-    figures: list[Figures] = [{} for _ in trees]
-    for _ in range(args.rounds):
-        for tree, kept in zip(trees, figures, strict=True):
-            done = subprocess.run(
-                [sys.executable, str(script), "--json", "--games", str(args.games),
-                 "--every", str(args.every), "--players", str(args.players)],
-                env={**os.environ, "PYTHONPATH": str(tree)},
-                cwd=tree,
-                capture_output=True,
-                text=True,
-                check=True,
-            )  # fmt: skip
-            for name, seconds in json.loads(done.stdout).items():
-                kept.setdefault(name, []).extend(seconds)
+    arguments = ["--games", str(args.games), "--every", str(args.every),
+                 "--players", str(args.players)]  # fmt: skip
+    measured = measure_trees(__file__, args.code, args.rounds, arguments)
     print(f"load average after: {load_average()}")
-    width = max(len(str(tree)) for tree in trees) + 14
-    for tree, kept in zip(trees, figures, strict=True):
+    width = max(len(str(tree)) for tree, _ in measured) + 14
+    for tree, kept in measured:
         report(kept, f"{tree} ", width)
 
 

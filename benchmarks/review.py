@@ -30,10 +30,9 @@ import os
 import platform
 import resource
 import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
+
+from trees import Figures, load_average, measure_trees
 
 from coloretto.bots.base import Analyst
 from coloretto.bots.players import CatchesUp
@@ -45,8 +44,6 @@ from coloretto.play.review import analyse
 
 TARGET = 10.0
 """Seconds of wall time for the review of a 4-player game's person, on both cores."""
-
-Figures = dict[str, list[float]]
 
 
 def game(players: int, seed: int) -> tuple[list[GameState], list[int]]:
@@ -128,31 +125,12 @@ def report(figures: Figures, prefix: str = "") -> None:
         )
 
 
-def load_average() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
-
-
 def compare(args: argparse.Namespace) -> None:
     """Each tree of ``--code`` measured in a process of its own, in turn, ``--rounds``
     times; the figures one tree after another."""
-    script = Path(__file__).resolve()
-    trees = [Path(code).resolve() for code in args.code]
-    figures: list[Figures] = [{} for _ in trees]
-    for _ in range(args.rounds):
-        for tree, kept in zip(trees, figures, strict=True):
-            done = subprocess.run(
-                [sys.executable, str(script), "--json", "--games", str(args.games),
-                 "--players", str(args.players), "--bot", args.bot, "--jobs", str(args.jobs)],
-                env={**os.environ, "PYTHONPATH": str(tree)},
-                cwd=tree,
-                capture_output=True,
-                text=True,
-                check=True,
-            )  # fmt: skip
-            for name, values in json.loads(done.stdout).items():
-                kept.setdefault(name, []).extend(values)
-            print(f"  {tree} measured; load average {load_average()}")
-    for tree, kept in zip(trees, figures, strict=True):
+    arguments = ["--games", str(args.games), "--players", str(args.players),
+                 "--bot", args.bot, "--jobs", str(args.jobs)]  # fmt: skip
+    for tree, kept in measure_trees(__file__, args.code, args.rounds, arguments, say=True):
         print(f"{tree}:")
         report(kept, "  ")
 
