@@ -234,7 +234,12 @@ class ReviewScreen(Screen[None]):
         if self.charted:
             self.query_one(ReviewChart).draw(selected=0)
             self.query_one(WinChart).focus()
-        self.call_after_refresh(self.analyse)  # the screen first: the analysis holds the GIL
+        self.call_after_refresh(self._start)  # the screen first: the analysis holds the GIL
+
+    def _start(self) -> None:
+        """Start the analysis, unless the screen was left before it was drawn."""
+        if not self._leaving:
+            self.analyse()
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def analyse(self) -> None:
