@@ -11,12 +11,33 @@ would have run them a moment later.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import events
 from textual.widgets import Input
 
+COMPACT = "-textual-compact"
+"""The class of a compact ``Input`` (its ``compact`` reactive's)."""
+
 
 class TextInput(Input):
-    """An ``Input`` whose bound keys act in the order they were typed."""
+    """An ``Input`` whose bound keys act in the order they were typed; a ``compact`` one is
+    made compact as it is made (``Input`` restyles itself for it at once, before it is even
+    shown: a few milliseconds of the setup screen's opening for its three fields)."""
+
+    def __init__(
+        self,
+        value: str | None = None,
+        placeholder: str = "",
+        *,
+        compact: bool = False,
+        classes: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(value, placeholder, classes=classes, **options)
+        if compact:
+            self.set_reactive(Input.compact, True)
+            self.add_class(COMPACT, update=False)  # styled once, as it is mounted
 
     async def _on_key(self, event: events.Key) -> None:
         # The app checks the priority bindings before the key reaches the field, then the
