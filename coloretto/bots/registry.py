@@ -51,9 +51,6 @@ it changed more than once that day). The statistics count a level's games from b
 date apart from those since (docs/bot-strength.md, "When the levels' play changed", says
 when to set it and lists the changes)."""
 
-STRONGEST = LEVELS["hard"]
-"""The strongest bot as measured, asked for hints (capped at 1.4 s per move)."""
-
 DEFAULT_LEVEL = "normal"
 
 

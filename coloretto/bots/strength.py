@@ -15,7 +15,7 @@ LEVEL_STRENGTH: Mapping[str, str] = {
     "normal": "Thinks a few possible deals ahead in under 50 ms a move and reads how each "
     "opponent plays: it wins 52.0% of four-player games even at the toughest table "
     "measured, where a fair share is 25%.",
-    "hard": "Thinks 64 possible deals ahead, up to 1.4 s a move, and also gives the hints: "
+    "hard": "Thinks 64 possible deals ahead, up to 1.4 s a move: "
     "it wins 63.0% of four-player games at that toughest table.",
 }
 """Each difficulty level in one sentence: what it plays like, and one measured figure.
