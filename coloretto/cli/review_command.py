@@ -26,6 +26,7 @@ from coloretto.bots.registry import BotError
 from coloretto.cli.parser import Commands, bounded_int
 from coloretto.cli.replay_command import skipped_note
 from coloretto.engine import GameState
+from coloretto.play.advice import percent, signed
 from coloretto.play.coach import GRADE_THRESHOLDS, REVIEW_BOT, Decision, Grade
 from coloretto.play.review import Review, Reviewing, Summary, positions, review_of
 from coloretto.play.saving import people
@@ -236,8 +237,8 @@ class _Report:
                 Text(names[decision.seat], overflow="fold"),
                 short_action(decision.played, state),
                 short_action(best, state) if other else "",
-                f"{-decision.cost:+.1f}±{points_error:.1f}" if other else "",
-                f"{-chance:+d}±{100 * win_error:.0f}%" if other and chance else "",
+                f"{signed(-decision.cost)}±{points_error:.1f}" if other else "",
+                f"{-chance:+d}±{percent(win_error)}%" if other and chance else "",
                 _grade_text(decision.grade),
                 _hint_text(decision, state),
             )

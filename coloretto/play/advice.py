@@ -132,16 +132,34 @@ def cost_words(decision: Decision) -> str:
     """
     win_error, points_error = decision.errors
     chance = round(100 * decision.win_loss)
-    words = f"{-decision.cost:+.1f}{_error(points_error, '.1f')} points"
+    words = f"{signed(-decision.cost)}{_error(f'{points_error:.1f}')} points"
     if chance:
-        form = ".0f" if 100 * win_error >= 1 else ".1f"
-        words += f", {-chance:+d}{_error(100 * win_error, form)}% chance to win"
+        words += f", {-chance:+d}{_error(percent(win_error))}% chance to win"
     return words
 
 
-def _error(error: float, form: str) -> str:
-    """`` ± error`` as ``form`` formats it; nothing for an exact figure (no error)."""
-    return f" ± {error:{form}}" if error > 0 else ""
+def signed(value: float) -> str:
+    """``value`` to a tenth with its sign; none for nothing ("0.0", never "-0.0").
+
+    >>> signed(-0.04), signed(2.25)
+    ('0.0', '+2.2')
+    """
+    shown = f"{value:+.1f}"
+    return "0.0" if float(shown) == 0 else shown
+
+
+def percent(share: float) -> str:
+    """A share's error in percent: whole, or to a tenth under one percent.
+
+    >>> percent(0.034), percent(0.0042)
+    ('3', '0.4')
+    """
+    return f"{100 * share:.0f}" if 100 * share >= 1 else f"{100 * share:.1f}"
+
+
+def _error(error: str) -> str:
+    """`` ± error``; nothing for an exact figure (no error)."""
+    return f" ± {error}" if float(error) > 0 else ""
 
 
 def hint_words(decision: Decision, state: GameState) -> str | None:
@@ -313,7 +331,7 @@ def _edge(state: GameState, action: Action, valuation: Valuation) -> str:
     second = others[0]
     points = mine.margin - estimates[second].margin
     _, error = valuation.difference_error(action, second)
-    plus = _error(error, ".1f")
+    plus = _error(f"{error:.1f}")
     if points > CLEAR * error and points >= 0.1:
         return f"; about {points:.1f}{plus} points better than {doing(second, state)}"
     if error:
