@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from textual.geometry import Region
-from textual.widgets import Button
 
 from coloretto.bots.base import Budget
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
@@ -24,6 +23,7 @@ from coloretto.store.stats import Stats
 from coloretto.tui import ColorettoApp, Session
 from coloretto.tui.screens import EndScreen, GameScreen, SetupScreen, TooSmallScreen
 from coloretto.tui.widgets import DrawnCard
+from coloretto.tui.widgets.action_button import ActionButton
 from tests.tui.conftest import (
     SIZE,
     asynctest,
@@ -166,7 +166,7 @@ async def test_the_setup_screen_resumes_the_game_in_progress() -> None:
     setup = ColorettoApp()
     async with setup.run_test(size=SIZE) as pilot:
         assert isinstance(setup.screen, SetupScreen)
-        assert setup.screen.query_one("#resume", Button)
+        assert setup.screen.query_one("#resume", ActionButton).display
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert game_screen(pilot).view.game == game
