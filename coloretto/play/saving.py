@@ -35,6 +35,7 @@ from coloretto.play.review import positions
 from coloretto.play.session import Session
 from coloretto.play.table_view import TableView
 from coloretto.play.words import names_and
+from coloretto.store.history import finished_games
 from coloretto.store.paths import DataDir
 from coloretto.store.records import read_record
 from coloretto.store.saves import SESSION_ID, games_in_progress, save_path
@@ -352,3 +353,9 @@ def in_progress(
         else:
             more += 1
     return InProgress(games, more + max(0, len(ids) - MOST_READ), unreadable, data)
+
+
+def first_run(data: DataDir) -> bool:
+    """True when nobody has played here yet: no finished game and no save (the tutorial
+    is offered)."""
+    return not finished_games(data) and not games_in_progress(data)

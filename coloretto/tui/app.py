@@ -21,13 +21,13 @@ from textual.binding import Binding
 from coloretto.engine import RecordError
 from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
-from coloretto.play.saving import load_session
+from coloretto.play.saving import first_run, load_session
 from coloretto.play.session import Session
 from coloretto.play.table import LocalTable
 from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.messages import GameOver, ResumeGame, StartGame
 from coloretto.tui.screens.dialogs import TooSmallScreen
-from coloretto.tui.screens.game import GameScreen
+from coloretto.tui.screens.game import GREETING, NEW_HERE, GameScreen
 
 if TYPE_CHECKING:
     from coloretto.tui.screens.end import EndChoice
@@ -81,19 +81,20 @@ class ColorettoApp(GuardedApp):
             self.push_screen(self._setup_screen(self.config))
         elif self.session is not None:
             self.push_screen(self._game_screen(self.session))
-        elif self.config is not None:
-            self.push_screen(self._game_screen(Session(self.config)))
+        elif self.config is not None:  # coloretto play: the tutorial offered on the first run
+            greeting = NEW_HERE if first_run(self.keeper.data) else GREETING
+            self.push_screen(self._game_screen(Session(self.config), greeting))
 
     def _setup_screen(self, config: GameConfig | None) -> SetupScreen:
         from coloretto.tui.screens.setup import SetupScreen  # noqa: PLC0415 (when shown)
 
         return SetupScreen(config)
 
-    def _game_screen(self, session: Session) -> GameScreen:
+    def _game_screen(self, session: Session, greeting: str = GREETING) -> GameScreen:
         self.session = session
         self.config = session.config
         self.table = LocalTable(session, self.keeper)
-        return GameScreen(self.table)
+        return GameScreen(self.table, greeting=greeting)
 
     def on_start_game(self, message: StartGame) -> None:
         """Start the game chosen on the setup screen."""

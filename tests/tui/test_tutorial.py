@@ -13,7 +13,7 @@ from textual.widget import Widget
 from coloretto.cli.main import main
 from coloretto.engine import DRAW, Action
 from coloretto.play.keeper import Keeper
-from coloretto.play.saving import session_record
+from coloretto.play.saving import first_run, session_record
 from coloretto.play.session import Session
 from coloretto.play.tutorial import STEPS, Lesson, Part, summary
 from coloretto.store.paths import DataDir
@@ -21,7 +21,7 @@ from coloretto.store.saves import save
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import GameScreen, SetupScreen
 from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, RulesScreen
-from coloretto.tui.screens.setup import OFFER, first_run
+from coloretto.tui.screens.setup import OFFER
 from coloretto.tui.screens.tutorial import REAL_GAME, TutorialScreen
 from coloretto.tui.tutorial_app import TutorialApp
 from coloretto.tui.widgets import Notice
@@ -324,3 +324,18 @@ def test_coloretto_tutorial_runs_the_tutorial_app(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(TutorialApp, "run", run)
     assert main(["tutorial"]) == 0
     assert len(ran) == 1
+
+
+@asynctest
+async def test_the_first_game_played_here_offers_the_tutorial(data_home: Path) -> None:
+    app = ColorettoApp(make_config(3, humans=1, seed=2))  # coloretto play, never played here
+    frames = record_frames(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "New to Coloretto? coloretto tutorial" in first_frame(frames, "New to")
+    again = ColorettoApp(make_config(3, humans=1, seed=3))  # the first game is kept: not new
+    frames = record_frames(again)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "Press ? for the keys" in first_frame(frames, "Press ?")
+        assert not any("New to" in frame for frame in frames)

@@ -72,6 +72,15 @@ def playable_rows(legal: tuple[Action, ...]) -> tuple[int, ...]:
     return tuple(sorted({a.row for a in legal if a.row is not None}))
 
 
+GREETING = "Press ? for the keys, r for the rules."
+"""What the game screen's message line says first."""
+
+NEW_HERE = (
+    "New to Coloretto? coloretto tutorial teaches it in 3 minutes (q keeps this game). " + GREETING
+)
+"""The first words of the first game played here (``first_run``): the tutorial offered."""
+
+
 class GameScreen(Screen[None]):
     """One game of the match on the table, played from the keyboard."""
 
@@ -83,9 +92,11 @@ class GameScreen(Screen[None]):
     delay: reactive[float] = reactive(DEFAULT_DELAY, init=False)
     """Seconds between two bot actions, so that a person can follow them (``+``/``-``)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, *, greeting: str = GREETING) -> None:
         super().__init__()
         self.table = table
+        self.greeting = greeting
+        """What the message line says first."""
         """The game played: this screen shows it and sends it the player's moves."""
         self.faults: list[str] = []
         """The bots' failures reported so far."""
@@ -189,7 +200,7 @@ class GameScreen(Screen[None]):
         self._log_start()
         self.refresh_table()
         self._offered = self.offer()
-        self.notice.say("Press ? for the keys, r for the rules.", "info")
+        self.notice.say(self.greeting, "info")
         self.table.subscribe(self._on_table_event)
         self.table.keep()
         self.call_after_refresh(self._start)  # a bot thinks once the table is drawn

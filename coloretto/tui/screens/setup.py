@@ -20,8 +20,7 @@ from coloretto.bots.registry import LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
 from coloretto.engine.setup import SEED_BITS
 from coloretto.play.config import PACES, GameConfig, typed_names
-from coloretto.play.saving import SavedGame
-from coloretto.store.history import finished_games
+from coloretto.play.saving import SavedGame, first_run
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import games_in_progress, save_path
 from coloretto.store.text import printable
@@ -45,11 +44,6 @@ them all)."""
 
 OFFER = "New to Coloretto? Press t for a 3-minute tutorial."
 """What the setup screen says on the first run (``first_run``)."""
-
-
-def first_run(data: DataDir) -> bool:
-    """True when nobody has played here yet: no finished game and no save."""
-    return not finished_games(data) and not games_in_progress(data)
 
 
 def _options(values: list[str]) -> list[tuple[str, str]]:
