@@ -49,7 +49,7 @@ EVERY_ADDRESS = {"0.0.0.0", "::", ""}
 
 WEB_EXTRA = "web"
 
-WEB_NEEDS = ("textual-serve>=1.1,<2",)
+WEB_NEEDS = ("textual-serve>=1.1", "aiohttp>=3.9.5", "aiohttp-jinja2>=1.6", "jinja2>=3.1.4")
 """The web extra's requirements, should the installed metadata not say (pyproject.toml)."""
 
 MAX_METADATA = 64 * 1024
