@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -75,6 +77,34 @@ class Estimate:
     win_error: float = 0.0
     margin_error: float = 0.0
     samples: int = 0
+
+    @classmethod
+    def of_deals(cls, wins: Sequence[float], margins: Sequence[float]) -> Estimate:
+        """The estimate from an action's results deal by deal: their means, with the
+        standard errors of the means.
+
+        >>> estimate = Estimate.of_deals([1.0, 0.0], [4.0, -2.0])
+        >>> estimate.win, estimate.margin, estimate.win_error, estimate.samples
+        (0.5, 1.0, 0.5, 2)
+        """
+        return cls(
+            win=statistics.fmean(wins),
+            margin=statistics.fmean(margins),
+            win_error=standard_error(wins),
+            margin_error=standard_error(margins),
+            samples=len(wins),
+        )
+
+
+def standard_error(samples: Sequence[float]) -> float:
+    """The standard error of the samples' mean (0 for fewer than two).
+
+    >>> standard_error([1.0, 3.0])
+    1.0
+    """
+    if len(samples) < 2:
+        return 0.0
+    return statistics.stdev(samples) / math.sqrt(len(samples))
 
 
 @runtime_checkable

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 import time
 from collections.abc import Hashable, Sequence
 
@@ -304,18 +303,10 @@ class SearchBot:
         final margin, with their standard errors (the ``Analyst`` interface), from the
         deals of ``deal_values``."""
         values = self.deal_values(view, legal, budget)
-        estimates = {}
-        for action, results in values.items():
-            wins = [win for win, _ in results]
-            margins = [margin for _, margin in results]
-            estimates[action] = Estimate(
-                win=statistics.fmean(wins),
-                margin=statistics.fmean(margins),
-                win_error=_error(wins),
-                margin_error=_error(margins),
-                samples=len(results),
-            )
-        return estimates
+        return {
+            action: Estimate.of_deals([win for win, _ in results], [m for _, m in results])
+            for action, results in values.items()
+        }
 
     def deal_values(
         self, view: PlayerView, legal: Sequence[Action], budget: Budget | None = None
@@ -530,13 +521,6 @@ def _judge(state: GameState, seat: int) -> tuple[float, float]:
     top = max(values)
     weights = [math.exp((v - top) / spread) for v in values]
     return weights[player] / sum(weights), values[player] - rival
-
-
-def _error(samples: list[float]) -> float:
-    """The standard error of the samples' mean (0 for fewer than two)."""
-    if len(samples) < 2:
-        return 0.0
-    return statistics.stdev(samples) / math.sqrt(len(samples))
 
 
 def _rewards(outcome: Outcome, weight: float) -> list[float]:

@@ -17,13 +17,13 @@ are measured, not assumed: as small as the deals' luck common to both makes them
 from __future__ import annotations
 
 import math
-import statistics
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 from coloretto.bots import Analyst, Bot, Budget, Estimate
+from coloretto.bots.base import standard_error
 from coloretto.bots.expert import ExpertBot
 from coloretto.bots.guard import (
     checked_estimates,
@@ -93,15 +93,9 @@ def _from_deals(
     if len(counts) != 1 or 0 in counts:
         raise BotError("the bot's analysis does not value every action on the same deals")
     columns = {action: tuple(zip(*values[action], strict=True)) for action in legal}
-    estimates = {}
-    for action, (wins, margins) in columns.items():
-        estimates[action] = Estimate(
-            win=statistics.fmean(wins),
-            margin=statistics.fmean(margins),
-            win_error=_error(wins),
-            margin_error=_error(margins),
-            samples=len(wins),
-        )
+    estimates = {
+        action: Estimate.of_deals(wins, margins) for action, (wins, margins) in columns.items()
+    }
     checked, problem = checked_estimates(estimates, legal)
     if checked is None:
         raise BotError(f"the bot's analysis: {problem}")
@@ -110,17 +104,10 @@ def _from_deals(
         for b in legal[i + 1 :]:
             (wins_a, margins_a), (wins_b, margins_b) = columns[a], columns[b]
             paired[a, b] = (
-                _error([x - y for x, y in zip(wins_a, wins_b, strict=True)]),
-                _error([x - y for x, y in zip(margins_a, margins_b, strict=True)]),
+                standard_error([x - y for x, y in zip(wins_a, wins_b, strict=True)]),
+                standard_error([x - y for x, y in zip(margins_a, margins_b, strict=True)]),
             )
     return Valuation(checked, paired)
-
-
-def _error(samples: Sequence[float]) -> float:
-    """The standard error of the samples' mean (0 for fewer than two)."""
-    if len(samples) < 2:
-        return 0.0
-    return statistics.stdev(samples) / math.sqrt(len(samples))
 
 
 class Coach:
