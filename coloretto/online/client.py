@@ -247,10 +247,6 @@ class RemoteView:
             return Mover.AWAY
         return Mover.PERSON if self.config.controller(seat).is_human else Mover.BOT
 
-    def controller_name(self, seat: int) -> str:
-        """The name of the player who moves ``seat``."""
-        return self.config.controller(seat).name
-
 
 def _progress(match: Match) -> tuple[Rules, int, Results]:
     """A match's rules, the game being played and the earlier games' scores."""
@@ -557,7 +553,7 @@ class RemoteTable:
         lines = describe_move(move, before, after, view.seat_names)
         if ply in self.covered:
             names = list(view.seat_names)
-            person = view.controller_name(move.player)
+            person = view.config.controller(move.player).name
             names[move.player] = f"{names[move.player]} (a bot, {person} away)"
             lines[0] = describe_move(move, before, after, names)[0]
         return lines

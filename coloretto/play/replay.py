@@ -161,10 +161,6 @@ class ReplayedView:
         """Always "here": the table shows whose turn it was, not a bot thinking."""
         return Mover.HERE
 
-    def controller_name(self, seat: int) -> str:
-        """The name of the player who moved ``seat``."""
-        return self.config.controller(seat).name
-
 
 def _session_meta(record: GameRecord) -> Mapping[str, Any]:
     """The session a game's record keeps (who played, the match), if it is one."""

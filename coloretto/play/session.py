@@ -87,10 +87,6 @@ class Session:
         """The seed ``seat``'s bot is given for its move now (``move_seed``)."""
         return move_seed(self.bots.seed, seat, match_ply(self.game, self.match.game_number))
 
-    def controller_name(self, seat: int) -> str:
-        """The name of the player who moves ``seat``."""
-        return self.config.controller(seat).name
-
     @property
     def hotseat(self) -> bool:
         """True when more than one person plays at this keyboard."""

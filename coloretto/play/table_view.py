@@ -68,9 +68,6 @@ class TableView(Protocol):
     def mover(self, seat: int) -> Mover:
         """Who moves ``seat``."""
 
-    def controller_name(self, seat: int) -> str:
-        """The name of the player who moves ``seat``."""
-
 
 def row_takers(game: GameState) -> dict[int, int]:
     """The rows taken this round, each with the seat that took it.

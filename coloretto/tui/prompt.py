@@ -25,7 +25,7 @@ def turn_prompt(view: TableView, *, plain: bool = False) -> Text:
         return Text(f"{name} is {WAITING[mover]}")
     head = Text(f"{possessive(name)} turn", "bold")
     if seat >= game.rules.players:
-        player = view.controller_name(seat)
+        player = view.config.controller(seat).name
         head.append(" (you play it)" if player == YOU else f" ({player} plays it)")
     legal = game.legal_actions()
     rows = [a.row for a in legal if a.row is not None]

@@ -479,7 +479,7 @@ class GameScreen(Screen[None]):
         """Whom a hint now is for, when more than one person plays here ("" otherwise)."""
         if self._people_here < 2:
             return ""
-        return self.view.controller_name(self.view.game.current_player)
+        return self.view.config.controller(self.view.game.current_player).name
 
     def _start_hint(self) -> None:
         """Show the hint for the position on the table, finding it first if need be."""

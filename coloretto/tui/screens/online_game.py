@@ -29,7 +29,7 @@ def online_turn_prompt(session: RemoteView, *, away_after: float, plain: bool = 
     if not session.config.controller(seat).is_human:
         return prompt  # a bot thinks (on the server)
     head = f"{possessive(session.seat_names[seat])} turn: "
-    mover = session.controller_name(seat)
+    mover = session.config.controller(seat).name
     if game.rules.controller(seat) in session.away:
         return Text(
             f"{head}{mover} is away (a bot plays once they have been away {away_after:g} s)…"
@@ -45,7 +45,7 @@ def _own_turn(session: RemoteView, seat: int, prompt: Text) -> Text:
     name = session.seat_names[seat]
     head = f"{possessive(name)} turn"
     if seat >= session.game.rules.players:
-        head += f" ({session.controller_name(seat)} plays it)"
+        head += f" ({session.config.controller(seat).name} plays it)"
         mine = "Your ghost's turn (you play it)"
     else:
         mine = f"Your turn ({name})"

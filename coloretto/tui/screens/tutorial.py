@@ -157,10 +157,6 @@ class _Scripted:
         """The others do not think: they are people to move (the script moves them)."""
         return Mover.HERE if self.config.controller(seat).is_human else Mover.PERSON
 
-    def controller_name(self, seat: int) -> str:
-        """The name of the player who moves ``seat``."""
-        return self.config.controller(seat).name
-
 
 class TutorialScreen(Screen[TutorialEnd]):
     """The tutorial: the table, a bubble, and the script's game (``Lesson``)."""
