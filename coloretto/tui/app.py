@@ -27,7 +27,7 @@ from coloretto.play.table import LocalTable
 from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.messages import GameOver, ResumeGame, StartGame
 from coloretto.tui.screens.dialogs import TooSmallScreen
-from coloretto.tui.screens.game import GREETING, NEW_HERE, GameScreen
+from coloretto.tui.screens.game import GameScreen
 
 if TYPE_CHECKING:
     from coloretto.tui.screens.end import EndChoice
@@ -82,19 +82,19 @@ class ColorettoApp(GuardedApp):
         elif self.session is not None:
             self.push_screen(self._game_screen(self.session))
         elif self.config is not None:  # coloretto play: the tutorial offered on the first run
-            greeting = NEW_HERE if first_run(self.keeper.data) else GREETING
-            self.push_screen(self._game_screen(Session(self.config), greeting))
+            new_here = first_run(self.keeper.data)
+            self.push_screen(self._game_screen(Session(self.config), new_here=new_here))
 
     def _setup_screen(self, config: GameConfig | None) -> SetupScreen:
         from coloretto.tui.screens.setup import SetupScreen  # noqa: PLC0415 (when shown)
 
         return SetupScreen(config)
 
-    def _game_screen(self, session: Session, greeting: str = GREETING) -> GameScreen:
+    def _game_screen(self, session: Session, *, new_here: bool = False) -> GameScreen:
         self.session = session
         self.config = session.config
         self.table = LocalTable(session, self.keeper)
-        return GameScreen(self.table, greeting=greeting)
+        return GameScreen(self.table, new_here=new_here)
 
     def on_start_game(self, message: StartGame) -> None:
         """Start the game chosen on the setup screen."""

@@ -75,10 +75,9 @@ def playable_rows(legal: tuple[Action, ...]) -> tuple[int, ...]:
 GREETING = "Press ? for the keys, r for the rules."
 """What the game screen's message line says first."""
 
-NEW_HERE = (
-    "New to Coloretto? coloretto tutorial teaches it in 3 minutes (q keeps this game). " + GREETING
-)
-"""The first words of the first game played here (``first_run``): the tutorial offered."""
+NEW_HERE = "New to Coloretto? coloretto tutorial teaches it in 3 minutes (q keeps this game)."
+"""The tutorial offered in the first game played here (``first_run``): on the message line
+first, and kept at the top of the move log (the bots' moves soon take the message line)."""
 
 
 class GameScreen(Screen[None]):
@@ -92,11 +91,11 @@ class GameScreen(Screen[None]):
     delay: reactive[float] = reactive(DEFAULT_DELAY, init=False)
     """Seconds between two bot actions, so that a person can follow them (``+``/``-``)."""
 
-    def __init__(self, table: Table, *, greeting: str = GREETING) -> None:
+    def __init__(self, table: Table, *, new_here: bool = False) -> None:
         super().__init__()
         self.table = table
-        self.greeting = greeting
-        """What the message line says first."""
+        self.new_here = new_here
+        """True in the first game played here: the tutorial is offered (``NEW_HERE``)."""
         """The game played: this screen shows it and sends it the player's moves."""
         self.faults: list[str] = []
         """The bots' failures reported so far."""
@@ -200,7 +199,7 @@ class GameScreen(Screen[None]):
         self._log_start()
         self.refresh_table()
         self._offered = self.offer()
-        self.notice.say(self.greeting, "info")
+        self.notice.say(f"{NEW_HERE} {GREETING}" if self.new_here else GREETING, "info")
         self.table.subscribe(self._on_table_event)
         self.table.keep()
         self.call_after_refresh(self._start)  # a bot thinks once the table is drawn
@@ -218,6 +217,8 @@ class GameScreen(Screen[None]):
     def _log_start(self) -> None:
         view = self.view
         log = self.query_one(MoveLog)
+        if self.new_here:
+            log.add(Text(NEW_HERE, style="italic"))
         for line in describe_deal(
             view.game, view.seat_names, view.shown_seed, view.match.game_number
         ):
