@@ -76,8 +76,7 @@ GREETING = "Press ? for the keys, r for the rules."
 """What the game screen's message line says first."""
 
 NEW_HERE = "New to Coloretto? coloretto tutorial teaches it in 3 minutes (q keeps this game)."
-"""The tutorial offered in the first game played here (``first_run``): on the message line
-first, and kept at the top of the move log (the bots' moves soon take the message line)."""
+"""The tutorial offered in the first game played here (``first_run``), on the message line."""
 
 
 class GameScreen(Screen[None]):
@@ -217,8 +216,6 @@ class GameScreen(Screen[None]):
     def _log_start(self) -> None:
         view = self.view
         log = self.query_one(MoveLog)
-        if self.new_here:
-            log.add(Text(NEW_HERE, style="italic"))
         for line in describe_deal(
             view.game, view.seat_names, view.shown_seed, view.match.game_number
         ):
