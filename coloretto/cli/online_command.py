@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.cli.parser import Commands, bounded_int, bounded_seconds, need_terminal
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
+from coloretto.online.database import StoreUrl, parse_store_url
 from coloretto.online.limits import Limits
 from coloretto.online.protocol import (
     CODE_ALPHABET,
@@ -43,11 +44,15 @@ Connect = Callable[[Opening, "Keeper | None"], "RemoteTable"]
 
 SERVER_EPILOG = """\
 The server listens on 127.0.0.1 (this machine only) unless --host says otherwise, e.g.
---host 0.0.0.0 for every network. Rooms are kept in the data directory (COLORETTO_HOME)
-after every action: a server that stops, however it stops, resumes every room when it
-starts again, and the players' programs reconnect by themselves. One server serves a
-data directory at a time. Refused connections, floods, wrong room codes and failed saves
-are written to audit.log there; docs/protocol.md ("Limits") lists every limit.
+--host 0.0.0.0 for every network. Rooms are kept after every action in a database:
+by default rooms.sqlite3 in the data directory (COLORETTO_HOME), for one server process;
+with --store postgresql://HOST/DB, any number of server processes on any number of
+machines share one room space, and a process that stops has its rooms taken over by the
+others. A server that stops, however it stops, resumes every room when it starts again,
+and the players' programs reconnect by themselves. One server serves a data directory at
+a time. Refused connections, floods, wrong room codes and failed saves are written to
+audit.log there; docs/protocol.md ("Limits") lists every limit, docs/online.md how to
+run several processes.
 """
 
 JOIN_EPILOG = """\
@@ -87,6 +92,14 @@ def add_parsers(commands: Commands) -> None:
         metavar="CHARACTERS",
         help="the characters this server's room codes start with (default: any); give each "
         'server behind one proxy its own (docs/online.md, "Several processes")',
+    )
+    server.add_argument(
+        "--store",
+        type=_store,
+        default=None,
+        metavar="URL",
+        help="where rooms are kept: sqlite:///PATH (default: rooms.sqlite3 in the data "
+        "directory) or postgresql://USER@HOST:PORT/DB, shared by several server processes",
     )
     server.add_argument("--certfile", help="serve TLS (wss://) with this certificate (PEM)")
     server.add_argument("--keyfile", help="the certificate's private key (PEM)")
@@ -178,6 +191,13 @@ def _add_connection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cafile", help="trust this certificate authority (PEM) for wss://")
 
 
+def _store(text: str) -> StoreUrl:
+    try:
+        return parse_store_url(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _prefixes(text: str) -> str:
     try:
         return code_prefixes(text)
@@ -187,6 +207,7 @@ def _prefixes(text: str) -> str:
 
 def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Serve until interrupted."""
+    from coloretto.online.database import StoreError  # noqa: PLC0415
     from coloretto.online.server import ServerInUse  # noqa: PLC0415
     from coloretto.online.server import run_server as serve  # noqa: PLC0415
 
@@ -213,6 +234,7 @@ def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
                 args.host,
                 args.port,
                 DataDir.default(),
+                store=args.store,
                 tls=tls,
                 limits=limits,
                 prefixes=args.prefixes,
@@ -220,6 +242,8 @@ def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
             )
         )
     except ServerInUse as error:
+        parser.error(str(error))
+    except StoreError as error:
         parser.error(str(error))
     except OSError as error:
         parser.error(f"cannot listen on {args.host}:{args.port} ({error.strerror or error})")

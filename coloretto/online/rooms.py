@@ -3,7 +3,7 @@
 A room is a ``Session`` (the engine's match, the players and their bots) with who sits
 where, each person's secret token (kept only as a hash) and the room's settings. Its
 ``snapshot`` is a game record whose metadata also holds the room; the server keeps it,
-with the actions played since, in ``room_store.RoomStore``.
+with the actions played since, in ``room_space.RoomSpace``.
 
 >>> from coloretto.engine import Rules
 >>> from coloretto.online.protocol import Host
@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import (
     Action,
+    GameRecord,
     GameState,
     Move,
     RecordError,
@@ -294,38 +295,41 @@ class Room:
     @classmethod
     def load(cls, path: Path) -> Room:
         """The room saved in ``path``; ``RecordError`` if it is not one."""
-        record = read_record(path)
         try:
-            session = session_from_record(record)
-            data = expect(record.meta.get(ROOM_KEY), Mapping, ROOM_KEY, "an object")
-            code = expect(data.get("code"), str, "room.code", "a room code")
-            if not ROOM_CODE.fullmatch(code) or path.stem != code:
-                raise RecordError("room.code: not this file's room code")
-            players = session.config.rules.players
-            people = expect(data.get("people"), list, "room.people", "a list")
-            tokens = expect(data.get("tokens"), list, "room.tokens", "a list")
-            if len(people) != players or len(tokens) != players:
-                raise RecordError("room: one entry per player expected")
-            if not all(
-                p is None or (isinstance(p, str) and 0 < len(p) <= MAX_NAME) for p in people
-            ):
-                raise RecordError("room.people: expected names or null")
-            if not all(t is None or (isinstance(t, str) and len(t) == 64) for t in tokens):
-                raise RecordError("room.tokens: expected token hashes or null")
-            away = expect(data.get("away_after"), (int, float), "room.away_after", "seconds")
-            if session.config.level not in LEVELS or not 0 <= away <= MAX_AWAY_AFTER:
-                raise RecordError("room: bad level or away time")
-            if any(abs(score) > MAX_SCORE for game in session.match.results for score in game):
-                raise RecordError(f"room: a score of the match beyond ±{MAX_SCORE}")
-            started = data.get("started") is True
-            try:  # a room saved before they were kept has none
-                covered = sorted(bot_covered(data.get("covered"), len(session.game.history())))
-            except ProtocolError as error:
-                raise RecordError(f"room.{error}") from None
-            return cls(code, session, people, tokens, started=started, away_after=float(away),
-                       covered=covered, locked=data.get("locked") is True)  # fmt: skip
+            return cls.from_record(read_record(path), path.stem)
         except RecordError as error:
             raise error.in_file(path) from None
+
+    @classmethod
+    def from_record(cls, record: GameRecord, code: str) -> Room:
+        """Room ``code`` as its snapshot's record holds it; ``RecordError`` if it is not
+        (or is another room)."""
+        session = session_from_record(record)
+        data = expect(record.meta.get(ROOM_KEY), Mapping, ROOM_KEY, "an object")
+        saved = expect(data.get("code"), str, "room.code", "a room code")
+        if not ROOM_CODE.fullmatch(saved) or saved != code:
+            raise RecordError("room.code: not this room's code")
+        players = session.config.rules.players
+        people = expect(data.get("people"), list, "room.people", "a list")
+        tokens = expect(data.get("tokens"), list, "room.tokens", "a list")
+        if len(people) != players or len(tokens) != players:
+            raise RecordError("room: one entry per player expected")
+        if not all(p is None or (isinstance(p, str) and 0 < len(p) <= MAX_NAME) for p in people):
+            raise RecordError("room.people: expected names or null")
+        if not all(t is None or (isinstance(t, str) and len(t) == 64) for t in tokens):
+            raise RecordError("room.tokens: expected token hashes or null")
+        away = expect(data.get("away_after"), (int, float), "room.away_after", "seconds")
+        if session.config.level not in LEVELS or not 0 <= away <= MAX_AWAY_AFTER:
+            raise RecordError("room: bad level or away time")
+        if any(abs(score) > MAX_SCORE for game in session.match.results for score in game):
+            raise RecordError(f"room: a score of the match beyond ±{MAX_SCORE}")
+        started = data.get("started") is True
+        try:  # a room saved before they were kept has none
+            covered = sorted(bot_covered(data.get("covered"), len(session.game.history())))
+        except ProtocolError as error:
+            raise RecordError(f"room.{error}") from None
+        return cls(code, session, people, tokens, started=started, away_after=float(away),
+                   covered=covered, locked=data.get("locked") is True)  # fmt: skip
 
 
 STAND_INS = 10

@@ -37,11 +37,11 @@ import signal
 import ssl
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, cast
 
-from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from coloretto.bots.driver import BotTurn, play_bots
@@ -50,6 +50,13 @@ from coloretto.engine import Action, IllegalAction, Match, Move
 from coloretto.online.audit import Audit
 from coloretto.online.bot_pool import BotPool
 from coloretto.online.connection import Gatekeeper, GuardedConnection
+from coloretto.online.database import (
+    SharedDatabase,
+    StoreError,
+    StoreUrl,
+    open_database,
+)
+from coloretto.online.legacy_files import import_files
 from coloretto.online.limits import Bucket, Limits
 from coloretto.online.messages import (
     ErrorMessage,
@@ -65,7 +72,6 @@ from coloretto.online.messages import (
 from coloretto.online.protocol import (
     CODE_ALPHABET,
     MAX_REQUEST,
-    ROOM_CODE,
     Act,
     ErrorCode,
     Host,
@@ -83,7 +89,8 @@ from coloretto.online.protocol import (
     parse_request,
 )
 from coloretto.online.public import PublicSetup
-from coloretto.online.room_store import RoomStore
+from coloretto.online.relay import Relay, RelayedConnection, deliver
+from coloretto.online.room_space import RoomSpace, status_of
 from coloretto.online.rooms import Room, RoomError, new_code, over_record, stand_in
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Locked, hold
@@ -96,6 +103,12 @@ POLICY = 1008
 
 LOBBY_PAUSE = 0.2
 """Seconds a lobby update waits for more changes to tell with it."""
+
+SWEEP_SECONDS = 3.0
+"""How often a process on a shared database looks for rooms whose process ended."""
+
+SWEEP_ROOMS = 50
+"""The most rooms one sweep takes over."""
 
 
 class ClosingError(Exception):
@@ -161,66 +174,136 @@ class ServerInUse(Exception):
 
 
 class RoomServer:
-    """The rooms and the connections to them. Everything runs on one event loop; bots
-    think in ``bots``' processes, files are written in ``disk``'s threads."""
+    """The rooms this process plays and the connections to them. Everything runs on one
+    event loop; bots think in ``bots``' processes; rooms are kept in ``space`` (a
+    database). On a shared database, rooms another process plays are reached through it
+    (``relay``), and rooms whose process ended are taken over (``sweep``)."""
 
     def __init__(
-        self, data: DataDir, limits: Limits | None = None, prefixes: str = CODE_ALPHABET
+        self,
+        data: DataDir,
+        space: RoomSpace,
+        limits: Limits | None = None,
+        prefixes: str = CODE_ALPHABET,
     ) -> None:
         self.prefixes = prefixes
         """The characters this server's new room codes start with (``code_prefixes``): a
         proxy in front of several servers routes each room to its maker by them."""
-        self.store = RoomStore(data)
+        self.space = space
         self.limits = limits or Limits()
         self.log = incident_log(data.log) if _can_log(data) else logging.getLogger(__name__)
         self.audit = Audit(data.root / "audit.log")
         self.gate = Gatekeeper(self.limits, self.audit)
         self.rooms: dict[str, LiveRoom] = {}
-        """The rooms in play, by code."""
+        """The rooms played here, by code."""
         self.bots = BotPool(self.limits.bot_workers)
-        self.disk = ThreadPoolExecutor(max_workers=8, thread_name_prefix="save")
-        """Rooms are written (and flushed to the disk) here, off the event loop."""
+        self.relay: Relay | None = None
+        """Connections to and from the other processes of a shared database."""
+        if isinstance(space.db, SharedDatabase):
+            self.relay = Relay(space.db, space.server, self.limits, self.log)
+            self.relay.on_open = self._relayed
         self.clock: Callable[[], float] = time.monotonic
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ rooms
 
-    def load(self) -> int:
-        """Load every room in play; people count as away from now on. Rooms whose match
-        is over are archived (a server written before archiving kept them). Returns how
-        many rooms are in play."""
-        now = self.clock()
-        if pruned := self.store.prune_finished():
-            self.log.info("%d finished rooms older than a week deleted", pruned)
-        for room in self.store.load_all(self.log):
-            if room.session.match.is_over:
-                try:
-                    self.store.archive(room)
-                except OSError as error:
-                    self.log.error("room %s not archived: %s", room.code, error)
-                continue
-            live = self.rooms[room.code] = LiveRoom(room)
-            for player in range(len(room.people)):
-                if room.is_person(player):
-                    live.away_since[player] = now
+    async def load(self) -> int:
+        """Take the rooms this process plays from now on: on its own database, every room
+        not finished; on a shared one, the rooms in play that no process plays. People
+        count as away from now on. Rooms whose match is over are archived. Returns how
+        many rooms are in play here."""
+        try:
+            if pruned := await self.space.prune_finished():
+                self.log.info("%d finished rooms older than a week deleted", pruned)
+        except StoreError as error:
+            self.log.error("finished rooms not pruned: %s", error)
+        codes = await (self.space.orphans() if self.space.shared else self.space.active())
+        for code in codes:
+            await self._take(code)
         return len(self.rooms)
 
+    async def _take(self, code: str) -> LiveRoom | None:
+        """Play room ``code`` here, as kept, if no other process plays it; its people are
+        away until they connect. ``None`` if there is no such room or another process
+        plays it."""
+        if (live := self.rooms.get(code)) is not None:
+            return live
+        if await self.space.status(code) is None or not await self.space.claim(code):
+            return None
+        try:
+            room = await self.space.load(code, self.log)
+        except StoreError as error:
+            self.log.error("room %s not loaded: %s", code, error)
+            room = None
+        if code in self.rooms:  # taken meanwhile by another connection's look-up
+            return self.rooms[code]
+        if room is None:
+            await self._release(code)
+            return None
+        live = self.rooms[code] = LiveRoom(room)
+        now = self.clock()
+        for player in range(len(room.people)):
+            if room.is_person(player):
+                live.away_since[player] = now
+        if room.session.match.is_over and status_of(room) != "over":
+            await self._archive(live)
+            return self.rooms.get(code)
+        return live
+
+    async def _release(self, code: str) -> None:
+        try:
+            await self.space.release(code)
+        except StoreError as error:
+            self.log.error("room %s not let go: %s", code, error)
+
     def resume_all(self) -> None:
-        """Let the bots of every loaded room play on (once the event loop runs); rooms that
-        nobody comes back to are let go in time (``_watch_idle``)."""
+        """Let the bots of every room played here play on (once the event loop runs);
+        rooms that nobody comes back to are let go in time (``_watch_idle``)."""
         for live in list(self.rooms.values()):
             self.kick(live)
             self._watch_idle(live)
+
+    def start_sweeping(self) -> None:
+        """On a shared database: take the rooms in play whose process ended (every
+        ``SWEEP_SECONDS``), so that their bots play on; relay connections both ways."""
+        if self.relay is None:
+            return
+        self._spawn(self._sweep())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                orphans = await self.space.orphans(limit=SWEEP_ROOMS)
+            except StoreError as error:
+                self.log.error("rooms not swept: %s", error)
+                continue
+            for code in orphans:
+                if len(self.rooms) >= self.limits.max_rooms:
+                    break
+                try:
+                    live = await self._take(code)
+                except StoreError as error:
+                    self.log.error("room %s not taken over: %s", code, error)
+                    continue
+                if live is not None:
+                    self.log.info("room %s taken over (its server process ended)", code)
+                    self.kick(live)
+                    self._watch_idle(live)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _watch_idle(self, live: LiveRoom) -> None:
         """Let the room go if nobody is there in a while: a room whose game never started
         (after ``limits.lobby_seconds``) is removed, a finished one (after
         ``limits.idle_seconds``) is archived. A game in play stays: its bots play for the
         people away. A match waiting for its host to deal the next game leaves the memory
-        like a finished one (its file stays, and a server started again goes on with it)."""
+        like a finished one (it stays kept, and a server goes on with it when asked)."""
         seconds = self.limits.idle_seconds if live.room.started else self.limits.lobby_seconds
-        asyncio.get_running_loop().call_later(
-            seconds, lambda: asyncio.get_running_loop().create_task(self._let_go(live))
-        )
+        asyncio.get_running_loop().call_later(seconds, lambda: self._spawn(self._let_go(live)))
 
     async def _let_go(self, live: LiveRoom) -> None:
         room = live.room
@@ -229,29 +312,29 @@ class RoomServer:
         if room.session.match.is_over:
             await self._archive(live)
         elif room.session.game.is_over:
-            self._forget(live)
+            await self._forget(live)
         elif not room.started:
-            self._forget(live)
-            await self._disk(self.store.remove, room.code)
+            try:
+                await self.space.remove(room.code)
+            except StoreError as error:
+                self._failed(room, f"not removed: {error}")
+            await self._forget(live)
 
     async def _archive(self, live: LiveRoom) -> None:
-        """A finished room leaves the memory and the rooms in play (``load_archived``
-        brings it back for someone who asks for it)."""
-        self._forget(live)
+        """A finished room leaves the memory and the rooms in play (``_take`` brings it
+        back for someone who asks for it)."""
         try:
-            await self._disk(self.store.archive, live.room)
-        except OSError as error:
+            await self.space.archive(live.room)
+        except StoreError as error:
             self._failed(live.room, f"not archived: {error}")
-
-    async def _disk(self, work: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.disk, work, *args)
+        await self._forget(live)
 
     async def _save(self, room: Room) -> bool:
-        """Save the whole room now (a new room, a seat taken, a game started or dealt),
-        in a thread; False (logged) if the disk refused."""
+        """Keep the whole room now (a new room, a seat taken, a game started or dealt);
+        False (logged) if the database refused."""
         try:
-            await self._disk(self.store.save, room.snapshot())
-        except (OSError, ValueError) as error:
+            await self.space.save(room)
+        except (StoreError, ValueError) as error:
             self._failed(room, f"not saved: {error}")
             return False
         return True
@@ -275,7 +358,8 @@ class RoomServer:
         try:
             async with asyncio.timeout(self.limits.opening_seconds):
                 while seat is None:
-                    request = await self._next(ws, bucket)
+                    first = await ws.recv()
+                    request = self._parse(ws, first, bucket)
                     if request is None:
                         continue
                     if not isinstance(request, Host | Join | Resume | Watch):
@@ -285,6 +369,9 @@ class RoomServer:
                         continue
                     if (why := guarded.route.refuses(request)) is not None:
                         raise ClosingError(ErrorCode.WRONG_ROOM, why)
+                    if (elsewhere := await self._elsewhere(address, request)) is not None:
+                        await self._pass_on(ws, elsewhere, _text(first))
+                        return
                     seat = await self._open(ws, address, request)
             async for text in ws:
                 request = self._parse(ws, text, bucket)
@@ -303,8 +390,40 @@ class RoomServer:
             if seat is not None:
                 self._leave(ws, seat)
 
-    async def _next(self, ws: ServerConnection, bucket: Bucket) -> Request | None:
-        return self._parse(ws, await ws.recv(), bucket)
+    async def _elsewhere(self, address: str, request: Opening) -> str | None:
+        """The process that plays the room ``request`` asks for, when it is another one
+        (``None``: this one plays it now, or there is no such room)."""
+        if self.relay is None or isinstance(request, Host) or request.room in self.rooms:
+            return None
+        self._guesses(address)  # no look-up past the address's budget
+        for _ in range(3):  # a room let go at this moment is taken here on the next try
+            if await self._take(request.room) is not None:
+                return None
+            player = await self.space.player_of(request.room)
+            if player is None and await self.space.status(request.room) is None:
+                return None
+            if player is not None and player != self.space.server:
+                return player
+        return None
+
+    async def _pass_on(self, ws: ServerConnection, to: str, first: str) -> None:
+        """Serve ``ws`` through process ``to``, which plays its room: its frames go there
+        (within this process's budget), what that process says comes back."""
+        assert self.relay is not None
+        guarded = cast(GuardedConnection, ws)
+        number = self.relay.forward(to, ws, guarded.address, guarded.route, first)
+        try:
+            async for text in ws:
+                if not guarded.budget.take(self.clock()):
+                    raise ClosingError(ErrorCode.FLOODING, "too many messages: slow down")
+                self.relay.frame(number, _text(text))
+        finally:
+            self.relay.gone(number)
+
+    def _relayed(self, connection: RelayedConnection, first: str) -> None:
+        """A client of another process, passed here: served as one of this process's."""
+        connection.feed(first)
+        self._spawn(self.handler(cast(ServerConnection, connection)))
 
     def _parse(self, ws: ServerConnection, text: str | bytes, bucket: Bucket) -> Request | None:
         if not bucket.take(self.clock()):
@@ -316,7 +435,7 @@ class RoomServer:
             return None
 
     def _tell(self, ws: ServerConnection, message: ServerMessage) -> None:
-        broadcast([ws], encode(message))
+        deliver([ws], encode(message))
 
     async def _send(self, ws: ServerConnection, message: ServerMessage) -> None:
         await ws.send(encode(message))
@@ -331,6 +450,7 @@ class RoomServer:
         return bucket
 
     def _find(self, address: str, code: str) -> LiveRoom:
+        """The room played here; ``RoomError`` (a guess counted) if there is none."""
         guesses = self._guesses(address)
         live = self.rooms.get(code)
         if live is None:
@@ -344,8 +464,11 @@ class RoomServer:
             if isinstance(request, Host):
                 self._may_host(address)
             elif request.room not in self.rooms:
-                await self._unarchive(request.room)
-            seat, token = self._seat(address, request)
+                self._guesses(address)  # no look-up past the address's budget
+                live_now = await self._take(request.room)
+                if live_now is not None:
+                    self._watch_idle(live_now)
+            seat, token = await self._seat(address, request)
         except RoomError as problem:
             await self._send(ws, ErrorMessage(problem.code, str(problem)))
             return None
@@ -360,7 +483,7 @@ class RoomServer:
         if isinstance(request, Host | Join) and not await self._save_locked(live):
             await self._send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot save now"))
             if isinstance(request, Host):
-                self._forget(live)
+                await self._forget(live)
             elif seat.player is not None and room.is_person(seat.player) and not room.started:
                 room.remove(seat.player)  # the seat is free again, as on the disk
             return None
@@ -397,23 +520,14 @@ class RoomServer:
             self.audit.note(ErrorCode.SERVER_FULL, address, "no room opened: the server is full")
             raise RoomError("the server is full: try later", ErrorCode.SERVER_FULL)
 
-    async def _unarchive(self, code: str) -> None:
-        """Bring a finished room back from the archive for someone who asks for it."""
-        if not ROOM_CODE.fullmatch(code):
-            return
-        try:
-            room = await self._disk(self.store.load_archived, code)
-        except (OSError, ValueError) as error:
-            self.log.error("room %s not loaded from the archive: %s", code, error)
-            return
-        if room is not None and code not in self.rooms:
-            live = self.rooms[code] = LiveRoom(room)
-            self._watch_idle(live)
-
-    def _seat(self, address: str, request: Opening) -> tuple[Seat, str | None]:
+    async def _seat(self, address: str, request: Opening) -> tuple[Seat, str | None]:
         if isinstance(request, Host):
             code = self._new_code()
-            while code in self.rooms or self.store.taken(code):
+            while (
+                code in self.rooms
+                or await self.space.taken(code)
+                or not await self.space.claim(code)
+            ):
                 code = self._new_code()
             room, token = Room.open(code, request)
             live = self.rooms[code] = LiveRoom(room)
@@ -474,7 +588,7 @@ class RoomServer:
         room = live.room
         live.connections.pop(ws, None)
         if room.session.match.is_over and not live.connections:
-            asyncio.get_running_loop().create_task(self._archive(live))
+            self._spawn(self._archive(live))
             return
         if not live.connections:
             self._watch_idle(live)
@@ -491,14 +605,16 @@ class RoomServer:
                 self._lobby(live)
             self.kick(live)
 
-    def _forget(self, live: LiveRoom) -> None:
-        """A room nobody is in any more leaves the memory (what becomes of its file is the
-        caller's: archived, kept, or removed)."""
+    async def _forget(self, live: LiveRoom) -> None:
+        """A room nobody is in any more leaves the memory, and this process lets it go
+        (what becomes of it in the database is the caller's: archived, kept, or
+        removed)."""
         if self.rooms.get(live.code) is not live:
             return
         del self.rooms[live.code]
         self.bots.forget(live.code)
         live.stop_timers()
+        await self._release(live.code)
 
     # ------------------------------------------------------------------ telling
 
@@ -507,10 +623,10 @@ class RoomServer:
         for ws, player in live.connections.items():
             by_player.setdefault(player, []).append(ws)
         for player, connections in by_player.items():
-            broadcast(connections, encode(message(player)))
+            deliver(connections, encode(message(player)))
 
     def _all(self, live: LiveRoom, message: ServerMessage) -> None:
-        broadcast(live.connections, encode(message))
+        deliver(live.connections, encode(message))
 
     def _presence(self, live: LiveRoom) -> None:
         self._all(live, PresenceMessage(tuple(live.away()), self.next_in(live)))
@@ -658,8 +774,10 @@ class RoomServer:
         room = live.room
         ply = room.ply - 1
         try:
-            await self._disk(self.store.append, room.code, ply, move, covered)
-        except (OSError, ValueError) as error:
+            await self.space.append(room.code, ply, move, covered)
+            if room.session.game.is_over:
+                await self.space.set_status(room)
+        except (StoreError, ValueError) as error:
             room.session.match = before
             self._failed(room, f"move {ply + 1} not saved: {error}")
             raise RoomError(
@@ -764,8 +882,14 @@ class RoomServer:
     async def _farewell(self, ws: ServerConnection, code: ErrorCode, message: str) -> None:
         """Say why, then close (``broadcast``: a connection that does not read never
         holds this up; ``close`` gives up after the server's ``close_timeout``)."""
-        broadcast([ws], encode(ErrorMessage(code, message)))
+        deliver([ws], encode(ErrorMessage(code, message)))
         await ws.close(POLICY, code)
+
+
+def _text(frame: str | bytes) -> str:
+    """A client's frame as text (a binary one is refused as the protocol says, wherever
+    it is read)."""
+    return frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
 
 
 def _can_log(data: DataDir) -> bool:
@@ -781,62 +905,107 @@ async def run_server(
     port: int,
     data: DataDir,
     *,
+    store: StoreUrl | None = None,
     tls: ssl.SSLContext | None = None,
     limits: Limits | None = None,
     prefixes: str = CODE_ALPHABET,
     ready: Callable[[str], None] = print,
 ) -> None:
     """Serve until SIGINT or SIGTERM; ``ready`` is told the address once listening; new
-    rooms' codes start with one of ``prefixes``.
+    rooms' codes start with one of ``prefixes``. Rooms are kept in ``store`` (by default
+    a SQLite file in ``data``).
 
-    Raises ``ServerInUse`` if another server serves ``data``, ``OSError`` if the address
-    cannot be listened on."""
+    Raises ``ServerInUse`` if another server serves ``data`` (or the same SQLite file),
+    ``StoreError`` if the database cannot be opened, ``OSError`` if the address cannot be
+    listened on."""
     limits = (limits or Limits()).fitted()
-    try:
-        data.root.mkdir(parents=True, exist_ok=True)
-        held = hold(data.root / "server.lock")
-    except Locked as locked:
-        raise ServerInUse(
-            f"the data directory {data.root} is in use by another server "
-            f"({locked.holder or 'a process that did not say who it is'})"
-        ) from None
-    with held:
-        server = RoomServer(data, limits, prefixes)
-        _quiet_libraries(server.log)
-        rooms = server.load()
-        stop = asyncio.get_running_loop().create_future()
-        for number in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                asyncio.get_running_loop().add_signal_handler(number, _finish, stop)
+    store = store or default_store(data)
+    with contextlib.ExitStack() as held:
         try:
-            async with serve(
-                server.handler,
-                host,
-                port,
-                ssl=tls,
-                create_connection=server.gate.connection_class(),
-                process_request=server.gate.process_request,
-                max_size=MAX_REQUEST,
-                max_queue=4,
-                write_limit=limits.write_limit,
-                close_timeout=1,  # a client that floods may not read our closing frame
-                compression=None,
-            ) as listening:
-                await server.bots.start()
-                server.gate.start()
-                server.resume_all()
-                bound = _addresses(sock.getsockname() for sock in listening.sockets)
-                scheme = "wss" if tls else "ws"
-                ready(
-                    f"Coloretto server on {scheme}://{bound} ({rooms} rooms resumed, at most "
-                    f"{limits.max_connections} connections); Ctrl+C stops it"
-                )
-                await stop
+            data.root.mkdir(parents=True, exist_ok=True)
+            held.enter_context(hold(data.root / "server.lock"))
+            if store.kind == "sqlite":
+                path = Path(store.target)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                held.enter_context(hold(path.with_name(path.name + ".lock")))
+        except Locked as locked:
+            raise ServerInUse(
+                f"the data directory {data.root} is in use by another server "
+                f"({locked.holder or 'a process that did not say who it is'})"
+            ) from None
+        name = f"coloretto-{secrets.token_hex(6)}"
+        db = await open_database(store, name)
+        try:
+            space = await RoomSpace.open(db, name)
+            server = RoomServer(data, space, limits, prefixes)
+            _quiet_libraries(server.log)
+            moved = (
+                await import_files(space, data, server.log) if store == default_store(data) else 0
+            )
+            if moved:
+                server.log.info("%d rooms moved from files into the database", moved)
+            await _serve(server, host, port, tls, limits, ready)
         finally:
-            server.gate.stop()
-            server.bots.shutdown()
-            server.disk.shutdown(wait=True)
-            server.audit.close()
+            await db.close()
+
+
+def default_store(data: DataDir) -> StoreUrl:
+    """The embedded database: ``rooms.sqlite3`` in the data directory."""
+    return StoreUrl("sqlite", str(data.root / "rooms.sqlite3"))
+
+
+async def _serve(  # noqa: PLR0917
+    server: RoomServer,
+    host: str,
+    port: int,
+    tls: ssl.SSLContext | None,
+    limits: Limits,
+    ready: Callable[[str], None],
+) -> None:
+    rooms = await server.load()
+    stop = asyncio.get_running_loop().create_future()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(number, _finish, stop)
+    db = server.space.db
+    lost = db.lost if isinstance(db, SharedDatabase) else None
+    try:
+        async with serve(
+            server.handler,
+            host,
+            port,
+            ssl=tls,
+            create_connection=server.gate.connection_class(),
+            process_request=server.gate.process_request,
+            max_size=MAX_REQUEST,
+            max_queue=4,
+            write_limit=limits.write_limit,
+            close_timeout=1,  # a client that floods may not read our closing frame
+            compression=None,
+        ) as listening:
+            await server.bots.start()
+            server.gate.start()
+            if server.relay is not None:
+                await server.relay.start(server.space.alive)
+            server.resume_all()
+            server.start_sweeping()
+            bound = _addresses(sock.getsockname() for sock in listening.sockets)
+            scheme = "wss" if tls else "ws"
+            ready(
+                f"Coloretto server on {scheme}://{bound} ({rooms} rooms resumed, at most "
+                f"{limits.max_connections} connections); Ctrl+C stops it"
+            )
+            waits: list[asyncio.Future[None]] = [stop] if lost is None else [stop, lost]
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if lost is not None and lost.done():
+                server.log.error("the connection to the database was lost: stopping")
+                raise StoreError("the connection to the database was lost")
+    finally:
+        if server.relay is not None:
+            server.relay.stop()
+        server.gate.stop()
+        server.bots.shutdown()
+        server.audit.close()
 
 
 def _quiet_libraries(log: logging.Logger) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 
 from coloretto.engine import DRAW, Action, to_record
+from coloretto.engine.record import parse_record
 from coloretto.online.client import GameStarted, RemoteTable
-from coloretto.online.room_store import RoomStore
+from coloretto.online.room_space import replay_entry
 from coloretto.online.rooms import Room
 from coloretto.play.table import MovePlayed, TableNews
-from coloretto.store.paths import DataDir
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,15 +78,10 @@ class ServerProcess:
             self.process.stdout.close()
 
     def rooms(self) -> list[Room]:
-        """The server's rooms as a server started now would find them: those in play
-        (their snapshots with the actions logged since) and the finished ones archived."""
-        store = RoomStore(DataDir(self.home))
-        rooms = list(store.load_all(logging.getLogger(__name__)))
-        for path in sorted((self.home / "rooms" / "finished").glob("*.json")):
-            archived = store.load_archived(path.stem)
-            assert archived is not None
-            rooms.append(archived)
-        return rooms
+        """The server's rooms as a server started now would find them (read from its
+        database): those in play, with the actions kept since their snapshots, and the
+        finished ones."""
+        return kept_rooms(self.home / "rooms.sqlite3")
 
     def finished_game(self) -> dict[str, Any]:
         """The record of the server's one room, which holds a finished game. A room the
@@ -98,6 +93,28 @@ class ServerProcess:
         (room,) = rooms
         assert room.session.game.is_over
         return to_record(room.session.game, room.session.seat_names, room.meta())
+
+
+def kept_rooms(path: Path) -> list[Room]:
+    """The rooms kept in the SQLite database ``path`` (read as the server reads them:
+    each snapshot, then its actions), those in play first."""
+    db = sqlite3.connect(path, timeout=10)
+    try:
+        rows = db.execute(
+            "SELECT code, record FROM rooms ORDER BY status = 'over', code"
+        ).fetchall()
+        rooms = []
+        for code, record in rows:
+            room = Room.from_record(parse_record(record), code)
+            actions = db.execute(
+                "SELECT ply, entry FROM room_actions WHERE code = ? ORDER BY ply", (code,)
+            ).fetchall()
+            for ply, entry in actions:
+                assert replay_entry(room, ply, entry) is None, f"room {code}: {entry}"
+            rooms.append(room)
+        return rooms
+    finally:
+        db.close()
 
 
 def certificate(folder: Path) -> tuple[Path, Path]:

@@ -1,0 +1,332 @@
+"""Connections passed between server processes through PostgreSQL (``LISTEN``/``NOTIFY``).
+
+A client may connect to any server process. When another process plays its room (holds
+the room's lock, ``RoomSpace.claim``), this one passes the connection on: it still guards
+the connection (its caps and message budget) but forwards every frame to the process that
+plays the room, which sees a ``RelayedConnection`` and serves it as one of its own; what
+that process sends comes back the same way. Each process listens on a channel of its own
+(``channel``); the messages from one process to another keep their order (one sender per
+destination), several go in one notification, and one too long for a notification goes
+through the table ``relay_messages``.
+
+When the process that plays a room ends (``kill -9`` included), the database lets its
+locks go and forgets its connection; a process that passed connections to it notices
+(``watch``: once a second) and closes them with the code 1012 (service restart), so their
+clients connect again and the room is played where they land. The other way round, a
+process that serves relayed connections closes those of a process that ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.exceptions import ConnectionClosedOK
+
+from coloretto.online.database import SharedDatabase, StoreError
+from coloretto.online.limits import Bucket, Limits
+from coloretto.online.messages import MAX_MESSAGE
+from coloretto.online.protocol import MAX_REQUEST, ROOM_CODE, Route
+
+RESTART = 1012
+"""The WebSocket close code that tells a client to connect again (service restart)."""
+
+WATCH_SECONDS = 1.0
+"""How often a process checks that the processes it passes connections to still run."""
+
+MAX_NOTIFY = 7000
+"""The most characters one notification carries (PostgreSQL allows 8000 bytes)."""
+
+_NAME = re.compile(r"coloretto-[0-9a-f]{8,32}")
+
+
+def channel(server: str) -> str:
+    """The channel a server process listens on.
+
+    >>> channel("coloretto-0a1b2c3d")
+    'coloretto_0a1b2c3d'
+    """
+    if not _NAME.fullmatch(server):
+        raise ValueError(f"not a server process's name: {server[:40]!r}")
+    return server.replace("-", "_")
+
+
+class RelayedConnection:
+    """A client connected to another process, as the process that plays its room sees
+    it: what ``RoomServer.handler`` uses of a connection (``recv``, iteration, ``send``,
+    ``close``, and the guard's ``address``, ``budget`` and ``route``)."""
+
+    def __init__(  # noqa: PLR0917 (each is the connection's own)
+        self, relay: Relay, via: str, number: str, address: str, route: Route, limits: Limits
+    ) -> None:
+        self.relay = relay
+        self.via = via
+        """The process the client is connected to."""
+        self.number = number
+        self.address = address
+        self.route = route
+        self.budget = Bucket(limits.messages_per_second, limits.burst)
+        self._inbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=64)
+        self.closed = False
+
+    def feed(self, text: str | None) -> None:
+        """A frame from the client (``None``: it is gone); a client that floods past what
+        its own process lets through is cut."""
+        if self.closed:
+            return
+        try:
+            self._inbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.closed = True
+            self._inbox = asyncio.Queue()
+            self._inbox.put_nowait(None)
+
+    async def recv(self) -> str:
+        """The client's next frame; ``ConnectionClosedOK`` once it is gone."""
+        text = await self._inbox.get()
+        if text is None:
+            self.closed = True
+            raise ConnectionClosedOK(None, None)
+        return text
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        while True:
+            try:
+                yield await self.recv()
+            except ConnectionClosedOK:
+                return
+
+    def push(self, text: str) -> None:
+        """Send ``text`` to the client (never waits)."""
+        if not self.closed:
+            self.relay.post(self.via, {"k": "out", "c": self.number, "t": text})
+
+    async def send(self, text: str) -> None:
+        """Send ``text`` to the client."""
+        self.push(text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close the client's connection (the process it is connected to does)."""
+        if not self.closed:
+            self.closed = True
+            self.relay.post(self.via, {"k": "end", "c": self.number, "code": code, "r": reason})
+            self.feed(None)
+
+
+def deliver(connections: Any, text: str) -> None:
+    """Send ``text`` to ``connections``, this process's own and relayed ones alike, without
+    waiting for any."""
+    own = []
+    for connection in connections:
+        if isinstance(connection, RelayedConnection):
+            connection.push(text)
+        else:
+            own.append(connection)
+    if own:
+        broadcast(own, text)
+
+
+class Relay:
+    """This process's side of the passing: its channel, its senders, its connections
+    passed on (``forward``) and those passed to it (``RelayedConnection``)."""
+
+    def __init__(self, db: SharedDatabase, me: str, limits: Limits, log: logging.Logger) -> None:
+        self.db = db
+        self.me = me
+        self.limits = limits
+        self.log = log
+        self._numbers = itertools.count(1)
+        self._outbox: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        self._senders: dict[str, asyncio.Task[None]] = {}
+        self._inbox: asyncio.Queue[str] = asyncio.Queue()
+        self.passed: dict[str, tuple[str, ServerConnection]] = {}
+        """This process's clients passed on, by number: the process and the connection."""
+        self.served: dict[str, RelayedConnection] = {}
+        """Clients of other processes served here, by number."""
+        self.on_open: Callable[[RelayedConnection, str], None] = lambda _c, _t: None
+        """Told each client passed to this process, with its first frame."""
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self, alive: Callable[[str], Any]) -> None:
+        """Listen on this process's channel; ``alive`` (a ``RoomSpace.alive``) tells
+        which processes still run."""
+        await self.db.listen(channel(self.me), self._inbox.put_nowait)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._receive()), loop.create_task(self._watch(alive))]
+
+    def stop(self) -> None:
+        """Stop sending and receiving."""
+        for task in [*self._tasks, *self._senders.values()]:
+            task.cancel()
+
+    # ------------------------------------------------------------------ passing on
+
+    def forward(self, to: str, ws: ServerConnection, address: str, route: Route, first: str) -> str:
+        """Pass client ``ws`` on to process ``to``, with its first frame ``first``;
+        returns its number (``frame``, ``gone`` take it)."""
+        number = f"{self.me}:{next(self._numbers)}"
+        self.passed[number] = (to, ws)
+        self.post(to, {"k": "open", "c": number, "f": self.me, "a": address,
+                       "r": route.room, "any": route.anywhere, "t": first})  # fmt: skip
+        return number
+
+    def frame(self, number: str, text: str) -> None:
+        """A frame from a client passed on."""
+        if (passed := self.passed.get(number)) is not None:
+            self.post(passed[0], {"k": "text", "c": number, "t": text})
+
+    def gone(self, number: str) -> None:
+        """A client passed on has closed."""
+        if (passed := self.passed.pop(number, None)) is not None:
+            self.post(passed[0], {"k": "close", "c": number})
+
+    # ------------------------------------------------------------------ sending
+
+    def post(self, to: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to process ``to``, after those posted to it before."""
+        queue = self._outbox.get(to)
+        if queue is None:
+            queue = self._outbox[to] = asyncio.Queue()
+            self._senders[to] = asyncio.get_running_loop().create_task(self._send(to, queue))
+        queue.put_nowait(message)
+
+    async def _send(self, to: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        target = channel(to)
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
+            try:
+                for payload in await self._payloads(batch):
+                    await self.db.execute("SELECT pg_notify(?, ?)", target, payload)
+            except StoreError as error:
+                self.log.error("messages to %s lost: %s", to, error)
+
+    async def _payloads(self, batch: list[dict[str, Any]]) -> list[str]:
+        """The notifications that carry ``batch``, in order."""
+        payloads: list[str] = []
+        items: list[str] = []
+        size = 0
+        for message in batch:
+            text = json.dumps(message)
+            if len(text) > MAX_NOTIFY - 10:
+                rows = await self.db.fetch(
+                    "INSERT INTO relay_messages (body, sent) VALUES (?, ?) RETURNING id",
+                    text, time.time(),
+                )  # fmt: skip
+                text = json.dumps({"ref": int(rows[0][0])})
+            if size + len(text) + 2 > MAX_NOTIFY and items:
+                payloads.append("[" + ",".join(items) + "]")
+                items, size = [], 0
+            items.append(text)
+            size += len(text) + 1
+        if items:
+            payloads.append("[" + ",".join(items) + "]")
+        return payloads
+
+    # ------------------------------------------------------------------ receiving
+
+    async def _receive(self) -> None:
+        while True:
+            payload = await self._inbox.get()
+            try:
+                batch = json.loads(payload)
+            except ValueError:
+                continue
+            for item in batch if isinstance(batch, list) else ():
+                message = await self._fetch(item["ref"]) if _is_ref(item) else item
+                if isinstance(message, dict):
+                    try:
+                        self._handle(message)
+                    except (KeyError, TypeError, ValueError) as error:
+                        self.log.warning("a relayed message not understood: %s", error)
+
+    async def _fetch(self, ref: object) -> object:
+        if type(ref) is not int:
+            return None
+        try:
+            rows = await self.db.fetch(
+                "DELETE FROM relay_messages WHERE id = ? RETURNING body", ref
+            )
+        except StoreError as error:
+            self.log.error("a relayed message lost: %s", error)
+            return None
+        if not rows or len(rows[0][0]) > 2 * MAX_MESSAGE:
+            return None
+        with contextlib.suppress(ValueError):
+            return json.loads(rows[0][0])
+        return None
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind, number = message["k"], str(message["c"])
+        if kind == "out":
+            if (passed := self.passed.get(number)) is not None:
+                broadcast([passed[1]], str(message["t"]))
+        elif kind == "end":
+            if (passed := self.passed.pop(number, None)) is not None:
+                code, reason = int(message["code"]), str(message["r"])[:120]
+                self._close(passed[1], code, reason)
+        elif kind == "open":
+            via = str(message["f"])
+            channel(via)  # a process's name, or ValueError
+            room = message["r"]
+            if room is not None and not (isinstance(room, str) and ROOM_CODE.fullmatch(room)):
+                raise ValueError("not a room code")
+            route = Route(room, anywhere=message["any"] is True)
+            address = str(message["a"])[:64]
+            opened = RelayedConnection(self, via, number, address, route, self.limits)
+            self.served[number] = opened
+            self.on_open(opened, _frame(message["t"]))
+        elif kind == "text" and (served := self.served.get(number)) is not None:
+            served.feed(_frame(message["t"]))
+        elif kind == "close" and (left := self.served.pop(number, None)) is not None:
+            left.feed(None)
+
+    def _close(self, ws: ServerConnection, code: int, reason: str) -> None:
+        task = asyncio.get_running_loop().create_task(ws.close(code, reason))
+        self._tasks.append(task)
+        task.add_done_callback(self._tasks.remove)
+
+    # ------------------------------------------------------------------ processes that end
+
+    async def _watch(self, alive: Callable[[str], Any]) -> None:
+        """Once a second: close the clients passed to a process that ended (they connect
+        again and land where their room is played now), and let go of the relayed
+        clients of a process that ended."""
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            others = {to for to, _ in self.passed.values()}
+            others |= {served.via for served in self.served.values()}
+            for other in others:
+                try:
+                    if await alive(other):
+                        continue
+                except StoreError:
+                    continue
+                self.log.info("server process %s ended: its relayed connections closed", other)
+                for number, (to, ws) in list(self.passed.items()):
+                    if to == other:
+                        del self.passed[number]
+                        self._close(ws, RESTART, "the room moves to another server: connect again")
+                for number, served in list(self.served.items()):
+                    if served.via == other:
+                        del self.served[number]
+                        served.feed(None)
+
+
+def _is_ref(item: object) -> bool:
+    return isinstance(item, dict) and "ref" in item
+
+
+def _frame(text: object) -> str:
+    """A client's frame as relayed: text, cut at what a client may send (the process it
+    is connected to has checked its size already)."""
+    return str(text)[: MAX_REQUEST * 4]

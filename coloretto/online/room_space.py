@@ -1,0 +1,332 @@
+"""The rooms in the server's database: each room's snapshot, the actions played since,
+the finished rooms kept for late comers, and which server process plays each room.
+
+A room's row holds its snapshot (a game record whose metadata holds the room, as
+``Room.from_record`` reads it) and its status (``lobby``, ``playing``, ``between`` two
+games of a match, ``over``); ``room_actions`` holds the actions played since, one row
+each, so a move is one small insert however long the game. A whole save replaces the
+snapshot and empties the actions in one transaction. Everything read back is checked as
+any record is: a row that does not fit is logged and left alone.
+
+One process plays a room at a time: on PostgreSQL it holds the room's session advisory
+lock (``claim``), which the database lets go when that process's connection ends, however
+it ends; on SQLite the one server process plays them all.
+
+>>> import asyncio, logging, tempfile
+>>> from pathlib import Path
+>>> from coloretto.engine import Rules
+>>> from coloretto.online.database import SqliteDatabase
+>>> from coloretto.online.protocol import Host
+>>> async def demo() -> list[tuple[str, int]]:
+...     db = SqliteDatabase(Path(tempfile.mkdtemp()) / "rooms.sqlite3")
+...     await db.open()
+...     space = await RoomSpace.open(db, "demo")
+...     room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30))
+...     room.start()
+...     await space.create(room)
+...     move = room.session.apply(room.session.game.legal_actions()[0])
+...     await space.append("ABCDEF", 0, move, False)
+...     again = await space.load("ABCDEF", logging.getLogger())
+...     await db.close()
+...     return [(again.code, again.ply)] if again else []
+>>> asyncio.run(demo())
+[('ABCDEF', 1)]
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from coloretto.engine import Action, IllegalAction, Move, RecordError
+from coloretto.engine.record import parse_record, record_text
+from coloretto.online.database import Database, SharedDatabase, StoreError
+from coloretto.online.migrations import migrate
+from coloretto.online.protocol import CODE_ALPHABET, ROOM_CODE
+from coloretto.online.public import move_json
+from coloretto.online.rooms import Room
+from coloretto.store.records import MAX_RECORD_BYTES
+
+__all__ = ["CodeTaken", "RoomSpace", "StoreError", "replay_entry", "room_key", "status_of"]
+
+KEEP_FINISHED = 7 * 24 * 3600.0
+"""Seconds a finished room is kept for a late player or watcher (``prune_finished``)."""
+
+MAX_ACTIONS = 1000
+"""The most actions read back for one room (a game has fewer than 200)."""
+
+MAX_ENTRY = 512
+"""The longest action entry read back, in characters (an action takes about 100)."""
+
+ROOMS_LOCK = 0x526F6F6D
+"""The first key of every room's advisory lock (the second is ``room_key``)."""
+
+_KEYS = frozenset({"ply", "move", "covered"})
+
+
+class CodeTaken(Exception):
+    """A new room's code is another room's (made at the same moment elsewhere)."""
+
+
+def status_of(room: Room) -> str:
+    """``lobby``, ``playing``, ``between`` (two games of a match) or ``over``."""
+    if not room.started:
+        return "lobby"
+    match = room.session.match
+    if match.is_over:
+        return "over"
+    return "between" if room.session.game.is_over else "playing"
+
+
+def room_key(code: str) -> int:
+    """The room's code as a number below 2³⁰ (six characters of 32): its lock's key.
+
+    >>> room_key("AAAAAA"), room_key("AAAAAB")
+    (0, 1)
+    """
+    key = 0
+    for char in code:
+        key = key * len(CODE_ALPHABET) + CODE_ALPHABET.index(char)
+    return key
+
+
+class RoomSpace:
+    """The rooms of one server's database (``open`` makes or upgrades its tables)."""
+
+    def __init__(self, db: Database, server: str) -> None:
+        self.db = db
+        self.server = server
+        """This process's name for the others (``application_name`` on PostgreSQL)."""
+
+    @classmethod
+    async def open(cls, db: Database, server: str) -> RoomSpace:
+        """The rooms of ``db``, its tables made or upgraded first."""
+        await migrate(db)
+        return cls(db, server)
+
+    @property
+    def shared(self) -> bool:
+        """True when other server processes may play rooms of this database."""
+        return self.db.shared
+
+    # ------------------------------------------------------------------ writing
+
+    async def create(self, room: Room) -> None:
+        """Keep a new room; ``CodeTaken`` if its code is another room's."""
+        text = _snapshot_text(room)
+        async with self.db.transaction() as tx:
+            taken = await tx.fetch("SELECT 1 FROM rooms WHERE code = ?", room.code)
+            if taken:
+                raise CodeTaken(room.code)
+            await tx.execute(
+                "INSERT INTO rooms (code, status, record, base, updated) VALUES (?, ?, ?, ?, ?)",
+                room.code, status_of(room), text, room.ply, time.time(),
+            )  # fmt: skip
+
+    async def save(self, room: Room) -> None:
+        """Keep the whole room as it stands (its snapshot; no actions after it)."""
+        text = _snapshot_text(room)
+        async with self.db.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE rooms SET status = ?, record = ?, base = ?, updated = ?, finished = NULL"
+                " WHERE code = ?",
+                status_of(room), text, room.ply, time.time(), room.code,
+            )  # fmt: skip
+            if not changed:
+                await tx.execute(
+                    "INSERT INTO rooms (code, status, record, base, updated)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    room.code, status_of(room), text, room.ply, time.time(),
+                )  # fmt: skip
+            await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
+
+    async def append(self, code: str, ply: int, move: Move, covered: bool) -> None:
+        """Keep action ``ply`` (from 0) of the room's game; ``covered``: a bot played it
+        for a person away. ``StoreError`` if the database refuses."""
+        entry: dict[str, Any] = {"ply": ply, "move": move_json(move)}
+        if covered:
+            entry["covered"] = True
+        await self.db.execute(
+            "INSERT INTO room_actions (code, ply, entry) VALUES (?, ?, ?)",
+            code, ply, json.dumps(entry),
+        )  # fmt: skip
+
+    async def set_status(self, room: Room) -> None:
+        """Keep the room's status after a move (a game that ended changes it)."""
+        await self.db.execute(
+            "UPDATE rooms SET status = ?, updated = ? WHERE code = ?",
+            status_of(room), time.time(), room.code,
+        )  # fmt: skip
+
+    async def archive(self, room: Room) -> None:
+        """The room's match is over: keep its whole record as finished (for a late player
+        or watcher, ``KEEP_FINISHED`` seconds); older finished rooms go."""
+        text = _snapshot_text(room)
+        now = time.time()
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "UPDATE rooms SET status = 'over', record = ?, base = ?, updated = ?,"
+                " finished = ? WHERE code = ?",
+                text, room.ply, now, now, room.code,
+            )  # fmt: skip
+            await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
+
+    async def prune_finished(self, now: float | None = None) -> int:
+        """Forget the rooms finished more than ``KEEP_FINISHED`` seconds before ``now``;
+        how many went."""
+        cutoff = (time.time() if now is None else now) - KEEP_FINISHED
+        return await self.db.execute(
+            "DELETE FROM rooms WHERE status = 'over' AND finished < ?", cutoff
+        )
+
+    async def remove(self, code: str) -> None:
+        """Forget room ``code`` (a lobby nobody came back to)."""
+        await self.db.execute("DELETE FROM rooms WHERE code = ?", code)
+
+    # ------------------------------------------------------------------ reading
+
+    async def status(self, code: str) -> str | None:
+        """Room ``code``'s status; ``None`` if there is no such room."""
+        if not ROOM_CODE.fullmatch(code):
+            return None
+        rows = await self.db.fetch("SELECT status FROM rooms WHERE code = ?", code)
+        return str(rows[0][0]) if rows else None
+
+    async def taken(self, code: str) -> bool:
+        """True when ``code`` names a room kept here, in play or finished."""
+        return await self.status(code) is not None
+
+    async def load(self, code: str, log: logging.Logger) -> Room | None:
+        """Room ``code`` as kept: its snapshot with the actions played since. ``None``
+        (logged) if there is none or its snapshot is damaged; actions from one that does
+        not fit are left out (logged)."""
+        if not ROOM_CODE.fullmatch(code):
+            return None
+        rows = await self.db.fetch("SELECT record, base FROM rooms WHERE code = ?", code)
+        if not rows:
+            return None
+        text, base = rows[0]
+        try:
+            if len(text) > MAX_RECORD_BYTES:
+                raise RecordError(f"larger than {MAX_RECORD_BYTES} characters")
+            room = Room.from_record(parse_record(text), code)
+        except RecordError as error:
+            log.error("room %s not loaded: %s", code, error)
+            return None
+        if room.ply != base:
+            log.warning(
+                "room %s: its snapshot is not at action %s: actions not replayed", code, base
+            )
+            return room
+        actions = await self.db.fetch(
+            "SELECT ply, entry FROM room_actions WHERE code = ? ORDER BY ply LIMIT ?",
+            code, MAX_ACTIONS,
+        )  # fmt: skip
+        for ply, entry in actions:
+            problem = replay_entry(room, room.ply, entry) if ply == room.ply else "out of order"
+            if problem is not None:
+                log.warning("room %s: actions replayed up to %s (the rest left out)", code, problem)
+                break
+        return room
+
+    async def active(self) -> list[str]:
+        """The codes of the rooms not finished."""
+        rows = await self.db.fetch("SELECT code FROM rooms WHERE status <> 'over' ORDER BY code")
+        return [str(row[0]) for row in rows]
+
+    # ------------------------------------------------------------------ who plays which room
+
+    async def claim(self, code: str) -> bool:
+        """Play room ``code`` here: True if no other process plays it (on PostgreSQL, its
+        advisory lock is now this process's until ``release`` or its end)."""
+        if not isinstance(self.db, SharedDatabase):
+            return True
+        rows = await self.db.control(
+            "SELECT pg_try_advisory_lock(?, ?)", ROOMS_LOCK, room_key(code)
+        )
+        return rows[0][0] is True
+
+    async def release(self, code: str) -> None:
+        """Stop playing room ``code`` here (another process may claim it)."""
+        if isinstance(self.db, SharedDatabase):
+            await self.db.control("SELECT pg_advisory_unlock(?, ?)", ROOMS_LOCK, room_key(code))
+
+    async def player_of(self, code: str) -> str | None:
+        """The process that plays room ``code`` now (its name), if one does."""
+        if not isinstance(self.db, SharedDatabase):
+            return self.server
+        rows = await self.db.fetch(
+            "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a"
+            " ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted"
+            " AND l.classid = ?::bigint::oid AND l.objid = ?::bigint::oid AND l.objsubid = 2",
+            ROOMS_LOCK, room_key(code),
+        )  # fmt: skip
+        return str(rows[0][0]) if rows else None
+
+    async def alive(self, server: str) -> bool:
+        """True while process ``server`` is connected to the database (its rooms' locks
+        held)."""
+        if not isinstance(self.db, SharedDatabase):
+            return server == self.server
+        rows = await self.db.fetch(
+            "SELECT 1 FROM pg_stat_activity WHERE application_name = ?", server
+        )
+        return bool(rows)
+
+    async def orphans(self, limit: int = 100) -> list[str]:
+        """Rooms in play that no process plays (their process ended): another takes
+        them, so their bots play on for the people away."""
+        if not isinstance(self.db, SharedDatabase):
+            return []
+        rows = await self.db.fetch(
+            "SELECT r.code FROM rooms r WHERE r.status = 'playing' ORDER BY r.updated LIMIT ?",
+            limit * 4,
+        )
+        held = {
+            int(row[0])
+            for row in await self.db.fetch(
+                "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                " AND classid = ?::bigint::oid AND objsubid = 2",
+                ROOMS_LOCK,
+            )
+        }
+        return [str(row[0]) for row in rows if room_key(str(row[0])) not in held][:limit]
+
+
+def _snapshot_text(room: Room) -> str:
+    snapshot = room.snapshot()
+    return record_text(snapshot.state, snapshot.seats, snapshot.meta)
+
+
+def replay_entry(room: Room, ply: int, text: str | bytes) -> str | None:
+    """Play action ``ply``, kept as ``text`` (``{"ply", "move", "covered"}``), in
+    ``room``; what is wrong, if anything (the room is then as it was)."""
+    where = f"action {ply + 1}"
+    if len(text) > MAX_ENTRY:
+        return f"{where}: too long"
+    try:
+        entry = json.loads(text)
+    except (ValueError, RecursionError):
+        entry = None
+    if not isinstance(entry, Mapping) or not {"ply", "move"} <= set(entry) <= _KEYS:
+        return f"{where}: not a kept action"
+    if type(entry["ply"]) is not int or entry["ply"] != ply:
+        return f"{where}: kept as action {str(entry['ply'])[:20]}"
+    if entry.get("covered", True) is not True:
+        return f"{where}: covered is not true"
+    told = entry["move"]
+    try:
+        if not isinstance(told, Mapping) or not isinstance(told.get("action"), str):
+            raise ValueError("no action")
+        move = room.session.game.apply(Action.parse(told["action"])).last_move
+    except (ValueError, IllegalAction) as error:
+        return f"{where}: {error}"
+    if move is None or move_json(move) != told:
+        return f"{where}: {json.dumps(told)[:80]} does not fit the game"
+    room.session.apply(move.action)
+    if "covered" in entry:
+        room.covered.append(ply)
+    return None
