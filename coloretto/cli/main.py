@@ -40,6 +40,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     if argv is not None and (argv[:1] == ["play"] or (not argv and on_terminal())):
         return parser
     from coloretto.cli import (  # noqa: PLC0415 (imported when needed: see above)
+        account_command,
         arena_command,
         bots_command,
         online_command,
@@ -63,6 +64,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     arena_command.add_parser(commands)
     bots_command.add_parser(commands)
     online_command.add_parsers(commands)
+    account_command.add_parser(commands)
     web_command.add_parser(commands)
     return parser
 

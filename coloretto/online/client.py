@@ -37,8 +37,11 @@ from coloretto.engine import (
     Rules,
     load_record,
 )
+from coloretto.online.accounts import Account, load_account, opening_route, sign_challenge
 from coloretto.online.messages import (
     MAX_MESSAGE,
+    AccountMessage,
+    ChallengeMessage,
     ErrorMessage,
     GameMessage,
     LobbyMessage,
@@ -51,7 +54,9 @@ from coloretto.online.messages import (
 from coloretto.online.protocol import (
     ROOM_CODE,
     TOKEN,
+    AccountClaim,
     Act,
+    Challenge,
     ErrorCode,
     Host,
     Join,
@@ -59,9 +64,11 @@ from coloretto.online.protocol import (
     Next,
     Opening,
     ProtocolError,
+    Register,
     Remove,
     Resume,
     Start,
+    Watch,
     encode,
     room_path,
 )
@@ -91,6 +98,9 @@ RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 3.0)
 
 DEFAULT_SERVER = "127.0.0.1:7787"
 
+ANSWER_SECONDS = 10.0
+"""How long a client waits for the server's answer to ``challenge`` or ``register``."""
+
 
 def server_url(text: str) -> str:
     """The WebSocket address of a server given as ``HOST:PORT`` (or a full ``ws://`` or
@@ -118,6 +128,45 @@ def room_url(server: str, room: str | None) -> str:
     ('ws://h:7787/rooms/K7PQ2M', 'wss://example.org/coloretto/rooms')
     """
     return server.rstrip("/") + room_path(room)
+
+
+class RegisterError(Exception):
+    """``register_account`` failed: the message says why; ``code`` is the server's error
+    (``None``: the server was not reached, or broke the protocol)."""
+
+    def __init__(self, message: str, code: ErrorCode | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+async def register_account(account: Account, *, tls: ssl.SSLContext | None = None) -> str:
+    """Make ``account`` (its name and public key) on its server; the name as the server
+    took it. ``RegisterError`` saying why not: the name is taken or refused, the server
+    does not know accounts, or cannot be reached."""
+    server = account.server
+    try:
+        async with connect(
+            server.rstrip("/") + "/", ssl=tls, max_size=MAX_MESSAGE, open_timeout=10,
+            compression=None,
+        ) as ws:  # fmt: skip
+            await ws.send(encode(Register(account.name, account.public_key)))
+            async with asyncio.timeout(ANSWER_SECONDS):
+                answer = parse_message(await ws.recv())
+    except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
+        raise RegisterError(unreachable(server, error)) from None
+    except InvalidURI as error:
+        raise RegisterError(str(error)) from None
+    except ProtocolError as error:
+        raise RegisterError(f"the server at {server} broke the protocol: {error}") from None
+    if isinstance(answer, AccountMessage):
+        return answer.name
+    if isinstance(answer, ErrorMessage):
+        if answer.code in (ErrorCode.BAD_REQUEST, ErrorCode.NO_ROOM):
+            raise RegisterError(
+                f"the server at {server} does not know accounts ({answer.message})", answer.code
+            )
+        raise RegisterError(answer.message, answer.code)
+    raise RegisterError(f"the server at {server} broke the protocol: {type(answer).__name__}")
 
 
 # ------------------------------------------------------------------ events for the front end
@@ -355,6 +404,15 @@ class RemoteTable:
         """True once this connection was welcomed to its seat."""
         self._listeners: list[Callable[[Any], None]] = []
         self.closed = False
+        self.account: Account | None = None
+        """This player's account on the server, named in every opening (``None``: a guest,
+        and always while watching)."""
+        self._account_problem: str | None = None
+        if not isinstance(opening, Watch):
+            try:
+                self.account = load_account(self.keeper.data, self.server)
+            except ValueError as error:
+                self._account_problem = f"Playing as a guest: {error}."
 
     # ------------------------------------------------------------------ the Table
 
@@ -628,6 +686,8 @@ class RemoteTable:
         tries = 0
         news = False
         reached = False
+        if self._account_problem is not None:
+            self._tell(TableNews(self._account_problem))
         while not self.closed:
             try:
                 opening = self._opening()
@@ -636,7 +696,7 @@ class RemoteTable:
                     url, ssl=self.tls, max_size=MAX_MESSAGE, open_timeout=10,
                     ping_interval=5, ping_timeout=10, compression=None,
                 ) as ws:  # fmt: skip
-                    await ws.send(encode(opening))
+                    await ws.send(encode(await self._signed(ws, opening)))
                     self._ws = ws
                     reached = True
                     self._sent = None
@@ -673,6 +733,27 @@ class RemoteTable:
         if self.token is not None and self.room is not None:
             return Resume(self.room, self.token)
         return self.opening
+
+    async def _signed(self, ws: ClientConnection, opening: Opening) -> Opening:
+        """``opening`` naming this player's account, signed for this connection's challenge
+        (asked for first); as it is for a guest, a watcher, or a server that does not know
+        accounts (it refuses the challenge: the player is told once, and plays as a
+        guest). ``ProtocolError`` if the server answers something else."""
+        account = self.account
+        if account is None or isinstance(opening, Watch):
+            return opening
+        await ws.send(encode(Challenge()))
+        async with asyncio.timeout(ANSWER_SECONDS):
+            answer = parse_message(await ws.recv())
+        if isinstance(answer, ErrorMessage):
+            self.account = None
+            self._tell(TableNews("This server does not know accounts: you play as a guest."))
+            return opening
+        if not isinstance(answer, ChallengeMessage):
+            raise ProtocolError("expected the challenge that was asked for")
+        route = opening_route(opening)
+        signature = sign_challenge(account, answer.nonce, account.server, route)
+        return replace(opening, account=AccountClaim(account.name, signature))
 
     def _handle(self, text: str | bytes) -> bool:
         """Act on one message from the server; False when the server refuses us.

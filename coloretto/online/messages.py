@@ -24,6 +24,7 @@ from typing import Any
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Move, Rules
 from coloretto.online.protocol import (
+    KEY_BYTES,
     MAX_AWAY_AFTER,
     MAX_PLY,
     MAX_SEAT,
@@ -32,7 +33,10 @@ from coloretto.online.protocol import (
     VERSION,
     ErrorCode,
     ProtocolError,
+    account_name,
+    b64url,
     bot_covered,
+    from_b64url,
     read_frame,
 )
 from coloretto.online.public import PublicSetup, Results, match_progress, move_json, parse_move
@@ -295,6 +299,46 @@ class ErrorMessage:
         return cls(ErrorCode(code), printable(words, MAX_TEXT))
 
 
+@dataclass(frozen=True)
+class ChallengeMessage:
+    """The answer to ``challenge``: a fresh random ``nonce`` (32 bytes) for this
+    connection's opening to sign."""
+
+    nonce: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame (the nonce in base64url)."""
+        return {"type": "challenge", "nonce": b64url(self.nonce)}
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> ChallengeMessage:
+        """The message in ``data``; ``ProtocolError`` unless it is exactly right."""
+        try:
+            return cls(from_b64url(data.get("nonce"), KEY_BYTES, "challenge.nonce"))
+        except ValueError as error:
+            raise ProtocolError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class AccountMessage:
+    """The answer to ``register``: the account ``name`` is this key's on the server now."""
+
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame."""
+        return {"type": "account", "name": self.name}
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> AccountMessage:
+        """The message in ``data``; ``ProtocolError`` unless its name is an account's."""
+        name = data.get("name")
+        try:
+            return cls(account_name(name if isinstance(name, str) else ""))
+        except ValueError as error:
+            raise ProtocolError(f"account.name: {error}") from None
+
+
 ServerMessage = (
     WelcomeMessage
     | LobbyMessage
@@ -303,6 +347,8 @@ ServerMessage = (
     | PresenceMessage
     | OverMessage
     | ErrorMessage
+    | ChallengeMessage
+    | AccountMessage
 )
 
 MESSAGES: dict[str, type[ServerMessage]] = {
@@ -313,6 +359,8 @@ MESSAGES: dict[str, type[ServerMessage]] = {
     "presence": PresenceMessage,
     "over": OverMessage,
     "error": ErrorMessage,
+    "challenge": ChallengeMessage,
+    "account": AccountMessage,
 }
 """Each server message's ``type`` on the wire, and its class."""
 

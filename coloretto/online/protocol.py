@@ -16,8 +16,11 @@ coloretto.online.protocol.ProtocolError: ply: expected a whole number from 0 to 
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
+import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -111,6 +114,71 @@ def code_prefixes(text: str) -> str:
     return "".join(letter for letter in CODE_ALPHABET if letter in wanted)
 
 
+def b64url(data: bytes) -> str:
+    """``data`` in unpadded base64url, as keys, nonces and signatures go on the wire.
+
+    >>> b64url(bytes(range(4)))
+    'AAECAw'
+    """
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def from_b64url(text: object, size: int, what: str) -> bytes:
+    """The ``size`` bytes written in unpadded base64url as ``text`` (exactly as ``b64url``
+    writes them); ``ValueError`` naming ``what`` unless it is that.
+
+    >>> from_b64url("AAECAw", 4, "key")
+    b'\\x00\\x01\\x02\\x03'
+    >>> from_b64url("AAECAx", 4, "key")
+    Traceback (most recent call last):
+    ...
+    ValueError: key: expected 4 bytes in base64url
+    """
+    wrong = ValueError(f"{what}: expected {size} bytes in base64url")
+    if not isinstance(text, str) or not _B64URL.fullmatch(text) or len(text) != -(-size * 4 // 3):
+        raise wrong
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise wrong from None
+    if len(data) != size or b64url(data) != text:  # one spelling only
+        raise wrong
+    return data
+
+
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+KEY_BYTES = 32
+"""The size of an account's public key (Ed25519), and of a challenge's nonce."""
+
+SIGNATURE_BYTES = 64
+"""The size of an account's signature (Ed25519)."""
+
+
+def account_name(text: str) -> str:
+    """``text`` as an account's name: 1 to ``MAX_NAME`` characters with a letter or digit,
+    no control or invisible characters, no spaces around, no "(you)"; ``ValueError``
+    saying why otherwise (a name is refused, never silently changed).
+
+    >>> account_name(" Ana Lee ")
+    'Ana Lee'
+    >>> account_name("Ana" + chr(27) + "[2J")
+    Traceback (most recent call last):
+    ...
+    ValueError: an account's name may not hold control or invisible characters
+    """
+    name = unicodedata.normalize("NFC", text.strip())
+    if printable(name) != name:
+        raise ValueError("an account's name may not hold control or invisible characters")
+    if not any(unicodedata.category(c)[0] in "LN" for c in name):
+        raise ValueError("an account's name needs a letter or a digit")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"an account's name has at most {MAX_NAME} characters")
+    if has_you_marker(name):
+        raise ValueError(f"{YOU_MARKER} marks each player's own seat: choose another name")
+    return name
+
+
 def seat_name(text: str) -> str:
     """A person's name as the table shows it: no control characters, at most ``MAX_NAME``
     characters, no spaces around; ``""`` when nothing is left.
@@ -151,6 +219,9 @@ class ErrorCode(StrEnum):
     TOO_MANY_ROOMS = "too-many-rooms"
     SERVER_FULL = "server-full"
     WRONG_ROOM = "wrong-room"
+    BAD_NAME = "bad-name"
+    NAME_TAKEN = "name-taken"
+    BAD_ACCOUNT = "bad-account"
 
 
 class ProtocolError(ValueError):
@@ -178,46 +249,70 @@ def encode(message: Message) -> str:
 
 
 @dataclass(frozen=True)
+class AccountClaim:
+    """An opening's ``account``: the account's name and its signature of the connection's
+    challenge (``coloretto.online.accounts.sign_challenge``)."""
+
+    name: str
+    signature: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The claim's object in the opening."""
+        return {"name": self.name, "signature": self.signature}
+
+
+def _claimed(data: dict[str, Any], account: AccountClaim | None) -> dict[str, Any]:
+    return data if account is None else {**data, "account": account.to_json()}
+
+
+@dataclass(frozen=True)
 class Host:
     """Open a room: the host's name, the rules (``rules.games``: the games of the match),
-    the bots' level and pace."""
+    the bots' level and pace; ``account``: who the host is on this server (a guest:
+    ``None``)."""
 
     name: str
     rules: Rules
     bot: str
     delay: float
     away_after: float
+    account: AccountClaim | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The request's frame (``rules.games`` goes as the field ``games``)."""
         rules = {key: value for key, value in self.rules.to_dict().items() if key != "games"}
-        return {"type": "host", "version": VERSION, "name": self.name, "rules": rules,
-                "games": self.rules.games, "bot": self.bot, "delay": self.delay,
-                "away_after": self.away_after}  # fmt: skip
+        return _claimed({"type": "host", "version": VERSION, "name": self.name, "rules": rules,
+                         "games": self.rules.games, "bot": self.bot, "delay": self.delay,
+                         "away_after": self.away_after}, self.account)  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Join:
-    """Take a free seat in room ``room``."""
+    """Take a free seat in room ``room`` (``account``: as ``Host``'s)."""
 
     room: str
     name: str
+    account: AccountClaim | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The request's frame."""
-        return {"type": "join", "version": VERSION, "room": self.room, "name": self.name}
+        data = {"type": "join", "version": VERSION, "room": self.room, "name": self.name}
+        return _claimed(data, self.account)
 
 
 @dataclass(frozen=True)
 class Resume:
-    """Come back to one's seat (after a dropped connection) with its secret token."""
+    """Come back to one's seat (after a dropped connection) with its secret token
+    (``account``: as ``Host``'s)."""
 
     room: str
     token: str
+    account: AccountClaim | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The request's frame."""
-        return {"type": "resume", "version": VERSION, "room": self.room, "token": self.token}
+        data = {"type": "resume", "version": VERSION, "room": self.room, "token": self.token}
+        return _claimed(data, self.account)
 
 
 @dataclass(frozen=True)
@@ -288,10 +383,31 @@ class LockTable:
         return {"type": "lock" if self.locked else "unlock"}
 
 
+@dataclass(frozen=True)
+class Challenge:
+    """Ask for a nonce to sign (``challenge``), before an opening that names an account."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "challenge"}
+
+
+@dataclass(frozen=True)
+class Register:
+    """Make an account on this server: its name and its public key (Ed25519, 32 bytes)."""
+
+    name: str
+    key: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame (the key in base64url)."""
+        return {"type": "register", "name": self.name, "key": b64url(self.key)}
+
+
 Opening = Host | Join | Resume | Watch
 """The first request of a connection: it says which room and seat it is about."""
 
-Request = Opening | Start | Next | Act | Remove | LockTable
+Request = Opening | Start | Next | Act | Remove | LockTable | Challenge | Register
 
 REQUESTS: dict[str, type[Request]] = {
     "host": Host,
@@ -304,6 +420,8 @@ REQUESTS: dict[str, type[Request]] = {
     "remove": Remove,
     "lock": LockTable,
     "unlock": LockTable,
+    "challenge": Challenge,
+    "register": Register,
 }
 """Each request's ``type`` on the wire, and its class."""
 
@@ -457,6 +575,34 @@ def _room(data: Mapping[str, Any]) -> str:
     return code
 
 
+def _account(data: Mapping[str, Any]) -> AccountClaim | None:
+    """An opening's optional ``account``: ``bad-request`` unless it is exactly a name and a
+    signature."""
+    if "account" not in data:
+        return None
+    claim = _field(data, "account", dict, "an object with a name and a signature")
+    if set(claim) != {"name", "signature"}:
+        raise ProtocolError("account: expected a name and a signature only")
+    try:
+        name = account_name(_field(claim, "name", str, "an account's name"))
+        from_b64url(claim["signature"], SIGNATURE_BYTES, "account.signature")
+    except ValueError as error:
+        raise ProtocolError(f"account: {error}") from None
+    return AccountClaim(name, claim["signature"])
+
+
+def _register(data: Mapping[str, Any]) -> Register:
+    name = _field(data, "name", str, "an account's name")
+    try:
+        key = from_b64url(data.get("key"), KEY_BYTES, "key")
+    except ValueError as error:
+        raise ProtocolError(str(error)) from None
+    try:
+        return Register(account_name(name), key)
+    except ValueError as error:
+        raise ProtocolError(f"name: {error}", ErrorCode.BAD_NAME) from None
+
+
 def _host(data: Mapping[str, Any]) -> Host:
     rules_data = _field(data, "rules", dict, "the rules (an object)")
     if set(rules_data) - {"players", "scoring", "edition", "variant"}:
@@ -478,6 +624,7 @@ def _host(data: Mapping[str, Any]) -> Host:
         bot,
         _number(data, "delay", 0, MAX_DELAY, 0.6),
         _number(data, "away_after", 0, MAX_AWAY_AFTER, DEFAULT_AWAY_AFTER),
+        _account(data),
     )
 
 
@@ -497,12 +644,12 @@ def _resume(data: Mapping[str, Any]) -> Resume:
     token = _field(data, "token", str, "a token")
     if not TOKEN.fullmatch(token):
         raise ProtocolError("token: not a seat's token", ErrorCode.BAD_TOKEN)
-    return Resume(_room(data), token)
+    return Resume(_room(data), token, _account(data))
 
 
 _PARSERS: dict[str, Any] = {
     "host": _host,
-    "join": lambda data: Join(_room(data), _name(data)),
+    "join": lambda data: Join(_room(data), _name(data), _account(data)),
     "resume": _resume,
     "watch": lambda data: Watch(_room(data)),
     "start": lambda data: Start(),
@@ -511,12 +658,14 @@ _PARSERS: dict[str, Any] = {
     "remove": lambda data: Remove(_whole(data, "seat", 0, MAX_SEAT, None)),
     "lock": lambda data: LockTable(locked=True),
     "unlock": lambda data: LockTable(locked=False),
+    "challenge": lambda data: Challenge(),
+    "register": _register,
 }
 _OPENINGS = {"host", "join", "resume", "watch"}
 _FIELDS = {
-    "host": {"type", "version", "name", "rules", "games", "bot", "delay", "away_after"},
-    "join": {"type", "version", "room", "name"},
-    "resume": {"type", "version", "room", "token"},
+    "host": {"type", "version", "name", "rules", "games", "bot", "delay", "away_after", "account"},
+    "join": {"type", "version", "room", "name", "account"},
+    "resume": {"type", "version", "room", "token", "account"},
     "watch": {"type", "version", "room"},
     "start": {"type"},
     "next": {"type", "game"},
@@ -524,6 +673,8 @@ _FIELDS = {
     "remove": {"type", "seat"},
     "lock": {"type"},
     "unlock": {"type"},
+    "challenge": {"type"},
+    "register": {"type", "name", "key"},
 }
 
 
