@@ -355,9 +355,10 @@ class RoomServer:
         guarded = cast(GuardedConnection, ws)  # as serve makes them: gate.connection_class()
         address, bucket = guarded.address, guarded.budget
         seat: Seat | None = None
+        elsewhere: tuple[str, str] | None = None
         try:
             async with asyncio.timeout(self.limits.opening_seconds):
-                while seat is None:
+                while seat is None and elsewhere is None:
                     first = await ws.recv()
                     request = self._parse(ws, first, bucket)
                     if request is None:
@@ -369,10 +370,14 @@ class RoomServer:
                         continue
                     if (why := guarded.route.refuses(request)) is not None:
                         raise ClosingError(ErrorCode.WRONG_ROOM, why)
-                    if (elsewhere := await self._elsewhere(address, request)) is not None:
-                        await self._pass_on(ws, elsewhere, _text(first))
-                        return
-                    seat = await self._open(ws, address, request)
+                    if (player := await self._elsewhere(address, request)) is not None:
+                        elsewhere = (player, _text(first))
+                    else:
+                        seat = await self._open(ws, address, request)
+            if elsewhere is not None:
+                await self._pass_on(ws, *elsewhere)
+                return
+            assert seat is not None
             async for text in ws:
                 request = self._parse(ws, text, bucket)
                 if request is not None:

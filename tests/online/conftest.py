@@ -24,6 +24,7 @@ from coloretto.online.client import GameStarted, RemoteTable
 from coloretto.online.room_space import replay_entry
 from coloretto.online.rooms import Room
 from coloretto.play.table import MovePlayed, TableNews
+from tests.postgres import Postgres, running_postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -197,3 +198,17 @@ def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two records are the same game: rules, seats, deal, moves, result, session."""
     keys = ("rules", "seats", "setup", "actions", "result")
     return all(a[k] == b[k] for k in keys) and a["meta"]["session"] == b["meta"]["session"]
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    """A throwaway PostgreSQL cluster for this test process (Debian's server; never
+    skipped: without it the test fails, saying what to install)."""
+    with running_postgres() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def pg_url(postgres: Postgres) -> str:
+    """The address of a new empty database in the cluster."""
+    return postgres.database()
