@@ -134,7 +134,8 @@ def test_a_process_killed_mid_game_has_its_room_taken_over_within_ten_seconds(
             for task in playing:
                 task.cancel()
             told = max(player.seen for player in players)
-            assert 0 < told and not players[0].model.state.is_over, told
+            assert told > 0, told
+            assert not players[0].model.state.is_over, told
 
             first.kill9()
             killed = time.monotonic()
