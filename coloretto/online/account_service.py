@@ -34,7 +34,8 @@ class AccountBook(Protocol):
 
     async def create(self, name: str, folded: str, key: bytes) -> bool:
         """Keep the account ``name`` (skeleton ``folded``) with the public ``key``; False,
-        keeping nothing, if an account of that skeleton exists already."""
+        keeping nothing, if an account of that skeleton exists already (checked and kept
+        at once: of two at the same time, one gets False)."""
         ...
 
     async def key_of(self, folded: str) -> bytes | None:
@@ -99,7 +100,10 @@ async def check_account(
     ``nonce`` is the challenge this connection was given (``None``: none), ``server_id``
     the server's address as its players name it (``accounts.normalise_server``), ``route``
     what the opening does (``accounts.opening_route``). ``AccountError`` unless the
-    account exists and signed exactly this."""
+    account exists and signed exactly this. The server forgets ``nonce`` after one
+    opening, so that a signature is never taken twice. The name returned is the one
+    claimed: the same account as the registered spelling (the same skeleton, proved by
+    the key), though perhaps not spelt the same."""
     if claim is None:
         return None
     if nonce is None:

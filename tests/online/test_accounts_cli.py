@@ -64,6 +64,7 @@ class AccountServer:
         self.requests: list[str] = []
         self.seated: list[tuple[Opening, str | None]] = []
         self.stop: asyncio.Event | None = None
+        self.drop_first = False
 
     @property
     def address(self) -> str:
@@ -94,10 +95,13 @@ class AccountServer:
                     return
                 nonce = None  # used once
                 self.seated.append((request, name))
-                await ws.send(encode(WelcomeMessage("K7PQ2M", 0)))
+                token = "t" * 32 if isinstance(request, Host | Join) else None
+                await ws.send(encode(WelcomeMessage("K7PQ2M", 0, token)))
                 rules = Rules()
                 seats = (None,) * rules.players
                 await ws.send(encode(LobbyMessage("K7PQ2M", rules, "easy", seats)))
+                if self.drop_first and len(self.seated) == 1:
+                    return  # the connection drops: the client comes back
 
     async def serve(self, started: threading.Event) -> None:
         self.stop = asyncio.Event()
@@ -261,6 +265,30 @@ def test_the_client_signs_its_openings_with_the_account_kept(
     assert accounts_server.requests == ["challenge", "host", "challenge", "join", "join", "watch"]
     assert [name for _, name in accounts_server.seated] == ["Ana", "Ana", None, None]
     assert accounts_server.seated[2][0] == join  # the guest's opening, unchanged
+
+
+def test_the_seat_taken_back_after_a_break_is_signed_afresh(
+    tmp_path: Path, accounts_server: AccountServer
+) -> None:
+    server = accounts_server.address
+    ana = new_account(server, "Ana")
+    asyncio.run(register(accounts_server.book, Register("Ana", ana.public_key)))
+    save_account(DataDir(tmp_path), ana)
+    accounts_server.drop_first = True
+    table = RemoteTable(server, Join("K7PQ2M", "Ana"), Keeper(DataDir(tmp_path)))
+
+    async def run() -> None:
+        task = asyncio.create_task(table.run())
+        await until(lambda: len(accounts_server.seated) == 2, 10)
+        table.suspend()
+        await asyncio.wait_for(task, 10)
+
+    asyncio.run(run())
+    assert accounts_server.requests == ["challenge", "join", "challenge", "resume"]
+    (_, first), (resumed, second) = accounts_server.seated
+    assert (first, second) == ("Ana", "Ana")
+    assert isinstance(resumed, Resume)
+    assert resumed.token == "t" * 32
 
 
 def test_a_key_the_server_does_not_know_is_refused(
