@@ -3,10 +3,13 @@ table saw, rooms and their saves."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import random
+import sqlite3
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,7 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coloretto.engine import DRAW, GameState, Match, RecordError, Rules, load_record, new_game
+from coloretto.engine.record import parse_record
 from coloretto.online.client import RemoteTable, server_url
+from coloretto.online.database import SqliteDatabase
 from coloretto.online.messages import MoveMessage, PresenceMessage, parse_message
 from coloretto.online.protocol import (
     MAX_REQUEST,
@@ -32,13 +37,75 @@ from coloretto.online.protocol import (
     parse_request,
 )
 from coloretto.online.public import PublicGame, PublicSetup, match_progress, move_json, parse_move
-from coloretto.online.room_store import RoomStore
+from coloretto.online.room_space import RoomSpace
 from coloretto.online.rooms import Room, RoomError, over_record
 from coloretto.play.saving import session_from_record, session_record
-from coloretto.store.paths import DataDir
 
 LOG = logging.getLogger("test-rooms")
 RULES = {"players": 3, "scoring": "gray", "edition": "anniversary", "variant": "standard"}
+
+
+def in_database(path: Path, work: Callable[[RoomSpace], Awaitable[object]]) -> None:
+    """Run ``work`` on the rooms of the SQLite database ``path`` (as the server keeps
+    them)."""
+
+    async def go() -> None:
+        db = SqliteDatabase(path)
+        await db.open()
+        try:
+            await work(await RoomSpace.open(db, "test"))
+        finally:
+            await db.close()
+
+    asyncio.run(go())
+
+
+def saved(path: Path, room: Room) -> None:
+    """Keep ``room`` whole in the database ``path``."""
+    in_database(path, lambda space: space.save(room))
+
+
+def loaded(path: Path) -> list[Room]:
+    """The rooms in play of the database ``path``, as a server started now loads them."""
+    rooms: list[Room] = []
+
+    async def load(space: RoomSpace) -> None:
+        for code in await space.active():
+            if (room := await space.load(code, LOG)) is not None:
+                rooms.append(room)
+
+    in_database(path, load)
+    return rooms
+
+
+def edited(path: Path, rows: Mapping[str, Callable[[str], str]]) -> None:
+    """Room ``code``'s kept record text changed by ``rows[code]`` (or a copy of the first
+    room's made under ``code``, if there is none)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        for code, edit in rows.items():
+            found = db.execute("SELECT record FROM rooms WHERE code = ?", (code,)).fetchone()
+            if found is None:
+                db.execute(
+                    "INSERT INTO rooms (code, status, record, base, updated)"
+                    " SELECT ?, status, record, base, updated FROM rooms LIMIT 1",
+                    (code,),
+                )
+                (text,) = db.execute("SELECT record FROM rooms WHERE code = ?", (code,)).fetchone()
+            else:
+                (text,) = found
+            db.execute("UPDATE rooms SET record = ? WHERE code = ?", (edit(text), code))
+    finally:
+        db.close()
+
+
+def record_text(path: Path, code: str) -> str:
+    db = sqlite3.connect(path)
+    try:
+        (text,) = db.execute("SELECT record FROM rooms WHERE code = ?", (code,)).fetchone()
+        return str(text)
+    finally:
+        db.close()
 
 
 def request(**fields: object) -> str:
@@ -172,9 +239,8 @@ def test_a_room_seats_people_then_plays_only_their_own_turns(tmp_path: Path) -> 
             room.act(mover, 3, DRAW)
         room.act(mover, 0, DRAW)
         assert room.ply == 1
-    store = RoomStore(DataDir(tmp_path))
-    store.save(room.snapshot())
-    (again,) = store.load_all(LOG)
+    saved(tmp_path / "rooms.sqlite3", room)
+    (again,) = loaded(tmp_path / "rooms.sqlite3")
     assert again.session.game == room.session.game
     assert again.people == room.people
     assert again.player_of(ben) == 1
@@ -186,15 +252,18 @@ def test_a_full_room_and_bad_room_files(tmp_path: Path) -> None:
     room.join("Ben")
     with pytest.raises(RoomError, match="full"):
         room.join("Cy")
-    store = RoomStore(DataDir(tmp_path))
-    with pytest.raises(ValueError, match="not a room code"):
-        store.path("../x")
-    store.save(room.snapshot())
-    text = store.path("ABC234").read_text()
-    store.path("ABC235").write_text(text)  # a room file under another code
-    store.path("ABC236").write_text(text.replace('"started": false', '"started": "yes"')[:50])
-    loaded = list(store.load_all(LOG))
-    assert [r.code for r in loaded] == ["ABC234"]
+    db = tmp_path / "rooms.sqlite3"
+    saved(db, room)
+    edited(
+        db,
+        {
+            "ABC235": lambda text: text,  # a room's record under another code
+            "ABC236": lambda text: text.replace('"started": false', '"started": "yes"')[:50],
+            "../x": lambda text: text,  # a code no room has: never read
+        },
+    )
+    assert '"started": false' in record_text(db, "ABC234")
+    assert [r.code for r in loaded(db)] == ["ABC234"]
 
 
 def test_server_addresses() -> None:
@@ -307,9 +376,9 @@ def test_a_match_room_deals_its_next_game_and_is_saved_and_loaded_in_it(tmp_path
     with pytest.raises(RoomError, match="the next game is game 2") as refused:
         room.next_game(3)
     assert refused.value.code == "stale"
-    store = RoomStore(DataDir(tmp_path))
-    store.save(room.snapshot())  # between the games: the server started again waits too
-    (between,) = store.load_all(LOG)
+    db = tmp_path / "rooms.sqlite3"
+    saved(db, room)  # between the games: the server started again waits too
+    (between,) = loaded(db)
     assert between.session.match.game_number == 1
     assert between.session.has_next_game
     room.next_game(2)
@@ -317,8 +386,8 @@ def test_a_match_room_deals_its_next_game_and_is_saved_and_loaded_in_it(tmp_path
         room.next_game(2)  # sent twice
     assert refused.value.code == "stale"
     room.session.apply(room.session.game.legal_actions()[0])
-    store.save(room.snapshot())
-    (again,) = store.load_all(LOG)
+    saved(db, room)
+    (again,) = loaded(db)
     assert again.session.match == room.session.match  # game 2, its move, game 1's scores
     assert again.session.match.game_number == 2
     assert again.session.match.results == (first,)
@@ -335,13 +404,17 @@ def test_a_room_file_with_a_score_beyond_any_game_is_not_loaded(tmp_path: Path) 
     room.start()
     played_out(room, random.Random(1))
     room.next_game(2)
-    store = RoomStore(DataDir(tmp_path))
-    store.save(room.snapshot())
-    path = store.path("ABC234")
-    saved = json.loads(path.read_text())
-    saved["meta"]["session"]["match"]["results"][0][0] = 5000
-    path.write_text(json.dumps(saved))
-    assert list(store.load_all(LOG)) == []
+    db = tmp_path / "rooms.sqlite3"
+    saved(db, room)
+    assert [r.code for r in loaded(db)] == ["ABC234"]
+
+    def beyond(text: str) -> str:
+        record = json.loads(text)
+        record["meta"]["session"]["match"]["results"][0][0] = 5000
+        return json.dumps(record)
+
+    edited(db, {"ABC234": beyond})
+    assert loaded(db) == []
 
 
 def test_a_game_of_a_match_is_told_without_the_seed_until_the_match_is_over(
@@ -430,10 +503,13 @@ def test_a_room_keeps_the_moves_a_bot_played_for_a_person_away(tmp_path: Path) -
     for _ in range(3):
         room.session.apply(room.session.game.legal_actions()[0])
     room.covered = [0, 2]
-    store = RoomStore(DataDir(tmp_path))
-    store.save(room.snapshot())
-    assert Room.load(store.path("ABC235")).covered == [0, 2]
+    db = tmp_path / "rooms.sqlite3"
+    saved(db, room)
+    assert Room.from_record(parse_record(record_text(db, "ABC235")), "ABC235").covered == [0, 2]
+    (again,) = loaded(db)
+    assert again.covered == [0, 2]
     room.covered = [3]  # not an action played
-    store.save(room.snapshot())
+    saved(db, room)
     with pytest.raises(RecordError, match=r"room\.covered"):
-        Room.load(store.path("ABC235"))
+        Room.from_record(parse_record(record_text(db, "ABC235")), "ABC235")
+    assert loaded(db) == []
