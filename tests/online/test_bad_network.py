@@ -12,7 +12,6 @@ delay from a relay in the namespace that holds every chunk for 200 ms each way.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import subprocess
@@ -172,9 +171,8 @@ def test_a_game_over_a_slow_lossy_network_ends_the_same_everywhere(
 
 
 def _seated(server: ServerProcess, room: str) -> bool:
-    """True once the room's file shows a second person."""
-    try:
-        data = json.loads((server.home / "rooms" / f"{room}.json").read_text())
-    except (OSError, ValueError):
-        return False
-    return sum(p is not None for p in data["meta"]["room"]["people"]) >= 2
+    """True once the room kept in the server's database shows a second person."""
+    return any(
+        kept.code == room and sum(p is not None for p in kept.people) >= 2
+        for kept in server.rooms()
+    )

@@ -109,7 +109,8 @@ async def host_and_join(base: str, folder: Path, number: int) -> str:
 
 
 def made_here(server: ServerProcess) -> set[str]:
-    return {path.stem for path in (server.home / "rooms").glob("*.json")}
+    """The codes of the rooms kept in the server's database."""
+    return {room.code for room in server.rooms()}
 
 
 @pytest.mark.parametrize("passed_on", [False, True])

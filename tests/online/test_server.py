@@ -36,6 +36,7 @@ from tests.online.conftest import (
     ServerProcess,
     certificate,
     history_record,
+    kept_rooms,
     same_game,
     until,
 )
@@ -305,8 +306,9 @@ def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
              "Ben", "2"],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
-        await until(lambda: (server.home / "rooms" / f"{ana.room}.json").read_text().count(
-            '"Ben"') > 0)  # fmt: skip
+        await until(lambda: any(
+            room.code == ana.room and "Ben" in room.people for room in server.rooms()
+        ))  # fmt: skip
         ana.start()
         await until(lambda: ana.started and len(ana.view.game.history()) >= 30)
         server.kill9()
@@ -376,9 +378,10 @@ def test_rooms_nobody_is_in_are_let_go(tmp_path: Path) -> None:
         url = "ws://" + (await ready).split("ws://", 1)[1].split()[0]
         async with connect(url) as ana:
             room = (await ask(ana, HOST))["room"]
-        assert (tmp_path / "rooms" / f"{room}.json").exists()
+        kept = tmp_path / "rooms.sqlite3"
+        assert [r.code for r in kept_rooms(kept)] == [room]
         await asyncio.sleep(0.8)
-        assert not (tmp_path / "rooms" / f"{room}.json").exists()
+        assert kept_rooms(kept) == []
         async with connect(url) as ben:
             join = {"type": "join", "version": 1, "room": room, "name": "Ben"}
             assert await refusal(ben, join) == "no-room"
