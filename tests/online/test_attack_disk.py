@@ -5,12 +5,14 @@ refused connections, floods, wrong room codes and failed saves."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
@@ -76,76 +78,112 @@ def test_a_second_server_on_the_same_data_directory_is_refused(tmp_path: Path) -
         run(lambda: host_here(first.url, LEGIT), 15)
 
 
+@contextlib.contextmanager
+def small_disk(folder: Path, size: str = "16m") -> Iterator[Path]:
+    """A disk of its own (a ``tmpfs`` of ``size``) mounted on ``folder``, that a test may
+    fill up for real; unmounted at the end. Mounting needs root (CI runs as root)."""
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(folder)],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    assert mounted.returncode == 0, (
+        f"this test mounts a small tmpfs to fill it up (it runs as root, as in CI): "
+        f"mount said {mounted.stderr.strip()!r}"
+    )
+    try:
+        yield folder
+    finally:
+        if subprocess.run(["umount", str(folder)], check=False).returncode != 0:
+            subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def fill(disk: Path) -> Path:
+    """Fill the disk ``disk`` up with a file of zeros (until it says ``ENOSPC``): the
+    next write that needs more room fails. Removing the file heals it."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    chunk = bytes(1 << 16)
+    try:
+        while True:
+            try:
+                os.write(fd, chunk)
+            except OSError as error:
+                if error.errno != errno.ENOSPC:
+                    raise
+                break
+    finally:
+        os.close(fd)
+    assert os.statvfs(disk).f_bavail == 0
+    return filler
+
+
 def test_a_move_that_cannot_be_saved_is_refused_not_lost(tmp_path: Path) -> None:
-    """The room's files are made unwritable (``rooms/CODE.json`` and ``rooms/CODE.log``
-    turned into directories: neither a whole save nor an append can succeed). A person's
-    ``act`` then gets the error ``not-saved`` and no one is told a move; the audit log
-    says so. After ``kill -9`` (the files put back), the room is at the last move its
-    player was told, and the move played again is played."""
-    server = Server(tmp_path / "server")
-    rooms, aside = server.home / "rooms", tmp_path / "aside"
-    aside.mkdir()
+    """The server's database is on a small disk of its own (``--store`` names it), which
+    is then filled up: no write to it can succeed (SQLite says ``SQLITE_FULL``). A
+    person's ``act`` then gets the error ``not-saved`` and no one is told a move; the
+    audit log says so. After ``kill -9`` (the disk emptied again), the room is at the
+    last move its player was told, and the move played again is played."""
     problems: list[str] = []
-    with running(server):
+    with small_disk(tmp_path / "disk") as disk:
+        database = disk / "rooms.sqlite3"
+        server = Server(tmp_path / "server", options=("--store", f"sqlite://{database}"))
+        with running(server):
 
-        async def test() -> None:
-            ana = await open_ws(server.url, LEGIT)
-            await send(ana, host_request())
-            welcome = await receive(ana, "welcome")
-            room, token = welcome["room"], welcome["token"]
-            wes = await open_ws(server.url, source("crowd", 1))
-            await send(wes, {"type": "watch", "version": 1, "room": room})
-            await receive(wes, "lobby")
-            await send(ana, {"type": "start"})
-            player = Player(ana, await receive(ana, "game"), 0)
-            await player.play(6)
-            await asyncio.sleep(0.3)  # Ana's turn: nothing moves, nothing is written
-            await pending(wes, 0.2)  # what the watcher was told so far
+            async def test() -> None:
+                ana = await open_ws(server.url, LEGIT)
+                await send(ana, host_request())
+                welcome = await receive(ana, "welcome")
+                room, token = welcome["room"], welcome["token"]
+                wes = await open_ws(server.url, source("crowd", 1))
+                await send(wes, {"type": "watch", "version": 1, "room": room})
+                await receive(wes, "lobby")
+                await send(ana, {"type": "start"})
+                player = Player(ana, await receive(ana, "game"), 0)
+                await player.play(6)
+                await asyncio.sleep(0.3)  # Ana's turn: nothing moves, nothing is written
+                await pending(wes, 0.2)  # what the watcher was told so far
+                if not database.is_file() or (server.home / "rooms.sqlite3").exists():
+                    problems.append(f"the rooms are not kept in {database} (--store)")
 
-            broken = [rooms / f"{room}.json", rooms / f"{room}.log"]
-            for path in broken:
-                if path.exists():
-                    path.rename(aside / path.name)
-                path.mkdir()
-            seen = player.seen
-            assert player.my_turn, "the game ended too soon"
-            await player.turn()
-            told = await pending(ana, 1)
-            watched = await pending(wes, 0.2)
-            codes = [m.get("code", m["type"]) for m in told]
-            if "not-saved" not in codes:
-                problems.append(f"an act that could not be saved got {codes}, not not-saved")
-            for who, news in (("its player", told), ("a watcher", watched)):
-                if moves := [m["ply"] for m in news if m["type"] == "move"]:
-                    problems.append(f"{who} was told moves {moves} that were not saved")
-            shown = seen + sum(m["type"] == "move" for m in told)
-            if missing := audited(server, "not saved"):
-                problems.append(f"the audit log does not tell of {missing}: {server.audit()!r}")
-            server.kill9()
-            abort([ana, wes])
+                filler = fill(disk)
+                seen = player.seen
+                assert player.my_turn, "the game ended too soon"
+                await player.turn()
+                told = await pending(ana, 1)
+                watched = await pending(wes, 0.2)
+                codes = [m.get("code", m["type"]) for m in told]
+                if "not-saved" not in codes:
+                    problems.append(f"an act that could not be saved got {codes}, not not-saved")
+                for who, news in (("its player", told), ("a watcher", watched)):
+                    if moves := [m["ply"] for m in news if m["type"] == "move"]:
+                        problems.append(f"{who} was told moves {moves} that were not saved")
+                shown = seen + sum(m["type"] == "move" for m in told)
+                if missing := audited(server, "not saved"):
+                    problems.append(f"the audit log does not tell of {missing}: {server.audit()!r}")
+                server.kill9()
+                abort([ana, wes])
 
-            for path in broken:
-                path.rmdir()
-                if (aside / path.name).exists():
-                    (aside / path.name).rename(path)
-            server.start()
-            back = await open_ws(server.url, LEGIT)
-            await send(back, {"type": "resume", "version": 1, "room": room, "token": token})
-            again = Player(back, await receive(back, "game"), 0)
-            if not again.seen == seen == shown:
-                problems.append(
-                    f"after kill -9 the room came back at move {again.seen}; the last saved "
-                    f"was move {seen}, its player had been told {shown} moves"
-                )
-            elif again.my_turn:
-                await again.play(seen + 1)
-                if again.seen < seen + 1:
-                    problems.append("the move played again after the fault was not played")
-            await back.close()
+                filler.unlink()
+                server.start()
+                back = await open_ws(server.url, LEGIT)
+                await send(back, {"type": "resume", "version": 1, "room": room, "token": token})
+                again = Player(back, await receive(back, "game"), 0)
+                if not again.seen == seen == shown:
+                    problems.append(
+                        f"after kill -9 the room came back at move {again.seen}; the last "
+                        f"saved was move {seen}, its player had been told {shown} moves"
+                    )
+                elif again.my_turn:
+                    await again.play(seen + 1)
+                    if again.seen < seen + 1:
+                        problems.append("the move played again after the fault was not played")
+                await back.close()
 
-        run(test)
+            run(test)
     assert not problems, "\n".join(problems)
-    shutil.rmtree(aside)
 
 
 def test_the_audit_log_tells_refusals_floods_and_wrong_codes(tmp_path: Path) -> None:
