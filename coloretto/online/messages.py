@@ -339,6 +339,184 @@ class AccountMessage:
             raise ProtocolError(f"account.name: {error}") from None
 
 
+MAX_TABLES = 50
+"""The most tables a lobby lists (the newest first)."""
+
+MAX_LADDER = 100
+"""The most players a ladder lists."""
+
+MAX_RATING = 100_000
+"""More than any shown rating, plus or minus (ratings from the network are checked)."""
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """A public table waiting for players, as the lobby lists it: its rules, who sits
+    there, its bots' level, whether it is rated, and in how many seconds bots fill its
+    free seats (``None``: when its host starts it)."""
+
+    room: str
+    rules: Rules
+    bot: str
+    seated: tuple[str, ...]
+    rated: bool = False
+    fill_in: float | None = None
+
+    @property
+    def free(self) -> int:
+        """Seats still free."""
+        return self.rules.players - len(self.seated)
+
+    def to_json(self) -> dict[str, Any]:
+        """The table's object in a ``tables`` message."""
+        return {"room": self.room, "rules": self.rules.to_dict(), "bot": self.bot,
+                "seated": list(self.seated), "rated": self.rated,
+                "fill_in": self.fill_in}  # fmt: skip
+
+    @classmethod
+    def parse(cls, data: object) -> TableSummary:
+        """One table; ``ProtocolError`` unless it is exactly right."""
+        if not isinstance(data, Mapping):
+            raise ProtocolError("tables: expected objects")
+        rules = _rules(data, "tables")
+        seated = data.get("seated")
+        if not isinstance(seated, list) or not len(seated) < rules.players:
+            raise ProtocolError("tables.seated: expected the names of fewer than all seats")
+        rated = data.get("rated", False)
+        if not isinstance(rated, bool):
+            raise ProtocolError("tables.rated: expected true or false")
+        fill_in = data.get("fill_in")
+        if fill_in is not None:
+            fill_in = _seconds(data, "fill_in", 3600.0, "tables")
+        names = tuple(_name(name, "tables.seated") for name in seated)
+        return cls(_room(data, "tables"), rules, _level(data, "bot", "tables"), names,
+                   rated, fill_in)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TablesMessage:
+    """The answer to ``tables``: the public tables waiting for players."""
+
+    tables: tuple[TableSummary, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame."""
+        return {"type": "tables", "tables": [table.to_json() for table in self.tables]}
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> TablesMessage:
+        """The message in ``data``; ``ProtocolError`` unless it is exactly right."""
+        tables = data.get("tables")
+        if not isinstance(tables, list) or len(tables) > MAX_TABLES:
+            raise ProtocolError(f"tables.tables: expected at most {MAX_TABLES} tables")
+        return cls(tuple(TableSummary.parse(table) for table in tables))
+
+
+@dataclass(frozen=True)
+class LadderEntry:
+    """One rated player (or a bot level, ``bot``): the rating shown, its uncertainty
+    (``spread``: about two standard deviations) and the rated games played."""
+
+    name: str
+    rating: int
+    spread: int
+    games: int
+    bot: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry's object in a ``ladder`` message."""
+        return {"name": self.name, "rating": self.rating, "spread": self.spread,
+                "games": self.games, "bot": self.bot}  # fmt: skip
+
+    @classmethod
+    def parse(cls, data: object) -> LadderEntry:
+        """One entry; ``ProtocolError`` unless it is exactly right."""
+        if not isinstance(data, Mapping):
+            raise ProtocolError("ladder: expected objects")
+        numbers = [data.get(key) for key in ("rating", "spread", "games")]
+        if not all(type(n) is int and abs(n) <= MAX_RATING for n in numbers):
+            raise ProtocolError("ladder: expected whole ratings, spreads and games")
+        bot = data.get("bot", False)
+        if not isinstance(bot, bool):
+            raise ProtocolError("ladder.bot: expected true or false")
+        rating, spread, games = numbers
+        assert isinstance(rating, int)
+        assert isinstance(spread, int)
+        assert isinstance(games, int)
+        return cls(_name(data.get("name"), "ladder"), rating, spread, games, bot)
+
+
+@dataclass(frozen=True)
+class LadderMessage:
+    """The answer to ``ladder``: the server's rated players, best first, and its bot
+    levels' ratings (the same scale)."""
+
+    entries: tuple[LadderEntry, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame."""
+        return {"type": "ladder", "entries": [entry.to_json() for entry in self.entries]}
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> LadderMessage:
+        """The message in ``data``; ``ProtocolError`` unless it is exactly right."""
+        entries = data.get("entries")
+        if not isinstance(entries, list) or len(entries) > MAX_LADDER + len(LEVELS):
+            raise ProtocolError("ladder.entries: expected a list of players")
+        return cls(tuple(LadderEntry.parse(entry) for entry in entries))
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """A seat's rating before and after a rated game."""
+
+    seat: int
+    name: str
+    before: int
+    after: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The change's object in a ``rated`` message."""
+        return {"seat": self.seat, "name": self.name, "before": self.before,
+                "after": self.after}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RatedMessage:
+    """After a rated game: the game's number in the match and each account's rating
+    before and after it."""
+
+    game: int
+    changes: tuple[RatingChange, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The message's frame."""
+        return {"type": "rated", "game": self.game,
+                "changes": [change.to_json() for change in self.changes]}  # fmt: skip
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> RatedMessage:
+        """The message in ``data``; ``ProtocolError`` unless it is exactly right."""
+        game, changes = data.get("game"), data.get("changes")
+        if type(game) is not int or not 1 <= game <= 1000:
+            raise ProtocolError("rated.game: expected a game's number")
+        if not isinstance(changes, list) or len(changes) > MAX_SEAT + 1:
+            raise ProtocolError("rated.changes: expected one change a seat at most")
+        told = []
+        for change in changes:
+            if not isinstance(change, Mapping):
+                raise ProtocolError("rated.changes: expected objects")
+            seat, before, after = (change.get(key) for key in ("seat", "before", "after"))
+            if type(seat) is not int or not 0 <= seat <= MAX_SEAT:
+                raise ProtocolError("rated.changes.seat: expected a seat")
+            if not all(type(n) is int and abs(n) <= MAX_RATING for n in (before, after)):
+                raise ProtocolError("rated.changes: expected whole ratings")
+            assert isinstance(before, int)
+            assert isinstance(after, int)
+            told.append(RatingChange(seat, _name(change.get("name"), "rated"), before, after))
+        return cls(game, tuple(told))
+
+
 ServerMessage = (
     WelcomeMessage
     | LobbyMessage
@@ -349,6 +527,9 @@ ServerMessage = (
     | ErrorMessage
     | ChallengeMessage
     | AccountMessage
+    | TablesMessage
+    | LadderMessage
+    | RatedMessage
 )
 
 MESSAGES: dict[str, type[ServerMessage]] = {
@@ -361,6 +542,9 @@ MESSAGES: dict[str, type[ServerMessage]] = {
     "error": ErrorMessage,
     "challenge": ChallengeMessage,
     "account": AccountMessage,
+    "tables": TablesMessage,
+    "ladder": LadderMessage,
+    "rated": RatedMessage,
 }
 """Each server message's ``type`` on the wire, and its class."""
 

@@ -48,6 +48,12 @@ MAX_AWAY_AFTER = 600.0
 DEFAULT_AWAY_AFTER = 30.0
 """Seconds a person may be away before a bot plays their seat (until they are back)."""
 
+MIN_FILL_AFTER = 10.0
+"""The shortest wait a public table's host may set before bots fill it, in seconds."""
+
+MAX_FILL_AFTER = 3600.0
+"""The longest wait a public table's host may set before bots fill it, in seconds."""
+
 MAX_SCORE = 1000
 """More points, plus or minus, than any seat scores in a game (a match's earlier scores
 from the network or a room's file are checked against it)."""
@@ -222,6 +228,7 @@ class ErrorCode(StrEnum):
     BAD_NAME = "bad-name"
     NAME_TAKEN = "name-taken"
     BAD_ACCOUNT = "bad-account"
+    ACCOUNT_NEEDED = "account-needed"
 
 
 class ProtocolError(ValueError):
@@ -269,7 +276,10 @@ def _claimed(data: dict[str, Any], account: AccountClaim | None) -> dict[str, An
 class Host:
     """Open a room: the host's name, the rules (``rules.games``: the games of the match),
     the bots' level and pace; ``account``: who the host is on this server (a guest:
-    ``None``)."""
+    ``None``). A ``public`` table is listed in the lobby (``Tables``); ``fill_after``
+    seconds after it opens, bots take its free seats and its game starts (``None``: the
+    host starts it). A ``rated`` table seats only players with an account, and its games
+    change their ratings."""
 
     name: str
     rules: Rules
@@ -277,13 +287,24 @@ class Host:
     delay: float
     away_after: float
     account: AccountClaim | None = None
+    public: bool = False
+    rated: bool = False
+    fill_after: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The request's frame (``rules.games`` goes as the field ``games``)."""
+        """The request's frame (``rules.games`` goes as the field ``games``; ``public``,
+        ``rated`` and ``fill_after`` only when set)."""
         rules = {key: value for key, value in self.rules.to_dict().items() if key != "games"}
-        return _claimed({"type": "host", "version": VERSION, "name": self.name, "rules": rules,
-                         "games": self.rules.games, "bot": self.bot, "delay": self.delay,
-                         "away_after": self.away_after}, self.account)  # fmt: skip
+        data = {"type": "host", "version": VERSION, "name": self.name, "rules": rules,
+                "games": self.rules.games, "bot": self.bot, "delay": self.delay,
+                "away_after": self.away_after}  # fmt: skip
+        if self.public:
+            data["public"] = True
+        if self.rated:
+            data["rated"] = True
+        if self.fill_after is not None:
+            data["fill_after"] = self.fill_after
+        return _claimed(data, self.account)
 
 
 @dataclass(frozen=True)
@@ -404,10 +425,29 @@ class Register:
         return {"type": "register", "name": self.name, "key": b64url(self.key)}
 
 
+@dataclass(frozen=True)
+class Tables:
+    """Ask for the public tables waiting for players (the lobby), on any connection
+    before its opening."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "tables"}
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """Ask for the server's ratings (its best players, and its bots' levels)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The request's frame."""
+        return {"type": "ladder"}
+
+
 Opening = Host | Join | Resume | Watch
 """The first request of a connection: it says which room and seat it is about."""
 
-Request = Opening | Start | Next | Act | Remove | LockTable | Challenge | Register
+Request = Opening | Start | Next | Act | Remove | LockTable | Challenge | Register | Tables | Ladder
 
 REQUESTS: dict[str, type[Request]] = {
     "host": Host,
@@ -422,6 +462,8 @@ REQUESTS: dict[str, type[Request]] = {
     "unlock": LockTable,
     "challenge": Challenge,
     "register": Register,
+    "tables": Tables,
+    "ladder": Ladder,
 }
 """Each request's ``type`` on the wire, and its class."""
 
@@ -618,6 +660,12 @@ def _host(data: Mapping[str, Any]) -> Host:
     bot = _field(data, "bot", str, "a bot level")
     if bot not in LEVELS:
         raise ProtocolError(f"bot: expected one of {', '.join(LEVELS)}")
+    public, rated = _flag(data, "public"), _flag(data, "rated")
+    fill_after = None
+    if "fill_after" in data:
+        if not public:
+            raise ProtocolError("fill_after: only a public table fills itself with bots")
+        fill_after = _number(data, "fill_after", MIN_FILL_AFTER, MAX_FILL_AFTER, 0)
     return Host(
         _name(data),
         rules,
@@ -625,7 +673,17 @@ def _host(data: Mapping[str, Any]) -> Host:
         _number(data, "delay", 0, MAX_DELAY, 0.6),
         _number(data, "away_after", 0, MAX_AWAY_AFTER, DEFAULT_AWAY_AFTER),
         _account(data),
+        public=public,
+        rated=rated,
+        fill_after=fill_after,
     )
+
+
+def _flag(data: Mapping[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise ProtocolError(f"{key}: expected true or false")
+    return value
 
 
 def _act(data: Mapping[str, Any]) -> Act:
@@ -659,11 +717,26 @@ _PARSERS: dict[str, Any] = {
     "lock": lambda data: LockTable(locked=True),
     "unlock": lambda data: LockTable(locked=False),
     "challenge": lambda data: Challenge(),
+    "tables": lambda data: Tables(),
+    "ladder": lambda data: Ladder(),
     "register": _register,
 }
 _OPENINGS = {"host", "join", "resume", "watch"}
 _FIELDS = {
-    "host": {"type", "version", "name", "rules", "games", "bot", "delay", "away_after", "account"},
+    "host": {
+        "type",
+        "version",
+        "name",
+        "rules",
+        "games",
+        "bot",
+        "delay",
+        "away_after",
+        "account",
+        "public",
+        "rated",
+        "fill_after",
+    },
     "join": {"type", "version", "room", "name", "account"},
     "resume": {"type", "version", "room", "token", "account"},
     "watch": {"type", "version", "room"},
@@ -675,6 +748,8 @@ _FIELDS = {
     "unlock": {"type"},
     "challenge": {"type"},
     "register": {"type", "name", "key"},
+    "tables": {"type"},
+    "ladder": {"type"},
 }
 
 

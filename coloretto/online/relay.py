@@ -35,6 +35,7 @@ from coloretto.online.database import SharedDatabase, StoreError
 from coloretto.online.limits import Bucket, Limits
 from coloretto.online.messages import MAX_MESSAGE
 from coloretto.online.protocol import MAX_REQUEST, ROOM_CODE, Route
+from coloretto.play.config import MAX_NAME
 
 RESTART = 1012
 """The WebSocket close code that tells a client to connect again (service restart)."""
@@ -76,6 +77,9 @@ class RelayedConnection:
         self.budget = Bucket(limits.messages_per_second, limits.burst)
         self._inbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=64)
         self.closed = False
+        self.account: str | None = None
+        """The account the client's opening names, checked by the process it is
+        connected to."""
 
     def feed(self, text: str | None) -> None:
         """A frame from the client (``None``: it is gone); a client that floods past what
@@ -169,13 +173,23 @@ class Relay:
 
     # ------------------------------------------------------------------ passing on
 
-    def forward(self, to: str, ws: ServerConnection, address: str, route: Route, first: str) -> str:
-        """Pass client ``ws`` on to process ``to``, with its first frame ``first``;
-        returns its number (``frame``, ``gone`` take it)."""
+    def forward(  # noqa: PLR0917 (what the other process needs of the client)
+        self,
+        to: str,
+        ws: ServerConnection,
+        address: str,
+        route: Route,
+        first: str,
+        account: str | None,
+    ) -> str:
+        """Pass client ``ws`` on to process ``to``, with its first frame ``first`` and
+        the account its opening names (checked here); returns its number (``frame``,
+        ``gone`` take it)."""
         number = f"{self.me}:{next(self._numbers)}"
         self.passed[number] = (to, ws)
         self.post(to, {"k": "open", "c": number, "f": self.me, "a": address,
-                       "r": route.room, "any": route.anywhere, "t": first})  # fmt: skip
+                       "r": route.room, "any": route.anywhere, "t": first,
+                       "acct": account})  # fmt: skip
         return number
 
     def frame(self, number: str, text: str) -> None:
@@ -283,6 +297,8 @@ class Relay:
             route = Route(room, anywhere=message["any"] is True)
             address = str(message["a"])[:64]
             opened = RelayedConnection(self, via, number, address, route, self.limits)
+            account = message.get("acct")
+            opened.account = account[:MAX_NAME] if isinstance(account, str) else None
             self.served[number] = opened
             self.on_open(opened, _frame(message["t"]))
         elif kind == "text" and (served := self.served.get(number)) is not None:

@@ -44,6 +44,7 @@ from typing import Any
 from coloretto.engine import Action, IllegalAction, Move, RecordError
 from coloretto.engine.record import parse_record, record_text
 from coloretto.online.database import Database, SharedDatabase, StoreError
+from coloretto.online.messages import MAX_TABLES, TableSummary
 from coloretto.online.migrations import migrate
 from coloretto.online.protocol import CODE_ALPHABET, ROOM_CODE
 from coloretto.online.public import move_json
@@ -122,8 +123,9 @@ class RoomSpace:
             if taken:
                 raise CodeTaken(room.code)
             await tx.execute(
-                "INSERT INTO rooms (code, status, record, base, updated) VALUES (?, ?, ?, ?, ?)",
-                room.code, status_of(room), text, room.ply, time.time(),
+                "INSERT INTO rooms (code, status, record, base, updated, public, summary)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                room.code, status_of(room), text, room.ply, time.time(), *_listing(room),
             )  # fmt: skip
 
     async def save(self, room: Room) -> None:
@@ -131,15 +133,15 @@ class RoomSpace:
         text = _snapshot_text(room)
         async with self.db.transaction() as tx:
             changed = await tx.execute(
-                "UPDATE rooms SET status = ?, record = ?, base = ?, updated = ?, finished = NULL"
-                " WHERE code = ?",
-                status_of(room), text, room.ply, time.time(), room.code,
+                "UPDATE rooms SET status = ?, record = ?, base = ?, updated = ?, finished = NULL,"
+                " public = ?, summary = ? WHERE code = ?",
+                status_of(room), text, room.ply, time.time(), *_listing(room), room.code,
             )  # fmt: skip
             if not changed:
                 await tx.execute(
-                    "INSERT INTO rooms (code, status, record, base, updated)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    room.code, status_of(room), text, room.ply, time.time(),
+                    "INSERT INTO rooms (code, status, record, base, updated, public, summary)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    room.code, status_of(room), text, room.ply, time.time(), *_listing(room),
                 )  # fmt: skip
             await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
 
@@ -232,6 +234,28 @@ class RoomSpace:
                 break
         return room
 
+    async def public_tables(self, now: float | None = None) -> list[TableSummary]:
+        """The public tables waiting for players, the newest first (``MAX_TABLES`` at
+        most): open, not full, not started."""
+        now = time.time() if now is None else now
+        rows = await self.db.fetch(
+            "SELECT code, summary FROM rooms WHERE public = 1 AND status = 'lobby'"
+            " ORDER BY updated DESC LIMIT ?",
+            MAX_TABLES,
+        )
+        tables = []
+        for code, summary in rows:
+            try:
+                data = json.loads(summary)
+                fill_at = data.pop("fill_at", None)
+                if fill_at is not None:
+                    data["fill_in"] = round(max(0.0, float(fill_at) - now), 1)
+                table = TableSummary.parse({**data, "room": code})
+            except (ValueError, TypeError, RecursionError):
+                continue  # a table that just filled up, or a row not right: not listed
+            tables.append(table)
+        return tables
+
     async def active(self) -> list[str]:
         """The codes of the rooms not finished."""
         rows = await self.db.fetch("SELECT code FROM rooms WHERE status <> 'over' ORDER BY code")
@@ -294,6 +318,20 @@ class RoomSpace:
             )
         }
         return [str(row[0]) for row in rows if room_key(str(row[0])) not in held][:limit]
+
+
+def _listing(room: Room) -> tuple[int, str | None]:
+    """What the lobby lists of ``room``: 1 and its summary while it is a public table
+    open to players, else 0 and nothing."""
+    table = room.table
+    seated = tuple(name for name in room.people if name is not None)
+    if not table.public or room.started or room.locked or len(seated) >= len(room.people):
+        return 0, None
+    rules = room.session.config.rules
+    summary = TableSummary(room.code, rules, room.level, seated, table.rated).to_json()
+    summary["fill_at"] = table.fill_at
+    del summary["fill_in"], summary["room"]
+    return 1, json.dumps(summary)
 
 
 def _snapshot_text(room: Room) -> str:

@@ -23,7 +23,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -85,6 +87,47 @@ class Snapshot(NamedTuple):
     meta: dict[str, Any]
 
 
+NEED_ACCOUNT = "a rated table seats players with an account: see coloretto account create"
+
+
+@dataclass
+class Table:
+    """How a room's table was opened, and who plays under which account: ``accounts``
+    has one entry a seat (``None``: a guest, or nobody). A ``public`` table is listed in
+    the lobby; bots fill its free seats and start its game at ``fill_at`` (seconds since
+    the epoch: every server process tells the same time); a ``rated`` table seats
+    accounts only and its games change their ratings."""
+
+    accounts: list[str | None]
+    public: bool = False
+    rated: bool = False
+    fill_at: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The table's fields in the room's saved object."""
+        return {"accounts": list(self.accounts), "public": self.public, "rated": self.rated,
+                "fill_at": self.fill_at}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], players: int) -> Table:
+        """The table kept in a room's saved object (a room saved before tables had these
+        has none: guests, private); ``RecordError`` if it is not right."""
+        accounts = data.get("accounts", [None] * players)
+        if not isinstance(accounts, list) or len(accounts) != players:
+            raise RecordError("room.accounts: one entry per player expected")
+        if not all(a is None or (isinstance(a, str) and 0 < len(a) <= MAX_NAME) for a in accounts):
+            raise RecordError("room.accounts: expected account names or null")
+        public, rated = data.get("public", False), data.get("rated", False)
+        if not isinstance(public, bool) or not isinstance(rated, bool):
+            raise RecordError("room.public, room.rated: expected true or false")
+        fill_at = data.get("fill_at")
+        if fill_at is not None and (
+            isinstance(fill_at, bool) or not isinstance(fill_at, int | float)
+        ):
+            raise RecordError("room.fill_at: expected seconds or null")
+        return cls(accounts, public, rated, None if fill_at is None else float(fill_at))
+
+
 class Room:
     """One table: its code, its session, its people (by player number) and settings."""
 
@@ -99,6 +142,7 @@ class Room:
         away_after: float,
         covered: list[int] | None = None,
         locked: bool = False,
+        table: Table | None = None,
     ) -> None:
         self.code = code
         self.session = session
@@ -113,17 +157,25 @@ class Room:
         person away."""
         self.locked = locked
         """True while the host keeps the table closed to new players (``join``)."""
+        self.table = table or Table(accounts=[None] * len(people))
+        """Who plays under which account, and how the table was opened."""
 
     @classmethod
-    def open(cls, code: str, host: Host) -> tuple[Room, str]:
-        """A new room with the host in the first seat; returns it and the host's token."""
+    def open(cls, code: str, host: Host, account: str | None = None) -> tuple[Room, str]:
+        """A new room with the host in the first seat (``account``: theirs, checked);
+        returns it and the host's token. ``RoomError`` for a rated table without an
+        account."""
+        if host.rated and account is None:
+            raise RoomError(NEED_ACCOUNT, ErrorCode.ACCOUNT_NEEDED)
         players = host.rules.players
         people: list[str | None] = [host.name, *([None] * (players - 1))]
         config = GameConfig(
             host.rules, _players(people, host.bot), delay=host.delay, level=host.bot
         )
+        fill_at = None if host.fill_after is None else time.time() + host.fill_after
+        table = Table([account, *([None] * (players - 1))], host.public, host.rated, fill_at)
         room = cls(code, Session(config), people, [None] * players, started=False,
-                   away_after=host.away_after)  # fmt: skip
+                   away_after=host.away_after, table=table)  # fmt: skip
         return room, room._new_token(0)
 
     # ------------------------------------------------------------------ people
@@ -133,11 +185,16 @@ class Room:
         """The level of the bots that fill empty seats (and play for people away)."""
         return self.session.config.level
 
-    def join(self, name: str) -> tuple[int, str]:
-        """Seat a person; returns the player number and the seat's token. A name that looks
-        like another's at the table (``names.fold``: "Ana", "ana", "Ana" with a Greek
-        capital Alpha) gets a number: "Ana 2". ``RoomError`` once the game has started, while
-        the host keeps the table closed, or when the room is full."""
+    def join(self, name: str, account: str | None = None) -> tuple[int, str]:
+        """Seat a person (``account``: theirs, checked); returns the player number and the
+        seat's token. A name that looks like another's at the table (``names.fold``: "Ana",
+        "ana", "Ana" with a Greek capital Alpha) gets a number: "Ana 2". ``RoomError`` once
+        the game has started, while the host keeps the table closed, when the room is full,
+        at a rated table without an account, or for an account seated already."""
+        if self.table.rated and account is None:
+            raise RoomError(NEED_ACCOUNT, ErrorCode.ACCOUNT_NEEDED)
+        if account is not None and account in self.table.accounts:
+            raise RoomError(f"account {account} sits at this table already", ErrorCode.SEATED)
         if self.started:
             raise RoomError("the game has started: no seat is free", ErrorCode.STARTED)
         if self.locked:
@@ -157,6 +214,7 @@ class Room:
                 break
             except ValueError:
                 continue
+        self.table.accounts[player] = account
         return player, self._new_token(player)
 
     def remove(self, player: int) -> None:
@@ -172,6 +230,7 @@ class Room:
             raise RoomError(f"nobody sits in seat {player + 1}", ErrorCode.BAD_SEAT)
         self.people[player] = None
         self._tokens[player] = None
+        self.table.accounts[player] = None
         self._rebuild()
 
     def lock(self, locked: bool) -> None:
@@ -289,6 +348,7 @@ class Room:
             "away_after": self.away_after,
             "covered": list(self.covered),
             "locked": self.locked,
+            **self.table.to_json(),
         }
         return Snapshot(self.code, self.session.game, self.session.seat_names, meta)
 
@@ -328,8 +388,9 @@ class Room:
             covered = sorted(bot_covered(data.get("covered"), len(session.game.history())))
         except ProtocolError as error:
             raise RecordError(f"room.{error}") from None
+        table = Table.from_json(data, players)
         return cls(code, session, people, tokens, started=started, away_after=float(away),
-                   covered=covered, locked=data.get("locked") is True)  # fmt: skip
+                   covered=covered, locked=data.get("locked") is True, table=table)  # fmt: skip
 
 
 STAND_INS = 10

@@ -47,6 +47,8 @@ from websockets.exceptions import ConnectionClosed
 from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
 from coloretto.engine import Action, IllegalAction, Match, Move
+from coloretto.online.account_service import AccountError, check_account, new_challenge, register
+from coloretto.online.accounts import normalise_server, opening_route
 from coloretto.online.audit import Audit
 from coloretto.online.bot_pool import BotPool
 from coloretto.online.connection import Gatekeeper, GuardedConnection
@@ -61,29 +63,36 @@ from coloretto.online.limits import Bucket, Limits
 from coloretto.online.messages import (
     ErrorMessage,
     GameMessage,
+    LadderMessage,
     LobbyMessage,
     LobbySeat,
     MoveMessage,
     OverMessage,
     PresenceMessage,
+    RatedMessage,
     ServerMessage,
+    TablesMessage,
     WelcomeMessage,
 )
 from coloretto.online.protocol import (
     CODE_ALPHABET,
     MAX_REQUEST,
     Act,
+    Challenge,
     ErrorCode,
     Host,
     Join,
+    Ladder,
     LockTable,
     Next,
     Opening,
     ProtocolError,
+    Register,
     Remove,
     Request,
     Resume,
     Start,
+    Tables,
     Watch,
     encode,
     parse_request,
@@ -92,6 +101,7 @@ from coloretto.online.public import PublicSetup
 from coloretto.online.relay import Relay, RelayedConnection, deliver
 from coloretto.online.room_space import RoomSpace, status_of
 from coloretto.online.rooms import Room, RoomError, new_code, over_record, stand_in
+from coloretto.online.standings import RatedGame, StoredAccounts, ladder, rate, rated_game
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Locked, hold
 from coloretto.store.paths import DataDir
@@ -190,6 +200,8 @@ class RoomServer:
         """The characters this server's new room codes start with (``code_prefixes``): a
         proxy in front of several servers routes each room to its maker by them."""
         self.space = space
+        self.accounts = StoredAccounts(space.db)
+        """The accounts openings are checked against."""
         self.limits = limits or Limits()
         self.log = incident_log(data.log) if _can_log(data) else logging.getLogger(__name__)
         self.audit = Audit(data.root / "audit.log")
@@ -248,6 +260,7 @@ class RoomServer:
         if room.session.match.is_over and status_of(room) != "over":
             await self._archive(live)
             return self.rooms.get(code)
+        self._plan_fill(live)
         return live
 
     async def _release(self, code: str) -> None:
@@ -355,13 +368,17 @@ class RoomServer:
         guarded = cast(GuardedConnection, ws)  # as serve makes them: gate.connection_class()
         address, bucket = guarded.address, guarded.budget
         seat: Seat | None = None
-        elsewhere: tuple[str, str] | None = None
+        elsewhere: tuple[str, str, str | None] | None = None
+        nonce: bytes | None = None
         try:
             async with asyncio.timeout(self.limits.opening_seconds):
                 while seat is None and elsewhere is None:
                     first = await ws.recv()
                     request = self._parse(ws, first, bucket)
                     if request is None:
+                        continue
+                    if isinstance(request, Challenge | Register | Tables | Ladder):
+                        nonce = await self._ask(ws, address, request) or nonce
                         continue
                     if not isinstance(request, Host | Join | Resume | Watch):
                         await self._send(
@@ -370,10 +387,17 @@ class RoomServer:
                         continue
                     if (why := guarded.route.refuses(request)) is not None:
                         raise ClosingError(ErrorCode.WRONG_ROOM, why)
+                    try:
+                        account = await self._account(ws, request, nonce)
+                    except ProtocolError as problem:
+                        await self._send(ws, ErrorMessage(problem.code, str(problem)))
+                        continue
+                    finally:
+                        nonce = None  # a challenge answers one opening
                     if (player := await self._elsewhere(address, request)) is not None:
-                        elsewhere = (player, _text(first))
+                        elsewhere = (player, _text(first), account)
                     else:
-                        seat = await self._open(ws, address, request)
+                        seat = await self._open(ws, address, request, account)
             if elsewhere is not None:
                 await self._pass_on(ws, *elsewhere)
                 return
@@ -411,12 +435,15 @@ class RoomServer:
                 return player
         return None
 
-    async def _pass_on(self, ws: ServerConnection, to: str, first: str) -> None:
+    async def _pass_on(
+        self, ws: ServerConnection, to: str, first: str, account: str | None
+    ) -> None:
         """Serve ``ws`` through process ``to``, which plays its room: its frames go there
-        (within this process's budget), what that process says comes back."""
+        (within this process's budget), what that process says comes back. ``account``:
+        the one its opening names, checked here."""
         assert self.relay is not None
         guarded = cast(GuardedConnection, ws)
-        number = self.relay.forward(to, ws, guarded.address, guarded.route, first)
+        number = self.relay.forward(to, ws, guarded.address, guarded.route, first, account)
         try:
             async for text in ws:
                 if not guarded.budget.take(self.clock()):
@@ -424,6 +451,51 @@ class RoomServer:
                 self.relay.frame(number, _text(text))
         finally:
             self.relay.gone(number)
+
+    async def _ask(self, ws: ServerConnection, address: str, request: Request) -> bytes | None:
+        """Answer a request made before the opening (a challenge, an account to make, the
+        lobby's tables, the ladder); the challenge's nonce, for a challenge."""
+        book = self.gate.book.get(address)
+        try:
+            if isinstance(request, Challenge):
+                challenge = new_challenge()
+                await self._send(ws, challenge)
+                return challenge.nonce
+            if isinstance(request, Register):
+                if not book.openings.take(self.clock()):
+                    raise ClosingError(ErrorCode.TOO_MANY_TRIES, "too many accounts: wait a minute")
+                await self._send(ws, await register(self.accounts, request))
+            elif isinstance(request, Tables | Ladder):
+                if not book.lookups.take(self.clock()):
+                    raise ClosingError(ErrorCode.TOO_MANY_TRIES, "too many look-ups: wait a minute")
+                if isinstance(request, Tables):
+                    await self._send(ws, TablesMessage(tuple(await self.space.public_tables())))
+                else:
+                    await self._send(ws, LadderMessage(tuple(await ladder(self.space.db))))
+        except StoreError as error:
+            self.log.error("a request before an opening not answered: %s", error)
+            await self._send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot answer now"))
+        return None
+
+    async def _account(
+        self, ws: ServerConnection, opening: Opening, nonce: bytes | None
+    ) -> str | None:
+        """The account ``opening`` names, checked against this connection's challenge
+        (``None``: a guest); ``ProtocolError`` (``bad-account``) if it does not hold. A
+        connection passed on from another process was checked there."""
+        if isinstance(ws, RelayedConnection):
+            return ws.account
+        claim = None if isinstance(opening, Watch) else opening.account
+        if claim is None:
+            return None
+        route = opening_route(opening)
+        problem: ProtocolError | None = None
+        for server in _server_names(ws):
+            try:
+                return await check_account(self.accounts, claim, nonce, server, route)
+            except AccountError as wrong:
+                problem = wrong
+        raise problem or AccountError("this connection did not say which server it is for")
 
     def _relayed(self, connection: RelayedConnection, first: str) -> None:
         """A client of another process, passed here: served as one of this process's."""
@@ -464,7 +536,9 @@ class RoomServer:
             raise RoomError(f"there is no room {code}", ErrorCode.NO_ROOM)
         return live
 
-    async def _open(self, ws: ServerConnection, address: str, request: Opening) -> Seat | None:
+    async def _open(
+        self, ws: ServerConnection, address: str, request: Opening, account: str | None
+    ) -> Seat | None:
         try:
             if isinstance(request, Host):
                 self._may_host(address)
@@ -473,7 +547,7 @@ class RoomServer:
                 live_now = await self._take(request.room)
                 if live_now is not None:
                     self._watch_idle(live_now)
-            seat, token = await self._seat(address, request)
+            seat, token = await self._seat(address, request, account)
         except RoomError as problem:
             await self._send(ws, ErrorMessage(problem.code, str(problem)))
             return None
@@ -485,6 +559,7 @@ class RoomServer:
             raise ClosingError(ErrorCode.CROWDED, "the room has too many watchers: try again later")
         if isinstance(request, Host):
             live.host_address = address
+            self._plan_fill(live)
         if isinstance(request, Host | Join) and not await self._save_locked(live):
             await self._send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot save now"))
             if isinstance(request, Host):
@@ -525,7 +600,9 @@ class RoomServer:
             self.audit.note(ErrorCode.SERVER_FULL, address, "no room opened: the server is full")
             raise RoomError("the server is full: try later", ErrorCode.SERVER_FULL)
 
-    async def _seat(self, address: str, request: Opening) -> tuple[Seat, str | None]:
+    async def _seat(
+        self, address: str, request: Opening, account: str | None
+    ) -> tuple[Seat, str | None]:
         if isinstance(request, Host):
             code = self._new_code()
             while (
@@ -534,12 +611,12 @@ class RoomServer:
                 or not await self.space.claim(code)
             ):
                 code = self._new_code()
-            room, token = Room.open(code, request)
+            room, token = Room.open(code, request, account)
             live = self.rooms[code] = LiveRoom(room)
             return Seat(live, 0), token
         live = self._find(address, request.room)
         if isinstance(request, Join):
-            player, token = live.room.join(request.name)
+            player, token = live.room.join(request.name, account)
             return Seat(live, player), token
         if isinstance(request, Resume):
             owner = live.room.player_of(request.token)
@@ -794,6 +871,8 @@ class RoomServer:
         self._all(live, MoveMessage(ply, move, covered))
         if room.session.game.is_over:
             self._all(live, OverMessage(over_record(room)))
+            if (game := rated_game(room)) is not None:
+                self._spawn(self._rate(live, game))
             live.ended = self.clock()
             self._plan_next(live)
             if live.dealer is not None:
@@ -801,6 +880,33 @@ class RoomServer:
             if not live.connections:
                 self._watch_idle(live)  # the bots finished it for people all away
         self.kick(live)
+
+    async def _rate(self, live: LiveRoom, game: RatedGame) -> None:
+        """Change the ratings by a finished rated game, once, and tell the room."""
+        try:
+            changes = await rate(self.space.db, game)
+        except (StoreError, ValueError) as error:
+            self.log.error("room %s: game %d not rated: %s", game.code, game.game, error)
+            return
+        if changes:
+            self._all(live, RatedMessage(game.game, tuple(changes)))
+
+    def _plan_fill(self, live: LiveRoom) -> None:
+        """A public table's bots take its free seats at its ``fill_at`` (its game starts)."""
+        fill_at = live.room.table.fill_at
+        if fill_at is None or live.room.started:
+            return
+        wait = max(0.0, fill_at - time.time())
+        asyncio.get_running_loop().call_later(wait, lambda: self._spawn(self._fill(live)))
+
+    async def _fill(self, live: LiveRoom) -> None:
+        if self.rooms.get(live.code) is not live or live.room.started:
+            return
+        self.log.info("room %s: its wait is over: bots fill the free seats", live.code)
+        try:
+            await self._start(live)
+        except RoomError as problem:
+            self._all(live, ErrorMessage(problem.code, str(problem)))
 
     # ------------------------------------------------------------------ bots
 
@@ -889,6 +995,18 @@ class RoomServer:
         holds this up; ``close`` gives up after the server's ``close_timeout``)."""
         deliver([ws], encode(ErrorMessage(code, message)))
         await ws.close(POLICY, code)
+
+
+def _server_names(ws: ServerConnection) -> list[str]:
+    """The names a client may have given this server (its ``Host`` header, as ``ws://``
+    or ``wss://``: behind a proxy that ends TLS, the server sees plain connections)."""
+    request = getattr(ws, "request", None)
+    host = None if request is None else request.headers.get("Host")
+    names = []
+    for scheme in ("ws", "wss"):
+        with contextlib.suppress(ValueError):
+            names.append(normalise_server(f"{scheme}://{host}"))
+    return names if host else []
 
 
 def _text(frame: str | bytes) -> str:
