@@ -352,8 +352,9 @@ MAX_RATING = 100_000
 @dataclass(frozen=True)
 class TableSummary:
     """A public table waiting for players, as the lobby lists it: its rules, who sits
-    there, its bots' level, whether it is rated, and in how many seconds bots fill its
-    free seats (``None``: when its host starts it)."""
+    there (with their ratings: ``None`` for a guest, or an account not rated yet), its
+    bots' level, whether it is rated, and in how many seconds bots fill its free seats
+    (``None``: when its host starts it)."""
 
     room: str
     rules: Rules
@@ -361,6 +362,7 @@ class TableSummary:
     seated: tuple[str, ...]
     rated: bool = False
     fill_in: float | None = None
+    ratings: tuple[int | None, ...] = ()
 
     @property
     def free(self) -> int:
@@ -371,7 +373,7 @@ class TableSummary:
         """The table's object in a ``tables`` message."""
         return {"room": self.room, "rules": self.rules.to_dict(), "bot": self.bot,
                 "seated": list(self.seated), "rated": self.rated,
-                "fill_in": self.fill_in}  # fmt: skip
+                "fill_in": self.fill_in, "ratings": list(self.ratings)}  # fmt: skip
 
     @classmethod
     def parse(cls, data: object) -> TableSummary:
@@ -389,8 +391,13 @@ class TableSummary:
         if fill_in is not None:
             fill_in = _seconds(data, "fill_in", 3600.0, "tables")
         names = tuple(_name(name, "tables.seated") for name in seated)
+        ratings = data.get("ratings", [])
+        if not isinstance(ratings, list) or len(ratings) not in {0, len(names)}:
+            raise ProtocolError("tables.ratings: expected one rating a seated player")
+        if not all(r is None or (type(r) is int and abs(r) <= MAX_RATING) for r in ratings):
+            raise ProtocolError("tables.ratings: expected whole ratings or null")
         return cls(_room(data, "tables"), rules, _level(data, "bot", "tables"), names,
-                   rated, fill_in)  # fmt: skip
+                   rated, fill_in, tuple(ratings))  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -43,12 +43,14 @@ from typing import Any
 
 from coloretto.engine import Action, IllegalAction, Move, RecordError
 from coloretto.engine.record import parse_record, record_text
+from coloretto.online.accounts import fold_name
 from coloretto.online.database import Database, SharedDatabase, StoreError
 from coloretto.online.messages import MAX_TABLES, TableSummary
 from coloretto.online.migrations import migrate
 from coloretto.online.protocol import CODE_ALPHABET, ROOM_CODE
 from coloretto.online.public import move_json
 from coloretto.online.rooms import Room
+from coloretto.rating import Rating
 from coloretto.store.records import MAX_RECORD_BYTES
 
 __all__ = ["CodeTaken", "RoomSpace", "StoreError", "replay_entry", "room_key", "status_of"]
@@ -243,18 +245,36 @@ class RoomSpace:
             " ORDER BY updated DESC LIMIT ?",
             MAX_TABLES,
         )
-        tables = []
+        listed = []
         for code, summary in rows:
             try:
                 data = json.loads(summary)
                 fill_at = data.pop("fill_at", None)
                 if fill_at is not None:
                     data["fill_in"] = round(max(0.0, float(fill_at) - now), 1)
-                table = TableSummary.parse({**data, "room": code})
-            except (ValueError, TypeError, RecursionError):
-                continue  # a table that just filled up, or a row not right: not listed
-            tables.append(table)
+                listed.append((code, data, [str(a) for a in data.pop("accounts", [])]))
+            except (ValueError, TypeError, RecursionError, AttributeError):
+                continue  # a row not right: not listed
+        ratings = await self._ratings({a for _, _, accounts in listed for a in accounts if a})
+        tables = []
+        for code, data, accounts in listed:
+            data["ratings"] = [ratings.get(account) for account in accounts]
+            try:
+                tables.append(TableSummary.parse({**data, "room": code}))
+            except (ValueError, TypeError):
+                continue
         return tables
+
+    async def _ratings(self, accounts: set[str]) -> dict[str, int]:
+        """The shown ratings of the rated ones of ``accounts`` (by skeleton)."""
+        if not accounts:
+            return {}
+        marks = ", ".join("?" * len(accounts))  # placeholders only: the names are parameters
+        rows = await self.db.fetch(
+            f"SELECT folded, mu, sigma, games FROM ratings WHERE folded IN ({marks})",
+            *sorted(accounts),
+        )
+        return {str(folded): Rating(mu, sigma, games).shown for folded, mu, sigma, games in rows}
 
     async def active(self) -> list[str]:
         """The codes of the rooms not finished."""
@@ -324,13 +344,17 @@ def _listing(room: Room) -> tuple[int, str | None]:
     """What the lobby lists of ``room``: 1 and its summary while it is a public table
     open to players, else 0 and nothing."""
     table = room.table
+    seats = [p for p, name in enumerate(room.people) if name is not None]
     seated = tuple(name for name in room.people if name is not None)
     if not table.public or room.started or room.locked or len(seated) >= len(room.people):
         return 0, None
     rules = room.session.config.rules
     summary = TableSummary(room.code, rules, room.level, seated, table.rated).to_json()
     summary["fill_at"] = table.fill_at
-    del summary["fill_in"], summary["room"]
+    summary["accounts"] = [
+        "" if (account := table.accounts[p]) is None else fold_name(account) for p in seats
+    ]
+    del summary["fill_in"], summary["room"], summary["ratings"]
     return 1, json.dumps(summary)
 
 

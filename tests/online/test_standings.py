@@ -138,7 +138,10 @@ def test_a_rated_game_between_accounts_changes_their_ratings_once(
         await asyncio.gather(*(player.play(1000, seconds=60) for player in players))
         told = [await receive(ws, "rated", 10) for ws in (ws_ana, ws_ben)]
         ladder = await ask(second, source("player", 4), {"type": "ladder"}, "ladder")
-        return told, ladder
+        again, _ = await signed(first, LEGIT, ana, rated_host(public=True))
+        listed = await ask(second, source("player", 4), {"type": "tables"}, "tables")
+        await again.close()
+        return told, {**ladder, "listed": listed}
 
     told, ladder = asyncio.run(asyncio.wait_for(test(), 120))
     assert told[0] == told[1]
@@ -150,6 +153,9 @@ def test_a_rated_game_between_accounts_changes_their_ratings_once(
     assert people["Ana"]["rating"] == changes["Ana"]["after"]
     bots = [entry for entry in ladder["entries"] if entry["bot"]]
     assert len(bots) >= 3, ladder
+    (table,) = ladder["listed"]["tables"]  # the lobby shows Ana's new rating
+    assert table["rated"]
+    assert table["ratings"] == [changes["Ana"]["after"]], table
 
 
 def test_a_public_table_is_listed_everywhere_and_filled_by_bots_after_its_wait(
