@@ -123,6 +123,8 @@ class Seen:
     retries: int = 0
     failed: list[str] = field(default_factory=list)
     cpu: float = 0.0
+    seconds: float = 0.0
+    """From the first room's opening to the last action heard (or the cut)."""
     routed: int = 0
     """People connected to the process that plays their room."""
     crossed: int = 0
@@ -166,19 +168,30 @@ class Stalled(Exception):
 
 
 async def client(  # noqa: PLR0917
-    ws: ClientConnection, player: int, room: Room, think: float, rng: random.Random, stall: float
+    ws: ClientConnection,
+    player: int,
+    room: Room,
+    args: argparse.Namespace,
+    rng: random.Random,
+    deadline: float,
 ) -> None:
-    """Play ``player``'s turns in the room until the game is over, each once this client
-    has been told of every move before it."""
+    """Play ``player``'s turns in the room until the game is over (or ``deadline``,
+    ``time.monotonic``), each once this client has been told of every move before it."""
     heard = 0
     done_for = -1
     last = 0.0
     while True:
+        waited = min(args.stall, deadline - time.monotonic())
         try:
-            text = await asyncio.wait_for(ws.recv(), stall)
+            async with asyncio.timeout(waited):
+                text = await ws.recv()
         except TimeoutError:
+            if time.monotonic() >= deadline:
+                return
             ply = room.model.ply if room.model else None
-            raise Stalled(f"player {player}: nothing heard for {stall:g} s at ply {ply}") from None
+            raise Stalled(
+                f"player {player}: nothing heard for {args.stall:g} s at ply {ply}"
+            ) from None
         message = json.loads(text)
         kind = message.get("type")
         if kind == "game":
@@ -208,9 +221,11 @@ async def client(  # noqa: PLR0917
             action = DRAW if DRAW in legal and (not takes or rng.random() < 0.7) else (
                 rng.choice(takes or list(legal)))  # fmt: skip
             done_for = model.ply
-            wait = rng.uniform(0, 2 * think) if think else 0.0
+            wait = rng.uniform(0, 2 * args.think) if args.think else 0.0
             await asyncio.sleep(max(wait, last + GAP - time.monotonic()))
             last = time.monotonic()
+            if last >= deadline:
+                return
             room.sent[model.ply] = (player, last)
             await ws.send(json.dumps({"type": "act", "ply": model.ply, "action": str(action)}))
 
@@ -265,6 +280,7 @@ async def one_room(  # noqa: PLR0917
     args: argparse.Namespace,
     room: Room,
     seen: Seen,
+    deadline: float,
 ) -> None:
     """Open room ``number`` (after its turn in the ramp) on the process whose turn it is,
     seat its people (each on the process that plays the room, or on another one for
@@ -285,12 +301,13 @@ async def one_room(  # noqa: PLR0917
         if plays != number % count:
             raise ConnectionError(f"room {code} made on process {number % count}, not {plays}")
 
+        seats = [welcome["seat"]]
+
         def url_for(person: int) -> str:
             at = plays
             if count > 1 and crosses(first + person, args.cross):
                 at = (plays + 1 + (first + person) % (count - 1)) % count
                 seen.crossed += 1
-                room.crossed.add(person)
             else:
                 seen.routed += 1
             return f"{servers.urls[at]}/rooms/{code}"
@@ -300,13 +317,23 @@ async def one_room(  # noqa: PLR0917
             ws, _ = await connector.open(url, first, resume, "welcome")
             connections.append(ws)  # the host's seat, taken up on another process
             await connections.pop(0).close()
+            room.crossed.add(seats[0])
         for person in range(1, args.people):
             join = {"type": "join", "version": 1, "room": code, "name": f"P{person + 1}"}
-            ws, _ = await connector.open(url_for(person), first + person, join, "welcome")
+            url = url_for(person)
+            # the seat the server gives (a join seated whose answer came too late for this
+            # side, tried again, takes another seat: the first one's person is away)
+            ws, joined = await connector.open(url, first + person, join, "welcome")
             connections.append(ws)
+            seats.append(joined["seat"])
+            if not url.startswith(servers.urls[plays] + "/"):
+                room.crossed.add(joined["seat"])
         await connections[0].send(json.dumps({"type": "start"}))
         await asyncio.gather(
-            *(client(ws, p, room, args.think, rng, args.stall) for p, ws in enumerate(connections))
+            *(
+                client(ws, seat, room, args, rng, deadline)
+                for seat, ws in zip(seats, connections, strict=True)
+            )
         )
     finally:
         for ws in connections:
@@ -322,31 +349,37 @@ async def play_rooms(
     rooms = {n: Room() for n in numbers}
     seen = Seen()
 
+    deadline = float("inf") if args.seconds is None else start + args.seconds
+
     async def paced(number: int) -> None:
         await asyncio.sleep(max(0.0, start + number / args.rate - time.monotonic()))
+        if time.monotonic() >= deadline:
+            return
         try:
-            await one_room(connector, servers, number, args, rooms[number], seen)
+            await one_room(connector, servers, number, args, rooms[number], seen, deadline)
         except (ConnectionError, ConnectionClosed, Stalled) as problem:
             seen.failed.append(f"room {number}: {problem!r}")
 
     cpu = time.process_time()
     playing = [asyncio.ensure_future(paced(n)) for n in numbers]
-    left = None if args.seconds is None else start + args.seconds - time.monotonic()
-    _, late = await asyncio.wait(playing, timeout=left)
+    left = None if args.seconds is None else deadline + 25 - time.monotonic()
+    _, late = await asyncio.wait(playing, timeout=left)  # handshakes under way at the cut
     for task in late:
         task.cancel()
     if late:
-        await asyncio.wait(late)
+        await asyncio.wait(late, timeout=15)
     seen.cpu = time.process_time() - cpu
     seen.retries = connector.retries
-    seconds = int(time.monotonic() - start) + 1
-    seen.per_second = [0] * seconds
+    end = min(deadline, max((t for r in rooms.values() for h in r.heard.values()
+                             for t in h.values()), default=start))  # fmt: skip
+    seen.seconds = end - start
+    seen.per_second = [0] * (int(seen.seconds) + 1)
     for room in rooms.values():
-        seen.actions += len(room.heard)
         for told in room.heard.values():
-            at = int(min(told.values()) - start)
-            if 0 <= at < seconds:
-                seen.per_second[at] += 1
+            at = min(told.values()) - start
+            if 0 <= at <= seen.seconds:
+                seen.actions += 1
+                seen.per_second[int(at)] += 1
         for ply, (player, sent) in room.sent.items():
             told = room.heard.get(ply, {})
             if player in told:
@@ -588,6 +621,8 @@ def main() -> None:
             for server in started:
                 stop_server(server)
         logs = problems_logged(Path(folder))
+        if logs:
+            logs.insert(0, f"(the servers' logs are kept in {keep_logs(Path(folder))})")
     report(args, seen, Used(seconds, cpu, db, resting, peak, before), logs)
 
 
@@ -605,6 +640,17 @@ def problems_logged(folder: Path) -> list[str]:
         for line in out.read_text(errors="replace").splitlines()[1:]:
             lines.append(f"{out.parent.name}/server.out: {line}")
     return lines
+
+
+def keep_logs(folder: Path) -> Path:
+    """Copy the servers' logs (and what they printed) out of the run's folder, which is
+    deleted; returns where they are."""
+    kept = Path(tempfile.mkdtemp(prefix="coloretto-bench-logs-", dir="/tmp"))
+    for each in [*folder.glob("server*/data/*.log*"), *folder.glob("server*/server.out")]:
+        target = kept / each.relative_to(folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(each.read_bytes())
+    return kept
 
 
 def run_clients(servers: Servers, args: argparse.Namespace) -> Seen:
@@ -630,6 +676,7 @@ def run_clients(servers: Servers, args: argparse.Namespace) -> Seen:
         seen.retries += part.retries
         seen.failed += part.failed
         seen.cpu += part.cpu
+        seen.seconds = max(seen.seconds, part.seconds)
         seen.routed += part.routed
         seen.crossed += part.crossed
     return seen
@@ -659,7 +706,7 @@ def percentiles(label: str, values: list[float]) -> str:
     values = sorted(values)
     if len(values) < 2:
         return f"{label}: too few actions"
-    cuts = statistics.quantiles(values, n=100)
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
     return (
         f"{label} ({len(values)} actions): p50 {cuts[49] * 1000:.1f} ms, "
         f"p95 {cuts[94] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms, "
@@ -691,7 +738,8 @@ def report(args: argparse.Namespace, seen: Seen, used: Used, logs: list[str]) ->
         f"{args.rooms} rooms opened {args.rate:g} a second, {args.players} players each "
         f"({args.people} scripted clients thinking {args.think:g} s on average, "
         f"{args.players - args.people} bots at {args.bot} waiting {args.delay:g} s): "
-        f"{seen.actions} actions in {seconds:.1f} s{cut} = {seen.actions / seconds:.0f} "
+        f"{seen.actions} actions in {seen.seconds:.1f} s{cut} = "
+        f"{seen.actions / max(seen.seconds, 1e-9):.0f} "
         f"actions/s; the busiest {size} s: {max(window):.0f} actions/s"
     )
     print(
@@ -704,7 +752,7 @@ def report(args: argparse.Namespace, seen: Seen, used: Used, logs: list[str]) ->
     print(percentiles("a person's action to every client's update", seen.delays))
     paces = sorted(seen.paces)
     if len(paces) >= 2:
-        cuts = statistics.quantiles(paces, n=100)
+        cuts = statistics.quantiles(paces, n=100, method="inclusive")
         print(
             f"the bots' pace, from the move before to a bot's move ({len(paces)} moves): "
             f"p50 {cuts[49] * 1000:.0f} ms, p95 {cuts[94] * 1000:.0f} ms "
