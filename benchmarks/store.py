@@ -1,77 +1,162 @@
-"""What keeping one action costs the server: the whole room saved (the server before the
-action logs) against one line appended to the room's log (``RoomStore.append``).
+"""What keeping one action costs the server's database: the whole room saved
+(``RoomSpace.save``: its snapshot rewritten, its actions emptied) against one action
+kept (``RoomSpace.append``: one small row), and a room read back (``RoomSpace.load``:
+its snapshot, then its actions played again), on SQLite and, if given, PostgreSQL.
 
-Run: ``python benchmarks/store.py [--games 5] [--players 4]``.
-Plays ``--games`` games of scripted people and bots in one room each (in this process, in a
-temporary folder on the disk the data directory would be on: ``--folder``), keeping every
-action both ways (flushed to the disk both ways), and prints the median time per action in
-microseconds, elapsed and of processor time, and at the games' last actions, where the
-whole save is at its dearest.
+Run: ``python benchmarks/store.py [--games 5] [--players 4] [--folder DIR]
+[--postgres postgresql://USER@HOST/DB] [--postgres-only]``.
+
+Plays ``--games`` games of scripted people and bots (in this process), each in two rooms
+of the same deal under two codes: one saved whole after every action, the other keeping
+each action as a row. SQLite: a new file in a temporary folder on the disk the data
+directory would be on (``--folder``), each commit flushed to the disk (``synchronous=FULL``,
+as the server runs it). PostgreSQL: the database ``--postgres`` names (its tables made if
+need be; the rooms made here removed at the end). Prints the median time per action in
+microseconds, elapsed and of this process's processor time (the database's own is not
+counted for PostgreSQL), and at the games' last actions, where the whole save is at its
+dearest; then the median time to read a finished game's room back.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 import random
 import statistics
 import tempfile
 import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from coloretto.engine import Rules
+from coloretto.engine.record import parse_record, record_text
+from coloretto.online.database import Database, SharedDatabase, SqliteDatabase
 from coloretto.online.protocol import Host
-from coloretto.online.room_store import RoomStore
+from coloretto.online.room_space import RoomSpace
 from coloretto.online.rooms import Room, new_code
-from coloretto.store.paths import DataDir
-from coloretto.store.records import write_record
+
+T = TypeVar("T")
+Timing = tuple[float, float]
+"""Elapsed and processor seconds."""
+
+
+@dataclass
+class Figures:
+    whole: list[Timing] = field(default_factory=list)
+    """Each action's whole save."""
+    kept: list[Timing] = field(default_factory=list)
+    """Each action kept as a row."""
+    read: list[Timing] = field(default_factory=list)
+    """Finished games' rooms read back."""
+    ends: list[int] = field(default_factory=list)
+    """Where each game's last action is in ``whole`` and ``kept``."""
+
+
+async def timed(work: Awaitable[T], into: list[Timing]) -> T:
+    """What ``work`` gives; its time added to ``into``."""
+    started = time.perf_counter(), time.process_time()
+    done = await work
+    into.append((time.perf_counter() - started[0], time.process_time() - started[1]))
+    return done
+
+
+def twin(room: Room, code: str) -> Room:
+    """The same room (the same deal, seats and actions) under another code."""
+    snapshot = room.snapshot()
+    text = record_text(snapshot.state, snapshot.seats, snapshot.meta)
+    return Room.from_record(parse_record(text.replace(f'"{room.code}"', f'"{code}"')), code)
+
+
+async def measure(space: RoomSpace, games: int, players: int) -> Figures:
+    """Play the games, keeping each action both ways."""
+    found = Figures()
+    codes: list[str] = []
+    log = logging.getLogger("benchmark")
+    try:
+        for number in range(games):
+            room, _ = Room.open(new_code(), Host("Ana", Rules(players=players), "easy", 0, 30))
+            room.join("Ben")
+            room.start()
+            saved = twin(room, new_code())
+            codes += [room.code, saved.code]
+            await space.create(room)
+            await space.create(saved)
+            rng = random.Random(number)
+            while not room.session.game.is_over:
+                ply = room.ply
+                action = rng.choice(room.session.game.legal_actions())
+                move = room.session.apply(action)
+                saved.session.apply(action)
+                await timed(space.save(saved), found.whole)
+                await timed(space.append(room.code, ply, move, False), found.kept)
+            found.ends.append(len(found.whole) - 1)
+            for _ in range(5):
+                again = await timed(space.load(room.code, log), found.read)
+                assert again is not None
+                assert again.session.game.history() == room.session.game.history()
+    finally:
+        for code in codes:
+            await space.remove(code)
+    return found
+
+
+def report(name: str, found: Figures, games: int, players: int) -> None:
+    ends = found.ends
+    print(
+        f"{name}: {len(found.whole)} actions of {games} games of {players} players, each "
+        "kept both ways; the median per action (at the games' last actions), in µs:"
+    )
+    for label, times in (
+        ("whole room saved (snapshot rewritten, actions emptied, one commit)", found.whole),
+        ("one action kept (a row inserted, one commit)", found.kept),
+    ):
+        wall, cpu = (statistics.median(t[i] for t in times) * 1e6 for i in (0, 1))
+        wall_end, cpu_end = (statistics.median(times[e][i] for e in ends) * 1e6 for i in (0, 1))
+        print(
+            f"  {label}: {wall:.0f} elapsed ({wall_end:.0f}), "
+            f"{cpu:.0f} of processor time ({cpu_end:.0f})"
+        )
+    wall, cpu = (statistics.median(t[i] for t in found.read) * 1e6 for i in (0, 1))
+    print(
+        f"  a finished game's room read back (snapshot and its actions played again): "
+        f"{wall:.0f} elapsed, {cpu:.0f} of processor time"
+    )
+
+
+async def on(db: Database, args: argparse.Namespace) -> Figures:
+    try:
+        space = await RoomSpace.open(db, "benchmark")
+        return await measure(space, args.games, args.players)
+    finally:
+        await db.close()
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    if not args.postgres_only:
+        with tempfile.TemporaryDirectory(dir=args.folder) as home:
+            sqlite = SqliteDatabase(Path(home) / "rooms.sqlite3")
+            await sqlite.open()
+            report("SQLite", await on(sqlite, args), args.games, args.players)
+    if args.postgres:
+        shared = SharedDatabase(args.postgres, "coloretto-benchmark")
+        await shared.open()
+        report("PostgreSQL", await on(shared, args), args.games, args.players)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--folder", default=None, help="where to write (a temporary folder)")
+    parser.add_argument("--folder", default=None, help="where the SQLite file goes")
+    parser.add_argument("--postgres", metavar="URL", help="also a PostgreSQL database")
+    parser.add_argument("--postgres-only", action="store_true", help="not SQLite")
     args = parser.parse_args()
-    whole: list[tuple[float, float]] = []
-    logged: list[tuple[float, float]] = []
-    ends: list[int] = []
-    with tempfile.TemporaryDirectory(dir=args.folder) as home:
-        store = RoomStore(DataDir(Path(home)))
-        for number in range(args.games):
-            code = new_code()
-            rules = Rules(players=args.players)
-            room, _ = Room.open(code, Host("Ana", rules, "easy", 0, 30))
-            room.join("Ben")
-            room.start()
-            store.save(room.snapshot())
-            rng = random.Random(number)
-            path = Path(home) / f"{code}-whole.json"
-            while not room.session.game.is_over:
-                ply = room.ply
-                move = room.session.apply(rng.choice(room.session.game.legal_actions()))
-                started = time.perf_counter(), time.thread_time()
-                snapshot = room.snapshot()
-                write_record(path, snapshot.state, snapshot.seats, snapshot.meta)
-                middle = time.perf_counter(), time.thread_time()
-                store.append(code, ply, move, covered=False)
-                done = time.perf_counter(), time.thread_time()
-                whole.append((middle[0] - started[0], middle[1] - started[1]))
-                logged.append((done[0] - middle[0], done[1] - middle[1]))
-            ends.append(len(whole) - 1)
-    print(
-        f"{len(whole)} actions of {args.games} games of {args.players} players, each kept "
-        "both ways; the median per action (at the games' last actions), in µs:"
-    )
-    for name, times in (
-        ("whole room saved (snapshot, record written, fsync)", whole),
-        ("one line appended to the log (fdatasync)", logged),
-    ):
-        wall, cpu = (statistics.median(t[i] for t in times) * 1e6 for i in (0, 1))
-        wall_end, cpu_end = (statistics.median(times[e][i] for e in ends) * 1e6 for i in (0, 1))
-        print(
-            f"  {name}: {wall:.0f} elapsed ({wall_end:.0f}), "
-            f"{cpu:.0f} of processor time ({cpu_end:.0f})"
-        )
+    if args.postgres_only and not args.postgres:
+        parser.error("--postgres-only needs --postgres URL")
+    asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":
