@@ -611,7 +611,11 @@ class RoomServer:
                 or not await self.space.claim(code)
             ):
                 code = self._new_code()
-            room, token = Room.open(code, request, account)
+            try:
+                room, token = Room.open(code, request, account)
+            except RoomError:
+                await self._release(code)
+                raise
             live = self.rooms[code] = LiveRoom(room)
             return Seat(live, 0), token
         live = self._find(address, request.room)
