@@ -394,7 +394,7 @@ class RoomServer:
                         continue
                     finally:
                         nonce = None  # a challenge answers one opening
-                    if (player := await self._elsewhere(address, request)) is not None:
+                    if (player := await self._elsewhere(ws, address, request)) is not None:
                         elsewhere = (player, _text(first), account)
                     else:
                         seat = await self._open(ws, address, request, account)
@@ -419,10 +419,17 @@ class RoomServer:
             if seat is not None:
                 self._leave(ws, seat)
 
-    async def _elsewhere(self, address: str, request: Opening) -> str | None:
+    async def _elsewhere(self, ws: ServerConnection, address: str, request: Opening) -> str | None:
         """The process that plays the room ``request`` asks for, when it is another one
-        (``None``: this one plays it now, or there is no such room)."""
-        if self.relay is None or isinstance(request, Host) or request.room in self.rooms:
+        (``None``: this one plays it now, or there is no such room). A connection passed
+        on to this process is never passed on again (it is served here, or told there is
+        no such room)."""
+        if (
+            self.relay is None
+            or isinstance(ws, RelayedConnection)
+            or isinstance(request, Host)
+            or request.room in self.rooms
+        ):
             return None
         self._guesses(address)  # no look-up past the address's budget
         for _ in range(3):  # a room let go at this moment is taken here on the next try
