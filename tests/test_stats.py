@@ -42,6 +42,9 @@ from tests.test_history_trouble import finish
 
 WHEN = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 
+JSON_KEYS = {"database", "games", "people", "groups", "accuracy", "left_out", "ratings"}
+"""The keys of ``coloretto stats --json``."""
+
 
 def finished(rules: Rules, seed: int) -> GameState:
     """A game played to the end with random legal actions."""
@@ -593,6 +596,7 @@ def test_cli_without_games(home: DataDir, capsys: pytest.CaptureFixture[str]) ->
         "groups": [],
         "accuracy": [],
         "left_out": [],
+        "ratings": [],
     }
 
 
@@ -628,7 +632,7 @@ def test_cli_shows_the_figures(home: DataDir, capsys: pytest.CaptureFixture[str]
     assert cells == ["Ana", "hard+normal", "3p brown", "2", "1.5", "75%", "30", "25.0"]
 
     data = json.loads(run_ok(capsys, "--json"))
-    assert set(data) == {"database", "games", "people", "groups", "accuracy", "left_out"}
+    assert set(data) == JSON_KEYS
     assert data["games"] == 4
     assert [p["player"] for p in data["people"]] == ["Ana", "Ben"]
     group = next(g for g in data["groups"] if g["opponents"] == "hard+normal")
@@ -878,6 +882,6 @@ def test_cli_draws_the_results_and_the_accuracy_over_time(
     accuracy = [line for line in lines[heading:] if line.startswith("  2026-")]
     assert [line.split()[0] for line in accuracy] == ["2026-10", "2026-11"]
     assert accuracy[0].endswith(" 71  1 reviewed")
-    # The JSON is as it was: no series in it.
-    assert set(before) == {"database", "games", "people", "groups", "accuracy", "left_out"}
+    # The JSON has no series in it.
+    assert set(before) == JSON_KEYS
     assert before["left_out"] == [{"player": "Ana", "games": 1}]

@@ -1,5 +1,6 @@
-"""``coloretto stats``: games played, wins and scores of the people who played, and
-charts of their results and the coach's accuracy over time.
+"""``coloretto stats``: games played, wins and scores of the people who played, their
+ratings (``coloretto.rating``: the bot levels held at their calibrated ratings), and charts
+of their results, ratings and the coach's accuracy over time.
 
 Every finished game's result is kept in the statistics database in the data directory
 (``$COLORETTO_HOME`` moves it); this command reads it. The charts are drawn with block
@@ -12,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rich import box
@@ -29,9 +30,11 @@ from coloretto.play.statistics import (
     last_games,
     results_by_month,
 )
+from coloretto.rating import Rating, bot_ratings
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import (
     GroupStats,
+    PersonRating,
     PersonStats,
     PlayedGame,
     Stats,
@@ -61,7 +64,12 @@ JSON_HELP = """\
               (coloretto review): "player", "month" ("2026-11"), "games" and
               "accuracy" (their average, 0 to 100),
   "left_out": per person, the "games" left out of their figures: online games
-              where a bot stood in for them while they were away.
+              where a bot stood in for them while they were away,
+  "ratings":  per person, their rating from the games here (the bot levels held at
+              their calibrated ratings): "rating" (the one shown: 40 x (mu - 3 sigma),
+              0 for a new player), "mu" and "sigma" (the skill's mean and uncertainty),
+              "games" rated and "unrated" (with a bot that has no rating: one named by
+              its spec, or a level whose play has changed since).
 """
 
 
@@ -73,9 +81,10 @@ def add_parser(commands: Commands) -> None:
         description=(
             "Statistics of the finished games played on this computer: for each person,\n"
             "games played, wins (ties shared) and win rate, best and average score, by\n"
-            "opponents, player count and scoring side; charts of their results month by\n"
-            "month and of their last games, and of the accuracy of the games the coach\n"
-            "reviewed (coloretto review), month by month."
+            "opponents, player count and scoring side; their rating, against the bot\n"
+            "levels' ratings; charts of their results month by month and of their last\n"
+            "games, of their rating month by month, and of the accuracy of the games the\n"
+            "coach reviewed (coloretto review), month by month."
         ),
         epilog=JSON_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -113,11 +122,16 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             recount(parser.prog, data, damage=damage)
             summary = stats.summary(player=player, levels=LEVELS, revisions=LEVEL_REVISIONS)
         played = () if args.json else stats.played(player)
+        levels = bot_ratings()
+        ratings = stats.ratings(levels, player, levels=LEVELS, revisions=LEVEL_REVISIONS)
         anyone = bool(summary.people) or bool(player and stats.summary().people)
     except StatsError as error:
         return fail(parser, f"{error}{_advice(error)}")
+    except ValueError as error:  # the packaged bot ratings are damaged
+        return fail(parser, str(error))
     if args.json:
-        print(json.dumps({"database": str(stats.path), **summary.to_json()}))
+        rated = [rating.to_json() for rating in ratings]
+        print(json.dumps({"database": str(stats.path), **summary.to_json(), "ratings": rated}))
         return 0
     console = Console()
     if not summary.people:
@@ -137,13 +151,18 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         console.print(text, markup=False)
         return 0
     console.print(f"{_count(summary.games, 'finished game')} recorded.", markup=False)
+    by_name = {rating.player: rating for rating in ratings}
     for person in summary.people:
         console.print(_overall(person), markup=False)
+        if person.player in by_name:
+            console.print(rating_line(by_name[person.player]), markup=False)
     for line in left_out_lines(summary):
         console.print(line, markup=False)
     console.print(render(summary, console.width))
     if played:
         console.print(render_results(played, console.width))
+    if any(rating.history for rating in ratings):
+        console.print(render_ratings(ratings, levels, console.width))
     if summary.accuracy:
         console.print(render_accuracy(summary, console.width))
     return 0
@@ -318,6 +337,61 @@ def _last_lines(last: Sequence[PlayedGame]) -> list[Text]:
         results,
         Text("  ● won  ◐ tied first  ○ not", "dim"),
     ]
+
+
+def rating_line(rating: PersonRating) -> str:
+    """A person's rating, its uncertainty and the games it counts.
+
+    >>> from coloretto.store.stats import RatingPoint
+    >>> now = Rating(27.0, 3.0, 12)
+    >>> print(rating_line(PersonRating("Ana", now, (RatingPoint("2026-11", now),), 2)))
+      rating 720 (skill 1080 ± 360), from 12 games; 2 not rated (a bot without a rating)
+    """
+    unrated = f"{rating.unrated} not rated (a bot without a rating)" if rating.unrated else ""
+    if not rating.history:
+        return f"  no rating yet: {unrated}" if unrated else "  no rating yet"
+    now = rating.rating
+    games = _count(now.games, "game")
+    line = f"  rating {now.shown} (skill {skill(now)} ± {now.spread}), from {games}"
+    return f"{line}; {unrated}" if unrated else line
+
+
+def skill(rating: Rating) -> int:
+    """The skill's mean on the shown scale (the rating is this less ``spread``)."""
+    return rating.shown + rating.spread
+
+
+def render_ratings(
+    ratings: Sequence[PersonRating], levels: Mapping[str, Rating], width: int
+) -> Group:
+    """Each person's rating at the end of each month as bars (the full length: the
+    strongest level's rating, or theirs if higher; below 0 is an empty bar), with the
+    levels' ratings to compare."""
+    cells = bar_cells(width, 40)
+    top = max(
+        [1, *(r.shown for r in levels.values())]
+        + [point.rating.shown for person in ratings for point in person.history]
+    )
+    lines: list[Text] = []
+    for person in ratings:
+        if not person.history:
+            continue
+        lines.append(_heading("Rating over time (at each month's end)", person.player))
+        months: dict[str, tuple[Rating, int]] = {}
+        for point in person.history:
+            month = point.finished_at[:7]
+            months[month] = (point.rating, months.get(month, (point.rating, 0))[1] + 1)
+        for month, (rating, games) in months.items():
+            lines.append(
+                Text.assemble(
+                    f"  {month}  ",
+                    bar(rating.shown / top, cells, "magenta"),
+                    f" {rating.shown:5d} ± {rating.spread:<4d} {_count(games, 'game')}",
+                )
+            )
+    levels_now = ", ".join(f"{level} {rating.shown}" for level, rating in levels.items())
+    lines.append(Text(f"  the levels: {levels_now}; a new player: 0", "dim"))
+    return Group(*lines)
 
 
 def render_accuracy(summary: StatsSummary, width: int = 80) -> Group:

@@ -46,9 +46,12 @@ from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from coloretto.engine import GameState, Scoring
+
+if TYPE_CHECKING:
+    from coloretto.rating import Rating
 
 APPLICATION_ID: Final = 0x436F6C6F
 """``PRAGMA application_id`` of a statistics database ("Colo")."""
@@ -429,6 +432,94 @@ class StatsSummary:
         }
 
 
+@dataclass(frozen=True)
+class RatingPoint:
+    """A person's rating after one of their rated games."""
+
+    finished_at: str
+    """When the game finished: ISO 8601, UTC."""
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class PersonRating:
+    """One person's rating (``coloretto.rating``) from their games here, oldest first: each
+    game moves the ratings of the people at the table, the bots held at their levels'
+    calibrated ratings."""
+
+    player: str
+    rating: Rating
+    """Now: ``NEW`` if no game of theirs was rated."""
+    history: tuple[RatingPoint, ...]
+    """The rating after each rated game, oldest first."""
+    unrated: int
+    """Their games not rated: with a bot that has no rating (one named by its spec, or a
+    level whose play has changed since), or one a bot stood in for a player in."""
+
+    def to_json(self) -> dict[str, object]:
+        """As JSON values: the shown rating, its mean and uncertainty, the games."""
+        return {
+            "player": self.player,
+            "rating": self.rating.shown,
+            "mu": round(self.rating.mu, 3),
+            "sigma": round(self.rating.sigma, 3),
+            "games": self.rating.games,
+            "unrated": self.unrated,
+        }
+
+
+@dataclass(frozen=True)
+class _Seat:
+    """A player's row of a game, as the ratings read it."""
+
+    name: str
+    bot: str | None
+    score: int
+    stood_in: bool
+
+
+def rate_people(
+    games: Sequence[tuple[str, Sequence[_Seat]]], bots: Mapping[str, Rating]
+) -> tuple[PersonRating, ...]:
+    """Every person's rating from ``games`` (when each finished, its seats), oldest first.
+
+    A game is rated when every bot in it has a rating in ``bots`` (by its label, as
+    ``bot_label`` names it) and no bot stood in for a person; the bots keep theirs.
+    """
+    # Imported here: openskill takes tens of milliseconds to import, and the game, the
+    # replay and the review use this module without rating anyone.
+    from coloretto.rating import NEW, rate_game  # noqa: PLC0415
+
+    now: dict[str, Rating] = {}
+    history: dict[str, list[RatingPoint]] = {}
+    unrated: dict[str, int] = {}
+    for finished_at, seats in games:
+        people = [s.name for s in seats if s.bot is None and not s.stood_in]
+        for name in people:
+            now.setdefault(name, NEW)
+            history.setdefault(name, [])
+            unrated.setdefault(name, 0)
+        rated = [bots.get(s.bot) if s.bot is not None else None for s in seats]
+        if (
+            len(set(people)) != len(people)
+            or any(s.stood_in for s in seats)
+            or any(s.bot is not None and r is None for s, r in zip(seats, rated, strict=True))
+        ):
+            for name in people:
+                unrated[name] += 1
+            continue
+        before = [r if r is not None else now[s.name] for s, r in zip(seats, rated, strict=True)]
+        fixed = [p for p, s in enumerate(seats) if s.bot is not None]
+        after = rate_game(before, [s.score for s in seats], fixed=fixed)
+        for seat, rating in zip(seats, after, strict=True):
+            if seat.bot is None:
+                now[seat.name] = rating
+                history[seat.name].append(RatingPoint(finished_at, rating))
+    return tuple(
+        PersonRating(name, now[name], tuple(history[name]), unrated[name]) for name in sorted(now)
+    )
+
+
 def bot_label(
     bot: str,
     spec: str | None,
@@ -672,6 +763,41 @@ class Stats:
             accuracy=accuracy,
             left_out=tuple(LeftOut(name, n) for name, n in sorted(left_out.items())),
         )
+
+    def ratings(
+        self,
+        bots: Mapping[str, Rating],
+        player: str | None = None,
+        levels: Mapping[str, str] | None = None,
+        revisions: Mapping[str, str] | None = None,
+    ) -> tuple[PersonRating, ...]:
+        """Every person's rating (or only ``player``'s, matched ignoring case) from all the
+        games here, oldest first (``rate_people``): ``bots`` are the ratings of the bot
+        levels, which a game's bot has when ``bot_label`` (with ``levels`` and
+        ``revisions``, as for ``summary``) names it by the level alone, or names a bot that a
+        level stands for now (``greedy`` is the easy level)."""
+        if not self.path.exists():
+            return ()
+        with self._connect(create=False) as connection:
+            rows = self._query(
+                connection,
+                "SELECT g.game_id, g.finished_at, r.name, r.bot, r.spec, r.revision,"
+                " r.score, r.stood_in"
+                " FROM games AS g JOIN results AS r ON r.game_id = g.game_id"
+                " ORDER BY g.finished_at, g.game_id, r.player",
+            )
+        now = levels or {}
+        level_of = {spec: level for level, spec in now.items()}
+        games: dict[str, tuple[str, list[_Seat]]] = {}
+        for game_id, finished_at, name, bot, spec, revision, score, stood in rows:
+            label = None if bot is None else bot_label(bot, spec, now, revision, revisions)
+            if label is not None and label not in bots:
+                label = level_of.get(label, label)
+            seats = games.setdefault(game_id, (finished_at, []))[1]
+            seats.append(_Seat(name, label, score, bool(stood)))
+        rated = rate_people(list(games.values()), bots)
+        wanted = None if player is None else player.casefold()
+        return tuple(r for r in rated if wanted is None or r.player.casefold() == wanted)
 
     def played(self, player: str | None = None) -> tuple[PlayedGame, ...]:
         """Every person's results (or only ``player``'s, matched ignoring case), oldest

@@ -1,0 +1,209 @@
+"""The people's ratings from the statistics (Stats.ratings) and in ``coloretto stats``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
+from coloretto.cli.main import main
+from coloretto.rating import NEW, bot_rating, bot_ratings, rate_game
+from coloretto.store.paths import DataDir
+from coloretto.store.stats import GameResult, PlayerResult, Stats
+
+START = datetime(2026, 10, 1, 20, 0, tzinfo=UTC)
+
+
+def level(name: str, bot: str, score: int) -> PlayerResult:
+    """A bot of the level ``bot`` as a game now records it (its spec and play's date)."""
+    return PlayerResult(name, bot, score, 0.0, LEVELS.get(bot), LEVEL_REVISIONS.get(bot))
+
+
+def against(
+    game_id: str, day: int, person: int, bot: str, *others: int, who: str = "Ana"
+) -> GameResult:
+    """``who`` scoring ``person`` against bots of one level scoring ``others``."""
+    scores = [person, *others]
+    top = max(scores)
+    share = 1.0 / scores.count(top)
+    results = [PlayerResult(who, None, person, share if person == top else 0.0)]
+    for seat, score in enumerate(others, 1):
+        results.append(replace(level(f"Bot {seat}", bot, score), win=share * (score == top)))
+    return GameResult(
+        game_id,
+        START + timedelta(days=day),
+        len(results),
+        "brown",
+        "classic",
+        "standard",
+        tuple(results),
+    )
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Stats:
+    return Stats(tmp_path / "stats.sqlite3")
+
+
+def test_winning_against_easy_rates_above_it_and_losing_below(db: Stats) -> None:
+    easy = bot_rating("easy")
+    for n in range(12):
+        db.add(against(f"w{n}", n, 40, "easy", 30, 25, 20, who="Ana"))
+        db.add(against(f"l{n}", n, 10, "easy", 30, 25, 20, who="Ben"))
+    ana, ben = db.ratings(bot_ratings(), levels=LEVELS, revisions=LEVEL_REVISIONS)
+    assert (ana.player, ben.player) == ("Ana", "Ben")
+    assert ben.rating.mu < easy.mu < ana.rating.mu
+    assert ana.rating.games == ben.rating.games == 12
+    assert ana.rating.sigma < NEW.sigma
+    assert [point.rating.mu for point in ana.history] == sorted(p.rating.mu for p in ana.history)
+    assert ana.history[0].finished_at.startswith("2026-10-01")
+    assert (ana.unrated, ben.unrated) == (0, 0)
+
+
+def test_the_bots_are_held_at_their_levels_ratings(db: Stats) -> None:
+    """Two people at one table with bots: each person's rating is what one game against
+    the table with the bots at their calibrated ratings gives."""
+    levels = bot_ratings()
+    game = GameResult(
+        "hotseat",
+        START,
+        4,
+        "gray",
+        "classic",
+        "standard",
+        (
+            PlayerResult("Ana", None, 35, 1.0),
+            level("Bot 1", "hard", 30),
+            PlayerResult("Ben", None, 20, 0.0),
+            level("Bot 2", "beginner", 5),
+        ),
+    )
+    db.add(game)
+    ana, ben = db.ratings(levels, levels=LEVELS, revisions=LEVEL_REVISIONS)
+    expected = rate_game(
+        [NEW, levels["hard"], NEW, levels["beginner"]], [35, 30, 20, 5], fixed=[1, 3]
+    )
+    assert (ana.rating, ben.rating) == (expected[0], expected[2])
+    assert db.ratings(levels, "ben", levels=LEVELS, revisions=LEVEL_REVISIONS) == (ben,)
+
+
+def test_games_with_bots_without_a_rating_are_not_rated(db: Stats) -> None:
+    db.add(against("expert", 0, 30, "expert", 20, 10))  # a bot named by its spec: unrated
+    db.add(against("greedy", 1, 30, "greedy", 20, 10))  # the easy level's bot: rated as easy
+    old = against("old-hard", 2, 30, "hard", 20, 10)  # from before the level's play changed
+    db.add(
+        replace(
+            old, results=(old.results[0], *(replace(r, revision=None) for r in old.results[1:]))
+        )
+    )
+    (ana,) = db.ratings(bot_ratings(), levels=LEVELS, revisions=LEVEL_REVISIONS)
+    assert (ana.rating.games, ana.unrated) == (1, 2)
+    assert ana.rating.mu > NEW.mu
+
+
+def test_a_game_a_bot_stood_in_for_a_person_in_is_not_rated(db: Stats) -> None:
+    away = GameResult(
+        "away",
+        START,
+        3,
+        "brown",
+        "classic",
+        "standard",
+        (
+            PlayerResult("Ana", None, 30, 1.0, stood_in=True),
+            PlayerResult("Ben", None, 20, 0.0),
+            level("Bot", "easy", 10),
+        ),
+    )
+    db.add(away)
+    (ben,) = db.ratings(bot_ratings(), levels=LEVELS, revisions=LEVEL_REVISIONS)
+    assert (ben.player, ben.rating, ben.unrated) == ("Ben", NEW, 1)
+
+
+def test_people_only_games_rate_the_people(db: Stats) -> None:
+    db.add(
+        GameResult(
+            "hotseat",
+            START,
+            2,
+            "brown",
+            "classic",
+            "standard",
+            (PlayerResult("Ana", None, 30, 1.0), PlayerResult("Ben", None, 20, 0.0)),
+        )
+    )
+    ana, ben = db.ratings(bot_ratings(), levels=LEVELS, revisions=LEVEL_REVISIONS)
+    assert ben.rating.mu < NEW.mu < ana.rating.mu
+
+
+def test_no_database_no_ratings(tmp_path: Path) -> None:
+    assert Stats(tmp_path / "none.sqlite3").ratings(bot_ratings()) == ()
+    assert not (tmp_path / "none.sqlite3").exists()
+
+
+# ------------------------------------------------------------ coloretto stats
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> DataDir:
+    monkeypatch.setenv("COLORETTO_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("NO_COLOR", "1")
+    return DataDir.default()
+
+
+def stats_out(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(["stats", *argv]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out
+
+
+def test_cli_shows_the_rating_and_its_chart(
+    home: DataDir, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = Stats(home.stats)
+    for n, day in enumerate((0, 5, 10, 32, 40, 45)):  # three in October, three in November
+        db.add(against(f"g{n}", day, 40 - n, "easy", 30, 25, 20))
+    db.add(against("x", 100, 30, "expert", 20, 10))
+    (ana,) = db.ratings(bot_ratings(), levels=LEVELS, revisions=LEVEL_REVISIONS)
+    now = ana.rating
+    text = stats_out(capsys)
+    lines = text.splitlines()
+    rating = lines[lines.index(next(line for line in lines if line.startswith("Ana: 7 games"))) + 1]
+    assert rating == (
+        f"  rating {now.shown} (skill {now.shown + now.spread} ± {now.spread}), from 6 games; "
+        "1 not rated (a bot without a rating)"
+    )
+    heading = lines.index("Rating over time (at each month's end): Ana")
+    months = [line for line in lines[heading:] if line.startswith("  2026-")]
+    assert [line.split()[0] for line in months] == ["2026-10", "2026-11"]
+    assert months[1].endswith(f"{now.shown:5d} ± {now.spread:<4d} 3 games")
+    easy = bot_rating("easy").shown
+    assert any(
+        line.startswith("  the levels: beginner") and f"easy {easy}," in line for line in lines
+    )
+    assert all(len(line) <= 100 for line in lines)
+
+    data = json.loads(stats_out(capsys, "--json"))
+    assert data["ratings"] == [
+        {
+            "player": "Ana",
+            "rating": now.shown,
+            "mu": round(now.mu, 3),
+            "sigma": round(now.sigma, 3),
+            "games": 6,
+            "unrated": 1,
+        }
+    ]
+
+
+def test_cli_without_a_rated_game(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:
+    Stats(home.stats).add(against("x", 0, 30, "expert", 20, 10))
+    text = stats_out(capsys)
+    assert "  no rating yet: 1 not rated (a bot without a rating)" in text.splitlines()
+    assert "Rating over time" not in text
