@@ -118,7 +118,10 @@ class RoomSpace:
     # ------------------------------------------------------------------ writing
 
     async def create(self, room: Room) -> None:
-        """Keep a new room; ``CodeTaken`` if its code is another room's."""
+        """Keep a new room; ``CodeTaken`` if its code is another room's, ``ValueError``
+        if it is no room code."""
+        if not ROOM_CODE.fullmatch(room.code):
+            raise ValueError(f"not a room code: {room.code[:20]!r}")
         text = _snapshot_text(room)
         async with self.db.transaction() as tx:
             taken = await tx.fetch("SELECT 1 FROM rooms WHERE code = ?", room.code)
@@ -132,18 +135,23 @@ class RoomSpace:
 
     async def save(self, room: Room) -> None:
         """Keep the whole room as it stands (its snapshot; no actions after it)."""
-        text = _snapshot_text(room)
+        if not ROOM_CODE.fullmatch(room.code):
+            raise ValueError(f"not a room code: {room.code[:20]!r}")
+        text, status, now = _snapshot_text(room), status_of(room), time.time()
+        finished = now if status == "over" else None  # a finished room is pruned in time
         async with self.db.transaction() as tx:
             changed = await tx.execute(
-                "UPDATE rooms SET status = ?, record = ?, base = ?, updated = ?, finished = NULL,"
+                "UPDATE rooms SET status = ?, record = ?, base = ?, updated = ?, finished ="
+                " CASE WHEN finished IS NULL OR CAST(? AS DOUBLE PRECISION) IS NULL"
+                " THEN CAST(? AS DOUBLE PRECISION) ELSE finished END,"
                 " public = ?, summary = ? WHERE code = ?",
-                status_of(room), text, room.ply, time.time(), *_listing(room), room.code,
+                status, text, room.ply, now, finished, finished, *_listing(room), room.code,
             )  # fmt: skip
             if not changed:
                 await tx.execute(
-                    "INSERT INTO rooms (code, status, record, base, updated, public, summary)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    room.code, status_of(room), text, room.ply, time.time(), *_listing(room),
+                    "INSERT INTO rooms (code, status, record, base, updated, finished, public,"
+                    " summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    room.code, status, text, room.ply, now, finished, *_listing(room),
                 )  # fmt: skip
             await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
 
