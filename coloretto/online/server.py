@@ -1060,7 +1060,13 @@ async def run_server(
             held.enter_context(hold(data.root / "server.lock"))
             if store.kind == "sqlite":
                 path = Path(store.target)
-                path.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as error:
+                    raise StoreError(
+                        f"cannot make the database's folder {path.parent}: "
+                        f"{error.strerror or error}"
+                    ) from None
                 held.enter_context(hold(path.with_name(path.name + ".lock")))
         except Locked as locked:
             raise ServerInUse(
