@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import asyncpg
 
 from coloretto.engine.record import parse_record
+from coloretto.online.relay import MAX_NOTIFY
 from coloretto.online.room_space import replay_entry
 from coloretto.online.rooms import Room
 from tests.online.raw_ws import LEGIT, Player, Server, open_ws, receive, send, source
@@ -102,6 +104,9 @@ def test_a_room_hosted_on_one_process_is_played_through_another(
             watched = Person(wes, await receive(wes, "game"), 2)
             await asyncio.gather(*(player.play(1000, seconds=60) for player in players))
             await watched.play(1000, seconds=10)
+            over = await ben.recv()  # the whole record: too long for one notification
+            assert len(over) > MAX_NOTIFY, len(over)
+            assert json.loads(over)["type"] == "over"
             return players[0].seen, players[1].seen, watched.seen
 
         seen = asyncio.run(asyncio.wait_for(test(), 90))
