@@ -102,6 +102,9 @@ class Room:
     model: PublicGame | None = None
     crossed: set[int] = field(default_factory=set)
     """The players connected to another process than the one playing the room."""
+    code: str = ""
+    seats: list[int] = field(default_factory=list)
+    """The seats this side's clients hold."""
 
 
 @dataclass
@@ -188,10 +191,7 @@ async def client(  # noqa: PLR0917
         except TimeoutError:
             if time.monotonic() >= deadline:
                 return
-            ply = room.model.ply if room.model else None
-            raise Stalled(
-                f"player {player}: nothing heard for {args.stall:g} s at ply {ply}"
-            ) from None
+            raise Stalled(stalled(room, player, args.stall)) from None
         message = json.loads(text)
         kind = message.get("type")
         if kind == "game":
@@ -228,6 +228,17 @@ async def client(  # noqa: PLR0917
                 return
             room.sent[model.ply] = (player, last)
             await ws.send(json.dumps({"type": "act", "ply": model.ply, "action": str(action)}))
+
+
+def stalled(room: Room, player: int, stall: float) -> str:
+    """Why a client heard nothing: the room, the move it waits for and whose it is."""
+    said = f"room {room.code}, player {player}: nothing heard for {stall:g} s"
+    if room.model is None:
+        return f"{said}, no game yet"
+    state = room.model.state
+    turn = state.rules.controller(state.current_player)
+    whose = "held here" if turn in room.seats else "a bot's or a seat no client here holds"
+    return f"{said} at ply {room.model.ply}, seat {turn}'s turn ({whose}; seats here {room.seats})"
 
 
 class Connector:
@@ -301,7 +312,8 @@ async def one_room(  # noqa: PLR0917
         if plays != number % count:
             raise ConnectionError(f"room {code} made on process {number % count}, not {plays}")
 
-        seats = [welcome["seat"]]
+        seats = room.seats = [welcome["seat"]]
+        room.code = code
 
         def url_for(person: int) -> str:
             at = plays
@@ -618,6 +630,8 @@ def main() -> None:
             stop.set()
             watcher.join()
         finally:
+            for server in started:  # all at once: none takes over another's rooms
+                server.terminate()
             for server in started:
                 stop_server(server)
         logs = problems_logged(Path(folder))
