@@ -43,6 +43,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
         account_command,
         arena_command,
         bots_command,
+        ladder_command,
+        lobby_command,
         online_command,
         replay_command,
         review_command,
@@ -64,6 +66,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     arena_command.add_parser(commands)
     bots_command.add_parser(commands)
     online_command.add_parsers(commands)
+    lobby_command.add_parser(commands)
+    ladder_command.add_parser(commands)
     account_command.add_parser(commands)
     web_command.add_parser(commands)
     return parser

@@ -22,6 +22,8 @@ from coloretto.online.protocol import (
     CODE_ALPHABET,
     DEFAULT_AWAY_AFTER,
     MAX_AWAY_AFTER,
+    MAX_FILL_AFTER,
+    MIN_FILL_AFTER,
     Host,
     Join,
     Opening,
@@ -57,7 +59,8 @@ run several processes.
 
 JOIN_EPILOG = """\
 Without CODE, a screen asks for the room's code and your name, and asks again when the
-server knows no such room.
+server knows no such room; Ctrl+L there lists the server's public tables (the lobby).
+With CODE and --name '', the screen asks for your name only.
 
 examples:
   coloretto join K7PQ2M --server games.example.org:7787
@@ -69,6 +72,7 @@ examples:
   coloretto host --players 4                         you, up to 3 friends, bots for the rest
   coloretto host --server games.example.org:7787 --players 3 --bot hard
   coloretto host --games 3                           a match: you start each next game with n
+  coloretto host --public --fill-after 60            in the lobby; bots fill it after a minute
 """
 
 
@@ -131,29 +135,12 @@ def add_parsers(commands: Commands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_connection(host)
-    add_rules_arguments(host)
-    add_games_argument(host)
     host.add_argument(
-        "--bot",
-        choices=list(LEVELS),
-        default=DEFAULT_LEVEL,
-        help=f"the level of the bots in the free seats (default {DEFAULT_LEVEL})",
+        "--public",
+        action="store_true",
+        help="list the table in the lobby (coloretto lobby), for anyone to join",
     )
-    host.add_argument(
-        "--delay",
-        type=bounded_seconds(MAX_DELAY, "--delay"),
-        default=DEFAULT_DELAY,
-        metavar="SECONDS",
-        help=f"pause between two bot actions (default {DEFAULT_DELAY:g})",
-    )
-    host.add_argument(
-        "--away-after",
-        type=bounded_seconds(MAX_AWAY_AFTER, "--away-after"),
-        default=DEFAULT_AWAY_AFTER,
-        metavar="SECONDS",
-        help="how long a player may be away on their turn before a bot plays for them "
-        f"(default {DEFAULT_AWAY_AFTER:g})",
-    )
+    add_table_arguments(host)
     host.set_defaults(run=run_host, parser=host)
 
     join = commands.add_parser(
@@ -172,6 +159,48 @@ def add_parsers(commands: Commands) -> None:
     _add_connection(join)
     join.add_argument("--watch", action="store_true", help="watch the game without a seat")
     join.set_defaults(run=run_join, parser=join)
+
+
+def add_table_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a new table (``host``, and ``lobby``'s new public table): the rules,
+    the games, the bots' level and pace, the wait for someone away, ``--rated`` and
+    ``--fill-after``."""
+    add_rules_arguments(parser)
+    add_games_argument(parser)
+    parser.add_argument(
+        "--bot",
+        choices=list(LEVELS),
+        default=DEFAULT_LEVEL,
+        help=f"the level of the bots in the free seats (default {DEFAULT_LEVEL})",
+    )
+    parser.add_argument(
+        "--delay",
+        type=bounded_seconds(MAX_DELAY, "--delay"),
+        default=DEFAULT_DELAY,
+        metavar="SECONDS",
+        help=f"pause between two bot actions (default {DEFAULT_DELAY:g})",
+    )
+    parser.add_argument(
+        "--away-after",
+        type=bounded_seconds(MAX_AWAY_AFTER, "--away-after"),
+        default=DEFAULT_AWAY_AFTER,
+        metavar="SECONDS",
+        help="how long a player may be away on their turn before a bot plays for them "
+        f"(default {DEFAULT_AWAY_AFTER:g})",
+    )
+    parser.add_argument(
+        "--rated",
+        action="store_true",
+        help="a rated table: only players with an account (coloretto account) sit there, "
+        "and its games change their ratings",
+    )
+    parser.add_argument(
+        "--fill-after",
+        type=bounded_seconds(MAX_FILL_AFTER, "--fill-after"),
+        metavar="SECONDS",
+        help=f"a public table: bots take the free seats and the game starts after SECONDS "
+        f"({MIN_FILL_AFTER:g} to {MAX_FILL_AFTER:g}; default: you start it)",
+    )
 
 
 def _add_connection(parser: argparse.ArgumentParser) -> None:
@@ -335,13 +364,37 @@ def _connect(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Conne
 
 def run_host(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Open a room and play in it."""
+    return host_room(args, parser, new_table(args, parser, public=args.public))
+
+
+def new_table(args: argparse.Namespace, parser: argparse.ArgumentParser, *, public: bool) -> Host:
+    """The opening of a new table as ``add_table_arguments``' options ask (a usage error
+    for a ``--fill-after`` out of bounds, or without a public table)."""
     rules = replace(rules_from_args(args, parser), games=args.games)
-    opening = Host(_name(args, "Host"), rules, args.bot, args.delay, args.away_after)
+    if args.fill_after is not None:
+        if not public:
+            parser.error("--fill-after is for a public table (--public): bots fill it")
+        if args.fill_after < MIN_FILL_AFTER:
+            parser.error(f"--fill-after must be {MIN_FILL_AFTER:g} to {MAX_FILL_AFTER:g} seconds")
+    return Host(_name(args, "Host"), rules, args.bot, args.delay, args.away_after,
+                public=public, rated=args.rated, fill_after=args.fill_after)  # fmt: skip
+
+
+def host_room(args: argparse.Namespace, parser: argparse.ArgumentParser, opening: Host) -> int:
+    """Open the room ``opening`` asks for at ``--server``, and play in it."""
     return _play(parser, _connect(args, parser)(opening, None), host=True)
 
 
+def join_room(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, code: str, name: str
+) -> int:
+    """Take a seat as ``name`` in room ``code`` at ``--server``, and play there."""
+    return _play(parser, _connect(args, parser)(Join(code, name), None), host=False)
+
+
 def run_join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Take a seat (or watch); without a code, a screen asks for it first."""
+    """Take a seat (or watch); without a code (or with a code and ``--name ''``), a screen
+    asks for it (or the name) first."""
     code = None
     if args.code is not None:
         try:
@@ -355,13 +408,21 @@ def run_join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return connect(Watch(code), keeper)
         return connect(Join(code, name), keeper)
 
-    if code is not None:
+    if code is not None and not (args.name == "" and not args.watch):
         return _play(parser, table_for(code, _name(args, "Player"), None), host=False)
+    from coloretto.online.lobby import fetch_tables  # noqa: PLC0415
     from coloretto.tui.online_app import JoinForm  # noqa: PLC0415 (Textual only to play)
 
-    server = server_address(args.server, parser).removeprefix("ws://")
+    address, tls = server_address(args.server, parser), _tls(args, parser)
     name = None if args.watch else _given_name(args)
-    return _play(parser, JoinForm(server, name, table_for), host=False)
+    form = JoinForm(
+        address.removeprefix("ws://"),
+        name,
+        table_for,
+        tables=lambda: fetch_tables(address, tls),
+        code=code or "",
+    )
+    return _play(parser, form, host=False)
 
 
 def _play(parser: argparse.ArgumentParser, seat: RemoteTable | JoinForm, *, host: bool) -> int:

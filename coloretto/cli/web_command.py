@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import ssl
 import sys
 import tempfile
 from importlib.metadata import Distribution, PackageNotFoundError, distribution
@@ -30,7 +31,8 @@ websockets on, and give --public-url, the https:// address visitors open.
 
 With --server HOST:PORT, visitors play online instead: each one types the code of a room
 opened with `coloretto host --server HOST:PORT` (and their name), and takes a seat there,
-as `coloretto join` does. A wss:// server whose certificate is not signed by an authority
+as `coloretto join` does; /tables lists the server's public tables, each with a link
+that joins it. A wss:// server whose certificate is not signed by an authority
 this computer trusts needs --cafile, as for `coloretto join`.
 """
 
@@ -264,10 +266,19 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 port=args.port,
                 public_url=url,
                 max_visitors=args.max_visitors,
+                game_server=args.server,
+                tls=_game_tls(args, parser),
             )
         except OSError as error:
             return fail(parser, f"cannot listen on {host}:{args.port} ({error.strerror or error})")
     return 0
+
+
+def _game_tls(args: argparse.Namespace, parser: argparse.ArgumentParser) -> ssl.SSLContext | None:
+    """How the page's lobby (``/tables``) trusts a wss:// ``--server``."""
+    if args.server is None or not args.server.startswith("wss://"):
+        return None
+    return trusting(args.cafile, parser)
 
 
 def _missing(error: ImportError) -> str:

@@ -48,6 +48,8 @@ from coloretto.online.messages import (
     MoveMessage,
     OverMessage,
     PresenceMessage,
+    RatedMessage,
+    RatingChange,
     WelcomeMessage,
     parse_message,
 )
@@ -201,7 +203,15 @@ class SeatRefused:
     message: str
 
 
-RoomEvent = LobbyChanged | GameStarted | SeatRefused | Event
+@dataclass(frozen=True)
+class Rated:
+    """The ratings changed after the game on the table, a rated one: each account's
+    before and after (``RemoteTable.rated`` keeps them for the score screen)."""
+
+    changes: tuple[RatingChange, ...]
+
+
+RoomEvent = LobbyChanged | GameStarted | SeatRefused | Rated | Event
 
 
 def unreachable(server: str, error: BaseException) -> str:
@@ -394,6 +404,9 @@ class RemoteTable:
         self.covered: frozenset[int] = frozenset()
         """The actions (by number) of the game on the table that a bot played for a person
         away."""
+        self.rated: tuple[RatingChange, ...] = ()
+        """How the game on the table changed the ratings, once the server told (a rated
+        game's; none yet or otherwise)."""
         self._kept = False
         self._sent: int | None = None
         """The position of the move sent on this connection, until its answer comes."""
@@ -773,6 +786,8 @@ class RemoteTable:
                 self._over(message)
             case PresenceMessage() as message:
                 self._presence(message.away, message.next_in)
+            case RatedMessage() as message:
+                self._rated(message)
         return True
 
     def _error(self, message: ErrorMessage) -> bool:
@@ -833,6 +848,7 @@ class RemoteTable:
             before = self._view
             self._model, self._number = model, number
             self._final, self._held, self._kept, self._sent = None, [], False, None
+            self.rated = ()
             if pending is not None and not pending.sent:
                 self._tell(TableNews("You were disconnected: that move was not sent."))
             self._view = RemoteView(
@@ -896,6 +912,17 @@ class RemoteTable:
         held, self._held = self._held, []
         for event in held:
             self._tell(event)
+
+    def _rated(self, message: RatedMessage) -> None:
+        """The ratings after the game just over (a message about another game, or the
+        seats of another table, is old news: left out)."""
+        view = self._view
+        if self._final is None or view is None or message.game != view.match.game_number:
+            return
+        changes = tuple(c for c in message.changes if c.seat < view.game.rules.players)
+        if changes and changes != self.rated:
+            self.rated = changes
+            self._tell(Rated(changes))
 
     def _presence(self, away: tuple[int, ...], wait: float | None) -> None:
         """Who is away now, and when the server deals the match's next game itself."""

@@ -14,7 +14,14 @@ from textual.binding import Binding
 from textual.markup import escape
 from textual.widgets import Static
 
-from coloretto.online.client import GameStarted, LobbyChanged, RemoteTable, RoomEvent, SeatRefused
+from coloretto.online.client import (
+    GameStarted,
+    LobbyChanged,
+    Rated,
+    RemoteTable,
+    RoomEvent,
+    SeatRefused,
+)
 from coloretto.play.config import YOU
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews
@@ -22,10 +29,11 @@ from coloretto.play.table_view import TableView
 from coloretto.tui.base_app import GuardedApp
 from coloretto.tui.messages import GameOver
 from coloretto.tui.screens import EndScreen, TooSmallScreen
-from coloretto.tui.screens.end import EndChoice
+from coloretto.tui.screens.end import EndChoice, rating_lines
 from coloretto.tui.screens.join import JoinScreen
 from coloretto.tui.screens.lobby import LobbyScreen
 from coloretto.tui.screens.online_game import OnlineGameScreen
+from coloretto.tui.screens.tables import TablesFetch
 from coloretto.tui.table import YOU_MARK
 from coloretto.tui.widgets import Notice
 
@@ -40,6 +48,10 @@ class JoinForm:
     name: str | None
     """The name the form starts with; ``None``: watching, no name asked."""
     table_for: Callable[[str, str, Keeper], RemoteTable]
+    tables: TablesFetch | None = None
+    """Asks the server for its public tables, for the lobby (``None``: no lobby)."""
+    code: str = ""
+    """The code the form starts with (a table picked on a web page)."""
 
 
 class OnlineEndScreen(EndScreen):
@@ -89,6 +101,11 @@ class OnlineEndScreen(EndScreen):
         if self.is_mounted and self.view.has_next_game:
             self.query_one("#headline", Static).update(Text("\n").join(self.headline_lines()))
 
+    def show_headline(self) -> None:
+        """Show the headline again (the ratings have come)."""
+        if self.is_mounted:
+            self.query_one("#headline", Static).update(Text("\n").join(self.headline_lines()))
+
     def tell(self, text: str) -> None:
         """News from the table (the host has left, is back...), on the message line."""
         if self.is_mounted:
@@ -96,9 +113,12 @@ class OnlineEndScreen(EndScreen):
             self.show_waiting()
 
     def headline_lines(self) -> list[Text]:
-        """Who won; between two games of a match, what comes next (the host's key, or
-        whom the others wait for)."""
+        """Who won; a rated game's rating changes; between two games of a match, what
+        comes next (the host's key, or whom the others wait for)."""
         lines = super().headline_lines()
+        table = self.table
+        if table is not None and table.started and table.view is self.view:
+            lines += rating_lines(table.rated, self.you)
         if self.view.has_next_game:
             if self.start_next is not None:
                 lines.append(Text(f"Press n to start {self.next_number}.", "bold"))
@@ -173,7 +193,8 @@ class OnlineApp(GuardedApp):
         if self.form is None:
             self.push_screen(self._enter(self.table))
         else:
-            self.push_screen(JoinScreen(self.form.server, self.form.name))
+            form = self.form
+            self.push_screen(JoinScreen(form.server, form.name, code=form.code, tables=form.tables))
 
     def _enter(self, table: RemoteTable) -> LobbyScreen:
         """Connect ``table`` to the server; its room's screen (until the game starts)."""
@@ -206,6 +227,8 @@ class OnlineApp(GuardedApp):
             self.lobby.say(event.text)
         elif isinstance(event, TableNews) and isinstance(self.screen, OnlineEndScreen):
             self.screen.tell(event.text)
+        elif isinstance(event, Rated) and isinstance(self.screen, OnlineEndScreen):
+            self.screen.show_headline()
 
     def _refused(self, message: str) -> None:
         """Back to the join screen with the server's words, if we came from there and
@@ -218,7 +241,13 @@ class OnlineApp(GuardedApp):
         self._table = None
         name = None if self.form.name is None else table.name
         self.switch_screen(
-            JoinScreen(self.form.server, name, code=table.room or "", problem=message)
+            JoinScreen(
+                self.form.server,
+                name,
+                code=table.room or "",
+                problem=message,
+                tables=self.form.tables,
+            )
         )
 
     def on_lobby_screen_start_requested(self) -> None:

@@ -5,7 +5,9 @@ textual-serve does the work, through its public parts only: its page runs xterm.
 of its own (``AppService``), whose screen is drawn in the page. This module adds what a
 public game server needs: a page that loads nothing from outside the server (fonts included,
 see ``templates/app_index.html``), aiohttp middleware that turns away other sites' pages and
-visitors beyond a bound, the page's messages checked, and a one-line banner.
+visitors beyond a bound, the page's messages checked, and a one-line banner. With a game
+server, ``/tables`` lists its public tables (the lobby), each linked to the page that
+joins it (``/?room=CODE``: the visitor's join screen with the code filled in).
 """
 
 from __future__ import annotations
@@ -13,8 +15,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shlex
 import signal
+import ssl
+import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp_jinja2
@@ -23,6 +29,10 @@ from aiohttp import WSMsgType, web
 from aiohttp.typedefs import Handler
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
+
+from coloretto.online.lobby import LobbyError, fetch_tables, seated_names, table_rules, table_start
+from coloretto.online.messages import TableSummary
+from coloretto.online.protocol import room_code
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 """The page (textual-serve's, with its fonts served locally)."""
@@ -34,6 +44,13 @@ MAX_LINES = 200
 """The largest terminal a page may ask for (a hostile page could ask for any size)."""
 MAX_MESSAGE = 64 * 1024
 """The longest message a page may send (keys typed or pasted, a resize, a ping)."""
+
+TABLES_SECONDS = 5.0
+"""How long the game server's list of tables is kept before it is asked for again (every
+visitor's look-up goes from this server's address, within the game server's budget)."""
+
+WEBSOCKETS = frozenset({"websocket", "room-websocket"})
+"""The routes of a visitor's game."""
 
 log = logging.getLogger("textual-serve")
 
@@ -79,7 +96,15 @@ class TerminalPageServer:
     and ``handle_websocket`` checks what a page asks of its game."""
 
     def __init__(
-        self, command: str, *, host: str, port: int, public_url: str, max_visitors: int
+        self,
+        command: str,
+        *,
+        host: str,
+        port: int,
+        public_url: str,
+        max_visitors: int,
+        game_server: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.pages = Server(
             command,
@@ -98,20 +123,86 @@ class TerminalPageServer:
         """Games played at once; a visitor beyond them is told that the server is full."""
         self.visitors = 0
         """Games being played now."""
+        self.game_server = game_server
+        """The game server whose rooms visitors join (``None``: they play against bots)."""
+        self.tls = tls
+        self._tables: tuple[float, tuple[TableSummary, ...] | str] | None = None
+        """The game server's tables (or why there are none) and when they came."""
+        self._asking = asyncio.Lock()
 
     def make_app(self) -> web.Application:
         """The aiohttp application: the page, its static files and the game's websocket,
         behind the checks (outermost first)."""
         app = web.Application(middlewares=[self.refuse_other_sites, self.bound_visitors])
-        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(TEMPLATES))
-        app.add_routes(
-            [
-                web.get("/", self.pages.handle_index, name="index"),
-                web.get("/ws", self.handle_websocket, name="websocket"),
-                web.static("/static", self.pages.statics_path, name="static"),
-            ]
+        aiohttp_jinja2.setup(
+            app,
+            loader=jinja2.FileSystemLoader(TEMPLATES),
+            context_processors=[self.room_context],
+            autoescape=True,
         )
+        routes = [
+            web.get("/", self.pages.handle_index, name="index"),
+            web.get("/ws", self.handle_websocket, name="websocket"),
+            web.static("/static", self.pages.statics_path, name="static"),
+        ]
+        if self.game_server is not None:
+            routes += [
+                web.get("/ws/{room}", self.handle_websocket, name="room-websocket"),
+                web.get("/tables", self.handle_tables, name="tables"),
+            ]
+        app.add_routes(routes)
         return app
+
+    async def room_context(self, request: web.Request) -> dict[str, Any]:
+        """The page's room: the code in ``?room=`` (a table picked on ``/tables``), when
+        visitors join a game server's rooms and it is a code; ``""`` otherwise."""
+        return {"room": self._room(request.query.get("room"))}
+
+    def _room(self, text: str | None) -> str:
+        if self.game_server is None or text is None or len(text) > 16:
+            return ""
+        try:
+            return room_code(text)
+        except ValueError:
+            return ""
+
+    async def handle_tables(self, request: web.Request) -> web.Response:
+        """The lobby: the game server's public tables, each with a link that joins it."""
+        found = await self.tables()
+        context = {
+            "title": TITLE,
+            "base": self.public_url,
+            "problem": found if isinstance(found, str) else "",
+            "tables": [
+                {
+                    "room": table.room,
+                    "seated": seated_names(table),
+                    "free": table.free,
+                    "bot": table.bot,
+                    "rules": table_rules(table.rules),
+                    "rated": table.rated,
+                    "starts": table_start(table),
+                }
+                for table in (() if isinstance(found, str) else found)
+            ],
+        }
+        return aiohttp_jinja2.render_template("tables.html", request, context)
+
+    async def tables(self) -> tuple[TableSummary, ...] | str:
+        """The game server's public tables, or why it gave none (asked for at most once
+        every ``TABLES_SECONDS``)."""
+        assert self.game_server is not None
+        async with self._asking:
+            now = time.monotonic()
+            if self._tables is None or now - self._tables[0] > TABLES_SECONDS:
+                try:
+                    found: tuple[TableSummary, ...] | str = await fetch_tables(
+                        self.game_server, self.tls
+                    )
+                except LobbyError as error:
+                    found = str(error)
+                self._tables = (time.monotonic(), found)
+            return self._tables[1]
 
     @web.middleware
     async def refuse_other_sites(
@@ -124,7 +215,7 @@ class TerminalPageServer:
         type into them. (Programs other than browsers send no origin; they are let in.)
         """
         origin = request.headers.get("Origin")
-        if _route(request) == "websocket" and origin is not None:
+        if _route(request) in WEBSOCKETS and origin is not None:
             allowed = {_origin(self.public_url), f"{request.scheme}://{request.host}"}
             if origin.rstrip("/").lower() not in allowed:
                 log.warning("a websocket from another site was refused: %r", origin[:200])
@@ -136,7 +227,7 @@ class TerminalPageServer:
         """The page and the game only while there is room for one more game
         (``HTTPServiceUnavailable``, with a line saying so, otherwise); counts the games."""
         route = _route(request)
-        if route not in {"index", "websocket"}:
+        if route != "index" and route not in WEBSOCKETS:
             return await handler(request)
         if self.visitors >= self.max_visitors:
             log.warning("a visitor was turned away: %d games are being played", self.visitors)
@@ -163,6 +254,9 @@ class TerminalPageServer:
                     text=f"{TITLE}: the terminal {name} must be 1 to {largest}.\n"
                 )
             size.append(value)
+        command = self.command
+        if room := self._room(request.match_info.get("room")):
+            command += f" {shlex.quote(room)}"  # the join screen asks only the name
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
 
@@ -170,7 +264,7 @@ class TerminalPageServer:
             await websocket.close()
 
         game = AppService(
-            self.command,
+            command,
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
             close=close,
@@ -268,10 +362,26 @@ def _envelope(text: str) -> object:
         return None
 
 
-def serve(command: str, *, host: str, port: int, public_url: str, max_visitors: int) -> None:
+def serve(
+    command: str,
+    *,
+    host: str,
+    port: int,
+    public_url: str,
+    max_visitors: int,
+    game_server: str | None = None,
+    tls: ssl.SSLContext | None = None,
+) -> None:
     """Serve the game until Ctrl+C or SIGTERM; ``OSError`` if ``host:port`` cannot be
-    listened on. Each visitor's process runs the shell ``command``."""
+    listened on. Each visitor's process runs the shell ``command`` (followed by a room's
+    code, for a table picked on ``/tables`` of ``game_server``)."""
     server = TerminalPageServer(
-        command, host=host, port=port, public_url=public_url, max_visitors=max_visitors
+        command,
+        host=host,
+        port=port,
+        public_url=public_url,
+        max_visitors=max_visitors,
+        game_server=game_server,
+        tls=tls,
     )
     server.serve()

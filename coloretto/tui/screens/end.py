@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rich.table import Table
 from rich.text import Text
@@ -28,6 +28,10 @@ from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.services import services
 from coloretto.tui.widgets import KeysBar, Notice, ScoreCard
 from coloretto.tui.widgets.score_card import legend
+from coloretto.tui.widgets.seats import MINUS
+
+if TYPE_CHECKING:
+    from coloretto.online.messages import RatingChange
 
 GROWTH = 8
 """The most cells a score card grows wider than its content needs (a wide terminal)."""
@@ -96,6 +100,20 @@ def headline(
     if rules.games > 1 and match is not None:
         who = [names[p] for p in match.winners]
         lines.append(Text(f"{_win(who)} the match with {match.best} points!", style="bold reverse"))
+    return lines
+
+
+def rating_lines(changes: Sequence[RatingChange], you: int | None) -> list[Text]:
+    """How a rated online game changed the ratings, the seat ``you`` first: "Rating 1012 →
+    1040 (+28)", then "Ben: rating 990 → 975 (-15)" for the others (with a minus sign)."""
+    lines = []
+    for change in sorted(changes, key=lambda change: change.seat != you):
+        gain = change.after - change.before
+        words = f"{change.before} → {change.after} ({'+' if gain >= 0 else MINUS}{abs(gain)})"
+        if change.seat == you:
+            lines.append(Text(f"Rating {words}", style="bold"))
+        else:
+            lines.append(Text(f"{change.name}: rating {words}"))
     return lines
 
 

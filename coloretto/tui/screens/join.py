@@ -1,4 +1,5 @@
-"""``coloretto join`` without a code: the room's code and one's name, typed in, then Enter.
+"""``coloretto join`` without a code: the room's code and one's name, typed in, then Enter;
+or Ctrl+L, the lobby: a public table picked from the server's list (``TablesScreen``).
 
 A code that is not one is refused here, on the screen; a room the server does not know
 brings this screen back with the server's words (see ``OnlineApp``).
@@ -16,6 +17,7 @@ from textual.widgets import Button, Input, Label, Static
 from coloretto.online.protocol import room_code, seat_name
 from coloretto.play.config import MAX_NAME
 from coloretto.store.text import printable
+from coloretto.tui.screens.tables import TablesFetch, TablesScreen
 from coloretto.tui.widgets import KeysBar, Notice, TextInput
 
 MAX_TYPED_CODE = 16
@@ -33,6 +35,7 @@ class JoinScreen(Screen[None]):
     #join-button { width: 100%; }
     """
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
+        Binding("ctrl+l", "lobby", "Lobby", key_display="^L", id="join-lobby"),
         Binding("escape", "quit_join", "Quit", id="quit-join"),
     ]
 
@@ -44,8 +47,18 @@ class JoinScreen(Screen[None]):
             self.code = code
             self.name = name
 
-    def __init__(self, server: str, name: str | None, *, code: str = "", problem: str = "") -> None:
+    def __init__(
+        self,
+        server: str,
+        name: str | None,
+        *,
+        code: str = "",
+        problem: str = "",
+        tables: TablesFetch | None = None,
+    ) -> None:
         super().__init__()
+        self.tables = tables
+        """How to ask the server for its public tables (``None``: no lobby here)."""
         self.server = server
         self.player_name = name
         """The name the field starts with; ``None``: watching, no name asked."""
@@ -71,8 +84,10 @@ class JoinScreen(Screen[None]):
         yield KeysBar(id="keys")
 
     def on_mount(self) -> None:
-        """The keys go to the code field; the last try's problem shows."""
-        self.query_one("#join-code", Input).focus()
+        """The keys go to the code field (the name's, for a code given without a name);
+        the last try's problem shows."""
+        field = "#join-name" if self.code and self.player_name == "" else "#join-code"
+        self.query_one(field, Input).focus()
         if self.problem:
             self.say(self.problem)
 
@@ -108,6 +123,22 @@ class JoinScreen(Screen[None]):
                 name_field.focus()
                 return
         self.post_message(self.Submitted(code, name))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The lobby's key only when the server's tables can be asked for."""
+        return action != "lobby" or self.tables is not None
+
+    def action_lobby(self) -> None:
+        """Ctrl+L: the server's public tables; the one picked is joined."""
+        if self.tables is None:
+            return
+
+        def picked(code: str | None) -> None:
+            if code is not None:
+                self.query_one("#join-code", Input).value = code
+                self.submit()
+
+        self.app.push_screen(TablesScreen(self.server, self.tables), picked)
 
     def action_quit_join(self) -> None:
         """Escape: quit without joining."""
