@@ -46,6 +46,10 @@ WATCH_SECONDS = 1.0
 MAX_NOTIFY = 7000
 """The most characters one notification carries (PostgreSQL allows 8000 bytes)."""
 
+KEEP_LONG = 60.0
+"""Seconds a long message waits in ``relay_messages`` for its process (one that ended
+never fetches it)."""
+
 _NAME = re.compile(r"coloretto-[0-9a-f]{8,32}")
 
 
@@ -311,14 +315,25 @@ class Relay:
         self._tasks.append(task)
         task.add_done_callback(self._tasks.remove)
 
+    async def _forget_old(self) -> None:
+        """Delete the long messages no process fetched (theirs ended)."""
+        try:
+            await self.db.execute(
+                "DELETE FROM relay_messages WHERE sent < ?", time.time() - KEEP_LONG
+            )
+        except StoreError as error:
+            self.log.error("old relayed messages not deleted: %s", error)
+
     # ------------------------------------------------------------------ processes that end
 
     async def _watch(self, alive: Callable[[str], Any]) -> None:
         """Once a second: close the clients passed to a process that ended (they connect
         again and land where their room is played now), and let go of the relayed
         clients of a process that ended."""
-        while True:
+        for turn in itertools.count():
             await asyncio.sleep(WATCH_SECONDS)
+            if turn % 60 == 0:
+                await self._forget_old()
             others = {to for to, _ in self.passed.values()}
             others |= {served.via for served in self.served.values()}
             for other in others:
