@@ -122,6 +122,11 @@ def table_start(table: TableSummary) -> str:
 
 
 def seated_names(table: TableSummary) -> str:
-    """Who sits at a table, and how many seats it has: ``"2/4 Ana, Ben"``."""
-    names = ", ".join(name or "?" for name in table.seated)
+    """Who sits at a table (with the ratings of those rated), and how many seats it has:
+    ``"2/4 Ana (1012), Ben"``."""
+    ratings = table.ratings or (None,) * len(table.seated)
+    names = ", ".join(
+        (name or "?") + ("" if rating is None else f" ({rating})")
+        for name, rating in zip(table.seated, ratings, strict=True)
+    )
     return f"{len(table.seated)}/{table.rules.players} {names}".rstrip()

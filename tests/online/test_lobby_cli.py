@@ -26,7 +26,7 @@ from tests.online.test_accounts_cli import coloretto
 TABLES = (
     TableSummary("K7PQ2M", Rules(players=4), "easy", ("Ana", "Ben"), fill_in=41.2),
     TableSummary("H3JX9W", Rules(players=2, variant="ghost", scoring="gray"), "hard", ("Cy",),
-                 rated=True),
+                 rated=True, ratings=(1012,)),
 )  # fmt: skip
 
 
@@ -119,6 +119,7 @@ def test_the_list_names_every_table_its_players_and_how_it_starts(
     assert "bots fill in 42 s" in lines[1]
     assert "H3JX9W" in out
     assert "gray side, ghost variant" in out
+    assert "1/2 Cy (1012)" in out  # a rated player's rating beside the name
     assert "rated" in out
     assert "host starts" in out
     assert lobby_server.asked == [("tables", "/")]
