@@ -9,6 +9,12 @@ interleaved, so that no table's games come all at the end, and rated in that ord
 file written holds each level's rating (what ``bot_rating`` reads), each table's figures,
 the games, the date, the seconds taken and the command; docs/ratings.md tells the figures.
 The expert, not a level, fills the fifth seat and is rated along (not written as a level).
+
+``--person BOT --against LEVELS`` checks the ratings instead (nothing is written): BOT
+plays ``--games`` 4-player games against three bots of each level in turn (same deals for
+each level, seats rotated) and is rated as ``coloretto stats`` rates a person, the levels
+held at their packaged ratings; it prints the rating BOT ends with. A bot that plays like a
+level should end near that level's rating.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from pathlib import Path
 from coloretto.bots.arena import Arena, ArenaGameResult, play_game
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.engine import Outcome, Rules
-from coloretto.rating import NEW, Rating, rate_game
+from coloretto.rating import NEW, Rating, bot_rating, rate_game
 
 TABLES: tuple[tuple[tuple[str, ...], int], ...] = (
     (("beginner", "easy", "normal", "hard"), 1),
@@ -105,15 +111,45 @@ class Table:
         }
 
 
+def check(person: str, levels: Sequence[str], games: int, seed: int, workers: int) -> None:
+    """Rate ``person`` from ``games`` games against three bots of each of ``levels``."""
+    tables = [Arena(Rules(players=4), (person, *[level] * 3), games, seed) for level in levels]
+    jobs = interleaved(tables)
+    rating, wins = NEW, dict.fromkeys(levels, 0.0)
+    for (arena, _), result in zip(jobs, played(jobs, workers), strict=True):
+        level = arena.bots[1]
+        wins[level] += Outcome.of(result.scores).share(0)
+        before = [rating, *[bot_rating(level)] * 3]
+        rating = rate_game(before, result.scores, fixed=[1, 2, 3])[0]
+    won = ", ".join(f"{100 * w / games:.1f}% against three {level}" for level, w in wins.items())
+    print(
+        f"{person}: rating {rating.shown} (mu {rating.mu:.2f} ± {rating.sigma:.2f}) from "
+        f"{rating.games} games; won {won}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=120, help="games per table with hard")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and the bots")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     parser.add_argument("--out", type=Path, default=OUT, help="the ratings file to write")
+    parser.add_argument("--person", metavar="BOT", help="check: rate BOT as a person")
+    parser.add_argument("--against", metavar="LEVELS", help="check: the levels, comma-separated")
     args = parser.parse_args()
     if not 1 <= args.games <= 100_000 or not 1 <= args.jobs <= 64:
         parser.error("--games is 1 to 100000 and --jobs 1 to 64")
+    if (args.person is None) != (args.against is None):
+        parser.error("--person and --against go together")
+    if args.person is not None:
+        levels = args.against.split(",")
+        if unknown := [level for level in levels if level not in LEVELS]:
+            parser.error(f"--against takes levels ({', '.join(LEVELS)}), not {unknown}")
+        try:
+            check(args.person, levels, args.games, args.seed, args.jobs)
+        except ValueError as error:  # an unknown bot, or options it does not take
+            parser.error(str(error))
+        return
     tables = arenas(args.games, args.seed)
     figures = {id(arena): Table(arena) for arena in tables}
     jobs = interleaved(tables)

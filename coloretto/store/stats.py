@@ -478,7 +478,7 @@ class _Seat:
     stood_in: bool
 
 
-def rate_people(
+def _rate_people(
     games: Sequence[tuple[str, Sequence[_Seat]]], bots: Mapping[str, Rating]
 ) -> tuple[PersonRating, ...]:
     """Every person's rating from ``games`` (when each finished, its seats), oldest first.
@@ -772,7 +772,7 @@ class Stats:
         revisions: Mapping[str, str] | None = None,
     ) -> tuple[PersonRating, ...]:
         """Every person's rating (or only ``player``'s, matched ignoring case) from all the
-        games here, oldest first (``rate_people``): ``bots`` are the ratings of the bot
+        games here, oldest first (``_rate_people``): ``bots`` are the ratings of the bot
         levels, which a game's bot has when ``bot_label`` (with ``levels`` and
         ``revisions``, as for ``summary``) names it by the level alone, or names a bot that a
         level stands for now (``greedy`` is the easy level)."""
@@ -795,7 +795,7 @@ class Stats:
                 label = level_of.get(label, label)
             seats = games.setdefault(game_id, (finished_at, []))[1]
             seats.append(_Seat(name, label, score, bool(stood)))
-        rated = rate_people(list(games.values()), bots)
+        rated = _rate_people(list(games.values()), bots)
         wanted = None if player is None else player.casefold()
         return tuple(r for r in rated if wanted is None or r.player.casefold() == wanted)
 
