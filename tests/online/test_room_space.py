@@ -1,6 +1,9 @@
-"""The rooms in the server's database (``RoomSpace`` on a real SQLite file): snapshots
-and the actions kept since, whole saves, finished rooms and their pruning, rows that are
-not what they claim, the schema's steps, and the files of older servers moved in once."""
+"""The rooms in the server's database (``RoomSpace``), on a real SQLite file and on a
+real PostgreSQL database (the ``store`` fixture: each test of a room's keeping runs on
+both): snapshots and the actions kept since, whole saves, finished rooms and their
+pruning, rows that are not what they claim, the schema's steps; and, on SQLite only (the
+embedded database of one server's data directory), a process killed while it writes and
+the files of older servers moved in once."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import json
 import logging
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -17,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coloretto.engine import Move, Rules
-from coloretto.online.database import SqliteDatabase, StoreError
+from coloretto.online.database import Database, StoreError, StoreUrl, open_database
 from coloretto.online.legacy_files import MOVED, import_files
 from coloretto.online.migrations import STEPS, migrate, schema_version
 from coloretto.online.protocol import CODE_ALPHABET, Host
@@ -42,6 +47,7 @@ from coloretto.online.server import run_server
 from coloretto.store.paths import DataDir
 from coloretto.store.records import MAX_RECORD_BYTES, write_record
 from tests.online.conftest import ROOT, kept_rooms
+from tests.postgres import Postgres
 
 LOG = logging.getLogger("test-room-space")
 T = TypeVar("T")
@@ -90,118 +96,202 @@ def same(a: Room, b: Room) -> bool:
     )
 
 
-def in_space(path: Path, work: Callable[[RoomSpace], Awaitable[T]]) -> T:
-    """Run ``work`` on the rooms of the SQLite file ``path`` (opened, upgraded, closed)."""
-
-    async def go() -> T:
-        db = SqliteDatabase(path)
-        await db.open()
-        try:
-            return await work(await RoomSpace.open(db, "test"))
-        finally:
-            await db.close()
-
-    return asyncio.run(go())
-
-
 async def load(space: RoomSpace, code: str) -> Room:
     room = await space.load(code, LOG)
     assert room is not None, f"room {code} not loaded"
     return room
 
 
-@contextlib.contextmanager
-def raw(path: Path) -> Iterator[sqlite3.Connection]:
-    """The database file opened beside ``RoomSpace`` (as a person with ``sqlite3`` would)."""
-    db = sqlite3.connect(path, isolation_level=None, timeout=10)
-    try:
-        yield db
-    finally:
-        db.close()
+_MARK = re.compile(r"\?")
 
 
-def row(path: Path, sql: str, *args: object) -> tuple[Any, ...] | None:
-    with raw(path) as db:
-        found: tuple[Any, ...] | None = db.execute(sql, args).fetchone()
-        return found
+class Store:
+    """One test's database, SQLite or PostgreSQL. ``in_space`` runs work on its rooms as
+    a server does (``open_database``, ``RoomSpace.open``); ``execute`` and ``row`` reach
+    its tables beside the server, as a person with ``sqlite3`` or ``psql`` would (to read
+    rows back, and to damage them): the stdlib's ``sqlite3``, or a plain ``asyncpg``
+    connection (``?`` placeholders made ``$1``, ``$2``…)."""
+
+    def __init__(self, kind: str, target: str) -> None:
+        self.kind = kind
+        """``sqlite`` or ``postgresql``."""
+        self.target = target
+        """The SQLite file's path, or the PostgreSQL database's address."""
+
+    @classmethod
+    def sqlite(cls, path: Path) -> Store:
+        return cls("sqlite", str(path))
+
+    @property
+    def path(self) -> Path:
+        """The SQLite file."""
+        assert self.kind == "sqlite", self.kind
+        return Path(self.target)
+
+    async def open(self) -> Database:
+        """The database, opened as a server opens it (its tables not made or upgraded)."""
+        return await open_database(StoreUrl(self.kind, self.target), "coloretto-0123abcd")
+
+    def in_space(self, work: Callable[[RoomSpace], Awaitable[T]]) -> T:
+        """Run ``work`` on the rooms of the database (opened, upgraded, closed)."""
+
+        async def go() -> T:
+            db = await self.open()
+            try:
+                return await work(await RoomSpace.open(db, "test"))
+            finally:
+                await db.close()
+
+        return asyncio.run(go())
+
+    def execute(self, sql: str, *args: object) -> None:
+        """Run one statement, on a connection of its own."""
+        self._raw(sql, args, fetch=False)
+
+    def row(self, sql: str, *args: object) -> tuple[Any, ...] | None:
+        """The first row of one query, on a connection of its own."""
+        return self._raw(sql, args, fetch=True)
+
+    def _raw(self, sql: str, args: tuple[object, ...], fetch: bool) -> tuple[Any, ...] | None:
+        if self.kind == "sqlite":
+            db = sqlite3.connect(self.target, isolation_level=None, timeout=10)
+            try:
+                found: tuple[Any, ...] | None = db.execute(sql, args).fetchone()
+                return found if fetch else None
+            finally:
+                db.close()
+        # a loop of its own in a thread of its own: called from inside the work run on the
+        # space too (its loop running, waiting)
+        with ThreadPoolExecutor(max_workers=1) as thread:
+            return thread.submit(lambda: asyncio.run(self._pg(sql, args, fetch))).result()
+
+    async def _pg(self, sql: str, args: tuple[object, ...], fetch: bool) -> tuple[Any, ...] | None:
+        import asyncpg  # noqa: PLC0415 (the PostgreSQL tests only)
+
+        numbers = iter(range(1, 1000))
+        numbered = _MARK.sub(lambda _: f"${next(numbers)}", sql)
+        connection = await asyncpg.connect(self.target)
+        try:
+            if fetch:
+                found = await connection.fetchrow(numbered, *args)
+                return None if found is None else tuple(found)
+            await connection.execute(numbered, *args)
+            return None
+        finally:
+            await connection.close()
+
+    @contextlib.contextmanager
+    def emptied(self) -> Iterator[Store]:
+        """This store without a room (for each example of a property): on SQLite, a new
+        file (deleted after); on PostgreSQL, this database with its rooms deleted (their
+        actions go with them)."""
+        if self.kind == "sqlite":
+            with tempfile.TemporaryDirectory() as folder:
+                yield Store.sqlite(Path(folder) / "rooms.sqlite3")
+            return
+        if self.row("SELECT to_regclass('rooms') IS NOT NULL") == (True,):
+            self.execute("DELETE FROM rooms")
+        yield self
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "rooms.sqlite3"
+@pytest.fixture(scope="module")
+def pg_database(postgres: Postgres) -> str:
+    """One database of the test PostgreSQL cluster for this module's tests (in this test
+    process), emptied before each test (``store``): quicker than a new database each."""
+    return postgres.database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    """The test's database, empty: a SQLite file (in a folder not made yet), or the
+    module's PostgreSQL database with nothing in it (its schema dropped and made again:
+    no table, no row, no schema step)."""
+    if request.param == "sqlite":
+        return Store.sqlite(tmp_path / "data" / "rooms.sqlite3")
+    store = Store("postgresql", request.getfixturevalue("pg_database"))
+    store.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    assert store.row("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'") == (0,)
+    return store
 
 
 # ------------------------------------------------------------------ kept and read back
 
 
-def test_a_room_played_to_the_end_comes_back_whole(db: Path) -> None:
+def test_a_room_played_to_the_end_comes_back_whole(store: Store) -> None:
     room, token = new_room()
 
     async def keep(space: RoomSpace) -> None:
         await space.create(room)
         await play(space, room, 1000, random.Random(1))
 
-    in_space(db, keep)
+    store.in_space(keep)
     assert room.session.game.is_over
     assert room.covered
-    again = in_space(db, lambda space: load(space, room.code))  # a new connection
+    again = store.in_space(lambda space: load(space, room.code))  # a new connection
     assert same(again, room)
     assert again.player_of(token) == 1
     assert again.ply == room.ply
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    players=st.integers(3, 5),
-    kept=st.integers(0, 200),
-    saved_at=st.integers(0, 200),
-)
-def test_any_prefix_of_a_game_kept_comes_back_at_that_ply(
-    seed: int, players: int, kept: int, saved_at: int
-) -> None:
+def test_any_prefix_of_a_game_kept_comes_back_at_that_ply(store: Store) -> None:
     """A random game's first ``kept`` actions kept (a whole save after ``saved_at`` of
-    them, if that comes first) come back at exactly that ply, move for move."""
-    rng = random.Random(seed)
-    room, _ = new_room(players=players)
-    kept = min(kept, 1000)
+    them, if that comes first) come back at exactly that ply, move for move. Each example
+    on a store without a room: 30 on SQLite, 10 on PostgreSQL (a connection each)."""
 
-    async def keep(space: RoomSpace) -> Room:
-        await space.create(room)
-        for number in range(kept):
-            if room.session.game.is_over:
-                break
-            if number == saved_at:
-                await space.save(room)
-            await space.append(room.code, *step(room, rng))
-        return await load(space, room.code)
+    @settings(
+        max_examples=30 if store.kind == "sqlite" else 10,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(
+        seed=st.integers(0, 2**32 - 1),
+        players=st.integers(3, 5),
+        kept=st.integers(0, 200),
+        saved_at=st.integers(0, 200),
+    )
+    def check(seed: int, players: int, kept: int, saved_at: int) -> None:
+        rng = random.Random(seed)
+        room, _ = new_room(players=players)
+        kept = min(kept, 1000)
 
-    with tempfile.TemporaryDirectory() as folder:
-        again = in_space(Path(folder) / "rooms.sqlite3", keep)
-    assert again.ply == room.ply
-    assert room.ply == kept or room.session.game.is_over
-    assert same(again, room)
+        async def keep(space: RoomSpace) -> Room:
+            await space.create(room)
+            for number in range(kept):
+                if room.session.game.is_over:
+                    break
+                if number == saved_at:
+                    await space.save(room)
+                await space.append(room.code, *step(room, rng))
+            return await load(space, room.code)
+
+        with store.emptied() as empty:
+            again = empty.in_space(keep)
+        assert again.ply == room.ply
+        assert room.ply == kept or room.session.game.is_over
+        assert same(again, room)
+
+    check()
 
 
-def test_a_whole_save_empties_the_actions_and_the_next_ones_follow_it(db: Path) -> None:
+def test_a_whole_save_empties_the_actions_and_the_next_ones_follow_it(store: Store) -> None:
     room, _ = new_room()
     rng = random.Random(2)
 
     async def keep(space: RoomSpace) -> Room:
         await space.create(room)
         await play(space, room, 20, rng)
-        assert row(db, "SELECT COUNT(*) FROM room_actions") == (20,)
+        assert store.row("SELECT COUNT(*) FROM room_actions") == (20,)
         await space.save(room)
-        assert row(db, "SELECT COUNT(*) FROM room_actions") == (0,)
-        assert row(db, "SELECT base FROM rooms WHERE code = ?", room.code) == (20,)
+        assert store.row("SELECT COUNT(*) FROM room_actions") == (0,)
+        assert store.row("SELECT base FROM rooms WHERE code = ?", room.code) == (20,)
         await play(space, room, 20, rng)
         return await load(space, room.code)
 
-    assert same(in_space(db, keep), room)
+    assert same(store.in_space(keep), room)
     assert room.ply == 40
 
 
-def test_the_next_game_of_a_match_is_kept_after_its_deal(db: Path) -> None:
+def test_the_next_game_of_a_match_is_kept_after_its_deal(store: Store) -> None:
     room, _ = new_room(games=2)
     rng = random.Random(3)
 
@@ -215,12 +305,12 @@ def test_the_next_game_of_a_match_is_kept_after_its_deal(db: Path) -> None:
         await play(space, room, 30, rng)
         return await load(space, room.code)
 
-    again = in_space(db, keep)
+    again = store.in_space(keep)
     assert same(again, room)
     assert again.session.match.game_number == 2
 
 
-def test_a_new_room_does_not_take_a_kept_rooms_code(db: Path) -> None:
+def test_a_new_room_does_not_take_a_kept_rooms_code(store: Store) -> None:
     room, _ = new_room()
     other, _ = new_room()
 
@@ -229,11 +319,11 @@ def test_a_new_room_does_not_take_a_kept_rooms_code(db: Path) -> None:
         with pytest.raises(CodeTaken):
             await space.create(other)
 
-    in_space(db, keep)
-    assert row(db, "SELECT COUNT(*) FROM rooms") == (1,)
+    store.in_space(keep)
+    assert store.row("SELECT COUNT(*) FROM rooms") == (1,)
 
 
-def test_an_action_of_a_room_never_kept_is_refused(db: Path) -> None:
+def test_an_action_of_a_room_never_kept_is_refused(store: Store) -> None:
     room, _ = new_room()
     move = room.session.apply(room.session.game.legal_actions()[0])
 
@@ -241,11 +331,11 @@ def test_an_action_of_a_room_never_kept_is_refused(db: Path) -> None:
         with pytest.raises(StoreError):
             await space.append(room.code, 0, move, False)
 
-    in_space(db, keep)
-    assert row(db, "SELECT COUNT(*) FROM room_actions") == (0,)
+    store.in_space(keep)
+    assert store.row("SELECT COUNT(*) FROM room_actions") == (0,)
 
 
-def test_an_action_the_database_refuses_leaves_the_room_as_it_was(db: Path) -> None:
+def test_an_action_the_database_refuses_leaves_the_room_as_it_was(store: Store) -> None:
     """The same action kept twice (a server that lost track): refused, nothing changed."""
     room, _ = new_room()
     rng = random.Random(11)
@@ -259,7 +349,7 @@ def test_an_action_the_database_refuses_leaves_the_room_as_it_was(db: Path) -> N
         await play(space, room, 5, rng)
         return await load(space, room.code)
 
-    assert same(in_space(db, keep), room)
+    assert same(store.in_space(keep), room)
     assert room.ply == 10
 
 
@@ -281,7 +371,7 @@ def test_an_action_the_database_refuses_leaves_the_room_as_it_was(db: Path) -> N
     ids=["not json", "torn", "another room", "nested", "too large"],
 )
 def test_a_damaged_snapshot_is_logged_and_left_out(
-    db: Path, caplog: pytest.LogCaptureFixture, damage: Callable[[str], str], said: str
+    store: Store, caplog: pytest.LogCaptureFixture, damage: Callable[[str], str], said: str
 ) -> None:
     room, _ = new_room()
     other, _ = new_room("QWERTY")
@@ -291,25 +381,25 @@ def test_a_damaged_snapshot_is_logged_and_left_out(
         await space.create(other)
         await play(space, room, 5, random.Random(12))
 
-    in_space(db, keep)
-    with raw(db) as sql:
-        (text,) = sql.execute("SELECT record FROM rooms WHERE code = 'ABCDEF'").fetchone()
-        sql.execute("UPDATE rooms SET record = ? WHERE code = 'ABCDEF'", (damage(text),))
+    store.in_space(keep)
+    kept = store.row("SELECT record FROM rooms WHERE code = 'ABCDEF'")
+    assert kept is not None
+    store.execute("UPDATE rooms SET record = ? WHERE code = 'ABCDEF'", damage(kept[0]))
 
     async def read(space: RoomSpace) -> tuple[Room | None, Room | None]:
         return await space.load("ABCDEF", LOG), await space.load("QWERTY", LOG)
 
-    damaged, fine = in_space(db, read)
+    damaged, fine = store.in_space(read)
     assert damaged is None
     assert fine is not None
     assert same(fine, other)
     assert "room ABCDEF not loaded" in caplog.text
     assert said in caplog.text
-    assert row(db, "SELECT COUNT(*) FROM rooms") == (2,)  # left alone, not deleted
+    assert store.row("SELECT COUNT(*) FROM rooms") == (2,)  # left alone, not deleted
 
 
 def test_a_snapshot_not_at_its_base_replays_no_action(
-    db: Path, caplog: pytest.LogCaptureFixture
+    store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Its row says it is at another action than its record: the actions kept since do
     not follow it, so none is played onto it."""
@@ -319,10 +409,9 @@ def test_a_snapshot_not_at_its_base_replays_no_action(
         await space.create(room)
         await play(space, room, 6, random.Random(13))
 
-    in_space(db, keep)
-    with raw(db) as sql:
-        sql.execute("UPDATE rooms SET base = 3")
-    again = in_space(db, lambda space: load(space, room.code))
+    store.in_space(keep)
+    store.execute("UPDATE rooms SET base = 3")
+    again = store.in_space(lambda space: load(space, room.code))
     assert again.ply == 0
     assert "its snapshot is not at action 3: actions not replayed" in caplog.text
 
@@ -344,7 +433,7 @@ BAD_ACTIONS = [
 
 @pytest.mark.parametrize("bad", BAD_ACTIONS, ids=lambda bad: bad[:30])
 def test_an_action_row_that_does_not_fit_stops_the_replay_and_is_logged(
-    db: Path, caplog: pytest.LogCaptureFixture, bad: str
+    store: Store, caplog: pytest.LogCaptureFixture, bad: str
 ) -> None:
     room, _ = new_room()
     rng = random.Random(7)
@@ -353,39 +442,37 @@ def test_an_action_row_that_does_not_fit_stops_the_replay_and_is_logged(
         await space.create(room)
         await play(space, room, 12, rng)
 
-    in_space(db, keep)
+    store.in_space(keep)
     kept = room.session.game.history()
-    with raw(db) as sql:
-        sql.execute("INSERT INTO room_actions VALUES ('ABCDEF', 12, ?)", (bad,))
+    store.execute("INSERT INTO room_actions VALUES ('ABCDEF', 12, ?)", bad)
 
     async def more(space: RoomSpace) -> Room:
         step(room, rng)  # action 13: the bad row holds its place
         await play(space, room, 5, rng)  # after the bad row: not replayed
         return await load(space, room.code)
 
-    again = in_space(db, more)
+    again = store.in_space(more)
     assert again.session.game.history() == kept
     assert "actions replayed up to action 13" in caplog.text
-    assert row(db, "SELECT COUNT(*) FROM room_actions") == (18,)  # left alone
+    assert store.row("SELECT COUNT(*) FROM room_actions") == (18,)  # left alone
 
 
-def test_a_missing_action_stops_the_replay(db: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_missing_action_stops_the_replay(store: Store, caplog: pytest.LogCaptureFixture) -> None:
     room, _ = new_room()
 
     async def keep(space: RoomSpace) -> None:
         await space.create(room)
         await play(space, room, 12, random.Random(8))
 
-    in_space(db, keep)
-    with raw(db) as sql:
-        sql.execute("DELETE FROM room_actions WHERE ply = 7")
-    again = in_space(db, lambda space: load(space, room.code))
+    store.in_space(keep)
+    store.execute("DELETE FROM room_actions WHERE ply = 7")
+    again = store.in_space(lambda space: load(space, room.code))
     assert again.session.game.history() == room.session.game.history()[:7]
     assert "replayed up to out of order" in caplog.text
 
 
 def test_a_card_that_does_not_match_the_deck_stops_the_replay(
-    db: Path, caplog: pytest.LogCaptureFixture
+    store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     room, _ = new_room()
     game = room.session.game
@@ -399,19 +486,19 @@ def test_a_card_that_does_not_match_the_deck_stops_the_replay(
         await space.append(room.code, 0, drawn._replace(card=other), False)
         return await load(space, room.code)
 
-    assert in_space(db, keep).ply == 0
+    assert store.in_space(keep).ply == 0
     assert "does not fit the game" in caplog.text
 
 
 @pytest.mark.parametrize("code", ["../../etc/x", "ABCDE/", "abcdef", "ABCDEF' OR 1=1 --", ""])
-def test_a_hostile_code_finds_no_room(db: Path, code: str) -> None:
+def test_a_hostile_code_finds_no_room(store: Store, code: str) -> None:
     room, _ = new_room()
 
     async def ask(space: RoomSpace) -> tuple[object, ...]:
         await space.create(room)
         return await space.load(code, LOG), await space.status(code), await space.taken(code)
 
-    assert in_space(db, ask) == (None, None, False)
+    assert store.in_space(ask) == (None, None, False)
 
 
 # ------------------------------------------------------------------ status, finished rooms
@@ -433,7 +520,7 @@ def test_the_status_of_a_room_follows_its_match() -> None:
     assert status_of(room) == "over"
 
 
-def test_a_room_is_kept_with_its_status_and_taken_in_play_or_finished(db: Path) -> None:
+def test_a_room_is_kept_with_its_status_and_taken_in_play_or_finished(store: Store) -> None:
     lobby, _ = Room.open("LBBYAA", Host("Ana", Rules(players=3), "easy", 0, 30))
     room, _ = new_room()
 
@@ -450,12 +537,12 @@ def test_a_room_is_kept_with_its_status_and_taken_in_play_or_finished(db: Path) 
         seen.append(await space.active())
         return seen
 
-    assert in_space(db, keep) == [
+    assert store.in_space(keep) == [
         "lobby", "playing", "playing", "over", True, True, False, None, ["LBBYAA"]
     ]  # fmt: skip
 
 
-def test_a_finished_room_is_archived_and_loaded_on_demand(db: Path) -> None:
+def test_a_finished_room_is_archived_and_loaded_on_demand(store: Store) -> None:
     room, token = new_room()
 
     async def keep(space: RoomSpace) -> list[object]:
@@ -472,12 +559,12 @@ def test_a_finished_room_is_archived_and_loaded_on_demand(db: Path) -> None:
             await space.taken("QWERTY"),
         ]
 
-    assert in_space(db, keep) == [True, 1, [], "over", True, False]
-    assert row(db, "SELECT COUNT(*) FROM room_actions") == (0,)
-    assert row(db, "SELECT finished IS NOT NULL FROM rooms") == (1,)
+    assert store.in_space(keep) == [True, 1, [], "over", True, False]
+    assert store.row("SELECT COUNT(*) FROM room_actions") == (0,)
+    assert store.row("SELECT finished IS NOT NULL FROM rooms") == (1,)
 
 
-def test_finished_rooms_older_than_a_week_are_pruned_and_nothing_else(db: Path) -> None:
+def test_finished_rooms_older_than_a_week_are_pruned_and_nothing_else(store: Store) -> None:
     now = time.time()
 
     async def keep(space: RoomSpace) -> list[object]:
@@ -489,11 +576,10 @@ def test_finished_rooms_older_than_a_week_are_pruned_and_nothing_else(db: Path) 
         waiting, _ = new_room("WAYTNG")  # in play, untouched for months: never pruned
         await space.create(waiting)
         await play(space, waiting, 5, random.Random(9))
-        with raw(db) as sql:
-            sql.execute(
-                "UPDATE rooms SET finished = ? WHERE code = 'AGEDAB'", (now - KEEP_FINISHED - 60,)
-            )
-            sql.execute("UPDATE rooms SET updated = 0 WHERE code = 'WAYTNG'")
+        store.execute(
+            "UPDATE rooms SET finished = ? WHERE code = 'AGEDAB'", now - KEEP_FINISHED - 60
+        )
+        store.execute("UPDATE rooms SET updated = 0 WHERE code = 'WAYTNG'")
         return [
             await space.prune_finished(now),
             await space.status("AGEDAB"),
@@ -504,11 +590,11 @@ def test_finished_rooms_older_than_a_week_are_pruned_and_nothing_else(db: Path) 
             (await load(space, "WAYTNG")).ply,
         ]
 
-    assert in_space(db, keep) == [1, None, "over", 1, None, 0, 5]
-    assert row(db, "SELECT COUNT(*) FROM room_actions") == (5,)  # the pruned rooms' went too
+    assert store.in_space(keep) == [1, None, "over", 1, None, 0, 5]
+    assert store.row("SELECT COUNT(*) FROM room_actions") == (5,)  # the pruned rooms' went too
 
 
-def test_a_room_that_never_started_is_removed(db: Path) -> None:
+def test_a_room_that_never_started_is_removed(store: Store) -> None:
     room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30))
 
     async def keep(space: RoomSpace) -> list[object]:
@@ -517,8 +603,8 @@ def test_a_room_that_never_started_is_removed(db: Path) -> None:
         await space.remove("ABCDEF")  # nothing left: fine
         return [await space.taken("ABCDEF"), await space.active()]
 
-    assert in_space(db, keep) == [False, []]
-    assert row(db, "SELECT COUNT(*) FROM rooms") == (0,)
+    assert store.in_space(keep) == [False, []]
+    assert store.row("SELECT COUNT(*) FROM rooms") == (0,)
 
 
 # ------------------------------------------------------------------ room keys, schema
@@ -539,7 +625,7 @@ def test_room_keys_at_the_ends_of_the_alphabet() -> None:
     assert room_key("AAAABA") == len(CODE_ALPHABET)
 
 
-def test_the_schema_steps_run_once_and_a_room_kept_stays(db: Path) -> None:
+def test_the_schema_steps_run_once_and_a_room_kept_stays(store: Store) -> None:
     room, _ = new_room()
 
     async def twice(space: RoomSpace) -> list[object]:
@@ -552,40 +638,43 @@ def test_the_schema_steps_run_once_and_a_room_kept_stays(db: Path) -> None:
             await load(again, "ABCDEF"),
         ]
 
-    ran, version, again = in_space(db, twice)
+    ran, version, again = store.in_space(twice)
     assert ran == 0
     assert version == len(STEPS)
     assert isinstance(again, Room)
     assert same(again, room)
-    assert row(db, "SELECT COUNT(*) FROM schema_version") == (len(STEPS),)
-    assert in_space(db, lambda space: schema_version(space.db)) == len(STEPS)
+    assert store.row("SELECT COUNT(*) FROM schema_version") == (len(STEPS),)
+    assert store.in_space(lambda space: schema_version(space.db)) == len(STEPS)
 
 
-def test_a_database_newer_than_the_program_is_refused(db: Path) -> None:
+def test_a_database_newer_than_the_program_is_refused(store: Store) -> None:
     room, _ = new_room()
 
     async def keep(space: RoomSpace) -> None:
         await space.create(room)
 
-    in_space(db, keep)
-    with raw(db) as sql:
-        sql.execute("INSERT INTO schema_version (version) VALUES (?)", (len(STEPS) + 1,))
+    store.in_space(keep)
+    store.execute("INSERT INTO schema_version (version) VALUES (?)", len(STEPS) + 1)
     with pytest.raises(StoreError, match=f"schema step {len(STEPS) + 1}, newer than"):
-        in_space(db, lambda space: space.active())
-    assert row(db, "SELECT COUNT(*) FROM rooms") == (1,)  # refused, not touched
+        store.in_space(lambda space: space.active())
+    assert store.row("SELECT COUNT(*) FROM rooms") == (1,)  # refused, not touched
 
 
-def test_a_fresh_database_gets_every_step() -> None:
-    async def fresh(db: SqliteDatabase) -> tuple[int, int]:
-        await db.open()
+def test_a_fresh_database_gets_every_step(store: Store) -> None:
+    """An empty database gets every step (a SQLite file's folder is made too)."""
+
+    async def fresh() -> tuple[int, int]:
+        db = await store.open()
         try:
             return await migrate(db), await schema_version(db)
         finally:
             await db.close()
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "deep" / "rooms.sqlite3"  # its folder made too
-        assert asyncio.run(fresh(SqliteDatabase(path))) == (len(STEPS), len(STEPS))
+    if store.kind == "sqlite":
+        assert not store.path.parent.exists()
+    assert asyncio.run(fresh()) == (len(STEPS), len(STEPS))
+    if store.kind == "sqlite":
+        assert store.path.is_file()
 
 
 # ------------------------------------------------------------------ kill -9
@@ -620,13 +709,16 @@ asyncio.run(main())
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_killed_between_two_actions_loses_at_most_the_one_being_written(
-    db: Path, seed: int
+    tmp_path: Path, seed: int
 ) -> None:
     """After ``kill -9``, every action whose ``append`` returned is there, and at most one
-    more (written, but not yet told)."""
+    more (written, but not yet told). SQLite only: a child process appending to the
+    embedded database's file (on PostgreSQL, a killed server process is
+    ``test_shared_store``'s)."""
+    store = Store.sqlite(tmp_path / "rooms.sqlite3")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(db), str(seed)],
+        [sys.executable, "-c", CHILD, str(store.path), str(seed)],
         stdout=subprocess.PIPE,
         text=True,
         env=env,
@@ -639,7 +731,7 @@ def test_killed_between_two_actions_loses_at_most_the_one_being_written(
     child.send_signal(signal.SIGKILL)
     told = int([line, *child.stdout][-1])
     child.wait()
-    again = in_space(db, lambda space: load(space, "ABCDEF"))
+    again = store.in_space(lambda space: load(space, "ABCDEF"))
     assert again.ply in (told + 1, told + 2)
 
 
@@ -695,21 +787,23 @@ def old_data_dir(root: Path) -> dict[str, Room]:
 def test_the_rooms_of_an_older_server_are_moved_in_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """SQLite only, as the server does it: an older server's files are moved into the
+    embedded database of the same data directory."""
     data = DataDir(tmp_path / "home")
     rooms = old_data_dir(data.root)
-    path = data.root / "rooms.sqlite3"
+    path = Store.sqlite(data.root / "rooms.sqlite3")
 
     async def move(space: RoomSpace) -> list[object]:
         moved = await import_files(space, data, LOG)
         again = await import_files(space, data, LOG)  # nothing left to move
         return [moved, again, await space.active(), await space.status("ENDEDA")]
 
-    assert in_space(path, move) == [3, 0, ["BARESS", "PLAYNG"], "over"]
+    assert path.in_space(move) == [3, 0, ["BARESS", "PLAYNG"], "over"]
     assert not (data.root / "rooms").exists()
     assert (data.root / MOVED / "notes.txt").read_text() == "mine"  # kept, not deleted
     assert (data.root / MOVED / "PLAYNG.log").is_file()
     for code, room in rooms.items():
-        again = in_space(path, lambda space, code=code: load(space, code))  # type: ignore[misc]
+        again = path.in_space(lambda space, code=code: load(space, code))  # type: ignore[misc]
         assert same(again, room), code
     assert rooms["PLAYNG"].ply == 16
     assert "room not moved" in caplog.text
@@ -717,9 +811,10 @@ def test_the_rooms_of_an_older_server_are_moved_in_once(
 
 
 def test_a_room_already_in_the_database_is_not_moved_over_it(tmp_path: Path) -> None:
+    """SQLite only (the files are moved into the embedded database only)."""
     data = DataDir(tmp_path / "home")
     rooms = old_data_dir(data.root)
-    path = data.root / "rooms.sqlite3"
+    path = Store.sqlite(data.root / "rooms.sqlite3")
     newer, _ = new_room("PLAYNG")  # a room of the same code already in the database
     play_only(newer, 3, random.Random(21))
 
@@ -727,7 +822,7 @@ def test_a_room_already_in_the_database_is_not_moved_over_it(tmp_path: Path) -> 
         await space.create(newer)
         return await import_files(space, data, LOG), await load(space, "PLAYNG")
 
-    moved, logged = in_space(path, move)
+    moved, logged = path.in_space(move)
     assert moved == 2
     assert same(logged, newer)
     assert not same(logged, rooms["PLAYNG"])
@@ -751,6 +846,7 @@ def test_a_damaged_log_is_replayed_up_to_its_damage(
     replayed: int,
     said: str,
 ) -> None:
+    """SQLite only (the files are moved into the embedded database only)."""
     data = DataDir(tmp_path / "home")
     rooms = old_data_dir(data.root)
     log = data.root / "rooms" / "PLAYNG.log"
@@ -762,14 +858,15 @@ def test_a_damaged_log_is_replayed_up_to_its_damage(
         assert await import_files(space, data, LOG) == 3
         return await load(space, "PLAYNG")
 
-    again = in_space(data.root / "rooms.sqlite3", move)
+    again = Store.sqlite(data.root / "rooms.sqlite3").in_space(move)
     assert again.session.game.history() == rooms["PLAYNG"].session.game.history()[: 9 + replayed]
     assert said in caplog.text
 
 
 def test_a_server_started_on_an_older_servers_data_moves_its_rooms_in(tmp_path: Path) -> None:
     """``run_server`` on the data directory: the rooms are in its database (and resumed)
-    before it says where it listens; the folder is renamed."""
+    before it says where it listens; the folder is renamed. SQLite only: the server moves
+    files into its data directory's own database only."""
     data = DataDir(tmp_path)
     rooms = old_data_dir(data.root)
 
