@@ -187,6 +187,13 @@ class LobbyChanged:
     """The player at this front end (``None``: watching)."""
     locked: bool = False
     """True while the host keeps the table closed to new players."""
+    public: bool = False
+    """True for a table listed in the lobby (``coloretto lobby``)."""
+    rated: bool = False
+    """True for a table whose games change its accounts' ratings."""
+    fill_in: float | None = None
+    """Seconds until bots fill the free seats and the game starts (``None``: when the
+    host starts it)."""
 
 
 @dataclass(frozen=True)
@@ -829,7 +836,15 @@ class RemoteTable:
         seats = tuple(None if seat is None else (seat.name, seat.present) for seat in message.seats)
         self._tell(
             LobbyChanged(
-                str(self.room), seats, message.rules, message.bot, self.player, message.locked
+                str(self.room),
+                seats,
+                message.rules,
+                message.bot,
+                self.player,
+                message.locked,
+                message.public,
+                message.rated,
+                message.fill_in,
             )
         )
 

@@ -89,22 +89,34 @@ class LobbySeat:
 
 @dataclass(frozen=True)
 class LobbyMessage:
-    """Who sits where before the start (``None``: a free seat, a bot's once it starts)."""
+    """Who sits where before the start (``None``: a free seat, a bot's once it starts);
+    whether the table is public (listed in the lobby) and rated, and in how many seconds
+    bots fill its free seats and its game starts (``None``: when its host starts it)."""
 
     room: str
     rules: Rules
     bot: str
     seats: tuple[LobbySeat | None, ...]
     locked: bool = False
+    public: bool = False
+    rated: bool = False
+    fill_in: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The message's frame."""
+        """The message's frame (``public``, ``rated`` and ``fill_in`` only when set)."""
         seats = [
             None if seat is None else {"name": seat.name, "present": seat.present}
             for seat in self.seats
         ]
-        return {"type": "lobby", "room": self.room, "rules": self.rules.to_dict(),
+        data = {"type": "lobby", "room": self.room, "rules": self.rules.to_dict(),
                 "bot": self.bot, "seats": seats, "locked": self.locked}  # fmt: skip
+        if self.public:
+            data["public"] = True
+        if self.rated:
+            data["rated"] = True
+        if self.fill_in is not None:
+            data["fill_in"] = self.fill_in
+        return data
 
     @classmethod
     def parse(cls, data: Mapping[str, Any]) -> LobbyMessage:
@@ -125,7 +137,14 @@ class LobbyMessage:
         if not isinstance(locked, bool):
             raise ProtocolError("lobby.locked: expected true or false")
         room = _room(data, "lobby")
-        return cls(room, rules, _level(data, "bot", "lobby"), tuple(taken), locked)
+        public, rated = data.get("public", False), data.get("rated", False)
+        if not isinstance(public, bool) or not isinstance(rated, bool):
+            raise ProtocolError("lobby.public, lobby.rated: expected true or false")
+        fill_in = (
+            None if data.get("fill_in") is None else _seconds(data, "fill_in", 3600.0, "lobby")
+        )
+        return cls(room, rules, _level(data, "bot", "lobby"), tuple(taken), locked, public,
+                   rated, fill_in)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -826,7 +826,11 @@ class RoomServer:
             for p, name in enumerate(room.people)
         )
         rules = room.session.config.rules
-        return LobbyMessage(room.code, rules, room.level, seats, room.locked)
+        table = room.table
+        fill_in = None if table.fill_at is None else round(max(0.0, table.fill_at - time.time()), 1)
+        return LobbyMessage(
+            room.code, rules, room.level, seats, room.locked, table.public, table.rated, fill_in
+        )
 
     def _game(self, live: LiveRoom, player: int | None) -> GameMessage:
         room = live.room

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from websockets.asyncio.client import connect
@@ -122,6 +124,30 @@ def test_the_lobby_shows_a_closed_table_and_l_opens_it(
             await pilot.press("q")
 
     asyncio.run(asyncio.wait_for(test(), 60))
+
+
+def test_a_public_table_says_so_and_when_bots_fill_it(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    """A public table that bots fill after a minute: its lobby says it is listed and at
+    what time (the player's clock) the game starts."""
+
+    async def test() -> str:
+        opening = replace(HOST, public=True, fill_after=60.0)
+        ana = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "ana")))
+        app = OnlineApp(ana, host=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(lambda: app.lobby.lobby is not None)
+            how = str(app.screen.query_one("#lobby-how").render())
+            await pilot.press("q")
+        return how
+
+    start = datetime.now() + timedelta(seconds=60)
+    how = asyncio.run(asyncio.wait_for(test(), 60))
+    assert "A public table: coloretto lobby lists it." in how, how
+    told = datetime.strptime(how.split("starts at ")[1][:8], "%H:%M:%S")
+    apart = (told - start.replace(year=1900, month=1, day=1)).total_seconds() % 86400
+    assert min(apart, 86400 - apart) < 10, how  # (a clock time: midnight may pass)
 
 
 def test_a_person_removed_reads_why_and_their_client_stops(

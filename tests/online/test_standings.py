@@ -172,6 +172,9 @@ def test_a_public_table_is_listed_everywhere_and_filled_by_bots_after_its_wait(
                                      "away_after": 60, "public": True,
                                      "fill_after": 10})  # fmt: skip
         opened = time.monotonic()
+        lobby = await receive(host, "lobby")
+        assert lobby["public"] is True, lobby
+        assert 0 < lobby["fill_in"] <= 10, lobby
         private, _ = await signed(first, source("player", 5), None,
                                   {"type": "host", "name": "Zoe", "rules": {"players": 3},
                                    "bot": "easy"})  # fmt: skip

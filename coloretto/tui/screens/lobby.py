@@ -4,6 +4,8 @@ and close it to new players."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -112,11 +114,24 @@ class LobbyScreen(Screen[None]):
             how += ": l opens it again.\n" if self.host else f" ({host} closed it).\n"
         else:
             how = f"Friends join with:  {self.join_hint.format(room=lobby.room)}\n"
+        if lobby.public:
+            how += (
+                "A public table"
+                + (", rated" if lobby.rated else "")
+                + ": coloretto lobby lists it."
+            )
+            if lobby.fill_in is not None:
+                at = datetime.now() + timedelta(seconds=lobby.fill_in)  # the player's clock
+                how += f" Bots fill the free seats and the game starts at {at:%H:%M:%S}."
+            how += "\n"
+        elif lobby.rated:
+            how += "A rated table: its games change the players' ratings.\n"
         if self.host:
             how += "Press s or Enter to start: bots take the free seats.\nx removes a person; l "
             how += "opens the table again." if lobby.locked else "closes it to new players."
         else:
-            how += f"Waiting for {host} to start {first}…"  # as between a match's games
+            how += f"Waiting for {host} to start {first}"  # as between a match's games
+            how += ", or for that time…" if lobby.fill_in is not None else "…"
         self.query_one("#lobby-how", Static).update(Text(how))  # a name is no markup
         if self.choosing and not self._others():
             self.choosing = False  # whoever was to be removed has gone
