@@ -8,7 +8,7 @@ the seats. Every bot starts as a new player (``NEW``); the games of all tables a
 interleaved, so that no table's games come all at the end, and rated in that order. The
 file written holds each level's rating (what ``bot_rating`` reads), each table's figures,
 the games, the date, the seconds taken and the command; docs/ratings.md tells the figures.
-The expert, not a level, fills the fifth seat and is rated along (not written as a level).
+The expert, not a level, sits at two tables and is rated along (not written as a level).
 
 ``--person BOT --against LEVELS`` checks the ratings instead (nothing is written): BOT
 plays ``--games`` 4-player games against three bots of each level in turn (same deals for
@@ -43,8 +43,9 @@ TABLES: tuple[tuple[tuple[str, ...], int], ...] = (
     (("beginner", "easy", "normal", "expert"), 2),
 )
 """Each table's bots (one seat each; seats rotated over every deal) and its share of
-``--games``: every level at one table, the three strongest, the three weakest, and five
-seats with the expert (between easy and normal, about a millisecond a move)."""
+``--games``: every level at one table, the three strongest, the three weakest, and the
+expert (between easy and normal, about a millisecond a move) with all four and with the
+three weakest."""
 
 OUT = Path(__file__).resolve().parent.parent / "coloretto" / "bots" / "ratings.json"
 
