@@ -128,6 +128,8 @@ class SqliteDatabase(Database):
             return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
         except sqlite3.Error as error:
             raise StoreError(f"the database refused: {error}") from None
+        except RuntimeError:  # its thread is gone: the server is stopping
+            raise StoreError("the database is closed") from None
 
     def _statement(self, sql: str, args: Sequence[Any]) -> int:
         assert self._db is not None
@@ -195,7 +197,13 @@ def _numbered(sql: str) -> str:
 def _asyncpg_errors() -> tuple[type[BaseException], ...]:
     import asyncpg  # noqa: PLC0415 (only a shared database needs it)
 
-    return (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
+    return (
+        asyncpg.PostgresError,
+        asyncpg.InterfaceError,
+        asyncpg.InternalClientError,
+        OSError,
+        asyncio.TimeoutError,
+    )
 
 
 Listener = Callable[[str], None]
@@ -249,27 +257,34 @@ class SharedDatabase(Database):
 
     async def execute(self, sql: str, *args: Any) -> int:
         try:
-            return _count(await self._pool.execute(_numbered(sql), *args))
+            return _count(await self._open_pool().execute(_numbered(sql), *args))
         except self._errors as error:
             raise StoreError(f"the database refused: {_said(error)}") from None
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         try:
-            return [tuple(row) for row in await self._pool.fetch(_numbered(sql), *args)]
+            return [tuple(row) for row in await self._open_pool().fetch(_numbered(sql), *args)]
         except self._errors as error:
             raise StoreError(f"the database refused: {_said(error)}") from None
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         try:
-            async with self._pool.acquire() as connection, connection.transaction():
+            async with self._open_pool().acquire() as connection, connection.transaction():
                 yield _PgTransaction(connection, self._errors)
         except self._errors as error:
             raise StoreError(f"the database refused: {_said(error)}") from None
 
+    def _open_pool(self) -> Any:
+        if self._pool is None:
+            raise StoreError("the database is closed")
+        return self._pool
+
     async def control(self, sql: str, *args: Any) -> list[Row]:
         """A query on the control connection (advisory locks are held by it)."""
         async with self._control_turn:
+            if self._control is None:
+                raise StoreError("the database is closed")
             try:
                 rows = await self._control.fetch(_numbered(sql), *args)
             except self._errors as error:

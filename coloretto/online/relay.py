@@ -152,6 +152,7 @@ class Relay:
         self.limits = limits
         self.log = log
         self._numbers = itertools.count(1)
+        self._sent = itertools.count(1)
         self._outbox: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._senders: dict[str, asyncio.Task[None]] = {}
         self._inbox: asyncio.Queue[str] = asyncio.Queue()
@@ -222,17 +223,25 @@ class Relay:
             batch = [await queue.get()]
             while not queue.empty():
                 batch.append(queue.get_nowait())
-            try:
-                for payload in await self._payloads(batch):
-                    await self.db.execute("SELECT pg_notify(?, ?)", target, payload)
+            try:  # all in one statement: one round trip, the notifications in order
+                await self.db.execute(
+                    "SELECT pg_notify(?, p) FROM unnest(CAST(? AS TEXT[]))"
+                    " WITH ORDINALITY AS t (p, n) ORDER BY n",
+                    target, await self._payloads(batch),
+                )  # fmt: skip
             except StoreError as error:
                 self.log.error("messages to %s lost: %s", to, error)
 
     async def _payloads(self, batch: list[dict[str, Any]]) -> list[str]:
-        """The notifications that carry ``batch``, in order."""
+        """The notifications that carry ``batch``, in order, each numbered (PostgreSQL
+        sends one of several equal notifications of a transaction)."""
         payloads: list[str] = []
         items: list[str] = []
         size = 0
+
+        def close() -> None:
+            payloads.append(f'{{"n":{next(self._sent)},"m":[{",".join(items)}]}}')
+
         for message in batch:
             text = json.dumps(message)
             if len(text) > MAX_NOTIFY - 10:
@@ -241,13 +250,13 @@ class Relay:
                     text, time.time(),
                 )  # fmt: skip
                 text = json.dumps({"ref": int(rows[0][0])})
-            if size + len(text) + 2 > MAX_NOTIFY and items:
-                payloads.append("[" + ",".join(items) + "]")
+            if size + len(text) + 40 > MAX_NOTIFY and items:
+                close()
                 items, size = [], 0
             items.append(text)
             size += len(text) + 1
         if items:
-            payloads.append("[" + ",".join(items) + "]")
+            close()
         return payloads
 
     # ------------------------------------------------------------------ receiving
@@ -259,7 +268,8 @@ class Relay:
                 batch = json.loads(payload)
             except ValueError:
                 continue
-            for item in batch if isinstance(batch, list) else ():
+            items = batch.get("m") if isinstance(batch, dict) else None
+            for item in items if isinstance(items, list) else ():
                 message = await self._fetch(item["ref"]) if _is_ref(item) else item
                 if isinstance(message, dict):
                     try:

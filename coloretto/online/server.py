@@ -216,6 +216,8 @@ class RoomServer:
             self.relay.on_open = self._relayed
         self.clock: Callable[[], float] = time.monotonic
         self._tasks: set[asyncio.Task[None]] = set()
+        self.stopping = False
+        """True once the server stops: no new work is started."""
 
     # ------------------------------------------------------------------ rooms
 
@@ -304,7 +306,23 @@ class RoomServer:
                     self.kick(live)
                     self._watch_idle(live)
 
+    async def stop(self) -> None:
+        """Stop every room's bots, timers and pending work (the server is stopping), and
+        wait until they have: nothing then writes to the database or asks a bot."""
+        self.stopping = True
+        tasks = [task for task in self._tasks if not task.done()]
+        for live in self.rooms.values():
+            live.stop_timers()
+            if live.driver is not None and not live.driver.done():
+                tasks.append(live.driver)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     def _spawn(self, work: Any) -> None:
+        if self.stopping:
+            work.close()  # a timer that fired as the server stops: nothing more is done
+            return
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -1145,6 +1163,7 @@ async def _serve(  # noqa: PLR0917
                 server.log.error("the connection to the database was lost: stopping")
                 raise StoreError("the connection to the database was lost")
     finally:
+        await server.stop()
         if server.relay is not None:
             server.relay.stop()
         server.gate.stop()
