@@ -59,13 +59,14 @@ LAYERS = {
     "play": {"engine", "bots", "store"},
     "online": {"engine", "bots", "store", "play"},
     "tui": {"engine", "bots", "store", "play", "online"},
-    "web": set(),
+    "web": {"engine", "bots", "store", "play", "online"},
     "cli": {"engine", "bots", "store", "play", "online", "tui", "web"},
 }
 """Which of the package's layers each one may import: ``cli → tui → online → play →
 {bots, store} → engine``, never the other way (``online`` has no Textual); ``cli → web``,
-the web server (textual-serve), which imports none of the game: each visitor's process
-runs the command line."""
+the web server (textual-serve), which plays no game itself (each visitor's process runs
+the command line) but asks a game server for its public tables (``online.lobby``), so
+``web → online`` and never ``web → tui``."""
 
 
 def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
