@@ -22,6 +22,10 @@ the two actions (``CLEAR``), measured deal by deal since every action is valued 
 deals (``Valuation.paired``): a move within that error of the best is at worst "good" (the
 moves are about equal). A move the hint recommended in the game (``StoredHint``) is at worst
 "good" too, unless this look is deeper than the hint's (more deals) and its loss is clear.
+A review looks again on new deals at a decision whose grade is not settled by ``SETTLE``
+(4) standard errors (``Decision.unsettled``: a mistake's or a blunder's threshold within
+four errors of what the move lost, or of what it could have lost against any other move)
+before it grades it.
 
 A decision's accuracy is Lichess's ``103.1668 e^(-0.04354 loss) - 3.1669`` (``loss`` in
 points of %: the loss the grade goes by, ``Decision.graded_loss``), between 0 and 100; a
@@ -65,6 +69,14 @@ REVIEW_BOT = COACH_BOT
 CLEAR = 2.0
 """How many standard errors of the difference a loss (or a hint's edge) must exceed to be
 told: within them, the moves are about equal."""
+
+SETTLE = 4.0
+"""How many standard errors of the difference a decision's loss must lie from the
+mistake's and the blunder's thresholds, against the best move and against every other
+move, for its grade to be settled (``Decision.unsettled``): a review looks again on new
+deals at a decision not settled. Two looks settled on opposite sides of a threshold are at
+least four errors of their difference apart (5.7 when they are as sure): by chance, one
+decision in 30,000 at worst."""
 
 
 class Grade(Enum):
@@ -119,8 +131,11 @@ GRADE_THRESHOLDS: tuple[tuple[float, Grade], ...] = (
 """The least loss of chance to win (0 to 1) for each grade, worst first; below them all:
 ``Grade.BEST``."""
 
-_AT_MOST_GOOD = math.nextafter({g: least for least, g in GRADE_THRESHOLDS}[Grade.INACCURACY], 0.0)
+_LEAST = {g: least for least, g in GRADE_THRESHOLDS}
+_AT_MOST_GOOD = math.nextafter(_LEAST[Grade.INACCURACY], 0.0)
 """The largest loss graded ``Grade.GOOD``."""
+_ERROR_THRESHOLDS = (_LEAST[Grade.MISTAKE], _LEAST[Grade.BLUNDER])
+"""The thresholds of a mistake and a blunder: the grades a review must settle."""
 
 
 def grade(loss: float) -> Grade:
@@ -343,15 +358,44 @@ class Decision:
         )
 
     @property
-    def borderline(self) -> bool:
-        """True when ``loss`` is within two ``noise`` of the mistake's or the blunder's
-        threshold: another sample of deals could well grade it otherwise."""
-        noise = 2 * self.noise
-        return any(
-            abs(self.loss - least) < noise
-            for least, grade in GRADE_THRESHOLDS
-            if grade in (Grade.MISTAKE, Grade.BLUNDER)
+    def sure_loss(self) -> float:
+        """What the played action lost against the best at the least, by ``SETTLE``
+        standard errors: each measure (the chance to win, the points at ``POINT_WORTH``)
+        less that many of its errors; 0 if neither is left."""
+        mine, best = self.estimates[self.played], self.estimates[self.best]
+        win_error, points_error = self.errors
+        return max(
+            best.win - mine.win - SETTLE * win_error,
+            POINT_WORTH * (best.margin - mine.margin - SETTLE * points_error),
+            0.0,
         )
+
+    @property
+    def possible_loss(self) -> float:
+        """What the played action could have lost at the most, by ``SETTLE`` standard
+        errors, against any other action (whichever else the deals would rank the best):
+        each measure plus that many of its errors; 0 if none could beat it."""
+        mine = self.estimates[self.played]
+        most = 0.0
+        for action, other in self.estimates.items():
+            if action == self.played:
+                continue
+            win_error, points_error = self.valuation.difference_error(action, self.played)
+            most = max(
+                most,
+                other.win - mine.win + SETTLE * win_error,
+                POINT_WORTH * (other.margin - mine.margin + SETTLE * points_error),
+            )
+        return most
+
+    @property
+    def unsettled(self) -> bool:
+        """True when the mistake's or the blunder's threshold lies between ``sure_loss``
+        and ``possible_loss``: other deals could grade the decision across it (a flaw
+        near the threshold, or a move found the best while another could be a mistake's
+        loss better). The review analyses it again on new deals (``REFINE``)."""
+        low, high = self.sure_loss, self.possible_loss
+        return any(low < least <= high for least in _ERROR_THRESHOLDS)
 
     @property
     def graded_loss(self) -> float:

@@ -203,16 +203,19 @@ def _quiet() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-REFINE = 3
-"""A borderline decision (``Decision.borderline``) is analysed again on new deals, up to
-this many more times, so that reviews with different seeds grade it alike."""
+REFINE = 7
+"""An unsettled decision (``Decision.unsettled``: a mistake's or a blunder's threshold
+within four standard errors of what it lost, or could have lost against any other move)
+is analysed again on new deals, with new opponents drawn for them, up to this many more
+times, pooled, until it is settled, so that reviews with different seeds grade it alike
+(about one decision in fifteen is unsettled at the first look)."""
 
 
 def _analyse_one(state: GameState, ply: int, played: Action, bot: str, seed: int) -> Decision:
     valuation = analyse_decision(state, bot=bot, seed=seed)
     decision = Decision(ply, state.current_player, played, valuation.estimates, valuation.paired)
     for again in range(1, REFINE + 1):
-        if not decision.borderline:
+        if not decision.unsettled:
             break
         valuation = valuation.pooled(analyse_decision(state, bot=bot, seed=seed, again=again))
         decision = replace(decision, estimates=valuation.estimates, paired=valuation.paired)
