@@ -9,6 +9,7 @@ import asyncio
 import sys
 
 from coloretto.cli.parser import Commands, fail
+from coloretto.cli.server_options import add_server_arguments
 from coloretto.online.accounts import (
     MAX_EXPORT,
     Account,
@@ -58,8 +59,7 @@ def add_parser(commands: Commands) -> None:
         "create", help="make an account on a server", description="Make an account on a server."
     )
     create.add_argument("name", metavar="NAME", help="your name there (1-16 characters)")
-    _add_server(create)
-    create.add_argument("--cafile", help="trust this certificate authority (PEM) for wss://")
+    add_server_arguments(create)
     create.set_defaults(run=run_create, parser=create)
 
     export = actions.add_parser(
@@ -68,7 +68,7 @@ def add_parser(commands: Commands) -> None:
         description="Print your account on a server as one line, for `coloretto account "
         "import` on another machine. The line holds the secret key: keep it to yourself.",
     )
-    _add_server(export)
+    add_server_arguments(export, cafile=False)
     export.set_defaults(run=run_export, parser=export)
 
     imported = actions.add_parser(
@@ -84,17 +84,6 @@ def add_parser(commands: Commands) -> None:
         "list", help="the accounts kept here", description="List the accounts kept here."
     )
     listed.set_defaults(run=run_list, parser=listed)
-
-
-def _add_server(parser: argparse.ArgumentParser) -> None:
-    from coloretto.online.client import DEFAULT_SERVER  # noqa: PLC0415 (as online_command)
-
-    parser.add_argument(
-        "--server",
-        default=DEFAULT_SERVER,
-        metavar="HOST:PORT",
-        help=f"the game server (default {DEFAULT_SERVER}; wss://HOST:PORT for TLS)",
-    )
 
 
 def _server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:

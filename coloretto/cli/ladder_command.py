@@ -14,6 +14,7 @@ from rich.text import Text
 
 from coloretto.cli.online_command import server_address, trusting
 from coloretto.cli.parser import Commands, fail
+from coloretto.cli.server_options import add_server_arguments
 from coloretto.online.lobby import LobbyError, fetch_ladder
 from coloretto.online.messages import LadderEntry
 
@@ -32,8 +33,6 @@ examples:
 
 def add_parser(commands: Commands) -> None:
     """Register ``ladder``."""
-    from coloretto.online.client import DEFAULT_SERVER  # noqa: PLC0415
-
     parser = commands.add_parser(
         "ladder",
         help="show the ratings of a game server's players and bots",
@@ -41,13 +40,7 @@ def add_parser(commands: Commands) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--server",
-        default=DEFAULT_SERVER,
-        metavar="HOST:PORT",
-        help=f"the game server (default {DEFAULT_SERVER}; wss://HOST:PORT for TLS)",
-    )
-    parser.add_argument("--cafile", help="trust this certificate authority (PEM) for wss://")
+    add_server_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the ladder as JSON")
     parser.set_defaults(run=run, parser=parser)
 
