@@ -29,6 +29,7 @@ STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             """CREATE TABLE rooms (
                 code TEXT PRIMARY KEY,
+                lock_key INTEGER,
                 status TEXT NOT NULL,
                 record TEXT NOT NULL,
                 base INTEGER NOT NULL,

@@ -128,9 +128,10 @@ class RoomSpace:
             if taken:
                 raise CodeTaken(room.code)
             await tx.execute(
-                "INSERT INTO rooms (code, status, record, base, updated, public, summary)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                room.code, status_of(room), text, room.ply, time.time(), *_listing(room),
+                "INSERT INTO rooms (code, lock_key, status, record, base, updated, public,"
+                " summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                room.code, room_key(room.code), status_of(room), text, room.ply, time.time(),
+                *_listing(room),
             )  # fmt: skip
 
     async def save(self, room: Room) -> None:
@@ -149,9 +150,10 @@ class RoomSpace:
             )  # fmt: skip
             if not changed:
                 await tx.execute(
-                    "INSERT INTO rooms (code, status, record, base, updated, finished, public,"
-                    " summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    room.code, status, text, room.ply, now, finished, *_listing(room),
+                    "INSERT INTO rooms (code, lock_key, status, record, base, updated,"
+                    " finished, public, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    room.code, room_key(room.code), status, text, room.ply, now, finished,
+                    *_listing(room),
                 )  # fmt: skip
             await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
 
@@ -334,18 +336,13 @@ class RoomSpace:
         if not isinstance(self.db, SharedDatabase):
             return []
         rows = await self.db.fetch(
-            "SELECT r.code FROM rooms r WHERE r.status = 'playing' ORDER BY r.updated LIMIT ?",
-            limit * 4,
-        )
-        held = {
-            int(row[0])
-            for row in await self.db.fetch(
-                "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND granted"
-                " AND classid = ?::bigint::oid AND objsubid = 2",
-                ROOMS_LOCK,
-            )
-        }
-        return [str(row[0]) for row in rows if room_key(str(row[0])) not in held][:limit]
+            "SELECT r.code FROM rooms r WHERE r.status = 'playing' AND NOT EXISTS ("
+            " SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted"
+            " AND l.classid = CAST(? AS BIGINT)::oid AND l.objsubid = 2"
+            " AND l.objid = CAST(r.lock_key AS BIGINT)::oid) ORDER BY r.updated LIMIT ?",
+            ROOMS_LOCK, limit,
+        )  # fmt: skip
+        return [str(row[0]) for row in rows]
 
 
 def _listing(room: Room) -> tuple[int, str | None]:

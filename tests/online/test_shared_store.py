@@ -14,9 +14,12 @@ from typing import Any
 
 import asyncpg
 
+from coloretto.engine import Rules
 from coloretto.engine.record import parse_record
+from coloretto.online.database import StoreUrl, open_database
+from coloretto.online.protocol import Host
 from coloretto.online.relay import MAX_NOTIFY
-from coloretto.online.room_space import replay_entry
+from coloretto.online.room_space import RoomSpace, replay_entry
 from coloretto.online.rooms import Room
 from tests.online.raw_ws import LEGIT, Player, Server, open_ws, receive, send, source
 
@@ -173,3 +176,46 @@ def test_a_process_killed_mid_game_has_its_room_taken_over_within_ten_seconds(
     (room,) = rooms_in(pg_url)
     assert room.session.game.is_over
     assert room.ply == outcome["end"], outcome
+
+
+def test_rooms_in_play_whose_process_ended_are_found_by_the_others(pg_url: str) -> None:
+    """Which process plays a room is its lock, as PostgreSQL holds it: a room one process
+    claims is no other's to claim, nor an orphan; when that process lets it go, or its
+    connection ends however it ends, the others find its rooms in play (and only those:
+    not a room in its lobby) and one of them may claim each."""
+
+    async def test() -> dict[str, Any]:
+        url = StoreUrl("postgresql", pg_url)
+        first = await open_database(url, "coloretto-00000a01")
+        second = await open_database(url, "coloretto-00000a02")
+        mine = await RoomSpace.open(first, "coloretto-00000a01")
+        theirs = await RoomSpace.open(second, "coloretto-00000a02")
+        codes = ["ABCDEF", "BCDEFG", "CDEFGH", "DEFGHJ"]
+        for code in codes:
+            room, _ = Room.open(code, Host("Ana", Rules(players=3), "easy", 0, 30))
+            if code != "DEFGHJ":
+                room.start()  # the last one stays in its lobby
+            assert await mine.claim(code)
+            await mine.create(room)
+        seen: dict[str, Any] = {"claimed": await theirs.claim("ABCDEF")}
+        seen["player"] = await theirs.player_of("ABCDEF")
+        seen["while held"] = await theirs.orphans()
+        await mine.release("BCDEFG")
+        seen["one let go"] = await theirs.orphans()
+        await first.close()  # as if killed: its connection ends
+        seen["alive"] = await theirs.alive("coloretto-00000a01")
+        seen["ended"] = sorted(await theirs.orphans())
+        seen["taken"] = [await theirs.claim(code) for code in seen["ended"]]
+        seen["after"] = await theirs.orphans()
+        await second.close()
+        return seen
+
+    seen = asyncio.run(asyncio.wait_for(test(), 60))
+    assert seen["claimed"] is False
+    assert seen["player"] == "coloretto-00000a01"
+    assert seen["while held"] == []
+    assert seen["one let go"] == ["BCDEFG"]
+    assert seen["alive"] is False
+    assert seen["ended"] == ["ABCDEF", "BCDEFG", "CDEFGH"]
+    assert seen["taken"] == [True, True, True]
+    assert seen["after"] == []
