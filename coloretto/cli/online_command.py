@@ -421,6 +421,7 @@ def run_join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         table_for,
         tables=lambda: fetch_tables(address, tls),
         code=code or "",
+        host_for=None if args.watch else connect,
     )
     return _play(parser, form, host=False)
 

@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.markup import escape
 from textual.widgets import Static
 
+from coloretto.online.accounts import load_account
 from coloretto.online.client import (
     GameStarted,
     LobbyChanged,
@@ -22,6 +23,7 @@ from coloretto.online.client import (
     RoomEvent,
     SeatRefused,
 )
+from coloretto.online.protocol import Host
 from coloretto.play.config import YOU
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews
@@ -41,7 +43,8 @@ from coloretto.tui.widgets import Notice
 @dataclass(frozen=True)
 class JoinForm:
     """``coloretto join`` without a code: ask for the code (and the name), then make the
-    table with ``table_for(code, name, keeper)``."""
+    table with ``table_for(code, name, keeper)``; or open a new public table from the
+    lobby, made with ``host_for(opening, keeper)``."""
 
     server: str
     """The server, as the join screen names it."""
@@ -52,6 +55,8 @@ class JoinForm:
     """Asks the server for its public tables, for the lobby (``None``: no lobby)."""
     code: str = ""
     """The code the form starts with (a table picked on a web page)."""
+    host_for: Callable[[Host, Keeper], RemoteTable] | None = None
+    """Makes the table of a new room (``None``: the lobby opens no new tables)."""
 
 
 class OnlineEndScreen(EndScreen):
@@ -194,7 +199,31 @@ class OnlineApp(GuardedApp):
             self.push_screen(self._enter(self.table))
         else:
             form = self.form
-            self.push_screen(JoinScreen(form.server, form.name, code=form.code, tables=form.tables))
+            self.push_screen(
+                JoinScreen(
+                    form.server,
+                    form.name,
+                    code=form.code,
+                    tables=form.tables,
+                    rated_check=self._rated_check(),
+                )
+            )
+
+    def _rated_check(self) -> Callable[[], bool] | None:
+        """Whether a new table may be rated (an account is kept for the server); ``None``
+        when the form opens no new tables."""
+        form = self.form
+        if form is None or form.host_for is None:
+            return None
+        server = form.server
+
+        def account_kept() -> bool:
+            try:
+                return load_account(self.keeper.data, server) is not None
+            except ValueError:
+                return True  # a damaged one counts: the server's refusal says what is wrong
+
+        return account_kept
 
     def _enter(self, table: RemoteTable) -> LobbyScreen:
         """Connect ``table`` to the server; its room's screen (until the game starts)."""
@@ -208,6 +237,16 @@ class OnlineApp(GuardedApp):
         """The join screen has a room code: to the room."""
         assert self.form is not None  # only the form shows the join screen
         self._table = self.form.table_for(message.code, message.name, self.keeper)
+        self.switch_screen(self._enter(self._table))
+
+    def on_join_screen_host_requested(self, message: JoinScreen.HostRequested) -> None:
+        """A new public table asked for in the lobby: open it, and wait in its room as
+        its host."""
+        assert self.form is not None  # only the form shows the join screen
+        if self.form.host_for is None:
+            return
+        self.host = True
+        self._table = self.form.host_for(message.host, self.keeper)
         self.switch_screen(self._enter(self._table))
 
     def _on_room_event(self, event: RoomEvent) -> None:
@@ -239,6 +278,7 @@ class OnlineApp(GuardedApp):
             self.exit(return_code=2)
             return
         self._table = None
+        self.host = False
         name = None if self.form.name is None else table.name
         self.switch_screen(
             JoinScreen(
@@ -247,6 +287,7 @@ class OnlineApp(GuardedApp):
                 code=table.room or "",
                 problem=message,
                 tables=self.form.tables,
+                rated_check=self._rated_check(),
             )
         )
 

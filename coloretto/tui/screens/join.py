@@ -1,5 +1,6 @@
 """``coloretto join`` without a code: the room's code and one's name, typed in, then Enter;
-or Ctrl+L, the lobby: a public table picked from the server's list (``TablesScreen``).
+or Ctrl+L, the lobby: a public table picked from the server's list (``TablesScreen``), or
+a new public table opened there (``n``), hosted with the name typed here.
 
 A code that is not one is refused here, on the screen; a room the server does not know
 brings this screen back with the server's words (see ``OnlineApp``).
@@ -14,9 +15,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
-from coloretto.online.protocol import room_code, seat_name
+from coloretto.online.protocol import Host, room_code, seat_name
 from coloretto.play.config import MAX_NAME
 from coloretto.store.text import printable
+from coloretto.tui.screens.new_table import NewTable, RatedCheck
 from coloretto.tui.screens.tables import TablesFetch, TablesScreen
 from coloretto.tui.widgets import KeysBar, Notice, TextInput
 
@@ -47,6 +49,13 @@ class JoinScreen(Screen[None]):
             self.code = code
             self.name = name
 
+    class HostRequested(Message):
+        """A new public table to open and sit at as its host (asked for in the lobby)."""
+
+        def __init__(self, host: Host) -> None:
+            super().__init__()
+            self.host = host
+
     def __init__(
         self,
         server: str,
@@ -55,10 +64,13 @@ class JoinScreen(Screen[None]):
         code: str = "",
         problem: str = "",
         tables: TablesFetch | None = None,
+        rated_check: RatedCheck | None = None,
     ) -> None:
         super().__init__()
         self.tables = tables
         """How to ask the server for its public tables (``None``: no lobby here)."""
+        self.rated_check = rated_check
+        """Whether a new table may be rated (``None``: the lobby opens no new tables)."""
         self.server = server
         self.player_name = name
         """The name the field starts with; ``None``: watching, no name asked."""
@@ -129,16 +141,33 @@ class JoinScreen(Screen[None]):
         return action != "lobby" or self.tables is not None
 
     def action_lobby(self) -> None:
-        """Ctrl+L: the server's public tables; the one picked is joined."""
+        """Ctrl+L: the server's public tables; the one picked is joined, a new one asked
+        for is hosted."""
         if self.tables is None:
             return
 
-        def picked(code: str | None) -> None:
-            if code is not None:
-                self.query_one("#join-code", Input).value = code
+        def picked(choice: str | NewTable | None) -> None:
+            if isinstance(choice, NewTable):
+                self.host(choice)
+            elif choice is not None:
+                self.query_one("#join-code", Input).value = choice
                 self.submit()
 
-        self.app.push_screen(TablesScreen(self.server, self.tables), picked)
+        lobby = TablesScreen(self.server, self.tables, rated_check=self.rated_check)
+        self.app.push_screen(lobby, picked)
+
+    def host(self, table: NewTable) -> None:
+        """Open ``table`` with the name typed (else the one the form started with)."""
+        name = ""
+        if self.player_name is not None:
+            typed = self.query_one("#join-name", Input).value
+            name = seat_name(typed) or seat_name(self.player_name)
+        if not name:
+            self.say("Type your name first (the others see it at the table), then Ctrl+L, n.")
+            if self.player_name is not None:
+                self.query_one("#join-name", Input).focus()
+            return
+        self.post_message(self.HostRequested(table.host(name)))
 
     def action_quit_join(self) -> None:
         """Escape: quit without joining."""

@@ -1,6 +1,7 @@
 """The lobby of a game server: its public tables waiting for players, shown again every few
 seconds (for a while: ``r`` asks again after that), one picked with its number or the
-arrows and Enter. It is dismissed with the chosen table's code (``None``: Esc)."""
+arrows and Enter; or ``n``, a new public table (``NewTableScreen``), when the app can host
+one. It is dismissed with the chosen table's code, or the new table (``None``: Esc)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from textual.widgets import DataTable, Static
 from coloretto.online.lobby import LobbyError, seated_names, table_rules, table_start
 from coloretto.online.messages import TableSummary
 from coloretto.store.text import printable
+from coloretto.tui.screens.new_table import NewTable, NewTableScreen, RatedCheck
 from coloretto.tui.widgets import KeysBar, Notice
 
 TablesFetch = Callable[[], Awaitable[tuple[TableSummary, ...]]]
@@ -30,9 +32,10 @@ MAX_REFRESHES = 60
 COLUMNS = ("#", "Code", "Players", "Free", "Bots", "Rules", "Rated", "Starts")
 
 
-class TablesScreen(Screen[str | None]):
+class TablesScreen(Screen[str | NewTable | None]):
     """The public tables of ``server``: Enter or a table's number (1-9) picks it, ``r``
-    shows the list again at once, Esc goes back."""
+    shows the list again at once, ``n`` asks for a new public table (only with
+    ``rated_check``, which says whether it may be rated), Esc goes back."""
 
     DEFAULT_CSS = """
     TablesScreen { align: center middle; }
@@ -48,13 +51,18 @@ class TablesScreen(Screen[str | None]):
             for n in range(1, 10)
         ),
         Binding("r", "refresh", "Refresh", id="tables-refresh"),
+        Binding("n", "new_table", "New table", id="tables-new"),
         Binding("escape", "back", "Back", id="tables-back"),
     ]
 
-    def __init__(self, server: str, fetch: TablesFetch) -> None:
+    def __init__(
+        self, server: str, fetch: TablesFetch, *, rated_check: RatedCheck | None = None
+    ) -> None:
         super().__init__()
         self.server = server
         self.fetch = fetch
+        self.rated_check = rated_check
+        """Whether a new table may be rated (``None``: no new tables from here)."""
         self.tables: tuple[TableSummary, ...] = ()
         self.refreshes = 0
         """The times the list was asked for by itself."""
@@ -124,12 +132,13 @@ class TablesScreen(Screen[str | None]):
         rooms = [table.room for table in tables]
         if chosen is not None and chosen in rooms:
             view.move_cursor(row=rooms.index(chosen))
+        new = " n opens a new one." if self.rated_check is not None else ""
         if not tables:
-            self.query_one(Notice).say("No public tables are waiting now.")
+            self.query_one(Notice).say(f"No public tables are waiting now.{new}")
         elif self.refreshes < MAX_REFRESHES:
             self.query_one(Notice).say(
                 f"{len(tables)} table{'s' if len(tables) > 1 else ''}: Enter or its number "
-                "joins one."
+                f"joins one.{new}"
             )
 
     def chosen(self) -> str | None:
@@ -156,6 +165,22 @@ class TablesScreen(Screen[str | None]):
             self.dismiss(self.tables[number - 1].room)
         else:
             self.query_one(Notice).say(f"There is no table {number} in the list.", "error")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``n`` only when the app can open a new table."""
+        return action != "new_table" or self.rated_check is not None
+
+    def action_new_table(self) -> None:
+        """``n``: the new public table's form; the table asked for is this screen's
+        answer."""
+        if self.rated_check is None:
+            return
+
+        def asked(table: NewTable | None) -> None:
+            if table is not None:
+                self.dismiss(table)
+
+        self.app.push_screen(NewTableScreen(self.server, rated=self.rated_check()), asked)
 
     def action_refresh(self) -> None:
         """Ask for the tables now (and again every few seconds, for a while)."""
