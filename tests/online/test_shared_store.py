@@ -108,7 +108,8 @@ def test_a_room_hosted_on_one_process_is_played_through_another(
             await asyncio.gather(*(player.play(1000, seconds=60) for player in players))
             await watched.play(1000, seconds=10)
             over = await ben.recv()  # the whole record: too long for one notification
-            assert len(over) > MAX_NOTIFY, len(over)
+            relayed = json.dumps({"k": "out", "c": "coloretto-0123abcd:1", "t": over})
+            assert len(relayed) > MAX_NOTIFY, len(relayed)
             assert json.loads(over)["type"] == "over"
             return players[0].seen, players[1].seen, watched.seen
 
