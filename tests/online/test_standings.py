@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +31,9 @@ from coloretto.online.accounts import (
 )
 from coloretto.online.database import SharedDatabase, SqliteDatabase, StoreUrl, open_database
 from coloretto.online.migrations import migrate
-from coloretto.online.standings import RatedGame, rate
+from coloretto.online.protocol import Host
+from coloretto.online.rooms import Room
+from coloretto.online.standings import RatedGame, rate, rated_game
 from tests.online.raw_ws import LEGIT, Player, Server, open_ws, receive, send, source
 
 
@@ -252,3 +255,31 @@ def test_two_processes_that_rate_the_same_game_at_once_rate_it_once(
     counts, rows = asyncio.run(test())
     assert sorted(counts) == [0, 0, 0, 0, 0, 2], counts
     assert rows == sorted([(fold_name("Ana"), 1), (fold_name("Ben"), 1)])
+
+
+def finished_room(*, rated: bool, accounts: tuple[str | None, ...], cover: bool) -> Room:
+    """A 3-player room played to its end: Ana hosts (account ``accounts[0]``), Ben joins
+    (``accounts[1]``), a bot in the third seat; ``cover``: a bot played one of Ana's
+    moves while she was away."""
+    room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30, rated=rated),
+                        accounts[0])  # fmt: skip
+    room.join("Ben", accounts[1])
+    room.start()
+    rng = random.Random(7)
+    while not room.session.game.is_over:
+        mover = room.mover()
+        room.session.apply(rng.choice(room.session.game.legal_actions()))
+        if cover and mover == 0 and not room.covered:
+            room.covered.append(room.ply - 1)
+    return room
+
+
+def test_only_a_rated_table_of_accounts_without_stand_ins_is_rated() -> None:
+    """A rated game needs a rated table, every person under an account, and no move a bot
+    played for an absent person; the bots' seats are rated at their level, held."""
+    game = rated_game(finished_room(rated=True, accounts=("Ana", "Ben"), cover=False))
+    assert game is not None
+    assert game.accounts == ("Ana", "Ben", None)
+    assert game.level == "easy"
+    assert rated_game(finished_room(rated=True, accounts=("Ana", "Ben"), cover=True)) is None
+    assert rated_game(finished_room(rated=False, accounts=("Ana", "Ben"), cover=False)) is None
