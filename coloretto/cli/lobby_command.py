@@ -23,6 +23,7 @@ from coloretto.cli.online_command import (
     trusting,
 )
 from coloretto.cli.parser import Commands, fail
+from coloretto.cli.server_options import add_server_arguments
 from coloretto.online.accounts import load_account
 from coloretto.online.lobby import (
     LobbyError,
@@ -62,7 +63,6 @@ examples:
 
 def add_parser(commands: Commands) -> None:
     """Register ``lobby``."""
-    from coloretto.online.client import DEFAULT_SERVER  # noqa: PLC0415
 
     parser = commands.add_parser(
         "lobby",
@@ -72,13 +72,7 @@ def add_parser(commands: Commands) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--server",
-        default=DEFAULT_SERVER,
-        metavar="HOST:PORT",
-        help=f"the game server (default {DEFAULT_SERVER}; wss://HOST:PORT for TLS)",
-    )
-    parser.add_argument("--cafile", help="trust this certificate authority (PEM) for wss://")
+    add_server_arguments(parser)
     parser.add_argument("--name", help="your name at the table (default: your login name)")
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument("--list", action="store_true", help="print the tables and exit")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.cli.parser import Commands, bounded_int, bounded_seconds, need_terminal
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
+from coloretto.cli.server_options import add_server_arguments
 from coloretto.online.database import StoreUrl, parse_store_url
 from coloretto.online.limits import Limits
 from coloretto.online.protocol import (
@@ -204,20 +205,12 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_connection(parser: argparse.ArgumentParser) -> None:
-    from coloretto.online.client import DEFAULT_SERVER  # noqa: PLC0415
-
-    parser.add_argument(
-        "--server",
-        default=DEFAULT_SERVER,
-        metavar="HOST:PORT",
-        help=f"the game server (default {DEFAULT_SERVER}; wss://HOST:PORT for TLS)",
-    )
+    add_server_arguments(parser)
     parser.add_argument(
         "--name",
         help="your name at the table (default: your login name; for root or a system "
         'account, "Host" when hosting, else the join screen asks or "Player")',
     )
-    parser.add_argument("--cafile", help="trust this certificate authority (PEM) for wss://")
 
 
 def _store(text: str) -> StoreUrl:
