@@ -1,7 +1,8 @@
 """The nginx configurations of ``docs/online.md``, as written there, in front of real
 servers on loopback: one server under a prefix, and two servers that share the room codes
-(``--prefixes``), new rooms made on both and every player reaching their room. Skipped
-where nginx is not installed (Debian: ``apt-get install nginx-light``)."""
+(``--prefixes``), new rooms made on both and every player reaching their room, and two
+processes on one PostgreSQL, one of them killed mid-game. Never skipped: without nginx
+(Debian: ``apt-get install nginx-light``) they fail saying so."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from websockets.exceptions import WebSocketException
 
 from coloretto.engine import Rules
 from coloretto.online.client import RemoteTable
@@ -22,6 +25,9 @@ from coloretto.online.protocol import Host, Join
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import ROOT, ServerProcess, until
+from tests.online.raw_ws import LEGIT, Server, open_ws, receive, send, source
+from tests.online.test_shared_store import Person as Paced
+from tests.online.test_shared_store import rooms_in
 
 NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
 
@@ -154,3 +160,72 @@ def test_two_servers_share_the_room_codes_behind_nginx(tmp_path: Path) -> None:
     assert on_second  # new rooms go to either server (round robin)
     assert all(code[0] in "ABCDEFGHJKLMNPQR" for code in on_first)
     assert all(code[0] in "STUVWXYZ23456789" for code in on_second)
+
+
+def test_a_process_killed_behind_nginx_its_players_go_on_through_the_other(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """The page's deployment as written: two processes on one PostgreSQL behind nginx. The
+    process that plays a room is killed with ``kill -9`` mid-game; its players connect
+    again through the proxy, which sends them to the other process (the ``backup``
+    line), and that process takes the room over: they play it to the end, no move lost."""
+    (config,) = [block for block in nginx_blocks() if "map $request_uri" in block]
+    http, server_block = config.split("# in the server block")
+    store = ("--store", pg_url)
+    first = Server(tmp_path / "a", options=("--prefixes", "ABCDEFGHJKLMNPQR", *store))
+    second = Server(tmp_path / "b", options=("--prefixes", "STUVWXYZ23456789", *store))
+    try:
+        first.start()
+        second.start()
+        for old, server in (("127.0.0.1:7787", first), ("127.0.0.1:7788", second)):
+            http = http.replace(old, server.address)
+        location = server_block.split("\n", 1)[1]
+        with nginx(tmp_path / "nginx", http, location) as port:
+            base = f"ws://127.0.0.1:{port}/coloretto/rooms"
+
+            async def test() -> dict[str, Any]:
+                ana = await open_ws(base, LEGIT)
+                await send(ana, {"type": "host", "version": 1, "name": "Ana",
+                                 "rules": {"players": 3}, "bot": "easy", "delay": 0,
+                                 "away_after": 60})  # fmt: skip
+                welcome = await receive(ana, "welcome")
+                code = welcome["room"]
+                ben = await open_ws(f"{base}/{code}", source("player", 3))
+                await send(ben, {"type": "join", "version": 1, "room": code, "name": "Ben"})
+                joined = await receive(ben, "welcome")
+                await send(ana, {"type": "start"})
+                players = [Paced(ana, await receive(ana, "game"), 0),
+                           Paced(ben, await receive(ben, "game"), 1)]  # fmt: skip
+                playing = [asyncio.ensure_future(p.play(1000, 30)) for p in players]
+                await asyncio.wait(playing, timeout=3)
+                for task in playing:
+                    task.cancel()
+                told = max(player.seen for player in players)
+                owner = first if code[0] in "ABCDEFGHJKLMNPQR" else second
+                owner.kill9()
+                back = []
+                for who, token in ((LEGIT, welcome["token"]), (source("player", 3),
+                                                                 joined["token"])):  # fmt: skip
+                    for _ in range(40):  # 10 s at most
+                        try:
+                            ws = await open_ws(f"{base}/{code}", who)
+                            await send(ws, {"type": "resume", "version": 1, "room": code,
+                                            "token": token})  # fmt: skip
+                            back.append((ws, await receive(ws, "game", 5)))
+                            break
+                        except (OSError, AssertionError, TimeoutError, WebSocketException):
+                            await asyncio.sleep(0.25)
+                assert len(back) == 2, "the players did not get back through the proxy"
+                players = [Paced(ws, game, seat) for seat, (ws, game) in enumerate(back)]
+                resumed = players[0].seen
+                await asyncio.gather(*(player.play(1000, seconds=60) for player in players))
+                return {"code": code, "told": told, "resumed": resumed, "end": players[0].seen}
+
+            seen = asyncio.run(asyncio.wait_for(test(), 120))
+    finally:
+        first.stop()
+        second.stop()
+    assert seen["resumed"] >= seen["told"], seen
+    (room,) = [room for room in rooms_in(pg_url) if room.code == seen["code"]]
+    assert room.session.game.is_over
+    assert room.ply == seen["end"], seen
