@@ -4,12 +4,14 @@ The arena plays ``--games`` four-player games (``--table``: the measured seat fi
 opponents after; seeded deals, seats rotated) and keeps their records; each game's
 decisions (the first player's, or every seat's with ``--all``) are reviewed twice by the
 coach (``coloretto.play.review.analyse``, ``--jobs`` processes), with seeds 0 and 1. Printed:
-how often the two reviews grade a decision alike, the grades side by side (rows: seed 0,
-columns: seed 1), and the decisions graded a mistake or worse by one review and best by
-the other (the target: none).
+how often the two reviews grade a decision alike (also after each game, as it goes), the
+grades side by side (rows: seed 0, columns: seed 1), how many decisions each review left
+unsettled after its further looks (``Decision.unsettled``), and the decisions graded a
+mistake or worse by one review and best by the other (the target: none).
 
-Run: ``python benchmarks/grade_agreement.py --games 50 --jobs 2``. Figures in
-docs/coach.md ("How far the grades can be trusted").
+Run: ``python benchmarks/grade_agreement.py --games 50 --jobs 1`` (about 25 minutes on the
+idle 2-core machine). Figures in docs/coach.md ("How far the hints and the grades can be
+trusted").
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ def main() -> None:
     grades = list(Grade)
     table = {(a, b): 0 for a in grades for b in grades}
     serious: list[str] = []
+    unsettled = [0, 0]
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         arena = Arena(Rules(players=len(bots)), bots, args.games, args.seed, Path(folder))
@@ -61,16 +64,28 @@ def main() -> None:
             rules_seats = tuple(range(len(bots)))
             seats = rules_seats if args.all else (_first_entry(path, bots),)
             first, second = (reviewed(path, seats, args.bot, s, args.jobs) for s in (0, 1))
+            found = len(serious)
             for one, two in zip(first, second, strict=True):
                 table[one.grade, two.grade] += 1
+                unsettled[0] += one.unsettled
+                unsettled[1] += two.unsettled
                 both = {one.grade, two.grade}
                 if both & {Grade.MISTAKE, Grade.BLUNDER} and Grade.BEST in both:
                     serious.append(
                         f"{path.name} move {one.ply + 1}: {one.grade.value} "
-                        f"(loss {one.loss:.3f} ± {one.noise:.3f}) / {two.grade.value} "
-                        f"(loss {two.loss:.3f} ± {two.noise:.3f})"
+                        f"(loss {one.loss:.3f} ± {one.noise:.3f}, {one.valuation.samples} deals) "
+                        f"/ {two.grade.value} (loss {two.loss:.3f} ± {two.noise:.3f}, "
+                        f"{two.valuation.samples} deals)"
                     )
-            print(f"  {path.name}: {len(first)} decisions", flush=True)
+            total = sum(table.values())
+            alike = sum(table[g, g] for g in grades)
+            print(
+                f"  {path.name}: {len(first)} decisions; so far {alike / total:.1%} of {total} "
+                f"alike, {len(serious)} a mistake or worse in one and best in the other",
+                flush=True,
+            )
+            for line in serious[found:]:
+                print(f"    {line}", flush=True)
     total = sum(table.values())
     alike = sum(table[g, g] for g in grades)
     print(f"{total} decisions in {time.perf_counter() - start:.0f} s")
@@ -81,6 +96,10 @@ def main() -> None:
         print(f"  {a.value:>{width}} " + " ".join(f"{table[a, b]:>{width}}" for b in grades))
     flaws = sum(n for (a, b), n in table.items() if a.is_error or b.is_error)
     print(f"graded a mistake or worse by either: {flaws}")
+    print(
+        f"still unsettled after the reviews' further looks: "
+        f"{unsettled[0]} (seed 0), {unsettled[1]} (seed 1)"
+    )
     print(f"a mistake or worse in one, best in the other: {len(serious)} (target 0)")
     for line in serious:
         print(f"  {line}")
