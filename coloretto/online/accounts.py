@@ -352,13 +352,19 @@ def opening_route(opening: Opening) -> str:
 
 
 def challenge_text(nonce: bytes, server: str, route: str) -> bytes:
-    """What an account signs for a challenge: the context, the server's address, what is
-    done and the nonce, unambiguously (as a JSON list).
+    """What an account signs for a challenge: the context, the server's address without
+    its path (a proxy in front may pass the path on or take it off: the server knows only
+    its host and port, from the ``Host`` header), what is done and the nonce,
+    unambiguously (as a JSON list).
 
     >>> challenge_text(bytes(2), "ws://h:1", "host")
     b'["coloretto-challenge/1","ws://h:1","host","AAA"]'
+    >>> challenge_text(bytes(2), "wss://example.org/coloretto", "host")
+    b'["coloretto-challenge/1","wss://example.org","host","AAA"]'
     """
-    text = json.dumps([CHALLENGE_CONTEXT, server, route, b64url(nonce)], separators=(",", ":"))
+    parts = urlsplit(server)
+    signed = f"{parts.scheme}://{parts.netloc}" if parts.netloc else server
+    text = json.dumps([CHALLENGE_CONTEXT, signed, route, b64url(nonce)], separators=(",", ":"))
     return text.encode("utf-8")
 
 

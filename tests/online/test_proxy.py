@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import shutil
 import socket
 import subprocess
@@ -20,8 +21,9 @@ import pytest
 from websockets.exceptions import WebSocketException
 
 from coloretto.engine import Rules
+from coloretto.online.accounts import new_account, sign_challenge
 from coloretto.online.client import RemoteTable
-from coloretto.online.protocol import Host, Join
+from coloretto.online.protocol import Host, Join, b64url, from_b64url
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import ROOT, ServerProcess, until
@@ -229,3 +231,36 @@ def test_a_process_killed_behind_nginx_its_players_go_on_through_the_other(
     (room,) = [room for room in rooms_in(pg_url) if room.code == seen["code"]]
     assert room.session.game.is_over
     assert room.ply == seen["end"], seen
+
+
+def test_an_account_opens_a_rated_table_through_the_proxy_under_a_prefix(
+    tmp_path: Path, server: ServerProcess
+) -> None:
+    """A player names the server as the proxy's address with its prefix
+    (``ws://…/coloretto/``); nginx takes the prefix off and passes the host on: the
+    account's signature of the challenge still opens a rated table (the signature names
+    the host and port, which the server reads from ``Host``)."""
+    (location, *_) = nginx_blocks()
+    location = location.replace("127.0.0.1:7787", server.address)
+    with nginx(tmp_path / "nginx", "", location) as port:
+        base = f"ws://127.0.0.1:{port}/coloretto/"
+
+        async def test() -> dict[str, Any]:
+            account = new_account(base, "Ana")
+            ws = await open_ws(base + "rooms", LEGIT)
+            await send(ws, {"type": "register", "name": "Ana", "key": b64url(account.public_key)})
+            await receive(ws, "account")
+            await ws.close()
+            ws = await open_ws(base + "rooms", LEGIT)
+            await send(ws, {"type": "challenge"})
+            nonce = from_b64url((await receive(ws, "challenge"))["nonce"], 32, "nonce")
+            signature = sign_challenge(account, nonce, account.server, "host")
+            await send(ws, {"type": "host", "version": 1, "name": "Ana",
+                            "rules": {"players": 3}, "bot": "easy", "rated": True,
+                            "account": {"name": "Ana", "signature": signature}})  # fmt: skip
+            answer: dict[str, Any] = json.loads(await ws.recv())
+            await ws.close()
+            return answer
+
+        answer = asyncio.run(asyncio.wait_for(test(), 30))
+    assert answer["type"] == "welcome", answer
