@@ -25,13 +25,7 @@ from coloretto.cli.online_command import (
 from coloretto.cli.parser import Commands, fail
 from coloretto.cli.server_options import add_server_arguments
 from coloretto.online.accounts import load_account
-from coloretto.online.lobby import (
-    LobbyError,
-    fetch_tables,
-    seated_names,
-    table_rules,
-    table_start,
-)
+from coloretto.online.lobby import COLUMNS, LobbyError, fetch_tables, table_row
 from coloretto.online.messages import TableSummary
 from coloretto.online.protocol import (
     MAX_FILL_AFTER,
@@ -84,19 +78,10 @@ def add_parser(commands: Commands) -> None:
 def tables_table(tables: tuple[TableSummary, ...]) -> Table:
     """The tables as Rich shows them, numbered from 1 (names as plain text, never markup)."""
     table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold")
-    for column in ("#", "Code", "Players", "Free", "Bots", "Rules", "Rated", "Starts"):
+    for column in COLUMNS:
         table.add_column(column, no_wrap=column != "Players")
     for number, summary in enumerate(tables, start=1):
-        table.add_row(
-            str(number),
-            summary.room,
-            Text(seated_names(summary)),
-            str(summary.free),
-            summary.bot,
-            table_rules(summary.rules),
-            "rated" if summary.rated else "-",
-            table_start(summary),
-        )
+        table.add_row(*map(Text, table_row(number, summary)))
     return table
 
 

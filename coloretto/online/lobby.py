@@ -121,6 +121,29 @@ def table_start(table: TableSummary) -> str:
     return f"bots fill in {math.ceil(table.fill_in)} s"
 
 
+COLUMNS = ("#", "Code", "Players", "Free", "Bots", "Rules", "Rated", "Starts")
+"""The lobby's columns, as ``table_row`` fills them."""
+
+
+def table_row(number: int, table: TableSummary) -> tuple[str, ...]:
+    """Table ``number``'s cells in the lobby's ``COLUMNS`` (plain text: names are never
+    markup).
+
+    >>> table_row(1, TableSummary("K7PQ2M", Rules(), "easy", ("Ana",)))
+    ('1', 'K7PQ2M', '1/4 Ana', '3', 'easy', 'brown side', '-', 'host starts')
+    """
+    return (
+        str(number),
+        table.room,
+        seated_names(table),
+        str(table.free),
+        table.bot,
+        table_rules(table.rules),
+        "rated" if table.rated else "-",
+        table_start(table),
+    )
+
+
 def seated_names(table: TableSummary) -> str:
     """Who sits at a table (with the ratings of those rated), and how many seats it has:
     ``"2/4 Ana (1012), Ben"``."""

@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from coloretto.online.lobby import LobbyError, seated_names, table_rules, table_start
+from coloretto.online.lobby import COLUMNS, LobbyError, table_row
 from coloretto.online.messages import TableSummary
 from coloretto.store.text import printable
 from coloretto.tui.screens.new_table import NewTable, NewTableScreen, RatedCheck
@@ -28,8 +28,6 @@ REFRESH_SECONDS = 5.0
 
 MAX_REFRESHES = 60
 """The most times it is asked for by itself (five minutes); then ``r`` asks."""
-
-COLUMNS = ("#", "Code", "Players", "Free", "Bots", "Rules", "Rated", "Starts")
 
 
 class TablesScreen(Screen[str | NewTable | None]):
@@ -118,17 +116,7 @@ class TablesScreen(Screen[str | NewTable | None]):
         self.tables = tables
         view.clear()
         for number, table in enumerate(tables, start=1):
-            view.add_row(
-                str(number),
-                table.room,
-                Text(seated_names(table)),
-                str(table.free),
-                table.bot,
-                table_rules(table.rules),
-                "rated" if table.rated else "-",
-                table_start(table),
-                key=table.room,
-            )
+            view.add_row(*map(Text, table_row(number, table)), key=table.room)
         rooms = [table.room for table in tables]
         if chosen is not None and chosen in rooms:
             view.move_cursor(row=rooms.index(chosen))
