@@ -44,7 +44,7 @@ from typing import Any
 from coloretto.engine import Action, IllegalAction, Move, RecordError
 from coloretto.engine.record import parse_record, record_text
 from coloretto.online.accounts import fold_name
-from coloretto.online.database import Database, SharedDatabase, StoreError
+from coloretto.online.database import Database, SharedDatabase, StoreError, Transaction
 from coloretto.online.messages import MAX_TABLES, TableSummary
 from coloretto.online.migrations import migrate
 from coloretto.online.protocol import CODE_ALPHABET, ROOM_CODE
@@ -127,12 +127,7 @@ class RoomSpace:
             taken = await tx.fetch("SELECT 1 FROM rooms WHERE code = ?", room.code)
             if taken:
                 raise CodeTaken(room.code)
-            await tx.execute(
-                "INSERT INTO rooms (code, lock_key, status, record, base, updated, public,"
-                " summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                room.code, room_key(room.code), status_of(room), text, room.ply, time.time(),
-                *_listing(room),
-            )  # fmt: skip
+            await _insert(tx, room, text, time.time(), None)
 
     async def save(self, room: Room) -> None:
         """Keep the whole room as it stands (its snapshot; no actions after it)."""
@@ -149,12 +144,7 @@ class RoomSpace:
                 status, text, room.ply, now, finished, finished, *_listing(room), room.code,
             )  # fmt: skip
             if not changed:
-                await tx.execute(
-                    "INSERT INTO rooms (code, lock_key, status, record, base, updated,"
-                    " finished, public, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    room.code, room_key(room.code), status, text, room.ply, now, finished,
-                    *_listing(room),
-                )  # fmt: skip
+                await _insert(tx, room, text, now, finished)
             await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
 
     async def append(self, code: str, ply: int, move: Move, covered: bool) -> None:
@@ -343,6 +333,18 @@ class RoomSpace:
             ROOMS_LOCK, limit,
         )  # fmt: skip
         return [str(row[0]) for row in rows]
+
+
+async def _insert(
+    tx: Transaction, room: Room, text: str, now: float, finished: float | None
+) -> None:
+    """Keep ``room`` (its snapshot ``text``) as a new row."""
+    await tx.execute(
+        "INSERT INTO rooms (code, lock_key, status, record, base, updated, finished, public,"
+        " summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        room.code, room_key(room.code), status_of(room), text, room.ply, now, finished,
+        *_listing(room),
+    )  # fmt: skip
 
 
 def _listing(room: Room) -> tuple[int, str | None]:
