@@ -135,11 +135,14 @@ def test_one_server_under_a_prefix(tmp_path: Path, server: ServerProcess, passed
     assert made_here(server) == {room}
 
 
-def test_two_servers_share_the_room_codes_behind_nginx(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def two_behind_nginx(tmp_path: Path, *options: str) -> Iterator[tuple[int, Server, Server]]:
+    """The page's configuration of several processes, as written: two servers (each
+    with its share of the codes, and ``options``) behind nginx; its port and the two."""
     (config,) = [block for block in nginx_blocks() if "map $request_uri" in block]
     http, server_block = config.split("# in the server block")
-    first = ServerProcess(tmp_path / "a", options=("--prefixes", "ABCDEFGHJKLMNPQR"))
-    second = ServerProcess(tmp_path / "b", options=("--prefixes", "STUVWXYZ23456789"))
+    first = Server(tmp_path / "a", options=("--prefixes", "ABCDEFGHJKLMNPQR", *options))
+    second = Server(tmp_path / "b", options=("--prefixes", "STUVWXYZ23456789", *options))
     try:
         first.start()
         second.start()
@@ -147,15 +150,20 @@ def test_two_servers_share_the_room_codes_behind_nginx(tmp_path: Path) -> None:
             http = http.replace(old, server.address)
         location = server_block.split("\n", 1)[1]
         with nginx(tmp_path / "nginx", http, location) as port:
-            base = f"ws://127.0.0.1:{port}/coloretto/"
-
-            async def rooms() -> list[str]:
-                return [await host_and_join(base, tmp_path, number) for number in range(4)]
-
-            codes = asyncio.run(asyncio.wait_for(rooms(), 60))
+            yield port, first, second
     finally:
         first.stop()
         second.stop()
+
+
+def test_two_servers_share_the_room_codes_behind_nginx(tmp_path: Path) -> None:
+    with two_behind_nginx(tmp_path) as (port, first, second):
+        base = f"ws://127.0.0.1:{port}/coloretto/"
+
+        async def rooms() -> list[str]:
+            return [await host_and_join(base, tmp_path, number) for number in range(4)]
+
+        codes = asyncio.run(asyncio.wait_for(rooms(), 60))
     on_first, on_second = made_here(first), made_here(second)
     assert on_first | on_second == set(codes)
     assert on_first
@@ -171,62 +179,48 @@ def test_a_process_killed_behind_nginx_its_players_go_on_through_the_other(
     process that plays a room is killed with ``kill -9`` mid-game; its players connect
     again through the proxy, which sends them to the other process (the ``backup``
     line), and that process takes the room over: they play it to the end, no move lost."""
-    (config,) = [block for block in nginx_blocks() if "map $request_uri" in block]
-    http, server_block = config.split("# in the server block")
-    store = ("--store", pg_url)
-    first = Server(tmp_path / "a", options=("--prefixes", "ABCDEFGHJKLMNPQR", *store))
-    second = Server(tmp_path / "b", options=("--prefixes", "STUVWXYZ23456789", *store))
-    try:
-        first.start()
-        second.start()
-        for old, server in (("127.0.0.1:7787", first), ("127.0.0.1:7788", second)):
-            http = http.replace(old, server.address)
-        location = server_block.split("\n", 1)[1]
-        with nginx(tmp_path / "nginx", http, location) as port:
-            base = f"ws://127.0.0.1:{port}/coloretto/rooms"
+    with two_behind_nginx(tmp_path, "--store", pg_url) as (port, first, second):
+        base = f"ws://127.0.0.1:{port}/coloretto/rooms"
 
-            async def test() -> dict[str, Any]:
-                ana = await open_ws(base, LEGIT)
-                await send(ana, {"type": "host", "version": 1, "name": "Ana",
-                                 "rules": {"players": 3}, "bot": "easy", "delay": 0,
-                                 "away_after": 60})  # fmt: skip
-                welcome = await receive(ana, "welcome")
-                code = welcome["room"]
-                ben = await open_ws(f"{base}/{code}", source("player", 3))
-                await send(ben, {"type": "join", "version": 1, "room": code, "name": "Ben"})
-                joined = await receive(ben, "welcome")
-                await send(ana, {"type": "start"})
-                players = [Paced(ana, await receive(ana, "game"), 0),
-                           Paced(ben, await receive(ben, "game"), 1)]  # fmt: skip
-                playing = [asyncio.ensure_future(p.play(1000, 30)) for p in players]
-                await asyncio.wait(playing, timeout=3)
-                for task in playing:
-                    task.cancel()
-                told = max(player.seen for player in players)
-                owner = first if code[0] in "ABCDEFGHJKLMNPQR" else second
-                owner.kill9()
-                back = []
-                for who, token in ((LEGIT, welcome["token"]), (source("player", 3),
-                                                                 joined["token"])):  # fmt: skip
-                    for _ in range(40):  # 10 s at most
-                        try:
-                            ws = await open_ws(f"{base}/{code}", who)
-                            await send(ws, {"type": "resume", "version": 1, "room": code,
-                                            "token": token})  # fmt: skip
-                            back.append((ws, await receive(ws, "game", 5)))
-                            break
-                        except (OSError, AssertionError, TimeoutError, WebSocketException):
-                            await asyncio.sleep(0.25)
-                assert len(back) == 2, "the players did not get back through the proxy"
-                players = [Paced(ws, game, seat) for seat, (ws, game) in enumerate(back)]
-                resumed = players[0].seen
-                await asyncio.gather(*(player.play(1000, seconds=60) for player in players))
-                return {"code": code, "told": told, "resumed": resumed, "end": players[0].seen}
+        async def test() -> dict[str, Any]:
+            ana = await open_ws(base, LEGIT)
+            await send(ana, {"type": "host", "version": 1, "name": "Ana",
+                             "rules": {"players": 3}, "bot": "easy", "delay": 0,
+                             "away_after": 60})  # fmt: skip
+            welcome = await receive(ana, "welcome")
+            code = welcome["room"]
+            ben = await open_ws(f"{base}/{code}", source("player", 3))
+            await send(ben, {"type": "join", "version": 1, "room": code, "name": "Ben"})
+            joined = await receive(ben, "welcome")
+            await send(ana, {"type": "start"})
+            players = [Paced(ana, await receive(ana, "game"), 0),
+                       Paced(ben, await receive(ben, "game"), 1)]  # fmt: skip
+            playing = [asyncio.ensure_future(p.play(1000, 30)) for p in players]
+            await asyncio.wait(playing, timeout=3)
+            for task in playing:
+                task.cancel()
+            told = max(player.seen for player in players)
+            owner = first if code[0] in "ABCDEFGHJKLMNPQR" else second
+            owner.kill9()
+            back = []
+            for who, token in ((LEGIT, welcome["token"]), (source("player", 3),
+                                                             joined["token"])):  # fmt: skip
+                for _ in range(40):  # 10 s at most
+                    try:
+                        ws = await open_ws(f"{base}/{code}", who)
+                        await send(ws, {"type": "resume", "version": 1, "room": code,
+                                        "token": token})  # fmt: skip
+                        back.append((ws, await receive(ws, "game", 5)))
+                        break
+                    except (OSError, AssertionError, TimeoutError, WebSocketException):
+                        await asyncio.sleep(0.25)
+            assert len(back) == 2, "the players did not get back through the proxy"
+            players = [Paced(ws, game, seat) for seat, (ws, game) in enumerate(back)]
+            resumed = players[0].seen
+            await asyncio.gather(*(player.play(1000, seconds=60) for player in players))
+            return {"code": code, "told": told, "resumed": resumed, "end": players[0].seen}
 
-            seen = asyncio.run(asyncio.wait_for(test(), 120))
-    finally:
-        first.stop()
-        second.stop()
+        seen = asyncio.run(asyncio.wait_for(test(), 120))
     assert seen["resumed"] >= seen["told"], seen
     (room,) = [room for room in rooms_in(pg_url) if room.code == seen["code"]]
     assert room.session.game.is_over
