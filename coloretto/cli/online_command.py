@@ -17,9 +17,11 @@ from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.cli.parser import Commands, bounded_int, bounded_seconds, need_terminal
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
 from coloretto.cli.server_options import add_server_arguments
+from coloretto.online.clock import DEFAULT_PROFILE, PROFILES, Clock, ClockError, parse_clock
 from coloretto.online.database import StoreUrl, parse_store_url
 from coloretto.online.limits import Limits
 from coloretto.online.protocol import (
+    CLOCK_NAME,
     CODE_ALPHABET,
     DEFAULT_AWAY_AFTER,
     MAX_AWAY_AFTER,
@@ -105,6 +107,18 @@ def add_parsers(commands: Commands) -> None:
         metavar="URL",
         help="where rooms are kept: sqlite:///PATH (default: rooms.sqlite3 in the data "
         "directory) or postgresql://USER@HOST:PORT/DB, shared by several server processes",
+    )
+    server.add_argument(
+        "--clock",
+        type=_clock,
+        action="append",
+        metavar="NAME=BANK+INCREMENT",
+        help="a speed profile hosts may time their tables by, in seconds: a time bank and "
+        "what each move adds (standard=180+10), or a fixed time a move (turn=30/move); "
+        "repeat it for several, the one called standard (else the first) times public and "
+        "rated tables whose host chose none (default: "
+        + ", ".join(f"{c.name}={_spec(c)}" for c in PROFILES)
+        + ")",
     )
     server.add_argument("--certfile", help="serve TLS (wss://) with this certificate (PEM)")
     server.add_argument("--keyfile", help="the certificate's private key (PEM)")
@@ -196,12 +210,30 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
         "and its games change their ratings",
     )
     parser.add_argument(
+        "--clock",
+        type=_clock_name,
+        metavar="PROFILE",
+        help="time every person's moves by the server's speed profile PROFILE ("
+        + ", ".join(f"{c.name}: {c.words}" for c in PROFILES)
+        + f", unless the server has others); a public or rated table gets "
+        f"{DEFAULT_PROFILE} without it, a private one no clock",
+    )
+    parser.add_argument(
         "--fill-after",
         type=bounded_seconds(MAX_FILL_AFTER, "--fill-after"),
         metavar="SECONDS",
         help=f"a public table: bots take the free seats and the game starts after SECONDS "
         f"({MIN_FILL_AFTER:g} to {MAX_FILL_AFTER:g}; default: you start it)",
     )
+
+
+def _clock_name(text: str) -> str:
+    if not CLOCK_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"a clock's name is small letters, digits and '-', as the server names it: "
+            f"{', '.join(c.name for c in PROFILES)}"
+        )
+    return text
 
 
 def _add_connection(parser: argparse.ArgumentParser) -> None:
@@ -218,6 +250,20 @@ def _store(text: str) -> StoreUrl:
         return parse_store_url(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _clock(text: str) -> Clock:
+    try:
+        return parse_clock(text)
+    except ClockError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _spec(clock: Clock) -> str:
+    """A profile as ``--clock`` takes it (after its name)."""
+    if clock.per_move:
+        return f"{clock.bank:g}/move"
+    return f"{clock.bank:g}+{clock.increment:g}"
 
 
 def _prefixes(text: str) -> str:
@@ -249,7 +295,11 @@ def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         max_watchers=args.max_watchers,
         max_rooms=args.max_rooms,
         bot_workers=args.bot_workers,
+        clocks=tuple(args.clock) if args.clock else PROFILES,
     )
+    names = [clock.name for clock in limits.clocks]
+    if len(set(names)) < len(names):
+        parser.error("--clock: each profile needs a name of its own")
     try:
         asyncio.run(
             serve(
@@ -370,7 +420,8 @@ def new_table(args: argparse.Namespace, parser: argparse.ArgumentParser, *, publ
         if args.fill_after < MIN_FILL_AFTER:
             parser.error(f"--fill-after must be {MIN_FILL_AFTER:g} to {MAX_FILL_AFTER:g} seconds")
     return Host(_name(args, "Host"), rules, args.bot, args.delay, args.away_after,
-                public=public, rated=args.rated, fill_after=args.fill_after)  # fmt: skip
+                public=public, rated=args.rated, fill_after=args.fill_after,
+                clock=args.clock)  # fmt: skip
 
 
 def host_room(args: argparse.Namespace, parser: argparse.ArgumentParser, opening: Host) -> int:

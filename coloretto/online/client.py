@@ -38,6 +38,8 @@ from coloretto.engine import (
     load_record,
 )
 from coloretto.online.accounts import Account, load_account, opening_route, sign_challenge
+from coloretto.online.clock import MAX_TIMEOUTS
+from coloretto.online.clock_face import ClockFace
 from coloretto.online.messages import (
     MAX_MESSAGE,
     AccountMessage,
@@ -76,7 +78,7 @@ from coloretto.online.protocol import (
 )
 from coloretto.online.public import PublicGame, Results
 from coloretto.play.analysis import Hints
-from coloretto.play.config import GameConfig
+from coloretto.play.config import GameConfig, possessive
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import session_from_record
 from coloretto.play.session import Session
@@ -411,6 +413,8 @@ class RemoteTable:
         self.covered: frozenset[int] = frozenset()
         """The actions (by number) of the game on the table that a bot played for a person
         away."""
+        self.clock = ClockFace()
+        """The game's clock: each player's time left, timeouts, who has left."""
         self.rated: tuple[RatingChange, ...] = ()
         """How the game on the table changed the ratings, once the server told (a rated
         game's; none yet or otherwise)."""
@@ -856,6 +860,7 @@ class RemoteTable:
             raise ProtocolError(f"game {number} of the match came after game {self._number}")
         old = self._model
         pending, self._pending = self._pending, None
+        self.clock.told(message.timing, time.monotonic())
         if old is None or number > self._number:  # the first game, or the match's next one
             for ply, move in enumerate(moves):
                 model.add(ply, move)
@@ -898,6 +903,14 @@ class RemoteTable:
             self.covered |= {ply}
         before = model.state
         move = model.add(ply, message.move)
+        mover = before.rules.controller(move.player)
+        self.clock.moved(
+            mover,
+            bank=message.bank,
+            timeout=message.timeout,
+            left=message.left,
+            now=time.monotonic(),
+        )
         view.match = replace(view.match, game=model.state)
         lines = self.move_lines(ply, move, before, model.state)
         event = MovePlayed(move, before, tuple(lines))
@@ -905,6 +918,25 @@ class RemoteTable:
             self._held.append(event)  # told with the end, once the deck is known
         else:
             self._tell(event)
+        if (news := self._clock_news(mover, message)) is not None:
+            self._tell(TableNews(news))
+
+    def _clock_news(self, player: int, message: MoveMessage) -> str | None:
+        """What a move says of its player's clock: their time ran out, they left."""
+        if not (message.timeout or message.left):
+            return None
+        you = player == self.player
+        name = "You" if you else self.view.config.players[player].name
+        if message.left:
+            return (
+                f"{name} {'have' if you else 'has'} left the game: a bot plays for "
+                f"{'you' if you else 'them'} to its end."
+            )
+        count = self.clock.timeouts[player] if player < len(self.clock.timeouts) else 1
+        return (
+            f"{'Your' if you else possessive(name)} time ran out: a bot played that move "
+            f"({count} of {MAX_TIMEOUTS}; at {MAX_TIMEOUTS} a bot plays the rest of the game)."
+        )
 
     def _over(self, message: OverMessage) -> None:
         model = self._model

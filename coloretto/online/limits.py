@@ -12,6 +12,8 @@ import ipaddress
 import resource
 from dataclasses import dataclass, field, replace
 
+from coloretto.online.clock import PROFILES, Clock
+
 RESERVED_FILES = 64
 """Open files kept for the server's own work (room files, logs, bot processes) beyond its
 connections."""
@@ -55,6 +57,9 @@ class Limits:
     bot_workers: int = 2
     """Processes the bots think in (rooms take turns at them, the least served first; with
     two or more, one is kept for rooms whose bots think little)."""
+    clocks: tuple[Clock, ...] = PROFILES
+    """The speed profiles a host may time a table by (the first one named ``standard``,
+    or else the first, times every public or rated table whose host chose none)."""
 
     def fitted(self) -> Limits:
         """These limits with ``max_connections`` lowered to what the open-file limit

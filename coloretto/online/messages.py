@@ -23,6 +23,7 @@ from typing import Any
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Move, Rules
+from coloretto.online.clock import MAX_BANK, MAX_TIMEOUTS, Clock, ClockError
 from coloretto.online.protocol import (
     KEY_BYTES,
     MAX_AWAY_AFTER,
@@ -101,9 +102,12 @@ class LobbyMessage:
     public: bool = False
     rated: bool = False
     fill_in: float | None = None
+    clock: Clock | None = None
+    """The speed profile the game will be played at (``None``: no clock)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The message's frame (``public``, ``rated`` and ``fill_in`` only when set)."""
+        """The message's frame (``public``, ``rated``, ``fill_in`` and ``clock`` only when
+        set)."""
         seats = [
             None if seat is None else {"name": seat.name, "present": seat.present}
             for seat in self.seats
@@ -116,6 +120,8 @@ class LobbyMessage:
             data["rated"] = True
         if self.fill_in is not None:
             data["fill_in"] = self.fill_in
+        if self.clock is not None:
+            data["clock"] = self.clock.to_json()
         return data
 
     @classmethod
@@ -144,7 +150,7 @@ class LobbyMessage:
             None if data.get("fill_in") is None else _seconds(data, "fill_in", 3600.0, "lobby")
         )
         return cls(room, rules, _level(data, "bot", "lobby"), tuple(taken), locked, public,
-                   rated, fill_in)  # fmt: skip
+                   rated, fill_in, _clock(data.get("clock"), "lobby"))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -172,6 +178,9 @@ class GameMessage:
     """The moves (by number) a bot played for a person away."""
     next_in: float | None = None
     """Seconds until the server deals the match's next game itself (its host away)."""
+    timing: Timing | None = None
+    """The game's clock and each player's time, timeouts and leaving (``None``: no
+    clock, nobody gone)."""
 
     @property
     def config(self) -> GameConfig:
@@ -189,6 +198,8 @@ class GameMessage:
             "setup": self.setup.to_json(), "moves": [move_json(move) for move in self.moves],
             "away": list(self.away), "covered": sorted(self.covered),
         }  # fmt: skip
+        if self.timing is not None:
+            data["timing"] = self.timing.to_json()
         return _with_next_in(data, self.next_in)
 
     @classmethod
@@ -227,22 +238,37 @@ class GameMessage:
             _players(data.get("away"), rules.players, "game.away"),
             bot_covered(data.get("covered"), len(moves)),
             _next_in(data, "game"),
+            None if data.get("timing") is None else Timing.parse(data["timing"], rules.players),
         )
 
 
 @dataclass(frozen=True)
 class MoveMessage:
     """Move number ``ply`` (from 0) was played (and saved); ``covered``: a bot played it
-    for a person away."""
+    for a person away (or whose time ran out: ``timeout``). At a table with a clock,
+    ``bank``: its player's time left after it; ``left``: its player counts as having left
+    the game from this move on."""
 
     ply: int
     move: Move
     covered: bool = False
+    bank: float | None = None
+    timeout: bool = False
+    left: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The message's frame (``covered`` only when true)."""
-        data = {"type": "move", "ply": self.ply, "move": move_json(self.move)}
-        return {**data, "covered": True} if self.covered else data
+        """The message's frame (``covered``, ``bank``, ``timeout`` and ``left`` only when
+        set)."""
+        data: dict[str, Any] = {"type": "move", "ply": self.ply, "move": move_json(self.move)}
+        if self.covered:
+            data["covered"] = True
+        if self.bank is not None:
+            data["bank"] = round(self.bank, 1)
+        if self.timeout:
+            data["timeout"] = True
+        if self.left:
+            data["left"] = True
+        return data
 
     @classmethod
     def parse(cls, data: Mapping[str, Any]) -> MoveMessage:
@@ -250,10 +276,58 @@ class MoveMessage:
         ply = data.get("ply")
         if type(ply) is not int or not 0 <= ply <= MAX_PLY:
             raise ProtocolError(f"move.ply: expected a whole number from 0 to {MAX_PLY}")
-        covered = data.get("covered", False)
-        if not isinstance(covered, bool):
-            raise ProtocolError("move.covered: expected true or false")
-        return cls(ply, parse_move(data.get("move")), covered)
+        flags = []
+        for key in ("covered", "timeout", "left"):
+            flag = data.get(key, False)
+            if not isinstance(flag, bool):
+                raise ProtocolError(f"move.{key}: expected true or false")
+            flags.append(flag)
+        covered, timeout, left = flags
+        bank = None if data.get("bank") is None else _seconds(data, "bank", MAX_BANK, "move")
+        return cls(ply, parse_move(data.get("move")), covered, bank, timeout, left)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """A game's clock as a message tells it: the profile (``None``: no clock), each
+    player's time left (the player to move: as of the message), the moves each player's
+    time ran out on, and who has left the game."""
+
+    clock: Clock | None
+    banks: tuple[float, ...] = ()
+    timeouts: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``timing`` object of a ``game`` message."""
+        return {
+            "clock": None if self.clock is None else self.clock.to_json(),
+            "banks": [round(bank, 1) for bank in self.banks],
+            "timeouts": list(self.timeouts),
+            "left": list(self.left),
+        }
+
+    @classmethod
+    def parse(cls, data: object, players: int) -> Timing:
+        """The ``timing`` in ``data``; ``ProtocolError`` unless it is exactly right."""
+        if not isinstance(data, Mapping):
+            raise ProtocolError("game.timing: expected an object")
+        clock = _clock(data.get("clock"), "game.timing")
+        banks, timeouts = data.get("banks"), data.get("timeouts")
+        if (
+            not isinstance(banks, list)
+            or len(banks) != (0 if clock is None else players)
+            or not all(_is_seconds(bank, MAX_BANK) for bank in banks)
+        ):
+            raise ProtocolError("game.timing.banks: expected each player's seconds left")
+        if (
+            not isinstance(timeouts, list)
+            or len(timeouts) != players
+            or not all(type(t) is int and 0 <= t <= MAX_TIMEOUTS for t in timeouts)
+        ):
+            raise ProtocolError(f"game.timing.timeouts: expected 0 to {MAX_TIMEOUTS} a player")
+        left = _players(data.get("left"), players, "game.timing.left")
+        return cls(clock, tuple(float(b) for b in banks), tuple(timeouts), left)
 
 
 @dataclass(frozen=True)
@@ -382,6 +456,8 @@ class TableSummary:
     rated: bool = False
     fill_in: float | None = None
     ratings: tuple[int | None, ...] = ()
+    clock: Clock | None = None
+    """The speed profile its game will be played at."""
 
     @property
     def free(self) -> int:
@@ -392,7 +468,8 @@ class TableSummary:
         """The table's object in a ``tables`` message."""
         return {"room": self.room, "rules": self.rules.to_dict(), "bot": self.bot,
                 "seated": list(self.seated), "rated": self.rated,
-                "fill_in": self.fill_in, "ratings": list(self.ratings)}  # fmt: skip
+                "fill_in": self.fill_in, "ratings": list(self.ratings),
+                "clock": None if self.clock is None else self.clock.to_json()}  # fmt: skip
 
     @classmethod
     def parse(cls, data: object) -> TableSummary:
@@ -416,7 +493,7 @@ class TableSummary:
         if not all(r is None or (type(r) is int and abs(r) <= MAX_RATING) for r in ratings):
             raise ProtocolError("tables.ratings: expected whole ratings or null")
         return cls(_room(data, "tables"), rules, _level(data, "bot", "tables"), names,
-                   rated, fill_in, tuple(ratings))  # fmt: skip
+                   rated, fill_in, tuple(ratings), _clock(data.get("clock"), "tables"))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -648,6 +725,20 @@ def _seconds(data: Mapping[str, Any], key: str, most: float, where: str) -> floa
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= most:
         raise ProtocolError(f"{where}.{key}: expected seconds from 0 to {most:g}")
     return float(value)
+
+
+def _is_seconds(value: object, most: float) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and 0 <= value <= most
+
+
+def _clock(value: object, where: str) -> Clock | None:
+    """A message's clock (``None`` when it has none); ``ProtocolError`` unless right."""
+    if value is None:
+        return None
+    try:
+        return Clock.from_json(value)
+    except ClockError as error:
+        raise ProtocolError(f"{where}.clock: {error}") from None
 
 
 def _next_in(data: Mapping[str, Any], where: str) -> float | None:

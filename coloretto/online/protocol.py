@@ -64,6 +64,9 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ROOM_CODE = re.compile(f"[{CODE_ALPHABET}]{{6}}")
 """A room's code: six letters and digits that cannot be mistaken for each other."""
 
+CLOCK_NAME = re.compile(r"[a-z][a-z0-9-]{0,15}")
+"""A clock profile's name (``coloretto.online.clock.Clock``)."""
+
 TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
 """What a seat's secret token looks like."""
 
@@ -229,6 +232,7 @@ class ErrorCode(StrEnum):
     NAME_TAKEN = "name-taken"
     BAD_ACCOUNT = "bad-account"
     ACCOUNT_NEEDED = "account-needed"
+    OUT_OF_TIME = "out-of-time"
 
 
 class ProtocolError(ValueError):
@@ -279,7 +283,9 @@ class Host:
     ``None``). A ``public`` table is listed in the lobby (``Tables``); ``fill_after``
     seconds after it opens, bots take its free seats and its game starts (``None``: the
     host starts it). A ``rated`` table seats only players with an account, and its games
-    change their ratings."""
+    change their ratings. ``clock``: the name of the server's speed profile every
+    person's moves are timed by (``None``: none at a private table, the server's default
+    at a public or rated one)."""
 
     name: str
     rules: Rules
@@ -290,10 +296,11 @@ class Host:
     public: bool = False
     rated: bool = False
     fill_after: float | None = None
+    clock: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The request's frame (``rules.games`` goes as the field ``games``; ``public``,
-        ``rated`` and ``fill_after`` only when set)."""
+        ``rated``, ``fill_after`` and ``clock`` only when set)."""
         rules = {key: value for key, value in self.rules.to_dict().items() if key != "games"}
         data = {"type": "host", "version": VERSION, "name": self.name, "rules": rules,
                 "games": self.rules.games, "bot": self.bot, "delay": self.delay,
@@ -304,6 +311,8 @@ class Host:
             data["rated"] = True
         if self.fill_after is not None:
             data["fill_after"] = self.fill_after
+        if self.clock is not None:
+            data["clock"] = self.clock
         return _claimed(data, self.account)
 
 
@@ -666,6 +675,11 @@ def _host(data: Mapping[str, Any]) -> Host:
         if not public:
             raise ProtocolError("fill_after: only a public table fills itself with bots")
         fill_after = _number(data, "fill_after", MIN_FILL_AFTER, MAX_FILL_AFTER, 0)
+    clock = None
+    if "clock" in data:
+        clock = _field(data, "clock", str, "a clock's name")
+        if not CLOCK_NAME.fullmatch(clock):
+            raise ProtocolError("clock: expected a clock's name (small letters, digits, '-')")
     return Host(
         _name(data),
         rules,
@@ -676,6 +690,7 @@ def _host(data: Mapping[str, Any]) -> Host:
         public=public,
         rated=rated,
         fill_after=fill_after,
+        clock=clock,
     )
 
 
@@ -736,6 +751,7 @@ _FIELDS = {
         "public",
         "rated",
         "fill_after",
+        "clock",
     },
     "join": {"type", "version", "room", "name", "account"},
     "resume": {"type", "version", "room", "token", "account"},

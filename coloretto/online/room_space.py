@@ -45,11 +45,12 @@ from coloretto.engine import Action, IllegalAction, Move, RecordError
 from coloretto.engine.record import parse_record, record_text
 from coloretto.online.accounts import fold_name
 from coloretto.online.database import Database, SharedDatabase, StoreError, Transaction
-from coloretto.online.messages import MAX_TABLES, TableSummary
+from coloretto.online.messages import MAX_TABLES, RatingChange, TableSummary
 from coloretto.online.migrations import migrate
 from coloretto.online.protocol import CODE_ALPHABET, ROOM_CODE
 from coloretto.online.public import move_json
 from coloretto.online.rooms import Room
+from coloretto.online.standings import rate_within, rated_game
 from coloretto.rating import Rating
 from coloretto.store.records import MAX_RECORD_BYTES
 
@@ -67,7 +68,7 @@ MAX_ENTRY = 512
 ROOMS_LOCK = 0x526F6F6D
 """The first key of every room's advisory lock (the second is ``room_key``)."""
 
-_KEYS = frozenset({"ply", "move", "covered"})
+_KEYS = frozenset({"ply", "move", "covered", "bank", "timeout", "left"})
 
 
 class CodeTaken(Exception):
@@ -147,16 +148,47 @@ class RoomSpace:
                 await _insert(tx, room, text, now, finished)
             await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
 
-    async def append(self, code: str, ply: int, move: Move, covered: bool) -> None:
+    async def append(
+        self,
+        code: str,
+        ply: int,
+        move: Move,
+        covered: bool,
+        notes: Mapping[str, Any] | None = None,
+    ) -> None:
         """Keep action ``ply`` (from 0) of the room's game; ``covered``: a bot played it
-        for a person away. ``StoreError`` if the database refuses."""
-        entry: dict[str, Any] = {"ply": ply, "move": move_json(move)}
+        for a person away; ``notes``: what it changed of its player's standing
+        (``Room.note_move``). ``StoreError`` if the database refuses."""
+        entry: dict[str, Any] = {"ply": ply, "move": move_json(move), **(notes or {})}
         if covered:
             entry["covered"] = True
         await self.db.execute(
             "INSERT INTO room_actions (code, ply, entry) VALUES (?, ?, ?)",
             code, ply, json.dumps(entry),
         )  # fmt: skip
+
+    async def end_game(
+        self, room: Room, move: Move, covered: bool, notes: Mapping[str, Any] | None = None
+    ) -> list[RatingChange]:
+        """Keep the game's last action (``append``'s), the room's status and, for a rated
+        game, the ratings it changes, in one transaction: all of them, or none (a process
+        that ends before it commits leaves the move to be played again, and rated then).
+        Returns the ratings' changes (none for a game not rated, or rated already)."""
+        ply = room.ply - 1
+        entry: dict[str, Any] = {"ply": ply, "move": move_json(move), **(notes or {})}
+        if covered:
+            entry["covered"] = True
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO room_actions (code, ply, entry) VALUES (?, ?, ?)",
+                room.code, ply, json.dumps(entry),
+            )  # fmt: skip
+            await tx.execute(
+                "UPDATE rooms SET status = ?, updated = ? WHERE code = ?",
+                status_of(room), time.time(), room.code,
+            )  # fmt: skip
+            game = rated_game(room)
+            return [] if game is None else await rate_within(tx, game)
 
     async def set_status(self, room: Room) -> None:
         """Keep the room's status after a move (a game that ended changes it)."""
@@ -356,7 +388,9 @@ def _listing(room: Room) -> tuple[int, str | None]:
     if not table.public or room.started or room.locked or len(seated) >= len(room.people):
         return 0, None
     rules = room.session.config.rules
-    summary = TableSummary(room.code, rules, room.level, seated, table.rated).to_json()
+    summary = TableSummary(
+        room.code, rules, room.level, seated, table.rated, clock=table.clock
+    ).to_json()
     summary["fill_at"] = table.fill_at
     summary["accounts"] = [
         "" if (account := table.accounts[p]) is None else fold_name(account) for p in seats
@@ -386,6 +420,9 @@ def replay_entry(room: Room, ply: int, text: str | bytes) -> str | None:
         return f"{where}: kept as action {str(entry['ply'])[:20]}"
     if entry.get("covered", True) is not True:
         return f"{where}: covered is not true"
+    mover = room.mover()
+    if mover is None:
+        return f"{where}: the game is over"
     told = entry["move"]
     try:
         if not isinstance(told, Mapping) or not isinstance(told.get("action"), str):
@@ -395,6 +432,8 @@ def replay_entry(room: Room, ply: int, text: str | bytes) -> str | None:
         return f"{where}: {error}"
     if move is None or move_json(move) != told:
         return f"{where}: {json.dumps(told)[:80]} does not fit the game"
+    if (problem := room.replay_notes(mover, entry)) is not None:
+        return f"{where}: {problem}"
     room.session.apply(move.action)
     if "covered" in entry:
         room.covered.append(ply)

@@ -40,6 +40,7 @@ from coloretto.engine import (
     to_record,
 )
 from coloretto.engine.record import expect
+from coloretto.online.clock import Clock, ClockError, Standing
 from coloretto.online.names import fold
 from coloretto.online.protocol import (
     CODE_ALPHABET,
@@ -96,17 +97,20 @@ class Table:
     has one entry a seat (``None``: a guest, or nobody). A ``public`` table is listed in
     the lobby; bots fill its free seats and start its game at ``fill_at`` (seconds since
     the epoch: every server process tells the same time); a ``rated`` table seats
-    accounts only and its games change their ratings."""
+    accounts only and its games change their ratings. ``clock``: the speed profile every
+    person's moves are timed by (``None``: no clock, a private table's choice)."""
 
     accounts: list[str | None]
     public: bool = False
     rated: bool = False
     fill_at: float | None = None
+    clock: Clock | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The table's fields in the room's saved object."""
+        clock = None if self.clock is None else self.clock.to_json()
         return {"accounts": list(self.accounts), "public": self.public, "rated": self.rated,
-                "fill_at": self.fill_at}  # fmt: skip
+                "fill_at": self.fill_at, "clock": clock}  # fmt: skip
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], players: int) -> Table:
@@ -125,7 +129,12 @@ class Table:
             isinstance(fill_at, bool) or not isinstance(fill_at, int | float)
         ):
             raise RecordError("room.fill_at: expected seconds or null")
-        return cls(accounts, public, rated, None if fill_at is None else float(fill_at))
+        try:
+            clock = None if data.get("clock") is None else Clock.from_json(data["clock"])
+        except ClockError as error:
+            raise RecordError(f"room.clock: {error}") from None
+        fill = None if fill_at is None else float(fill_at)
+        return cls(accounts, public, rated, fill, clock)
 
 
 class Room:
@@ -143,6 +152,7 @@ class Room:
         covered: list[int] | None = None,
         locked: bool = False,
         table: Table | None = None,
+        standing: Standing | None = None,
     ) -> None:
         self.code = code
         self.session = session
@@ -159,12 +169,16 @@ class Room:
         """True while the host keeps the table closed to new players (``join``)."""
         self.table = table or Table(accounts=[None] * len(people))
         """Who plays under which account, and how the table was opened."""
+        self.standing = standing or Standing.new(self.table.clock, len(people))
+        """Each player's time left, timeouts and leaving in the game on the table."""
 
     @classmethod
-    def open(cls, code: str, host: Host, account: str | None = None) -> tuple[Room, str]:
-        """A new room with the host in the first seat (``account``: theirs, checked);
-        returns it and the host's token. ``RoomError`` for a rated table without an
-        account."""
+    def open(
+        cls, code: str, host: Host, account: str | None = None, clock: Clock | None = None
+    ) -> tuple[Room, str]:
+        """A new room with the host in the first seat (``account``: theirs, checked;
+        ``clock``: the profile its moves are timed by); returns it and the host's token.
+        ``RoomError`` for a rated table without an account."""
         if host.rated and account is None:
             raise RoomError(NEED_ACCOUNT, ErrorCode.ACCOUNT_NEEDED)
         players = host.rules.players
@@ -173,7 +187,8 @@ class Room:
             host.rules, _players(people, host.bot), delay=host.delay, level=host.bot
         )
         fill_at = None if host.fill_after is None else time.time() + host.fill_after
-        table = Table([account, *([None] * (players - 1))], host.public, host.rated, fill_at)
+        table = Table([account, *([None] * (players - 1))], host.public, host.rated, fill_at,
+                      clock)  # fmt: skip
         room = cls(code, Session(config), people, [None] * players, started=False,
                    away_after=host.away_after, table=table)  # fmt: skip
         return room, room._new_token(0)
@@ -269,6 +284,7 @@ class Room:
     def start(self) -> None:
         """Start the game: bots play the seats still free."""
         self.started = True
+        self.standing = Standing.new(self.table.clock, len(self.people))
 
     def next_game(self, number: int) -> None:
         """Deal game ``number`` of the match, the one after the game just over (the host's
@@ -288,6 +304,7 @@ class Room:
             raise RoomError(f"the next game is game {match.game_number + 1}", ErrorCode.STALE)
         self.session.next_game()
         self.covered = []
+        self.standing = Standing.new(self.table.clock, len(self.people))
 
     # ------------------------------------------------------------------ playing
 
@@ -321,6 +338,54 @@ class Room:
             )
         return self.session.apply(action)
 
+    def note_move(
+        self, player: int, spent: float, *, timeout: bool = False, gone: bool = False
+    ) -> dict[str, Any]:
+        """Keep what ``player``'s move just played (``spent`` seconds after their clock
+        started) changes of their standing: their time left, a ``timeout`` (their time ran
+        out and it was played for them), their leaving (``gone``, or the timeout that made
+        ``MAX_TIMEOUTS``). Returns the notes an action's entry keeps of it (``replay_notes``
+        reads them back)."""
+        standing, clock = self.standing, self.table.clock
+        notes: dict[str, Any] = {}
+        if clock is not None and self.is_person(player):
+            bank = clock.after_move(standing.banks[player], spent)
+            standing.banks[player] = bank
+            notes["bank"] = round(bank, 3)
+        if timeout:
+            standing.timeouts[player] += 1
+            notes["timeout"] = True
+            gone = gone or standing.out_of_time(player)
+        if gone and player not in standing.left:
+            standing.left.add(player)
+            notes["left"] = True
+        return notes
+
+    def replay_notes(self, player: int, notes: Mapping[str, Any]) -> str | None:
+        """Take back the notes ``note_move`` made of ``player``'s move from an action's
+        entry; what is wrong with them, if anything (then nothing is changed)."""
+        standing, clock = self.standing, self.table.clock
+        bank = notes.get("bank")
+        if bank is not None and (
+            clock is None
+            or isinstance(bank, bool)
+            or not isinstance(bank, int | float)
+            or not 0 <= bank <= clock.bank
+        ):
+            return f"bank: not a time left of this table's clock: {str(bank)[:20]}"
+        for key in ("timeout", "left"):
+            if notes.get(key, True) is not True:
+                return f"{key} is not true"
+        if notes.get("timeout") and standing.out_of_time(player):
+            return "a timeout past the last"
+        if bank is not None:
+            standing.banks[player] = float(bank)
+        if notes.get("timeout"):
+            standing.timeouts[player] += 1
+        if notes.get("left"):
+            standing.left.add(player)
+        return None
+
     def bot_specs(self) -> dict[int, str]:
         """The room's bots by number (``coloretto.bots.players.BotPlayers``): each player's
         that a bot plays, and for each person a stand-in at the room's level
@@ -349,6 +414,7 @@ class Room:
             "covered": list(self.covered),
             "locked": self.locked,
             **self.table.to_json(),
+            "standing": self.standing.to_json(),
         }
         return Snapshot(self.code, self.session.game, self.session.seat_names, meta)
 
@@ -389,8 +455,13 @@ class Room:
         except ProtocolError as error:
             raise RecordError(f"room.{error}") from None
         table = Table.from_json(data, players)
+        try:
+            standing = Standing.from_json(data.get("standing"), table.clock, players)
+        except ClockError as error:
+            raise RecordError(f"room.{error}") from None
         return cls(code, session, people, tokens, started=started, away_after=float(away),
-                   covered=covered, locked=data.get("locked") is True, table=table)  # fmt: skip
+                   covered=covered, locked=data.get("locked") is True, table=table,
+                   standing=standing)  # fmt: skip
 
 
 STAND_INS = 10

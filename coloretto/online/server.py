@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import secrets
 import signal
@@ -51,6 +52,7 @@ from coloretto.online.account_service import AccountError, check_account, new_ch
 from coloretto.online.accounts import normalise_server, opening_route
 from coloretto.online.audit import Audit
 from coloretto.online.bot_pool import BotPool
+from coloretto.online.clock import DEFAULT_PROFILE, MAX_TIMEOUTS, Clock, ClockError, profile
 from coloretto.online.connection import Gatekeeper, GuardedConnection
 from coloretto.online.database import (
     SharedDatabase,
@@ -70,8 +72,10 @@ from coloretto.online.messages import (
     OverMessage,
     PresenceMessage,
     RatedMessage,
+    RatingChange,
     ServerMessage,
     TablesMessage,
+    Timing,
     WelcomeMessage,
 )
 from coloretto.online.protocol import (
@@ -101,7 +105,7 @@ from coloretto.online.public import PublicSetup
 from coloretto.online.relay import Relay, RelayedConnection, deliver
 from coloretto.online.room_space import RoomSpace, status_of
 from coloretto.online.rooms import Room, RoomError, new_code, over_record, stand_in
-from coloretto.online.standings import RatedGame, StoredAccounts, ladder, rate, rated_game
+from coloretto.online.standings import StoredAccounts, ladder
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Locked, hold
 from coloretto.store.paths import DataDir
@@ -152,6 +156,8 @@ class LiveRoom:
     """The lobby update about to be sent (changes close together go as one)."""
     host_address: str | None = None
     """The address that opened the room, until its game starts."""
+    turn_at: float | None = None
+    """When the clock of the player to move started (their last move, or the start)."""
 
     @property
     def code(self) -> str:
@@ -169,6 +175,14 @@ class LiveRoom:
         for timer in (self.wake, self.dealer, self.lobby_update):
             if timer is not None:
                 timer.cancel()
+
+
+class StandIn(enum.Enum):
+    """Why a bot plays a person's move."""
+
+    AWAY = "away past the wait"
+    TIMEOUT = "out of time"
+    GONE = f"out of time {MAX_TIMEOUTS} times"
 
 
 @dataclass
@@ -256,6 +270,7 @@ class RoomServer:
             return None
         live = self.rooms[code] = LiveRoom(room)
         now = self.clock()
+        live.turn_at = now  # the time a move took before the process ended is forgiven
         for player in range(len(room.people)):
             if room.is_person(player):
                 live.away_since[player] = now
@@ -637,7 +652,7 @@ class RoomServer:
             ):
                 code = self._new_code()
             try:
-                room, token = Room.open(code, request, account)
+                room, token = Room.open(code, request, account, self._clock_of(request))
             except RoomError:
                 await self._release(code)
                 raise
@@ -657,6 +672,19 @@ class RoomServer:
             )
             return Seat(live, owner), None
         return Seat(live, None), None
+
+    def _clock_of(self, request: Host) -> Clock | None:
+        """The speed profile of a new table: the one its host named, or at a public or
+        rated table the server's default; ``RoomError`` for a name the server lacks."""
+        clocks = self.limits.clocks
+        if request.clock is not None:
+            try:
+                return profile(clocks, request.clock)
+            except ClockError as error:
+                raise RoomError(str(error), ErrorCode.BAD_REQUEST) from None
+        if not (request.public or request.rated) or not clocks:
+            return None
+        return next((c for c in clocks if c.name == DEFAULT_PROFILE), clocks[0])
 
     def _new_code(self) -> str:
         """A random room code that starts with one of ``prefixes``."""
@@ -797,6 +825,7 @@ class RoomServer:
         async with live.lock:
             await self._change(live.room, live.room.start)
             live.host_address = None
+            live.turn_at = self.clock()
         self._everyone(live, lambda player: self._game(live, player))
         self.kick(live)
 
@@ -809,16 +838,17 @@ class RoomServer:
     async def _change(self, room: Room, change: Callable[[], object]) -> None:
         """Make ``change`` to ``room`` and save the whole room; undo it and raise
         ``RoomError`` (``not-saved``) if the disk refuses (call it holding the lock)."""
-        before = (room.session.match, list(room.covered), room.started)
+        before = (room.session.match, list(room.covered), room.started, room.standing)
         change()
         if not await self._save(room):
-            room.session.match, room.covered, room.started = before
+            room.session.match, room.covered, room.started, room.standing = before
             raise RoomError("the server could not save that: try again", ErrorCode.NOT_SAVED)
 
     def _dealt(self, live: LiveRoom) -> None:
         """The match's next game was dealt and saved: tell everyone, let the bots play
         (call it holding the lock)."""
         live.ended = None
+        live.turn_at = self.clock()
         self._plan_next(live)
         self._everyone(live, lambda player: self._game(live, player))
         self.kick(live)
@@ -846,9 +876,8 @@ class RoomServer:
         rules = room.session.config.rules
         table = room.table
         fill_in = None if table.fill_at is None else round(max(0.0, table.fill_at - time.time()), 1)
-        return LobbyMessage(
-            room.code, rules, room.level, seats, room.locked, table.public, table.rated, fill_in
-        )
+        return LobbyMessage(room.code, rules, room.level, seats, room.locked, table.public,
+                            table.rated, fill_in, table.clock)  # fmt: skip
 
     def _game(self, live: LiveRoom, player: int | None) -> GameMessage:
         room = live.room
@@ -870,30 +899,80 @@ class RoomServer:
             tuple(live.away()),
             frozenset(room.covered),
             self.next_in(live),
+            self._timing(live),
         )
+
+    def _timing(self, live: LiveRoom) -> Timing | None:
+        """The game's clock and standing as a ``game`` message tells them: the player to
+        move's time as of now."""
+        room = live.room
+        standing, clock = room.standing, room.table.clock
+        if clock is None and not any(standing.timeouts) and not standing.left:
+            return None
+        banks = list(standing.banks)
+        mover = room.mover()
+        if mover is not None and (left := self._time_left(live, mover)) is not None:
+            banks[mover] = max(0.0, left)
+        return Timing(clock, tuple(banks), tuple(standing.timeouts), tuple(sorted(standing.left)))
+
+    def _time_left(self, live: LiveRoom, player: int) -> float | None:
+        """Seconds ``player`` has left for the move they are to make now (below 0 once
+        past), at a table with a clock; ``None`` without one, or for a bot's seat."""
+        room = live.room
+        if room.table.clock is None or live.turn_at is None or not room.is_person(player):
+            return None
+        return room.standing.banks[player] - (self.clock() - live.turn_at)
 
     async def _play(self, live: LiveRoom, player: int, ply: int, action: Action) -> None:
         """Play a person's ``action`` (``RoomError`` or ``IllegalAction`` if it is not
         theirs to play); saved, then told."""
         async with live.lock:
-            before = live.room.session.match
-            move = live.room.act(player, ply, action)
-            await self._played(live, before, move)
+            room = live.room
+            if room.mover() == player:
+                if room.standing.out_of_time(player):
+                    raise RoomError(
+                        f"you ran out of time {MAX_TIMEOUTS} times: a bot plays for you "
+                        "for the rest of this game",
+                        ErrorCode.OUT_OF_TIME,
+                    )
+                if (left := self._time_left(live, player)) is not None and left <= 0:
+                    raise RoomError(
+                        "your time ran out: a bot plays this move for you", ErrorCode.OUT_OF_TIME
+                    )
+            before = room.session.match
+            move = room.act(player, ply, action)
+            await self._played(live, before, move, player)
 
     async def _played(
-        self, live: LiveRoom, before: Match, move: Move, *, covered: bool = False
+        self,
+        live: LiveRoom,
+        before: Match,
+        move: Move,
+        player: int,
+        *,
+        covered: bool = False,
+        why: StandIn | None = None,
     ) -> None:
-        """Save the move just played (in a thread), then tell everyone (call it holding the
-        lock); ``covered``: a bot played it for a person away. If the disk refuses, the
-        move is undone, nobody is told of it, and ``RoomError`` (``not-saved``) says so."""
+        """Save the move ``player`` just made (in a thread), then tell everyone (call it
+        holding the lock); ``covered``: a bot played it for their person, ``why`` it did.
+        The move's time is taken from their clock; a timeout is counted, and a person gone
+        past the wait for someone away (at a table with a clock) or out of time too often
+        has left the game. If the disk refuses, the move is undone, nobody is told of it,
+        and ``RoomError`` (``not-saved``) says so."""
         room = live.room
         ply = room.ply - 1
+        standing = room.standing.copy()
+        spent = 0.0 if live.turn_at is None else self.clock() - live.turn_at
+        gone = why is StandIn.AWAY and room.table.clock is not None
+        notes = room.note_move(player, spent, timeout=why is StandIn.TIMEOUT, gone=gone)
+        changes: list[RatingChange] = []
         try:
-            await self.space.append(room.code, ply, move, covered)
             if room.session.game.is_over:
-                await self.space.set_status(room)
+                changes = await self.space.end_game(room, move, covered, notes)
+            else:
+                await self.space.append(room.code, ply, move, covered, notes)
         except (StoreError, ValueError) as error:
-            room.session.match = before
+            room.session.match, room.standing = before, standing
             self._failed(room, f"move {ply + 1} not saved: {error}")
             raise RoomError(
                 "the server could not save that move, so it was not played: try again",
@@ -901,11 +980,18 @@ class RoomServer:
             ) from None
         if covered:
             room.covered.append(ply)
-        self._all(live, MoveMessage(ply, move, covered))
+        live.turn_at = self.clock()
+        if notes.get("left"):
+            reason = "out of time" if why is None else why.value
+            self.log.info("room %s: player %d has left the game (%s)", room.code, player, reason)
+        self._all(
+            live,
+            MoveMessage(ply, move, covered, notes.get("bank"), "timeout" in notes, "left" in notes),
+        )
         if room.session.game.is_over:
             self._all(live, OverMessage(over_record(room)))
-            if (game := rated_game(room)) is not None:
-                self._spawn(self._rate(live, game))
+            if changes:
+                self._all(live, RatedMessage(room.session.match.game_number, tuple(changes)))
             live.ended = self.clock()
             self._plan_next(live)
             if live.dealer is not None:
@@ -913,16 +999,6 @@ class RoomServer:
             if not live.connections:
                 self._watch_idle(live)  # the bots finished it for people all away
         self.kick(live)
-
-    async def _rate(self, live: LiveRoom, game: RatedGame) -> None:
-        """Change the ratings by a finished rated game, once, and tell the room."""
-        try:
-            changes = await rate(self.space.db, game)
-        except (StoreError, ValueError) as error:
-            self.log.error("room %s: game %d not rated: %s", game.code, game.game, error)
-            return
-        if changes:
-            self._all(live, RatedMessage(game.game, tuple(changes)))
 
     def _plan_fill(self, live: LiveRoom) -> None:
         """A public table's bots take its free seats at its ``fill_at`` (its game starts)."""
@@ -967,19 +1043,30 @@ class RoomServer:
 
         await play_bots(_RoomBots(self, live), ask, lambda: session.config.delay)
 
-    def _covered(self, live: LiveRoom, player: int) -> bool:
-        """True when ``player``'s person has been away long enough for a bot to play for
-        them; while they are away but not yet long enough, wake up when it is time."""
+    def _stand_in(self, live: LiveRoom, player: int) -> StandIn | None:
+        """Why a bot plays ``player``'s move now, if it does: their person has run out of
+        time too often (``GONE``), has been away long enough (``AWAY``), or their time for
+        this move is out (``TIMEOUT``). While none holds yet, wake up when one will."""
+        room = live.room
+        if room.standing.out_of_time(player):
+            return StandIn.GONE
+        waits = []
         since = live.away_since.get(player)
-        if since is None:
-            return False
-        wait = since + live.room.away_after - self.clock()
-        if wait <= 0:
-            return True
+        if since is not None:
+            wait = since + room.away_after - self.clock()
+            if wait <= 0:
+                return StandIn.AWAY
+            waits.append(wait)
+        if (left := self._time_left(live, player)) is not None:
+            if left <= 0:
+                return StandIn.TIMEOUT
+            waits.append(left)
         if live.wake is not None:
             live.wake.cancel()
-        live.wake = asyncio.get_running_loop().call_later(wait, self.kick, live)
-        return False
+            live.wake = None
+        if waits:
+            live.wake = asyncio.get_running_loop().call_later(min(waits), self.kick, live)
+        return None
 
     # ------------------------------------------------------------------ the host's table
 
@@ -1209,7 +1296,7 @@ class _RoomBots:
             return None
         if not room.is_person(player):
             return BotTurn(room.session.game, room.session.match.game_number)
-        if self.server._covered(self.live, player):
+        if self.server._stand_in(self.live, player) is not None:
             return BotTurn(room.session.game, room.session.match.game_number, stand_in(player))
         return None
 
@@ -1225,10 +1312,11 @@ class _RoomBots:
                 return True  # someone played meanwhile (a person back in time)
             player = room.mover()
             assert player is not None
+            why = server._stand_in(live, player) if room.is_person(player) else None
             before = room.session.match
             move = room.session.apply(answer.action)
             try:
-                await server._played(live, before, move, covered=room.is_person(player))
+                await server._played(live, before, move, player, covered=why is not None, why=why)
                 self.failures = 0
             except RoomError as problem:
                 self.failures += 1

@@ -3,11 +3,15 @@ openings against, each finished rated game's rating changes (kept once, whicheve
 asks, however many ask at once), and the ladder.
 
 A game is rated when every person at its table played under an account (a rated table
-seats no guest) and no bot stood in for an absent person during it. The table's bots are
-rated at their level's calibrated rating (``coloretto.rating.bot_rating``), which their
-games do not change; each account's rating moves by the game (``rate_game``). The change
-is one transaction that first records the game in ``rated_games``: a second process
-finishing the same game (after taking the room over) records nothing and changes nothing.
+seats no guest). A person who left it (gone past the wait for someone away, or out of
+time too often: ``Room.standing.left``) is ranked last, below everyone who stayed,
+whatever their seat's score, and the game stays rated for the others; a bot that stood in
+for a person is never rated itself. The table's bots are rated at their level's
+calibrated rating (``coloretto.rating.bot_rating``), which their games do not change; each
+account's rating moves by the game (``rate_game``). The change is one transaction that
+first records the game in ``rated_games``: a second process finishing the same game
+(after taking the room over, or a process that ended before rating it) records nothing
+and changes nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import time
 from dataclasses import dataclass
 
 from coloretto.online.accounts import fold_name
-from coloretto.online.database import Database
+from coloretto.online.database import Database, Transaction
 from coloretto.online.messages import LadderEntry, RatingChange
 from coloretto.online.rooms import Room
 from coloretto.rating import NEW, Rating, bot_rating, bot_ratings, rate_game
@@ -51,15 +55,13 @@ class StoredAccounts:
 
 def is_rated(room: Room) -> bool:
     """True when the game just finished at ``room`` changes ratings: a rated table (only
-    accounts sit there), with an account in every person's seat, at least one, and no
-    action of the game played by a bot for an absent person."""
+    accounts sit there), with an account in every person's seat, at least one."""
     table = room.table
     people = [p for p in range(len(room.people)) if room.is_person(p)]
     return (
         table.rated
         and bool(people)
         and all(table.accounts[p] is not None for p in people)
-        and not room.covered
         and room.session.game.is_over
     )
 
@@ -76,6 +78,22 @@ class RatedGame:
     """Each seat's account (``None``: a bot's seat)."""
     level: str
     """The bots' level."""
+    left: frozenset[int] = frozenset()
+    """The players who left the game: ranked last."""
+
+    @property
+    def ranking_scores(self) -> tuple[int, ...]:
+        """The scores the rating ranks by: each player's total, but below everyone who
+        stayed for those who left (tied with each other).
+
+        >>> RatedGame("ABCDEF", 1, (30, 12, 25), ("a", "b", "c"), "easy",
+        ...           frozenset({0})).ranking_scores
+        (11, 12, 25)
+        """
+        if not self.left:
+            return self.totals
+        last = min(self.totals) - 1
+        return tuple(last if p in self.left else t for p, t in enumerate(self.totals))
 
 
 def rated_game(room: Room) -> RatedGame | None:
@@ -87,45 +105,51 @@ def rated_game(room: Room) -> RatedGame | None:
     accounts = tuple(
         room.table.accounts[p] if room.is_person(p) else None for p in range(len(room.people))
     )
+    left = frozenset(p for p in room.standing.left if room.is_person(p))
     return RatedGame(
-        room.code, session.match.game_number, outcome.totals, accounts, session.config.level
+        room.code, session.match.game_number, outcome.totals, accounts, session.config.level, left
     )
 
 
 async def rate(db: Database, game: RatedGame) -> list[RatingChange]:
     """Change the accounts' ratings by ``game``, once: their changes, or none if the
     game was rated already (by this process or another)."""
-    accounts, level, totals = game.accounts, game.level, list(game.totals)
     async with db.transaction() as tx:
-        first = await tx.execute(
-            "INSERT INTO rated_games (code, game, rated) VALUES (?, ?, ?)"
-            " ON CONFLICT (code, game) DO NOTHING",
-            game.code, game.game, time.time(),
+        return await rate_within(tx, game)
+
+
+async def rate_within(tx: Transaction, game: RatedGame) -> list[RatingChange]:
+    """``rate`` inside the transaction ``tx`` (the one that keeps the game's last move)."""
+    accounts, level, totals = game.accounts, game.level, list(game.ranking_scores)
+    first = await tx.execute(
+        "INSERT INTO rated_games (code, game, rated) VALUES (?, ?, ?)"
+        " ON CONFLICT (code, game) DO NOTHING",
+        game.code, game.game, time.time(),
+    )  # fmt: skip
+    if first != 1:
+        return []
+    before: list[Rating] = []
+    for account in accounts:
+        if account is None:
+            before.append(bot_rating(level))
+            continue
+        rows = await tx.fetch(
+            "SELECT mu, sigma, games FROM ratings WHERE folded = ?", fold_name(account)
+        )
+        before.append(Rating(*rows[0]) if rows else NEW)
+    bots = [p for p, account in enumerate(accounts) if account is None]
+    after = rate_game(before, totals, fixed=bots)
+    changes = []
+    for player, account in enumerate(accounts):
+        if account is None:
+            continue
+        new = after[player]
+        await tx.execute(
+            "INSERT INTO ratings (folded, mu, sigma, games) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (folded) DO UPDATE SET mu = ?, sigma = ?, games = ?",
+            fold_name(account), new.mu, new.sigma, new.games, new.mu, new.sigma, new.games,
         )  # fmt: skip
-        if first != 1:
-            return []
-        before: list[Rating] = []
-        for account in accounts:
-            if account is None:
-                before.append(bot_rating(level))
-                continue
-            rows = await tx.fetch(
-                "SELECT mu, sigma, games FROM ratings WHERE folded = ?", fold_name(account)
-            )
-            before.append(Rating(*rows[0]) if rows else NEW)
-        bots = [p for p, account in enumerate(accounts) if account is None]
-        after = rate_game(before, totals, fixed=bots)
-        changes = []
-        for player, account in enumerate(accounts):
-            if account is None:
-                continue
-            new = after[player]
-            await tx.execute(
-                "INSERT INTO ratings (folded, mu, sigma, games) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (folded) DO UPDATE SET mu = ?, sigma = ?, games = ?",
-                fold_name(account), new.mu, new.sigma, new.games, new.mu, new.sigma, new.games,
-            )  # fmt: skip
-            changes.append(RatingChange(player, account, before[player].shown, new.shown))
+        changes.append(RatingChange(player, account, before[player].shown, new.shown))
     return changes
 
 

@@ -34,6 +34,7 @@ from coloretto.online.migrations import migrate
 from coloretto.online.protocol import Host
 from coloretto.online.rooms import Room
 from coloretto.online.standings import RatedGame, rate, rated_game
+from coloretto.rating import NEW, bot_rating, rate_game
 from tests.online.raw_ws import LEGIT, Player, Server, open_ws, receive, send, source
 
 
@@ -257,10 +258,12 @@ def test_two_processes_that_rate_the_same_game_at_once_rate_it_once(
     assert rows == sorted([(fold_name("Ana"), 1), (fold_name("Ben"), 1)])
 
 
-def finished_room(*, rated: bool, accounts: tuple[str | None, ...], cover: bool) -> Room:
+def finished_room(
+    *, rated: bool, accounts: tuple[str | None, ...], cover: bool, leave: bool = False
+) -> Room:
     """A 3-player room played to its end: Ana hosts (account ``accounts[0]``), Ben joins
     (``accounts[1]``), a bot in the third seat; ``cover``: a bot played one of Ana's
-    moves while she was away."""
+    moves while she was away; ``leave``: with that move, Ana left the game."""
     room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30, rated=rated),
                         accounts[0])  # fmt: skip
     room.join("Ben", accounts[1])
@@ -271,15 +274,35 @@ def finished_room(*, rated: bool, accounts: tuple[str | None, ...], cover: bool)
         room.session.apply(rng.choice(room.session.game.legal_actions()))
         if cover and mover == 0 and not room.covered:
             room.covered.append(room.ply - 1)
+            room.note_move(0, 31.0, gone=leave)
     return room
 
 
-def test_only_a_rated_table_of_accounts_without_stand_ins_is_rated() -> None:
-    """A rated game needs a rated table, every person under an account, and no move a bot
-    played for an absent person; the bots' seats are rated at their level, held."""
+def test_a_rated_table_of_accounts_is_rated_whoever_stood_in() -> None:
+    """A rated game needs a rated table and every person under an account; a move a bot
+    played for an absent person leaves it rated; the bots' seats are rated at their
+    level, held."""
     game = rated_game(finished_room(rated=True, accounts=("Ana", "Ben"), cover=False))
     assert game is not None
     assert game.accounts == ("Ana", "Ben", None)
     assert game.level == "easy"
-    assert rated_game(finished_room(rated=True, accounts=("Ana", "Ben"), cover=True)) is None
+    assert game.left == frozenset()
+    covered = rated_game(finished_room(rated=True, accounts=("Ana", "Ben"), cover=True))
+    assert covered is not None
+    assert covered.ranking_scores == covered.totals
     assert rated_game(finished_room(rated=False, accounts=("Ana", "Ben"), cover=False)) is None
+
+
+def test_a_player_who_left_is_ranked_last_and_loses_rating_whatever_their_score() -> None:
+    """Ana left (a bot played for her past the wait): the game stays rated, she ranks
+    below Ben and the bot, whatever her seat scored, and her rating goes down."""
+    room = finished_room(rated=True, accounts=("Ana", "Ben"), cover=True, leave=True)
+    game = rated_game(room)
+    assert game is not None
+    assert game.left == {0}
+    ranked = game.ranking_scores
+    assert ranked[0] < min(ranked[1:])
+    assert ranked[1:] == game.totals[1:]
+    after = rate_game([NEW, NEW, bot_rating("easy")], list(ranked), fixed=[2])
+    assert after[0].mu < NEW.mu
+    assert after[0].mu < after[1].mu

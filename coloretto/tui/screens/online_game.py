@@ -4,14 +4,18 @@ turn is theirs to play, not a bot's to think about)."""
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 
 from coloretto.online.client import RemoteTable, RemoteView
+from coloretto.online.clock_face import ClockFace, clock_text
 from coloretto.play.config import possessive
 from coloretto.play.table_view import Mover
 from coloretto.tui.prompt import turn_prompt
 from coloretto.tui.screens.game import GameScreen
 from coloretto.tui.table import show_table
+from coloretto.tui.widgets.bars import TurnBar
 
 
 def online_turn_prompt(session: RemoteView, *, away_after: float, plain: bool = False) -> Text:
@@ -37,6 +41,22 @@ def online_turn_prompt(session: RemoteView, *, away_after: float, plain: bool = 
     if seat >= game.rules.players:  # a ghost, played by its partner
         return Text(f"{head}waiting for {possessive(mover)} move…")
     return Text(f"{head}waiting for their move…")
+
+
+def with_clock(
+    prompt: Text, view: RemoteView, clock: ClockFace, now: float, *, plain: bool = False
+) -> Text:
+    """``prompt`` with the time the player to move has left ("· 2:41 left"), at a table
+    with a clock (its last 10 seconds in red, unless ``plain``)."""
+    game = view.game
+    if clock.clock is None or game.is_over:
+        return prompt
+    mover = game.rules.controller(game.current_player)
+    left = clock.time_left(mover, mover, now)
+    if left is None or not view.config.players[mover].is_human:
+        return prompt
+    style = "bold red" if left <= 10 and not plain else ""
+    return Text.assemble(prompt, " · ", Text(f"{clock_text(left)} left", style))
 
 
 def _own_turn(session: RemoteView, seat: int, prompt: Text) -> Text:
@@ -69,8 +89,24 @@ class OnlineGameScreen(GameScreen):
         played (nothing once the game is over)."""
         return "" if self.view.game.is_over else self.remote.back_words(moves)
 
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.set_interval(1.0, self._tick)
+
+    def _prompt(self) -> Text:
+        view = self.remote.view
+        prompt = online_turn_prompt(view, away_after=self.remote.away_after, plain=self.plain)
+        return with_clock(prompt, view, self.remote.clock, time.monotonic(), plain=self.plain)
+
+    def _tick(self) -> None:
+        """The clock of the player to move, counting down (a table with a clock)."""
+        if self.remote.clock.clock is not None and self.remote.started:
+            waiting = self.view.mover(self.view.game.current_player) is not Mover.HERE
+            self.query_one(TurnBar).show(self._prompt(), waiting=waiting)
+
     def refresh_table(self) -> None:
         """Redraw everything, in this player's words, their own seat marked."""
         view = self.remote.view
-        prompt = online_turn_prompt(view, away_after=self.remote.away_after, plain=self.plain)
-        show_table(self, view, fresh_row=self._fresh_row, prompt=prompt, you=self.remote.player)
+        show_table(
+            self, view, fresh_row=self._fresh_row, prompt=self._prompt(), you=self.remote.player
+        )
