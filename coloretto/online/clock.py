@@ -12,11 +12,13 @@ placing, a take). When a person's time runs out, their move is played for them; 
 ('quick', 60.0, 5.0, '1 min + 5 s a move')
 >>> clock.after_move(60.0, spent=12.5), clock.after_move(60.0, spent=75.0)
 (52.5, 5.0)
+>>> clock.short
+'1m+5s'
 >>> clock.after_move(58.0, spent=1.0)
 60.0
 >>> turn = parse_clock("turn=30/move")
->>> turn.start, turn.after_move(30.0, spent=29.0), turn.words
-(30.0, 30.0, '30 s a move')
+>>> turn.start, turn.after_move(30.0, spent=29.0), turn.words, turn.short
+(30.0, 30.0, '30 s a move', '30s/move')
 """
 
 from __future__ import annotations
@@ -95,6 +97,13 @@ class Clock:
             return f"{_duration(self.bank)} a move"
         return f"{_duration(self.bank)} + {self.increment:g} s a move"
 
+    @property
+    def short(self) -> str:
+        """The profile in a few characters, for a column: "3m+10s", "30s/move"."""
+        if self.per_move:
+            return f"{_short(self.bank)}/move"
+        return f"{_short(self.bank)}+{self.increment:g}s"
+
     def to_json(self) -> dict[str, Any]:
         """The clock's wire form (``from_json`` reads it back)."""
         return {
@@ -120,6 +129,12 @@ class Clock:
 
 def _seconds(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, int | float)
+
+
+def _short(seconds: float) -> str:
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{seconds / 60:g}m"
+    return f"{seconds:g}s"
 
 
 def _duration(seconds: float) -> str:

@@ -121,7 +121,7 @@ def table_start(table: TableSummary) -> str:
     return f"bots fill in {math.ceil(table.fill_in)} s"
 
 
-COLUMNS = ("#", "Code", "Players", "Free", "Bots", "Rules", "Rated", "Starts")
+COLUMNS = ("#", "Code", "Players", "Free", "Bots", "Rules", "Rated", "Clock", "Starts")
 """The lobby's columns, as ``table_row`` fills them."""
 
 
@@ -130,7 +130,7 @@ def table_row(number: int, table: TableSummary) -> tuple[str, ...]:
     markup).
 
     >>> table_row(1, TableSummary("K7PQ2M", Rules(), "easy", ("Ana",)))
-    ('1', 'K7PQ2M', '1/4 Ana', '3', 'easy', 'brown side', '-', 'host starts')
+    ('1', 'K7PQ2M', '1/4 Ana', '3', 'easy', 'brown side', '-', '-', 'host starts')
     """
     return (
         str(number),
@@ -140,6 +140,7 @@ def table_row(number: int, table: TableSummary) -> tuple[str, ...]:
         table.bot,
         table_rules(table.rules),
         "rated" if table.rated else "-",
+        "-" if table.clock is None else table.clock.short,
         table_start(table),
     )
 

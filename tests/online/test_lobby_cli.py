@@ -18,6 +18,7 @@ from coloretto.cli import lobby_command, online_command
 from coloretto.engine import Rules
 from coloretto.online.accounts import new_account, save_account
 from coloretto.online.client import RemoteTable
+from coloretto.online.clock import Clock
 from coloretto.online.messages import TablesMessage, TableSummary
 from coloretto.online.protocol import Host, encode
 from coloretto.store.paths import DataDir
@@ -26,7 +27,7 @@ from tests.online.test_accounts_cli import coloretto
 TABLES = (
     TableSummary("K7PQ2M", Rules(players=4), "easy", ("Ana", "Ben"), fill_in=41.2),
     TableSummary("H3JX9W", Rules(players=2, variant="ghost", scoring="gray"), "hard", ("Cy",),
-                 rated=True, ratings=(1012,)),
+                 rated=True, ratings=(1012,), clock=Clock("standard", 180, 10)),
 )  # fmt: skip
 
 
@@ -111,7 +112,9 @@ def test_the_list_names_every_table_its_players_and_how_it_starts(
     )
     assert (status, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0].split() == ["#", "Code", "Players", "Free", "Bots", "Rules", "Rated", "Starts"]
+    assert lines[0].split() == [
+        "#", "Code", "Players", "Free", "Bots", "Rules", "Rated", "Clock", "Starts"
+    ]  # fmt: skip
     assert "K7PQ2M" in lines[1]
     assert "2/4 Ana, Ben" in lines[1]
     assert "easy" in lines[1]
@@ -122,6 +125,7 @@ def test_the_list_names_every_table_its_players_and_how_it_starts(
     assert "1/2 Cy (1012)" in out  # a rated player's rating beside the name
     assert "rated" in out
     assert "host starts" in out
+    assert "3m+10s" in out  # the rated table's clock
     assert lobby_server.asked == [("tables", "/")]
 
 

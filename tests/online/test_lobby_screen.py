@@ -143,7 +143,7 @@ def test_ctrl_l_lists_the_tables_and_a_number_joins_one(
             await until(lambda: bool(screen.tables), 10)
             found = rows(screen)
             assert found[0][:5] == ["1", "K7PQ2M", "2/4 Ana, Ben", "2", "easy"]
-            assert found[0][5:] == ["brown side", "-", "bots fill in 42 s"]
+            assert found[0][5:] == ["brown side", "-", "-", "bots fill in 42 s"]
             assert found[1][1] == "H3JX9W"
             assert found[1][5:7] == ["gray side, ghost variant", "rated"]
             await pilot.press("2")
