@@ -981,15 +981,19 @@ class RemoteTable:
         self._view.away = now  # before the news: a screen redraws on it
         dealing = wait is not None and self.next_at is None
         self.next_at = None if wait is None else time.monotonic() + wait
-        if dealing and wait is not None and self.player != 0:
+        if dealing and wait is not None:
             match = self._view.match
             host = names[0].name
-            self._tell(
-                TableNews(
-                    f"{host} has left: game {match.game_number + 1} of {match.rules.games} "
-                    f"starts in {wait:.0f} s (a bot plays for {host} until they are back)."
+            coming = f"game {match.game_number + 1} of {match.rules.games} starts in {wait:.0f} s"
+            if 0 not in now:  # a table with a clock: the host may deal it sooner
+                who = "you deal" if self.player == 0 else f"{host} deals"
+                self._tell(TableNews(f"{coming.capitalize()}, unless {who} it sooner."))
+            elif self.player != 0:
+                self._tell(
+                    TableNews(
+                        f"{host} has left: {coming} (a bot plays for {host} until they are back)."
+                    )
                 )
-            )
         for player in sorted(now - before):
             if player == 0 and dealing:
                 continue  # said above

@@ -118,6 +118,11 @@ POLICY = 1008
 LOBBY_PAUSE = 0.2
 """Seconds a lobby update waits for more changes to tell with it."""
 
+NEXT_GAME_SECONDS = 60.0
+"""At a table with a clock, the longest wait between two games of a match (a quicker
+clock's bank is shorter): then the server deals the next one itself, its host there or
+not."""
+
 SWEEP_SECONDS = 3.0
 """How often a process on a shared database looks for rooms whose process ended."""
 
@@ -775,16 +780,23 @@ class RoomServer:
     def _next_at(self, live: LiveRoom) -> float | None:
         """When the server deals the room's next game itself (``None``: it waits for the
         host): between two games of a match, once the host has been away ``away_after``
-        seconds (counted from the end of the game if they left before), while someone is
-        in the room to play it. The host's turns are then the bot's, as for anyone away."""
+        seconds (counted from the end of the game if they left before), at a table with a
+        clock its bank's time (``NEXT_GAME_SECONDS`` at most) after the end at the latest,
+        while someone is in the room to play it. The host's turns are then the bot's, as
+        for anyone away."""
         room = live.room
         since = live.away_since.get(0)
-        if since is None or not room.started or not room.session.has_next_game:
-            return None
-        if not live.connections:
+        if not room.started or not room.session.has_next_game or not live.connections:
             return None  # nobody waits: the match waits for its people (``_watch_idle``)
+        clocked = None
+        if room.table.clock is not None and live.ended is not None:
+            # a host who stays cannot stall the match
+            clocked = live.ended + min(NEXT_GAME_SECONDS, room.table.clock.bank)
+        if since is None:
+            return clocked
         ended = since if live.ended is None else live.ended
-        return max(since, ended) + room.away_after
+        away = max(since, ended) + room.away_after
+        return away if clocked is None else min(away, clocked)
 
     def next_in(self, live: LiveRoom) -> float | None:
         """Seconds until the server deals the room's next game itself, if it will."""
@@ -812,7 +824,7 @@ class RoomServer:
                 self._plan_next(live)  # a timer that woke early
                 return
             number = room.session.match.game_number + 1
-            self.log.info("room %s: host away, game %d dealt by the server", room.code, number)
+            self.log.info("room %s: game %d dealt by the server for its host", room.code, number)
             try:
                 await self._change(room, lambda: room.next_game(number))
             except RoomError:

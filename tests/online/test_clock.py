@@ -242,3 +242,32 @@ def test_the_board_shows_the_time_left_and_the_table_tells_timeouts_and_leaving(
         "Ana has left the game: a bot plays for them to its end.",
         "You have left the game: a bot plays for you to its end.",
     }
+
+
+def test_a_host_who_stays_cannot_stall_a_clocked_match_between_games(tmp_path: Path) -> None:
+    """Ana hosts a two-game match at a clocked table, plays the first game with the bots
+    and then neither deals the next game nor leaves: the server tells when it will deal it
+    (the clock's bank after the end) and deals it then."""
+    with running(Server(tmp_path / "server", options=("--clock", FAST))) as server:
+
+        async def test() -> tuple[dict[str, Any], dict[str, Any], float]:
+            ws, _ = await signed(server, LEGIT, None, {"type": "host", "name": "Ana",
+                                 "rules": {"players": 3}, "games": 2, "bot": "easy",
+                                 "delay": 0, "away_after": 600, "clock": "fast"})  # fmt: skip
+            await receive(ws, "lobby")
+            await send(ws, {"type": "start"})
+            ana = Person(ws, await receive(ws, "game"), 0)
+            await ana.play(1000, seconds=60)
+            await receive(ws, "over", 10)
+            ended = time.monotonic()
+            presence = await receive(ws, "presence", 10)
+            second = await receive(ws, "game", 15)
+            waited = time.monotonic() - ended
+            await ws.close()
+            return presence, second, waited
+
+        presence, second, waited = asyncio.run(asyncio.wait_for(test(), 120))
+    assert presence["away"] == [], presence
+    assert 0 < presence["next_in"] <= 3, presence
+    assert second["match"]["game"] == 2, second
+    assert 1.5 < waited < 10, waited

@@ -90,7 +90,7 @@ class OnlineGameScreen(GameScreen):
         return "" if self.view.game.is_over else self.remote.back_words(moves)
 
     def on_mount(self) -> None:
-        super().on_mount()
+        """Count the clock down (Textual calls ``GameScreen.on_mount`` as well)."""
         self.set_interval(1.0, self._tick)
 
     def _prompt(self) -> Text:
