@@ -122,6 +122,20 @@ def server_url(text: str) -> str:
     return f"ws://{text}"
 
 
+def server_option(server: str) -> str:
+    """What ``--server`` takes to reach ``server`` (a ``server_url``): ``HOST:PORT`` when
+    that reads back as the same address, else the whole address (a path, ``wss://``).
+
+    >>> server_option("ws://example.org:7787"), server_option("ws://example.org/coloretto")
+    ('example.org:7787', 'ws://example.org/coloretto')
+    """
+    short = server.removeprefix("ws://")
+    try:
+        return short if server_url(short) == server else server
+    except ValueError:
+        return server
+
+
 def room_url(server: str, room: str | None) -> str:
     """The address of room ``room`` (``None``: a new room) at the server at ``server``
     (``server_url``), as a proxy in front of several servers routes it.
