@@ -632,7 +632,7 @@ class RemoteTable:
         """
         if self.match_over or self.player is None or self.room is None:
             return None
-        server = self.server.removeprefix("ws://")
+        server = server_option(self.server)
         words = ["coloretto", "join", self.room, "--server", server, "--name", self.name]
         if self.cafile is not None:
             words += ["--cafile", self.cafile]
