@@ -15,6 +15,13 @@ from coloretto.cli.main import main
 FIGURE = re.compile(r"\d+(?:\.\d+)?%")
 
 
+@pytest.fixture(autouse=True)
+def eighty_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables are read as in an 80-column terminal, whatever runs the tests (rich
+    takes the width from ``COLUMNS``, or the terminal, at each ``Console``)."""
+    monkeypatch.setenv("COLUMNS", "80")
+
+
 def bots_output(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     assert main(["bots", *argv]) == 0
     out, err = capsys.readouterr()

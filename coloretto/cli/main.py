@@ -48,6 +48,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
         online_command,
         replay_command,
         review_command,
+        rooms_command,
         save_command,
         saves_command,
         score_command,
@@ -69,6 +70,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     lobby_command.add_parser(commands)
     ladder_command.add_parser(commands)
     account_command.add_parser(commands)
+    rooms_command.add_parser(commands)
     web_command.add_parser(commands)
     return parser
 

@@ -124,6 +124,20 @@ def server_url(text: str) -> str:
     return f"ws://{text}"
 
 
+def server_option(server: str) -> str:
+    """What ``--server`` takes to reach ``server`` (a ``server_url``): ``HOST:PORT`` when
+    that reads back as the same address, else the whole address (a path, ``wss://``).
+
+    >>> server_option("ws://example.org:7787"), server_option("ws://example.org/coloretto")
+    ('example.org:7787', 'ws://example.org/coloretto')
+    """
+    short = server.removeprefix("ws://")
+    try:
+        return short if server_url(short) == server else server
+    except ValueError:
+        return server
+
+
 def room_url(server: str, room: str | None) -> str:
     """The address of room ``room`` (``None``: a new room) at the server at ``server``
     (``server_url``), as a proxy in front of several servers routes it.
@@ -622,7 +636,7 @@ class RemoteTable:
         """
         if self.match_over or self.player is None or self.room is None:
             return None
-        server = self.server.removeprefix("ws://")
+        server = server_option(self.server)
         words = ["coloretto", "join", self.room, "--server", server, "--name", self.name]
         if self.cafile is not None:
             words += ["--cafile", self.cafile]

@@ -101,8 +101,10 @@ class SqliteDatabase(Database):
     """A SQLite file, used by one process: statements run one at a time in a thread of
     their own (off the event loop), each commit flushed to the disk."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
+        self.read_only = read_only
+        """Open an existing file to read only (``coloretto rooms``): nothing is written."""
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         self._turn = asyncio.Lock()
         self._db: sqlite3.Connection | None = None
@@ -112,6 +114,15 @@ class SqliteDatabase(Database):
         await self._run(self._open)
 
     def _open(self) -> None:
+        if self.read_only:
+            try:
+                uri = f"{self.path.absolute().as_uri()}?mode=ro"
+                db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+                db.execute("PRAGMA busy_timeout=5000")
+            except (OSError, sqlite3.Error) as error:
+                raise StoreError(f"cannot open the database {self.path}: {error}") from None
+            self._db = db
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)

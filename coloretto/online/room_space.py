@@ -39,6 +39,7 @@ import json
 import logging
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from coloretto.engine import Action, IllegalAction, Move, RecordError
@@ -54,7 +55,15 @@ from coloretto.online.standings import rate_within, rated_game
 from coloretto.rating import Rating
 from coloretto.store.records import MAX_RECORD_BYTES
 
-__all__ = ["CodeTaken", "RoomSpace", "StoreError", "replay_entry", "room_key", "status_of"]
+__all__ = [
+    "CodeTaken",
+    "KeptRoom",
+    "RoomSpace",
+    "StoreError",
+    "replay_entry",
+    "room_key",
+    "status_of",
+]
 
 KEEP_FINISHED = 7 * 24 * 3600.0
 """Seconds a finished room is kept for a late player or watcher (``prune_finished``)."""
@@ -95,6 +104,31 @@ def room_key(code: str) -> int:
     for char in code:
         key = key * len(CODE_ALPHABET) + CODE_ALPHABET.index(char)
     return key
+
+
+@dataclass(frozen=True)
+class KeptRoom:
+    """A room as the operator's listing shows it (``RoomSpace.listing``)."""
+
+    code: str
+    status: str
+    """``lobby``, ``playing``, ``between`` or ``over`` (``status_of``)."""
+    public: bool
+    """Listed in the lobby now (a public table still open to players)."""
+    updated: float
+    """When it last changed (seconds since the epoch): a seat, a start, a move."""
+    finished: float | None
+    """When its match ended, if it has."""
+    moves: int
+    """The actions kept since its snapshot (``base``): with it, the game's move."""
+    base: int
+    """The action its snapshot is at."""
+    process: str | None
+    """The process that plays it now (its name): on PostgreSQL, the holder of its lock;
+    ``None`` on SQLite (the data directory's one server plays every room) or when no
+    process plays it now."""
+    room: Room | None
+    """Its snapshot, read (``None`` if it is damaged): people, accounts, rules."""
 
 
 class RoomSpace:
@@ -313,6 +347,28 @@ class RoomSpace:
         rows = await self.db.fetch("SELECT code FROM rooms WHERE status <> 'over' ORDER BY code")
         return [str(row[0]) for row in rows]
 
+    async def listing(self, *, finished: bool = False, limit: int = 200) -> list[KeptRoom]:
+        """The rooms kept, the last changed first (``limit`` at most), with the process
+        that plays each now: those not finished, and the finished ones too if
+        ``finished``. Read only; one consistent read on PostgreSQL (one statement)."""
+        who = (
+            "(SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a"
+            " ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted"
+            " AND l.classid = CAST(? AS BIGINT)::oid AND l.objsubid = 2"
+            " AND l.objid = CAST(r.lock_key AS BIGINT)::oid LIMIT 1)"
+            if self.shared
+            else "CAST(? AS TEXT)"
+        )
+        rows = await self.db.fetch(
+            f"SELECT r.code, r.status, r.public, r.updated, r.finished, r.base, r.record,"
+            f" (SELECT COUNT(*) FROM room_actions x WHERE x.code = r.code), {who}"
+            f" FROM rooms r WHERE r.status <> 'over' OR ? = 1"
+            f" ORDER BY r.updated DESC, r.code LIMIT ?",
+            ROOMS_LOCK if self.shared else None, int(finished), limit,
+        )  # fmt: skip
+        return [_kept(row) for row in rows]
+
+    # ------------------------------------------------------------------ who plays which room
     # ------------------------------------------------------------------ who plays which room
 
     async def claim(self, code: str) -> bool:
@@ -365,6 +421,22 @@ class RoomSpace:
             ROOMS_LOCK, limit,
         )  # fmt: skip
         return [str(row[0]) for row in rows]
+
+
+def _kept(row: tuple[Any, ...]) -> KeptRoom:
+    """A row of ``RoomSpace.listing``, its snapshot read if it can be."""
+    code, status, public, updated, finished, base, record, moves, process = row
+    try:
+        if len(record) > MAX_RECORD_BYTES:
+            raise RecordError(f"larger than {MAX_RECORD_BYTES} characters")
+        room: Room | None = Room.from_record(parse_record(record), str(code))
+    except RecordError:
+        room = None
+    return KeptRoom(
+        str(code), str(status), bool(public), float(updated),
+        None if finished is None else float(finished), int(moves), int(base),
+        None if process is None else str(process), room,
+    )  # fmt: skip
 
 
 async def _insert(

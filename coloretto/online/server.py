@@ -245,20 +245,26 @@ class RoomServer:
         not finished; on a shared one, the rooms in play that no process plays. People
         count as away from now on. Rooms whose match is over are archived. Returns how
         many rooms are in play here."""
+        shared = self.space.shared
+        self.log.info(
+            "process %s starts, on %s", self.space.server,
+            "a shared database (PostgreSQL)" if shared else "its own database (SQLite)",
+        )  # fmt: skip
         try:
             if pruned := await self.space.prune_finished():
                 self.log.info("%d finished rooms older than a week deleted", pruned)
         except StoreError as error:
             self.log.error("finished rooms not pruned: %s", error)
-        codes = await (self.space.orphans() if self.space.shared else self.space.active())
+        codes = await (self.space.orphans() if shared else self.space.active())
+        why = "its process ended" if shared else "in play when the server last stopped"
         for code in codes:
-            await self._take(code)
+            await self._take(code, why)
         return len(self.rooms)
 
-    async def _take(self, code: str) -> LiveRoom | None:
+    async def _take(self, code: str, why: str = "asked for") -> LiveRoom | None:
         """Play room ``code`` here, as kept, if no other process plays it; its people are
         away until they connect. ``None`` if there is no such room or another process
-        plays it."""
+        plays it. The log says which process took it, and ``why``."""
         if (live := self.rooms.get(code)) is not None:
             return live
         if await self.space.status(code) is None or not await self.space.claim(code):
@@ -274,6 +280,10 @@ class RoomServer:
             await self._release(code)
             return None
         live = self.rooms[code] = LiveRoom(room)
+        self.log.info(
+            "room %s (%s, move %d) taken by process %s: %s",
+            code, status_of(room), room.ply, self.space.server, why,
+        )  # fmt: skip
         now = self.clock()
         live.turn_at = now  # the time a move took before the process ended is forgiven
         for player in range(len(room.people)):
@@ -317,12 +327,12 @@ class RoomServer:
                 if len(self.rooms) >= self.limits.max_rooms:
                     break
                 try:
-                    live = await self._take(code)
+                    live = await self._take(code, "its process ended")
                 except StoreError as error:
-                    self.log.error("room %s not taken over: %s", code, error)
+                    self.log.error("room %s not taken over by process %s: %s",
+                                   code, self.space.server, error)  # fmt: skip
                     continue
                 if live is not None:
-                    self.log.info("room %s taken over (its server process ended)", code)
                     self.kick(live)
                     self._watch_idle(live)
 

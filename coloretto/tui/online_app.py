@@ -5,6 +5,7 @@ game screen, keys, hints, move log and score screen as a game played here (and, 
 from __future__ import annotations
 
 import math
+import shlex
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from coloretto.online.client import (
     RemoteTable,
     RoomEvent,
     SeatRefused,
+    server_option,
 )
 from coloretto.online.protocol import Host
 from coloretto.play.config import YOU
@@ -38,6 +40,19 @@ from coloretto.tui.screens.online_game import OnlineGameScreen
 from coloretto.tui.screens.tables import TablesFetch
 from coloretto.tui.table import YOU_MARK
 from coloretto.tui.widgets import Notice
+
+
+def join_hint(server: str) -> str:
+    """The command a friend types to join a room at ``server`` (``{room}`` standing for its
+    code), as a shell and ``coloretto join`` read it back: ``--server HOST:PORT`` when that
+    is the same address, else the whole address (a path behind a proxy, ``wss://``).
+
+    >>> join_hint("ws://example.org:7787")
+    'coloretto join {room} --server example.org:7787'
+    >>> join_hint("ws://example.org/coloretto")
+    'coloretto join {room} --server ws://example.org/coloretto'
+    """
+    return f"coloretto join {{room}} --server {shlex.quote(server_option(server))}"
 
 
 @dataclass(frozen=True)
@@ -227,8 +242,7 @@ class OnlineApp(GuardedApp):
 
     def _enter(self, table: RemoteTable) -> LobbyScreen:
         """Connect ``table`` to the server; its room's screen (until the game starts)."""
-        server = table.server.removeprefix("ws://")
-        self.lobby = LobbyScreen(self.host, f"coloretto join {{room}} --server {server}")
+        self.lobby = LobbyScreen(self.host, join_hint(table.server))
         table.subscribe(self._on_room_event)
         self.run_worker(table.run(), name="connection")  # its failure is the app's
         return self.lobby

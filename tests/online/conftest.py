@@ -11,7 +11,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -85,22 +84,20 @@ class ServerProcess:
         return kept_rooms(self.home / "rooms.sqlite3")
 
     def finished_game(self) -> dict[str, Any]:
-        """The record of the server's one room, which holds a finished game. A room the
-        server is archiving (its record written to the archive, its files in play not yet
-        gone) reads as two for a moment: wait (10 s at most) until it reads as one."""
-        deadline = time.monotonic() + 10
-        while len(rooms := self.rooms()) > 1 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        (room,) = rooms
+        """The record of the server's one room, which holds a finished game."""
+        (room,) = self.rooms()
         assert room.session.game.is_over
         return to_record(room.session.game, room.session.seat_names, room.meta())
 
 
 def kept_rooms(path: Path) -> list[Room]:
     """The rooms kept in the SQLite database ``path`` (read as the server reads them:
-    each snapshot, then its actions), those in play first."""
-    db = sqlite3.connect(path, timeout=10)
+    each snapshot, then its actions), those in play first. All is read in one
+    transaction: a room archived between reading its snapshot and its actions (which the
+    archive deletes) would read as its snapshot alone, its game at the start."""
+    db = sqlite3.connect(path, timeout=10, isolation_level=None)
     try:
+        db.execute("BEGIN")
         rows = db.execute(
             "SELECT code, record FROM rooms ORDER BY status = 'over', code"
         ).fetchall()

@@ -8,9 +8,11 @@ import contextlib
 import json
 import os
 import socket
+import sqlite3
 import ssl
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -332,6 +334,58 @@ def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
     on_server = server.finished_game()
     for home in homes:
         assert same_game(history_record(home), on_server)
+
+
+def test_a_room_archived_as_it_is_read_reads_whole(
+    server: ServerProcess, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server archives a finished room the moment its last person leaves: its whole
+    record written, its actions deleted. Read just then, between its snapshot and its
+    actions, the room is still its whole game, not its snapshot alone (the game at its
+    start: under load, the test above once read it so)."""
+    path = server.home / "rooms.sqlite3"
+    snapshot_read, archived = threading.Event(), threading.Event()
+    connect_to = sqlite3.connect
+
+    class Slow:
+        """The reader's connection, which waits before the actions until the room is
+        archived."""
+
+        def __init__(self, *args: Any, **options: Any) -> None:
+            self.db = connect_to(*args, **options)
+
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+            if "room_actions" in sql and not snapshot_read.is_set():
+                snapshot_read.set()
+                assert archived.wait(30)
+            return self.db.execute(sql, *args)
+
+        def close(self) -> None:
+            self.db.close()
+
+    def actions_kept() -> int:
+        with contextlib.closing(connect_to(path)) as db:
+            return int(db.execute("SELECT count(*) FROM room_actions").fetchone()[0])
+
+    async def test() -> dict[str, Any]:
+        ana = RemoteTable(server.address, HOSTING, Keeper(DataDir(tmp_path / "ana")))
+        AutoPlayer(ana, 1)
+        running = asyncio.create_task(ana.run())
+        await until(lambda: ana.room is not None)
+        ana.start()
+        await until(lambda: ana.finished, 45)
+        assert actions_kept() > 0  # the match is over, the room not yet archived
+        monkeypatch.setattr(sqlite3, "connect", Slow)
+        reading = asyncio.create_task(asyncio.to_thread(server.finished_game))
+        assert await asyncio.to_thread(snapshot_read.wait, 30)
+        ana.suspend()
+        await running
+        await until(lambda: actions_kept() == 0)
+        archived.set()
+        return await reading
+
+    on_server = asyncio.run(asyncio.wait_for(test(), 90))
+    assert same_game(history_record(tmp_path / "ana"), on_server)
 
 
 def test_the_server_speaks_tls_with_a_certificate(tmp_path: Path) -> None:

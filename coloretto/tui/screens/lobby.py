@@ -60,7 +60,8 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.host = host
         self.join_hint = join_hint
-        """How a friend joins, e.g. ``coloretto join CODE --server HOST:PORT``."""
+        """How a friend joins, ``{room}`` standing for the room's code, e.g.
+        ``coloretto join {room} --server HOST:PORT``."""
         self.lobby: LobbyChanged | None = None
         self.choosing = False
         """True while the host chooses whom to remove (the seats' keys work)."""
@@ -113,7 +114,7 @@ class LobbyScreen(Screen[None]):
             how = "The table is closed to new players"
             how += ": l opens it again.\n" if self.host else f" ({host} closed it).\n"
         else:
-            how = f"Friends join with:  {self.join_hint.format(room=lobby.room)}\n"
+            how = f"Friends join with:  {self.join_hint.replace('{room}', lobby.room, 1)}\n"
         if lobby.public:
             how += (
                 "A public table"
