@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import ipaddress
 import os
 import ssl
 import sys
@@ -108,6 +109,16 @@ def add_parsers(commands: Commands) -> None:
     )
     server.add_argument("--certfile", help="serve TLS (wss://) with this certificate (PEM)")
     server.add_argument("--keyfile", help="the certificate's private key (PEM)")
+    server.add_argument(
+        "--trusted-proxy",
+        type=_network,
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy in front of the server (an address, or a network such as "
+        "10.0.0.0/8; repeat for several): the client its X-Forwarded-For header names is "
+        "counted by the per-address limits, not the proxy; anyone else's header is ignored",
+    )
     limits = Limits()
     caps = (
         ("--max-connections", limits.max_connections, 1, "connections open at once, in all"),
@@ -220,6 +231,13 @@ def _store(text: str) -> StoreUrl:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    try:
+        return ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an address or a network: {text!r}") from None
+
+
 def _prefixes(text: str) -> str:
     try:
         return code_prefixes(text)
@@ -249,6 +267,7 @@ def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         max_watchers=args.max_watchers,
         max_rooms=args.max_rooms,
         bot_workers=args.bot_workers,
+        trusted_proxies=tuple(args.trusted_proxy),
     )
     try:
         asyncio.run(

@@ -55,6 +55,9 @@ class Limits:
     bot_workers: int = 2
     """Processes the bots think in (rooms take turns at them, the least served first; with
     two or more, one is kept for rooms whose bots think little)."""
+    trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+    """The proxies whose ``X-Forwarded-For`` is believed: a connection from one of them is
+    counted under the client the header names (``connection.forwarded_client``)."""
 
     def fitted(self) -> Limits:
         """These limits with ``max_connections`` lowered to what the open-file limit
