@@ -12,11 +12,13 @@ import base64
 import contextlib
 import os
 import socket
+import ssl
 from pathlib import Path
 
 import pytest
 
 from coloretto.store.incidents import BACKUPS, MAX_BYTES
+from tests.online.conftest import certificate
 from tests.online.raw_ws import Server, frame, host_request, open_ws, receive, running, send
 from tests.online.raw_ws import text as text_frame
 
@@ -39,15 +41,19 @@ def upgrade(port: int, *, host: list[bytes] | None = None, extra: bytes = b"",
 
 
 def exchange(port: int, source: str, request: bytes, then: bytes = b"", *,
-             finish: bool = True, seconds: float = 5.0) -> bytes:  # fmt: skip
+             finish: bool = True, tls: ssl.SSLContext | None = None,
+             seconds: float = 5.0) -> bytes:  # fmt: skip
     """Send ``request`` from ``source`` and read the server's answer; if it upgrades the
     connection, send ``then`` (frames), read what comes until the server closes or says
     nothing for 0.3 s, and close. What the server sent (``finish`` false: the client
-    hangs up once the request is sent)."""
-    with socket.socket() as sock:
+    hangs up once the request is sent; ``tls``: over TLS)."""
+    with contextlib.ExitStack() as held:
+        sock = held.enter_context(socket.socket())
         sock.settimeout(seconds)
         sock.bind((source, 0))
         sock.connect(("127.0.0.1", port))
+        if tls is not None:
+            sock = held.enter_context(tls.wrap_socket(sock, server_hostname="127.0.0.1"))
         sock.sendall(request)
         if not finish:
             return b""
@@ -164,6 +170,33 @@ def test_malformed_handshakes_never_write_a_traceback(tmp_path: Path) -> None:
         assert len(written) < 2048, written[:3000]
         assert "Traceback" not in server.said()
         assert "bad-request 127.0.8." in server.audit()
+
+
+def test_nothing_malformed_over_tls_or_in_tls_itself_writes_a_traceback(tmp_path: Path) -> None:
+    """A server of ``wss://``: plain HTTP, a broken TLS hello, a hello cut short, and the
+    malformed handshakes over TLS (100 connections)."""
+    cert, key = certificate(tmp_path)
+    home = tmp_path / "home"
+    with running(Server(home, ("--certfile", str(cert), "--keyfile", str(key)))) as server:
+        tls = ssl.create_default_context(cafile=str(cert))
+        broken = [
+            (upgrade(server.port), b"", True),
+            (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + os.urandom(600), b"", True),
+            (b"\x16\x03\x01\x00\x05", b"", False),
+        ]
+        for number in range(10):
+            for request, then, finish in broken:
+                exchange(server.port, f"127.0.8.{1 + number}", request, then, finish=finish)
+        kinds = malformed(server.port)
+        for number in range(70):
+            request, then, finish = kinds[number % len(kinds)]
+            exchange(server.port, f"127.0.8.{1 + number}", request, then, finish=finish, tls=tls)
+        assert server.alive()
+        log = home / "coloretto.log"
+        written = log.read_text(errors="replace") if log.exists() else ""
+        assert "Traceback" not in written, written[:3000]
+        assert len(written) < 2048, written[:3000]
+        assert "Traceback" not in server.said()
 
 
 def test_coloretto_log_is_rotated_and_bounded_however_much_a_client_makes_it_write(
