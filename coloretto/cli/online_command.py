@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import ipaddress
 import os
 import ssl
 import sys
@@ -122,6 +123,16 @@ def add_parsers(commands: Commands) -> None:
     )
     server.add_argument("--certfile", help="serve TLS (wss://) with this certificate (PEM)")
     server.add_argument("--keyfile", help="the certificate's private key (PEM)")
+    server.add_argument(
+        "--trusted-proxy",
+        type=_network,
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy in front of the server (an address, or a network such as "
+        "10.0.0.0/8; repeat for several): the client its X-Forwarded-For header names is "
+        "counted by the per-address limits, not the proxy; anyone else's header is ignored",
+    )
     limits = Limits()
     caps = (
         ("--max-connections", limits.max_connections, 1, "connections open at once, in all"),
@@ -266,6 +277,13 @@ def _spec(clock: Clock) -> str:
     return f"{clock.bank:g}+{clock.increment:g}"
 
 
+def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    try:
+        return ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an address or a network: {text!r}") from None
+
+
 def _prefixes(text: str) -> str:
     try:
         return code_prefixes(text)
@@ -296,6 +314,7 @@ def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         max_rooms=args.max_rooms,
         bot_workers=args.bot_workers,
         clocks=tuple(args.clock) if args.clock else PROFILES,
+        trusted_proxies=tuple(args.trusted_proxy),
     )
     names = [clock.name for clock in limits.clocks]
     if len(set(names)) < len(names):

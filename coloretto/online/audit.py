@@ -1,9 +1,9 @@
 """The server's audit log: refused connections, broken limits, wrong codes, failed saves.
 
-One line an event, in ``audit.log`` of the server's data directory, rotated at 1 MiB with
-five old files kept, so a flood of bad requests cannot fill the disk. The same event from
-the same address is written once in ``quiet_seconds``; the next line says how many were
-left out meanwhile.
+One line an event, in ``audit.log`` of the server's data directory, rotated as the
+incident log is (at 1 MiB, five old files kept: ``coloretto.store.incidents``), so a
+flood of bad requests cannot fill the disk. The same event from the same address is
+written once in ``quiet_seconds``; the next line says how many were left out meanwhile.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -19,20 +19,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
+from coloretto.store.incidents import QuietRotatingHandler
 from coloretto.store.text import printable
-
-MAX_BYTES = 1024 * 1024
-BACKUPS = 5
-
-
-class _QuietRotatingHandler(RotatingFileHandler):
-    """A rotating log that never raises (the server goes on whatever the disk does)."""
-
-    def handleError(self, record: logging.LogRecord) -> None:
-        """Drop the line."""
 
 
 class Audit:
@@ -53,9 +43,7 @@ class Audit:
         self._logger.propagate = False
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            handler: logging.Handler = _QuietRotatingHandler(
-                path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True
-            )
+            handler: logging.Handler = QuietRotatingHandler(path)
         except OSError:
             handler = logging.NullHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))

@@ -60,6 +60,9 @@ class Limits:
     clocks: tuple[Clock, ...] = PROFILES
     """The speed profiles a host may time a table by (the first one named ``standard``,
     or else the first, times every public or rated table whose host chose none)."""
+    trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+    """The proxies whose ``X-Forwarded-For`` is believed: a connection from one of them is
+    counted under the client the header names (``connection.forwarded_client``)."""
 
     def fitted(self) -> Limits:
         """These limits with ``max_connections`` lowered to what the open-file limit

@@ -1141,14 +1141,17 @@ class RoomServer:
 
 def _server_names(ws: ServerConnection) -> list[str]:
     """The names a client may have given this server (its ``Host`` header, as ``ws://``
-    or ``wss://``: behind a proxy that ends TLS, the server sees plain connections)."""
+    or ``wss://``: behind a proxy that ends TLS, the server sees plain connections); none
+    without exactly one ``Host`` (refused at the handshake: ``connection.host_problem``)."""
     request = getattr(ws, "request", None)
-    host = None if request is None else request.headers.get("Host")
+    hosts = [] if request is None else request.headers.get_all("Host")
+    if len(hosts) != 1 or not hosts[0]:
+        return []
     names = []
     for scheme in ("ws", "wss"):
         with contextlib.suppress(ValueError):
-            names.append(normalise_server(f"{scheme}://{host}"))
-    return names if host else []
+            names.append(normalise_server(f"{scheme}://{hosts[0]}"))
+    return names
 
 
 def _text(frame: str | bytes) -> str:

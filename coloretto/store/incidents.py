@@ -1,5 +1,9 @@
 """The incident log: failing bots and unexpected errors, written to a file the player can send.
 
+The file is rotated as the server's audit log is: at ``MAX_BYTES`` it becomes
+``coloretto.log.1`` (the older ones ``.2`` to ``.5``, the oldest dropped), so a server left
+running, or a flood of failures, never fills the disk.
+
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "coloretto.log"
 >>> incident_log(path).warning("bot %s failed", "greedy")
@@ -11,27 +15,32 @@ from __future__ import annotations
 
 import logging
 import os
+from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 LOGGER = "coloretto"
+MAX_BYTES = 1024 * 1024
+"""The size at which a log file (this one, the server's audit log) is rotated."""
+BACKUPS = 5
+"""The old files kept of a rotated log."""
 
 
-class _QuietFileHandler(logging.FileHandler):
-    """A log file that never raises: a message that cannot be written is dropped (the
-    game, a signal handler or the error handler must go on whatever the disk does)."""
+class QuietRotatingHandler(RotatingFileHandler):
+    """A log file rotated at ``MAX_BYTES`` with ``BACKUPS`` old files kept, that never
+    raises: a message that cannot be written is dropped (the game, a signal handler or the
+    error handler must go on whatever the disk does), and nothing is printed."""
 
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            super().emit(record)
-        except Exception:
-            self.handleError(record)
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8",
+                         delay=True)  # fmt: skip
 
     def handleError(self, record: logging.LogRecord) -> None:
-        """Drop the message; nothing is printed (the screen belongs to the game)."""
+        """Drop the message."""
 
 
 def incident_log(path: Path) -> logging.Logger:
-    """The ``coloretto`` logger, writing to ``path`` (created when first written to).
+    """The ``coloretto`` logger, writing to ``path`` (created when first written to,
+    rotated as the module says).
 
     Calling it again with another path moves the log there. Messages never reach the
     terminal: the screen belongs to the game. Logging never raises: a message that cannot
@@ -46,11 +55,11 @@ def incident_log(path: Path) -> logging.Logger:
     logger.propagate = False
     target = os.path.abspath(path)  # as FileHandler keeps it (resolve may raise on a loop)
     for handler in list(logger.handlers):
-        if isinstance(handler, logging.FileHandler) and handler.baseFilename == target:
+        if isinstance(handler, QuietRotatingHandler) and handler.baseFilename == target:
             return logger
         logger.removeHandler(handler)
         handler.close()
-    handler = _QuietFileHandler(path, encoding="utf-8", delay=True)
+    handler = QuietRotatingHandler(path)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     logger.addHandler(handler)
     return logger
