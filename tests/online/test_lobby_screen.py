@@ -333,10 +333,14 @@ def test_n_opens_a_public_table_with_the_settings_chosen_and_its_room_is_the_hos
             assert screen.query_one("#new-table-bot", Choice).value == "hard"
             await pilot.press("tab")
             await retype(pilot, screen.query_one("#new-table-wait", Input), "90")
+            assert screen.query_one("#new-table-clock", Choice).value == "standard"
+            await pilot.press("tab", "right")  # the clock after standard
+            assert screen.query_one("#new-table-clock", Choice).value == "relaxed"
             await pilot.press("enter")
             await until(lambda: bool(hosting_server.hosted()), 10)
             (request,) = hosting_server.hosted()
             assert request["public"] is True
+            assert request["clock"] == "relaxed"
             assert request["fill_after"] == 90
             assert request["rules"]["players"] == 3
             assert request["bot"] == "hard"
@@ -434,7 +438,7 @@ def test_a_rated_table_is_offered_with_an_account_kept_for_the_server(
         async with app.run_test(size=(110, 30)) as pilot:
             screen = await new_table_form(app, pilot)
             assert not screen.query("#new-table-rated-note")
-            await pilot.press("tab", "tab", "tab", "right")
+            await pilot.press("tab", "tab", "tab", "tab", "right")
             assert screen.query_one("#new-table-rated", Choice).value is True
             await pilot.press("enter")
             await until(lambda: bool(hosting_server.hosted()), 10)

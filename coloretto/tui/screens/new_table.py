@@ -1,5 +1,6 @@
 """The lobby's ``n``: a small form for a new public table, its players (2-5), the bots'
-level, the seconds before bots fill its free seats and start the game, and, with an account
+level, the seconds before bots fill its free seats and start the game, its clock (one of
+the server's speed profiles, ``standard`` at first), and, with an account
 kept for the server, whether it is rated. Enter opens it (dismissed with a ``NewTable``),
 Esc cancels (``None``); what is typed wrong is said on the form, which stays."""
 
@@ -17,6 +18,7 @@ from textual.widgets import Input, Label, Static
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.engine import Rules
+from coloretto.online.clock import DEFAULT_PROFILE, PROFILES
 from coloretto.online.protocol import DEFAULT_AWAY_AFTER, MAX_FILL_AFTER, MIN_FILL_AFTER, Host
 from coloretto.play.config import DEFAULT_DELAY
 from coloretto.store.text import printable
@@ -41,13 +43,15 @@ class NewTable:
     fill_after: float
     """Seconds after it opens, bots take its free seats and its game starts."""
     rated: bool = False
+    clock: str = DEFAULT_PROFILE
+    """The name of the server's speed profile its moves are timed by."""
 
     def host(self, name: str) -> Host:
         """The opening of this table with ``name`` as its host (one game; the bots' pace
         and the wait for someone away as the server's defaults)."""
         return Host(name, Rules(players=self.players), self.bot, DEFAULT_DELAY,
                     DEFAULT_AWAY_AFTER, public=True, rated=self.rated,
-                    fill_after=self.fill_after)  # fmt: skip
+                    fill_after=self.fill_after, clock=self.clock)  # fmt: skip
 
 
 class NewTableScreen(ModalScreen[NewTable | None]):
@@ -104,6 +108,13 @@ class NewTableScreen(ModalScreen[NewTable | None]):
                 yield TextInput(
                     f"{self.fill_after:g}", max_length=8, compact=True, id="new-table-wait"
                 )
+            with Horizontal():
+                yield Label("Clock")
+                yield Choice(
+                    [(f"{clock.name} ({clock.words})", clock.name) for clock in PROFILES],
+                    DEFAULT_PROFILE,
+                    id="new-table-clock",
+                )
             if self.rated_offered:
                 with Horizontal():
                     yield Label("Rated (accounts only)")
@@ -157,7 +168,8 @@ class NewTableScreen(ModalScreen[NewTable | None]):
             return None
         bot = self.query_one("#new-table-bot", Choice).value
         rated = self.rated_offered and bool(self.query_one("#new-table-rated", Choice).value)
-        return NewTable(int(typed), str(bot), wait, rated)
+        clock = str(self.query_one("#new-table-clock", Choice).value)
+        return NewTable(int(typed), str(bot), wait, rated, clock)
 
     def action_open(self) -> None:
         """Enter: open the table, once every field is right."""
