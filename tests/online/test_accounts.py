@@ -349,8 +349,8 @@ def test_register_keeps_one_account_per_name_as_it_looks(ana: Account) -> None:
             assert isinstance(answer, ErrorMessage)
             assert answer.code is ErrorCode.NAME_TAKEN
             assert "is taken" in answer.message
-        assert await book.key_of("ana") == ana.public_key
-        assert await book.key_of("ben") is None
+        assert await book.find("ana") == ("Ana", ana.public_key)
+        assert await book.find("ben") is None
 
     asyncio.run(run())
     assert book.accounts["ana"] == ("Ana", ana.public_key)
