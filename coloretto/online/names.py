@@ -271,11 +271,11 @@ def check_name(text: str) -> str:
     hidden = [f"U+{ord(c):04X}" for c in name if is_invisible(c)]
     if hidden:
         raise NameRefused(f"a name may not hold invisible characters ({', '.join(hidden[:3])})")
+    if has_you_marker(name):
+        raise NameRefused(f"{YOU_MARKER} marks each player's own seat: choose another name")
     for problem in (_marks_problem(name), _scripts_problem(name), _digits_problem(name)):
         if problem is not None:
             raise NameRefused(problem)
-    if has_you_marker(name):
-        raise NameRefused(f"{YOU_MARKER} marks each player's own seat: choose another name")
     return name
 
 
