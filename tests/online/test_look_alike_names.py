@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from coloretto.online.accounts import Account, new_account, normalise_server, sign_challenge
+from coloretto.online.database import StoreUrl, open_database
+from coloretto.online.migrations import migrate
 from coloretto.online.names import fold
 from tests.online.raw_ws import Server, host_request, open_ws, receive, send, source
 
@@ -259,3 +261,89 @@ def test_seat_names_that_read_as_anothers_are_refused_or_numbered(
         assert seats[0] == "Hana"
         assert seats[1] == f"{name.strip()} 2", ascii(seats[1])
         assert fold(seats[0]) != fold(seats[1])
+
+
+OLD_KEYS = [("mlma", "Mirna", 1.0), ("ana", "Ana", 2.0), ("ana\u034f", "Ana\u034f", 3.0)]
+"""Accounts as a server before the name rule kept them: the old fold's keys ("Mirna" as
+"mlma"), and a look-alike of Ana made with an invisible mark (which the old fold kept)."""
+
+
+async def old_database(url: StoreUrl, accounts: dict[str, Account]) -> None:
+    """A database as a server before the name rule left it: the accounts of ``OLD_KEYS``
+    (keys from ``accounts``) under the old fold's keys, Mirna and the look-alike rated."""
+    db = await open_database(url, "coloretto-old")
+    try:
+        await migrate(db)
+        await db.execute("DROP TABLE IF EXISTS account_keys")
+        await db.execute("DELETE FROM schema_version WHERE version > 3")
+        for folded, name, created in OLD_KEYS:
+            key = base64.b64encode(accounts[name].public_key).decode()
+            await db.execute("INSERT INTO accounts VALUES (?, ?, ?, ?)", folded, name, key, created)
+        for folded, mu in (("mlma", 30.0), ("ana\u034f", 40.0)):
+            await db.execute("INSERT INTO ratings VALUES (?, ?, 5.0, 7)", folded, mu)
+    finally:
+        await db.close()
+
+
+async def kept_accounts(url: StoreUrl) -> list[tuple[Any, ...]]:
+    """Each account's name, whether its key is its name's skeleton, and its rating's mu."""
+    db = await open_database(url, "coloretto-check")
+    try:
+        rows = await db.fetch(
+            "SELECT a.folded, a.name, r.mu FROM accounts a LEFT JOIN ratings r"
+            " ON a.folded = r.folded ORDER BY a.created"
+        )
+    finally:
+        await db.close()
+    return [(name, folded == fold(name), mu) for folded, name, mu in rows]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_accounts_kept_under_the_old_fold_are_keyed_again(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
+    """Servers started on a database whose accounts the old fold keyed (on PostgreSQL two
+    at once) key them again: Mirna signs in and keeps her rating; Ana signs in; the
+    look-alike of Ana made before (with U+034F) signs in neither under its own name nor
+    under Ana's, and keeps its row and rating, set aside."""
+    url = (
+        StoreUrl("sqlite", str(tmp_path / "rooms.sqlite3"))
+        if kind == "sqlite"
+        else StoreUrl("postgresql", request.getfixturevalue("pg_url"))
+    )
+    store = f"sqlite://{url.target}" if kind == "sqlite" else url.target
+    servers = [Server(tmp_path / f"server{n}", options=("--store", store)) for n in range(2)]
+    accounts = {  # made by hand: the rule refuses the look-alike's name now
+        name: Account("ws://127.0.0.1:1", name, new_account("127.0.0.1:1", "X").secret)
+        for _, name, _ in OLD_KEYS
+    }
+    asyncio.run(old_database(url, accounts))
+    try:
+        started = servers[:1] if kind == "sqlite" else servers
+        for server in started:  # on PostgreSQL both upgrade at once, one under the lock
+            server.start()
+        first = started[-1]
+
+        async def test() -> dict[str, dict[str, Any]]:
+            answers = {}
+            for number, (label, name, claimed) in enumerate(
+                [("Mirna", "Mirna", "Mirna"), ("Ana", "Ana", "ana"),
+                 ("look-alike", "Ana\u034f", "Ana\u034f"), ("as Ana", "Ana\u034f", "Ana")],
+                1,
+            ):  # fmt: skip
+                ws, answer = await opening(
+                    first, source("player", number), host_request(name="Host"), accounts[name],
+                    claimed,
+                )  # fmt: skip
+                answers[label] = answer
+                await ws.close()
+            return answers
+
+        answers = asyncio.run(asyncio.wait_for(test(), 60))
+        kept = asyncio.run(kept_accounts(url))
+    finally:
+        for server in servers:
+            server.stop()
+    assert answers["Mirna"]["type"] == answers["Ana"]["type"] == "welcome", answers
+    assert answers["look-alike"]["type"] == answers["as Ana"]["type"] == "error", answers
+    assert kept == [("Mirna", True, 30.0), ("Ana", True, None), ("Ana\u034f", False, 40.0)]
