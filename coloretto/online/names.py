@@ -192,7 +192,11 @@ def fold(name: str) -> str:
     >>> fold("Ana  Lee"), fold("rnaria") == fold("maria"), fold("B0b") == fold("bob")
     ('ana lee', True, True)
     """
-    text = "".join(c for c in unicodedata.normalize("NFKD", name) if not is_invisible(c))
+    text = "".join(
+        " " if c.isspace() else c
+        for c in unicodedata.normalize("NFKD", name)
+        if c.isspace() or not is_invisible(c)
+    )
     for _ in range(8):
         changed = _step(text)
         if changed == text:
