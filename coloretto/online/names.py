@@ -32,7 +32,6 @@ in Cyrillic or Greek is fine.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import functools
 import gzip
 import hashlib
@@ -92,6 +91,9 @@ class _UnicodeData:
     script_sets: list[frozenset[str]]
     sources: tuple[str, ...]
     small_capitals: dict[str, str]
+    """Each small capital letter ("LATIN LETTER SMALL CAPITAL A") mapped to its small
+    letter ("LATIN SMALL LETTER A"): ``confusables.txt`` keeps them apart, but they read as
+    the same letter."""
 
 
 @functools.cache
@@ -103,22 +105,8 @@ def _data() -> _UnicodeData:
     script_sets = [frozenset(str(r[2]).split()) for r in ranges]
     sources = tuple(f"{s['version']} ({s['date']})" for s in data["sources"])
     return _UnicodeData(
-        data["confusables"], ignorable, script_ranges, script_sets, sources, _small_capitals()
+        data["confusables"], ignorable, script_ranges, script_sets, sources, data["small_capitals"]
     )
-
-
-def _small_capitals() -> dict[str, str]:
-    """Each small capital letter of the Basic Multilingual Plane ("LATIN LETTER SMALL
-    CAPITAL A") mapped to its small letter ("LATIN SMALL LETTER A"), by their Unicode
-    names: ``confusables.txt`` keeps them apart, but they read as the same letter."""
-    pairs = {}
-    for point in range(0x10000):
-        name = unicodedata.name(chr(point), "")
-        if "LETTER SMALL CAPITAL " in name:
-            small = name.replace("LETTER SMALL CAPITAL ", "SMALL LETTER ")
-            with contextlib.suppress(KeyError):
-                pairs[chr(point)] = unicodedata.lookup(small)
-    return pairs
 
 
 def sources() -> tuple[str, ...]:
