@@ -3,7 +3,8 @@ an opening's ``account`` against the connection's challenge.
 
 The accounts themselves live in an ``AccountBook`` (the server's database;
 ``MemoryAccountBook`` in tests), keyed by the name's skeleton (``fold_name``), so that
-names that look alike are one name.
+names that look alike are one name. An opening's account is known by the name as it was
+registered, however the opening spells it.
 
 >>> import asyncio
 >>> from coloretto.online.accounts import new_account, sign_challenge
@@ -16,16 +17,25 @@ AccountMessage(name='Ana')
 >>> claim = AccountClaim("Ana", sign_challenge(ana, nonce, ana.server, "host"))
 >>> asyncio.run(check_account(book, claim, nonce, ana.server, "host"))
 'Ana'
+>>> asyncio.run(registered_name(book, "\N{CYRILLIC CAPITAL LETTER A}NA"))
+'Ana'
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from coloretto.online.accounts import fold_name, verify_challenge
 from coloretto.online.messages import AccountMessage, ChallengeMessage, ErrorMessage
 from coloretto.online.protocol import KEY_BYTES, AccountClaim, ErrorCode, ProtocolError, Register
+
+
+class Registered(NamedTuple):
+    """An account as the server keeps it: its name as registered and its public key."""
+
+    name: str
+    key: bytes
 
 
 class AccountBook(Protocol):
@@ -38,9 +48,8 @@ class AccountBook(Protocol):
         at once: of two at the same time, one gets False)."""
         ...
 
-    async def key_of(self, folded: str) -> bytes | None:
-        """The public key of the account whose name's skeleton is ``folded`` (``None``:
-        there is none)."""
+    async def find(self, folded: str) -> Registered | None:
+        """The account whose name's skeleton is ``folded`` (``None``: there is none)."""
         ...
 
 
@@ -49,19 +58,18 @@ class MemoryAccountBook:
     and the key."""
 
     def __init__(self) -> None:
-        self.accounts: dict[str, tuple[str, bytes]] = {}
+        self.accounts: dict[str, Registered] = {}
 
     async def create(self, name: str, folded: str, key: bytes) -> bool:
         """Keep the account unless its skeleton is taken."""
         if folded in self.accounts:
             return False
-        self.accounts[folded] = (name, key)
+        self.accounts[folded] = Registered(name, key)
         return True
 
-    async def key_of(self, folded: str) -> bytes | None:
-        """The account's public key, if there is one."""
-        found = self.accounts.get(folded)
-        return None if found is None else found[1]
+    async def find(self, folded: str) -> Registered | None:
+        """The account, if there is one."""
+        return self.accounts.get(folded)
 
 
 class AccountError(ProtocolError):
@@ -101,16 +109,23 @@ async def check_account(
     the server's address as its players name it (``accounts.normalise_server``), ``route``
     what the opening does (``accounts.opening_route``). ``AccountError`` unless the
     account exists and signed exactly this. The server forgets ``nonce`` after one
-    opening, so that a signature is never taken twice. The name returned is the one
-    claimed: the same account as the registered spelling (the same skeleton, proved by
-    the key), though perhaps not spelt the same."""
+    opening, so that a signature is never taken twice. The name returned is the account's
+    as registered (the claim may spell it otherwise: "ana" for "Ana"), the name its seat
+    takes at a public or rated table."""
     if claim is None:
         return None
     if nonce is None:
         raise AccountError("ask for a challenge before naming an account")
-    key = await book.key_of(fold_name(claim.name))
-    if key is None:
+    found = await book.find(fold_name(claim.name))
+    if found is None:
         raise AccountError(f"there is no account {claim.name} on this server")
-    if not verify_challenge(key, nonce, server_id, route, claim.signature):
+    if not verify_challenge(found.key, nonce, server_id, route, claim.signature):
         raise AccountError(f"the signature is not account {claim.name}'s for this challenge")
-    return claim.name
+    return found.name
+
+
+async def registered_name(book: AccountBook, name: str) -> str | None:
+    """The registered name of the account whose name reads as ``name`` (the same
+    skeleton), if there is one: a guest may not sit under it at a public table."""
+    found = await book.find(fold_name(name))
+    return None if found is None else found.name

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from coloretto.online.account_keys import rekey_accounts
 from coloretto.online.database import Database, SharedDatabase, StoreError
 
 STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -75,6 +76,10 @@ STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ALTER TABLE rooms ADD COLUMN summary TEXT",
         ),
     ),
+    (
+        "the skeleton the accounts are keyed by",
+        ("CREATE TABLE account_keys (version TEXT NOT NULL)",),
+    ),
 )
 """Each step's purpose and statements, in order: step ``n`` brings the schema to ``n``."""
 
@@ -97,8 +102,9 @@ async def schema_version(db: Database) -> int:
 
 
 async def migrate(db: Database) -> int:
-    """Bring the database to the last step; returns how many steps ran. ``StoreError``
-    if the database is newer than this program or refuses a step."""
+    """Bring the database to the last step, and its accounts to this program's name
+    skeleton (``account_keys``); returns how many steps ran. ``StoreError`` if the
+    database is newer than this program or refuses a step."""
     if isinstance(db, SharedDatabase):
         await db.control("SELECT pg_advisory_lock(?, ?)", *MIGRATION_LOCK)
     try:
@@ -113,6 +119,7 @@ async def migrate(db: Database) -> int:
                 for statement in STEPS[number - 1][1]:
                     await tx.execute(statement)
                 await tx.execute("INSERT INTO schema_version (version) VALUES (?)", number)
+        await rekey_accounts(db)
         if isinstance(db, SharedDatabase):
             await db.execute(_RELAY)
         return len(STEPS) - start

@@ -29,7 +29,7 @@ from typing import Any, Protocol, TypeVar
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
 from coloretto.engine.rules import MAX_GAMES
-from coloretto.online.names import YOU_MARKER, has_you_marker
+from coloretto.online.names import NameRefused, check_name
 from coloretto.play.config import MAX_DELAY, MAX_NAME
 from coloretto.store.text import printable
 
@@ -166,25 +166,25 @@ SIGNATURE_BYTES = 64
 
 def account_name(text: str) -> str:
     """``text`` as an account's name: 1 to ``MAX_NAME`` characters with a letter or digit,
-    no control or invisible characters, no spaces around, no "(you)"; ``ValueError``
-    saying why otherwise (a name is refused, never silently changed).
+    no control characters, kept by the name rule (``names.check_name``: no invisible
+    characters, one script, no lone marks, no "(you)"), spaces around dropped and runs of
+    spaces made one; ``ValueError`` saying why otherwise (a name is refused, never
+    silently changed into another).
 
-    >>> account_name(" Ana Lee ")
+    >>> account_name(" Ana  Lee ")
     'Ana Lee'
     >>> account_name("Ana" + chr(27) + "[2J")
     Traceback (most recent call last):
     ...
     ValueError: an account's name may not hold control or invisible characters
     """
-    name = unicodedata.normalize("NFC", text.strip())
-    if printable(name) != name:
+    if printable(text) != unicodedata.normalize("NFC", text):
         raise ValueError("an account's name may not hold control or invisible characters")
+    name = check_name(text)
     if not any(unicodedata.category(c)[0] in "LN" for c in name):
         raise ValueError("an account's name needs a letter or a digit")
     if len(name) > MAX_NAME:
         raise ValueError(f"an account's name has at most {MAX_NAME} characters")
-    if has_you_marker(name):
-        raise ValueError(f"{YOU_MARKER} marks each player's own seat: choose another name")
     return name
 
 
@@ -611,12 +611,15 @@ def _whole(data: Mapping[str, Any], key: str, low: int, high: int, default: int 
 
 
 def _name(data: Mapping[str, Any]) -> str:
+    """An opening's seat name: control characters dropped (``seat_name``), then kept by the
+    name rule (``names.check_name``), else ``bad-name`` saying why."""
     name = seat_name(_field(data, "name", str, "a name"))
     if not name:
         raise ProtocolError("name: expected a name")
-    if has_you_marker(name):
-        raise ProtocolError(f"name: {YOU_MARKER} marks each player's own seat: choose another")
-    return name
+    try:
+        return check_name(name)
+    except NameRefused as refused:
+        raise ProtocolError(f"name: {refused}", ErrorCode.BAD_NAME) from None
 
 
 def _room(data: Mapping[str, Any]) -> str:

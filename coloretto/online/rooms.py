@@ -176,13 +176,15 @@ class Room:
     def open(
         cls, code: str, host: Host, account: str | None = None, clock: Clock | None = None
     ) -> tuple[Room, str]:
-        """A new room with the host in the first seat (``account``: theirs, checked;
-        ``clock``: the profile its moves are timed by); returns it and the host's token.
-        ``RoomError`` for a rated table without an account."""
+        """A new room with the host in the first seat (``account``: theirs, checked, as
+        registered; at a public or rated table the seat takes that name, not the one the
+        opening gives; ``clock``: the profile its moves are timed by); returns it and the
+        host's token. ``RoomError`` for a rated table without an account."""
         if host.rated and account is None:
             raise RoomError(NEED_ACCOUNT, ErrorCode.ACCOUNT_NEEDED)
         players = host.rules.players
-        people: list[str | None] = [host.name, *([None] * (players - 1))]
+        name = account if account is not None and (host.public or host.rated) else host.name
+        people: list[str | None] = [name, *([None] * (players - 1))]
         config = GameConfig(
             host.rules, _players(people, host.bot), delay=host.delay, level=host.bot
         )
@@ -201,14 +203,19 @@ class Room:
         return self.session.config.level
 
     def join(self, name: str, account: str | None = None) -> tuple[int, str]:
-        """Seat a person (``account``: theirs, checked); returns the player number and the
-        seat's token. A name that looks like another's at the table (``names.fold``: "Ana",
-        "ana", "Ana" with a Greek capital Alpha) gets a number: "Ana 2". ``RoomError`` once
-        the game has started, while the host keeps the table closed, when the room is full,
-        at a rated table without an account, or for an account seated already."""
+        """Seat a person (``account``: theirs, checked, as registered); returns the player
+        number and the seat's token. At a public or rated table an account's seat takes
+        the account's name (not ``name``), and a guest whose name reads like it (the same
+        ``names.fold``) gets a number instead. Otherwise a name that reads like another's
+        at the table ("Ana", "ana", "Ana" with a Greek capital Alpha) gets a number:
+        "Ana 2". ``RoomError`` once the game has started, while the host keeps the table
+        closed, when the room is full, at a rated table without an account, or for an
+        account seated already."""
         if self.table.rated and account is None:
             raise RoomError(NEED_ACCOUNT, ErrorCode.ACCOUNT_NEEDED)
-        if account is not None and account in self.table.accounts:
+        if account is not None and any(
+            a is not None and fold(a) == fold(account) for a in self.table.accounts
+        ):
             raise RoomError(f"account {account} sits at this table already", ErrorCode.SEATED)
         if self.started:
             raise RoomError("the game has started: no seat is free", ErrorCode.STARTED)
@@ -218,6 +225,20 @@ class Room:
         if not free:
             raise RoomError("the room is full", ErrorCode.FULL)
         player = free[0]
+        if account is not None and (self.table.public or self.table.rated):
+            self.people[player] = account
+            for guest, person in enumerate(self.people):
+                a_guest = guest != player and self.table.accounts[guest] is None
+                if a_guest and person is not None and fold(person) == fold(account):
+                    self._name_seat(guest, person)
+            name = account
+        self._name_seat(player, name)
+        self.table.accounts[player] = account
+        return player, self._new_token(player)
+
+    def _name_seat(self, player: int, name: str) -> None:
+        """Give seat ``player`` the name ``name``, numbered ("Ana 2") while it reads like
+        another seat's (``names.fold``)."""
         for number in range(1, 100):
             suffix = f" {number}" if number > 1 else ""
             self.people[player] = name[: MAX_NAME - len(suffix)] + suffix
@@ -226,11 +247,9 @@ class Room:
                 continue
             try:
                 self._rebuild()
-                break
+                return
             except ValueError:
                 continue
-        self.table.accounts[player] = account
-        return player, self._new_token(player)
 
     def remove(self, player: int) -> None:
         """The host removes the person of seat ``player`` before the start: the seat is

@@ -48,7 +48,13 @@ from websockets.exceptions import ConnectionClosed
 from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
 from coloretto.engine import Action, IllegalAction, Match, Move
-from coloretto.online.account_service import AccountError, check_account, new_challenge, register
+from coloretto.online.account_service import (
+    AccountError,
+    check_account,
+    new_challenge,
+    register,
+    registered_name,
+)
 from coloretto.online.accounts import normalise_server, opening_route
 from coloretto.online.audit import Audit
 from coloretto.online.bot_pool import BotPool
@@ -659,6 +665,8 @@ class RoomServer:
         self, address: str, request: Opening, account: str | None
     ) -> tuple[Seat, str | None]:
         if isinstance(request, Host):
+            if account is None and request.public:
+                await self._guest_name(request.name)
             code = self._new_code()
             while (
                 code in self.rooms
@@ -675,6 +683,8 @@ class RoomServer:
             return Seat(live, 0), token
         live = self._find(address, request.room)
         if isinstance(request, Join):
+            if account is None and live.room.table.public:
+                await self._guest_name(request.name)
             player, token = live.room.join(request.name, account)
             return Seat(live, player), token
         if isinstance(request, Resume):
@@ -700,6 +710,16 @@ class RoomServer:
         if not (request.public or request.rated) or not clocks:
             return None
         return next((c for c in clocks if c.name == DEFAULT_PROFILE), clocks[0])
+
+    async def _guest_name(self, name: str) -> None:
+        """``RoomError`` (``name-taken``) when a guest's ``name`` reads as an account's: at
+        a public table nobody but the account's owner sits under it."""
+        if (owner := await registered_name(self.accounts, name)) is not None:
+            raise RoomError(
+                f"{name} reads as {owner}, an account's name on this server: sign in as "
+                f"{owner}, or choose another name",
+                ErrorCode.NAME_TAKEN,
+            )
 
     def _new_code(self) -> str:
         """A random room code that starts with one of ``prefixes``."""

@@ -20,6 +20,7 @@ import base64
 import time
 from dataclasses import dataclass
 
+from coloretto.online.account_service import Registered
 from coloretto.online.accounts import fold_name
 from coloretto.online.database import Database, Transaction
 from coloretto.online.messages import LadderEntry, RatingChange
@@ -47,10 +48,10 @@ class StoredAccounts:
         )  # fmt: skip
         return changed == 1
 
-    async def key_of(self, folded: str) -> bytes | None:
-        """The account's public key, if there is one."""
-        rows = await self.db.fetch("SELECT key FROM accounts WHERE folded = ?", folded)
-        return base64.b64decode(rows[0][0]) if rows else None
+    async def find(self, folded: str) -> Registered | None:
+        """The account's registered name and public key, if there is one."""
+        rows = await self.db.fetch("SELECT name, key FROM accounts WHERE folded = ?", folded)
+        return Registered(str(rows[0][0]), base64.b64decode(rows[0][1])) if rows else None
 
 
 def is_rated(room: Room) -> bool:

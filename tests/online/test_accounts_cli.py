@@ -202,13 +202,21 @@ def test_a_name_that_looks_taken_is_refused_and_nothing_is_kept(
     server = accounts_server.address
     made = coloretto(tmp_path / "a", monkeypatch, "account", "create", "Ana", "--server", server)
     assert made[0] == 0
+    greek_ana = (
+        "\N{GREEK CAPITAL LETTER ALPHA}\N{GREEK CAPITAL LETTER NU}\N{GREEK CAPITAL LETTER ALPHA}"
+    )
     status, _, err = coloretto(
-        tmp_path / "b", monkeypatch, "account", "create", CYRILLIC_ANA, "--server", server
+        tmp_path / "b", monkeypatch, "account", "create", greek_ana, "--server", server
     )
     assert status == 2
     assert "name-taken" not in err
     assert "or one that looks the same) is taken on this server" in err
     assert load_account(DataDir(tmp_path / "b"), server) is None
+    status, _, err = coloretto(
+        tmp_path / "b", monkeypatch, "account", "create", CYRILLIC_ANA, "--server", server
+    )
+    assert status == 2
+    assert "a name is written in one script" in err  # a Cyrillic A with Latin letters
     status, _, err = coloretto(
         tmp_path / "b", monkeypatch, "account", "create", "Ana\x1b[2J", "--server", server
     )

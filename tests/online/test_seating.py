@@ -66,13 +66,16 @@ def test_names_that_look_like_ana_fold_as_ana(name: str) -> None:
         ("\N{GREEK CAPITAL LETTER ETA}ana", "Hana"),
         ("\N{GREEK SMALL LETTER ETA}ana", "nana"),
         ("\N{CYRILLIC CAPITAL LETTER IO}va", "\N{LATIN CAPITAL LETTER E WITH DIAERESIS}va"),
+        ("Léa", "Lea"),  # accents and strokes do not part names
+        ("Al", "AI"),  # capital I reads as l
+        ("Bo", "B0"),
     ],
 )
 def test_more_look_alikes(a: str, b: str) -> None:
     assert fold(a) == fold(b)
 
 
-@pytest.mark.parametrize(("a", "b"), [("Ana", "Ann"), ("Léa", "Lea"), ("Al", "AI"), ("Bo", "B0")])
+@pytest.mark.parametrize(("a", "b"), [("Ana", "Ann"), ("Lea", "Leo"), ("Al", "Ali"), ("Bo", "Bob")])
 def test_names_that_look_different_stay_apart(a: str, b: str) -> None:
     assert fold(a) != fold(b)
 
@@ -110,7 +113,7 @@ def test_a_name_with_the_you_marker_is_refused(name: str) -> None:
             ProtocolError, match=r"name: \(you\) marks each player's own seat"
         ) as error:
             parse_request(request(type=kind, name=name, **fields))
-        assert error.value.code == "bad-request"
+        assert error.value.code == "bad-name"
 
 
 def test_the_hosts_requests_are_parsed() -> None:
