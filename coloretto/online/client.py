@@ -38,7 +38,7 @@ from coloretto.engine import (
     load_record,
 )
 from coloretto.online.accounts import Account, load_account, opening_route, sign_challenge
-from coloretto.online.clock import MAX_TIMEOUTS
+from coloretto.online.clock import MAX_TIMEOUTS, Clock
 from coloretto.online.clock_face import ClockFace
 from coloretto.online.messages import (
     MAX_MESSAGE,
@@ -210,6 +210,8 @@ class LobbyChanged:
     fill_in: float | None = None
     """Seconds until bots fill the free seats and the game starts (``None``: when the
     host starts it)."""
+    clock: Clock | None = None
+    """The speed profile its game will be played at (``None``: no clock)."""
 
 
 @dataclass(frozen=True)
@@ -302,6 +304,8 @@ class RemoteView:
         """The player at this front end (``None``: watching)."""
         self.away: frozenset[int] = frozenset()
         """The players whose connection is lost (a bot covers for them after a while)."""
+        self.out_of_time: frozenset[int] = frozenset()
+        """The players who ran out of time too often: a bot plays their moves at once."""
 
     @property
     def game(self) -> GameState:
@@ -323,6 +327,8 @@ class RemoteView:
         """Who moves ``seat``: the player here, a bot (on the server), another person, or a
         person whose connection is lost."""
         player = self.config.rules.controller(seat)
+        if player in self.out_of_time:
+            return Mover.BOT
         if player == self.here:
             return Mover.HERE
         if player in self.away:
@@ -863,6 +869,7 @@ class RemoteTable:
                 message.public,
                 message.rated,
                 message.fill_in,
+                message.clock,
             )
         )
 
@@ -890,6 +897,7 @@ class RemoteTable:
             )
             if before is not None:
                 self._view.away = before.away
+            self._view.out_of_time = self.clock.out_of_time()
             self._tell(GameStarted())
         else:  # back after a break: what was missed is told as moves
             seen = old.state.history()
@@ -925,6 +933,7 @@ class RemoteTable:
             left=message.left,
             now=time.monotonic(),
         )
+        view.out_of_time = self.clock.out_of_time()
         view.match = replace(view.match, game=model.state)
         lines = self.move_lines(ply, move, before, model.state)
         event = MovePlayed(move, before, tuple(lines))

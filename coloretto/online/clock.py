@@ -11,7 +11,7 @@ placing, a take). When a person's time runs out, their move is played for them; 
 >>> clock.name, clock.bank, clock.increment, clock.words
 ('quick', 60.0, 5.0, '1 min + 5 s a move')
 >>> clock.after_move(60.0, spent=12.5), clock.after_move(60.0, spent=75.0)
-(52.5, 5.0)
+(52.5, 10.0)
 >>> clock.short
 '1m+5s'
 >>> clock.after_move(58.0, spent=1.0)
@@ -34,6 +34,9 @@ from coloretto.online.protocol import CLOCK_NAME
 MAX_TIMEOUTS = 3
 """Timeouts in one game after which a person counts as having left it (a bot plays the
 rest of their moves at once, and a rated game ranks them last)."""
+
+AFTER_TIMEOUT = 10.0
+"""The least time a person has for the move after one their time ran out on."""
 
 MAX_BANK = 3600.0
 """The longest time bank a profile may give, in seconds."""
@@ -84,11 +87,19 @@ class Clock:
 
     def after_move(self, bank: float, spent: float) -> float:
         """A person's time after a move that took ``spent`` seconds of their ``bank`` (a
-        move past the time, played for them, leaves only the increment); never more than
+        move past the time, played for them, leaves ``after_timeout``); never more than
         the profile's bank."""
         if self.per_move:
             return self.bank
-        return min(self.bank, max(0.0, bank - spent) + self.increment)
+        if spent >= bank:  # a timeout: enough time to come back to the table
+            return self.after_timeout
+        return min(self.bank, bank - spent + self.increment)
+
+    @property
+    def after_timeout(self) -> float:
+        """A person's time after a move their time ran out on: the increment, but at least
+        ``AFTER_TIMEOUT`` seconds (never more than the bank)."""
+        return min(self.bank, max(self.increment, AFTER_TIMEOUT))
 
     @property
     def words(self) -> str:

@@ -1,7 +1,7 @@
 """The game clock as a client shows it: each player's time left, counting down for the
 player to move, from what the server's ``game`` and ``move`` messages tell.
 
->>> from coloretto.online.clock import Clock
+>>> from coloretto.online.clock import MAX_TIMEOUTS, Clock
 >>> from coloretto.online.messages import Timing
 >>> face = ClockFace()
 >>> face.told(Timing(Clock("quick", 60.0, 5.0), (60.0, 42.0), (0, 0), ()), now=100.0)
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from coloretto.online.clock import Clock
+from coloretto.online.clock import MAX_TIMEOUTS, Clock
 from coloretto.online.messages import Timing
 
 
@@ -53,6 +53,10 @@ class ClockFace:
         if left:
             self.left.add(player)
         self.since = now
+
+    def out_of_time(self) -> frozenset[int]:
+        """The players who ran out of time ``MAX_TIMEOUTS`` times: a bot plays for them."""
+        return frozenset(p for p, count in enumerate(self.timeouts) if count >= MAX_TIMEOUTS)
 
     def time_left(self, player: int, mover: int | None, now: float) -> float | None:
         """``player``'s time left now (``mover``: the player to move, whose time runs);

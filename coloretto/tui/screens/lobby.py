@@ -127,6 +127,11 @@ class LobbyScreen(Screen[None]):
             how += "\n"
         elif lobby.rated:
             how += "A rated table: its games change the players' ratings.\n"
+        if lobby.clock is not None:
+            how += (
+                f"Clock: {lobby.clock.words} ({lobby.clock.name}); when a player's time "
+                "runs out a bot plays that move.\n"
+            )
         if self.host:
             how += "Press s or Enter to start: bots take the free seats.\nx removes a person; l "
             how += "opens the table again." if lobby.locked else "closes it to new players."

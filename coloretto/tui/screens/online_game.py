@@ -9,6 +9,7 @@ import time
 from rich.text import Text
 
 from coloretto.online.client import RemoteTable, RemoteView
+from coloretto.online.clock import MAX_TIMEOUTS
 from coloretto.online.clock_face import ClockFace, clock_text
 from coloretto.play.config import possessive
 from coloretto.play.table_view import Mover
@@ -28,6 +29,18 @@ def online_turn_prompt(session: RemoteView, *, away_after: float, plain: bool = 
     if game.is_over:
         return prompt
     seat = game.current_player
+    player = game.rules.controller(seat)
+    if player in session.out_of_time:
+        if player == session.here:
+            return Text(
+                f"Your turn ({session.seat_names[seat]}): a bot plays it for you to the end "
+                f"of the game (you ran out of time {MAX_TIMEOUTS} times)…"
+            )
+        name = session.config.players[player].name
+        return Text(
+            f"{possessive(session.seat_names[seat])} turn: a bot plays it for {name} to the "
+            f"end of the game (out of time {MAX_TIMEOUTS} times)…"
+        )
     if session.mover(seat) is Mover.HERE:
         return _own_turn(session, seat, prompt)
     if not session.config.controller(seat).is_human:
@@ -53,7 +66,7 @@ def with_clock(
         return prompt
     mover = game.rules.controller(game.current_player)
     left = clock.time_left(mover, mover, now)
-    if left is None or not view.config.players[mover].is_human:
+    if left is None or not view.config.players[mover].is_human or mover in view.out_of_time:
         return prompt
     style = "bold red" if left <= 10 and not plain else ""
     return Text.assemble(prompt, " · ", Text(f"{clock_text(left)} left", style))
