@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from rich.text import Text
 
-from coloretto.engine import Rules
+from coloretto.engine import Rules, new_game
 from coloretto.online.accounts import fold_name, new_account
-from coloretto.online.client import RemoteTable
+from coloretto.online.client import RemoteTable, RemoteView
 from coloretto.online.clock import Clock
+from coloretto.online.clock_face import ClockFace
 from coloretto.online.database import StoreError, StoreUrl, open_database
 from coloretto.online.messages import GameMessage, MoveMessage, Timing
 from coloretto.online.protocol import Host, Join, encode
@@ -27,10 +28,12 @@ from coloretto.online.public import PublicSetup, parse_move
 from coloretto.online.room_space import RoomSpace
 from coloretto.online.rooms import Room
 from coloretto.online.standings import StoredAccounts
+from coloretto.play import config
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews
+from coloretto.play.table_view import Mover
 from coloretto.store.paths import DataDir
-from coloretto.tui.screens.online_game import with_clock
+from coloretto.tui.screens.online_game import online_turn_prompt, with_clock
 from tests.online.raw_ws import LEGIT, Player, Server, receive, running, send, source
 from tests.online.test_standings import Person, ask, processes, register, signed
 
@@ -271,3 +274,28 @@ def test_a_host_who_stays_cannot_stall_a_clocked_match_between_games(tmp_path: P
     assert 0 < presence["next_in"] <= 3, presence
     assert second["match"]["game"] == 2, second
     assert 1.5 < waited < 10, waited
+
+
+def test_the_turn_bar_says_a_bot_plays_for_a_player_out_of_time() -> None:
+    """Once a player ran out of time three times the turn bar says a bot plays their turn
+    (their own screen too, which then offers no move), and shows no clock for it."""
+    rules = Rules(players=3)
+    seats = (config.Player("Ana"), config.Player("Ben"), config.Player("Bot 1", "easy"))
+    table = config.GameConfig(rules, seats)
+    game = new_game(rules, seed=1)
+    while rules.controller(game.current_player) != 0:
+        game = game.apply(game.legal_actions()[0])
+    for here, expected in (
+        (0, "Your turn (Ana): a bot plays it for you to the end of the game (you ran out of "
+            "time 3 times)…"),
+        (1, "Ana's turn: a bot plays it for Ana to the end of the game (out of time 3 "
+            "times)…"),
+    ):  # fmt: skip
+        view = RemoteView(table, game, "id", here=here)
+        view.out_of_time = frozenset({0})
+        assert view.mover(game.current_player) is Mover.BOT
+        prompt = online_turn_prompt(view, away_after=30)
+        assert prompt.plain == expected
+        face = ClockFace()
+        face.told(Timing(Clock("quick", 60, 5), (10.0, 60.0, 60.0), (3, 0, 0), (0,)), now=0)
+        assert with_clock(prompt, view, face, 1.0).plain == expected
