@@ -43,6 +43,7 @@ from typing import Any, ClassVar, cast
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 
 from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
@@ -525,7 +526,19 @@ class RoomServer:
     def _relayed(self, connection: RelayedConnection, first: str) -> None:
         """A client of another process, passed here: served as one of this process's."""
         connection.feed(first)
-        self._spawn(self.handler(cast(ServerConnection, connection)))
+        self._spawn(self._serve_relayed(connection))
+
+    async def _serve_relayed(self, connection: RelayedConnection) -> None:
+        """``handler`` for a relayed client; however it ends, the connection is then
+        closed at both ends and forgotten (as ``serve`` closes its own connections when
+        their handler returns)."""
+        assert self.relay is not None
+        code = CloseCode.INTERNAL_ERROR
+        try:
+            await self.handler(cast(ServerConnection, connection))
+            code = CloseCode.NORMAL_CLOSURE
+        finally:
+            self.relay.done(connection, CloseCode.SERVICE_RESTART if self.stopping else code)
 
     def _parse(self, ws: ServerConnection, text: str | bytes, bucket: Bucket) -> Request | None:
         if not bucket.take(self.clock()):
@@ -1165,7 +1178,7 @@ async def _serve(  # noqa: PLR0917
     finally:
         await server.stop()
         if server.relay is not None:
-            server.relay.stop()
+            await server.relay.stop()
         server.gate.stop()
         server.bots.shutdown()
         server.audit.close()
