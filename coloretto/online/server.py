@@ -1145,6 +1145,14 @@ async def _serve(  # noqa: PLR0917
     db = server.space.db
     lost = db.lost if isinstance(db, SharedDatabase) else None
     try:
+        # Everything a connection needs runs before the port opens: a client (a player
+        # sent back at once by a proxy after a restart) is served from its first moment.
+        await server.bots.start()
+        server.gate.start()
+        if server.relay is not None:
+            await server.relay.start(server.space.alive)
+        server.resume_all()
+        server.start_sweeping()
         async with serve(
             server.handler,
             host,
@@ -1158,12 +1166,6 @@ async def _serve(  # noqa: PLR0917
             close_timeout=1,  # a client that floods may not read our closing frame
             compression=None,
         ) as listening:
-            await server.bots.start()
-            server.gate.start()
-            if server.relay is not None:
-                await server.relay.start(server.space.alive)
-            server.resume_all()
-            server.start_sweeping()
             bound = _addresses(sock.getsockname() for sock in listening.sockets)
             scheme = "wss" if tls else "ws"
             ready(
