@@ -168,7 +168,8 @@ def test_a_relayed_connection_its_client_closes_is_forgotten_by_both(
 ) -> None:
     """Ben (closing properly) and Cy (dropping the connection) leave their relayed
     connections: the first process marks them away (its handlers ended) and neither
-    process keeps them."""
+    process keeps them. Then Ben comes back through the second process, which is killed
+    (``kill -9``): the first marks him away and forgets his connection."""
     with servers(tmp_path, pg_url) as (first, second):
 
         async def test() -> None:
@@ -176,29 +177,40 @@ def test_a_relayed_connection_its_client_closes_is_forgotten_by_both(
                                       "rules": {"players": 3}, "bot": "easy",
                                       "delay": 0, "away_after": 60})  # fmt: skip
             code = welcome["room"]
-            seats = {}
+            joined = {}
             clients = []
             for number, name in enumerate(("Ben", "Cy"), 3):
-                ws, joined = await seat(second, source("player", number), {"type": "join",
-                                        "room": code, "name": name})  # fmt: skip
-                seats[name] = joined["seat"]
+                ws, joined[name] = await seat(second, source("player", number), {"type": "join",
+                                              "room": code, "name": name})  # fmt: skip
                 clients.append(ws)
             await counted(first, (0, 2))
             await counted(second, (2, 0))
             ben, cy = clients
             await ben.close()
             cy.transport.abort()
-            away: set[int] = set()
-            async with asyncio.timeout(10):
-                while away != {seats["Ben"], seats["Cy"]}:
-                    message = await receive(ana)
-                    if message["type"] == "presence":
-                        away = set(message["away"])
+            await away(ana, {joined["Ben"]["seat"], joined["Cy"]["seat"]})
             await counted(first, (0, 0))
             await counted(second, (0, 0))
+
+            await seat(second, source("player", 3), {"type": "resume", "room": code,
+                       "token": joined["Ben"]["token"]})  # fmt: skip
+            await away(ana, {joined["Cy"]["seat"]})
+            await counted(first, (0, 1))
+            second.kill9()
+            await away(ana, {joined["Ben"]["seat"], joined["Cy"]["seat"]})
+            await counted(first, (0, 0))
             await ana.close()
 
         asyncio.run(asyncio.wait_for(test(), 90))
+
+
+async def away(ws: ClientConnection, seats: set[int], seconds: float = 10) -> None:
+    """Wait until ``ws`` is told that the people of ``seats`` (and only they) are away."""
+    async with asyncio.timeout(seconds):
+        while True:
+            message = await receive(ws)
+            if message["type"] == "presence" and set(message["away"]) == seats:
+                return
 
 
 async def first_answer(server: Server, address: str, request: dict[str, Any]) -> dict[str, Any]:
