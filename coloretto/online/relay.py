@@ -14,6 +14,13 @@ locks go and forgets its connection; a process that passed connections to it not
 (``watch``: once a second) and closes them with the code 1012 (service restart), so their
 clients connect again and the room is played where they land. The other way round, a
 process that serves relayed connections closes those of a process that ended.
+
+A relayed connection ends at both processes, whichever closes it: the client's process
+says ``close`` when the client has gone, the other says ``end`` (with a close code and a
+reason) when it closes the connection; each forgets the connection then (the serving
+process once its handler has ended: ``Relay.done``). A message that cannot be sent
+closes its connection with 1012. Each process logs how many connections it passes on and
+serves, when that changes.
 """
 
 from __future__ import annotations
