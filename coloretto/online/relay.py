@@ -14,6 +14,13 @@ locks go and forgets its connection; a process that passed connections to it not
 (``watch``: once a second) and closes them with the code 1012 (service restart), so their
 clients connect again and the room is played where they land. The other way round, a
 process that serves relayed connections closes those of a process that ended.
+
+A relayed connection ends at both processes, whichever closes it: the client's process
+says ``close`` when the client has gone, the other says ``end`` (with a close code and a
+reason) when it closes the connection; each forgets the connection then (the serving
+process once its handler has ended: ``Relay.done``). A message that cannot be sent
+closes its connection with 1012. Each process logs how many connections it passes on and
+serves, when that changes.
 """
 
 from __future__ import annotations
@@ -46,6 +53,17 @@ WATCH_SECONDS = 1.0
 MAX_NOTIFY = 7000
 """The most characters one notification carries (PostgreSQL allows 8000 bytes)."""
 
+INBOX = 64
+"""Frames of a relayed client that may wait to be read; past them it is closed (its own
+process lets through only what its message budget allows)."""
+
+POLICY = 1008
+"""The WebSocket close code of a client closed for what it did (policy violation)."""
+
+COUNT_TURNS = 5
+"""How often (in turns of the watch, ``WATCH_SECONDS`` each) the numbers of relayed
+connections are logged, when they changed."""
+
 KEEP_LONG = 60.0
 """Seconds a long message waits in ``relay_messages`` for its process (one that ended
 never fetches it)."""
@@ -67,7 +85,11 @@ def channel(server: str) -> str:
 class RelayedConnection:
     """A client connected to another process, as the process that plays its room sees
     it: what ``RoomServer.handler`` uses of a connection (``recv``, iteration, ``send``,
-    ``close``, and the guard's ``address``, ``budget`` and ``route``)."""
+    ``close``, and the guard's ``address``, ``budget`` and ``route``).
+
+    It ends at both processes whichever closes it: closed here (``close``), the other
+    process is told to close the client's connection; closed there (``feed(None)``), what
+    the client sent before is read here, then its end. ``Relay.done`` forgets it."""
 
     def __init__(  # noqa: PLR0917 (each is the connection's own)
         self, relay: Relay, via: str, number: str, address: str, route: Route, limits: Limits
@@ -79,29 +101,35 @@ class RelayedConnection:
         self.address = address
         self.route = route
         self.budget = Bucket(limits.messages_per_second, limits.burst)
-        self._inbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=64)
+        self._inbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=INBOX)
         self.closed = False
+        """True once the connection is closed at either end: nothing more is sent to the
+        client, nothing more comes from it than what is in the inbox."""
         self.account: str | None = None
         """The account the client's opening names, checked by the process it is
         connected to."""
 
     def feed(self, text: str | None) -> None:
         """A frame from the client (``None``: it is gone); a client that floods past what
-        its own process lets through is cut."""
+        this process takes in is closed."""
         if self.closed:
+            return
+        if text is None:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):  # full: ``recv`` ends once it is read
+                self._inbox.put_nowait(None)
             return
         try:
             self._inbox.put_nowait(text)
         except asyncio.QueueFull:
-            self.closed = True
-            self._inbox = asyncio.Queue()
-            self._inbox.put_nowait(None)
+            self.end(POLICY, "too many messages: slow down")
 
     async def recv(self) -> str:
         """The client's next frame; ``ConnectionClosedOK`` once it is gone."""
+        if self.closed and self._inbox.empty():
+            raise ConnectionClosedOK(None, None)
         text = await self._inbox.get()
         if text is None:
-            self.closed = True
             raise ConnectionClosedOK(None, None)
         return text
 
@@ -123,10 +151,19 @@ class RelayedConnection:
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         """Close the client's connection (the process it is connected to does)."""
-        if not self.closed:
-            self.closed = True
-            self.relay.post(self.via, {"k": "end", "c": self.number, "code": code, "r": reason})
-            self.feed(None)
+        self.end(code, reason)
+
+    def end(self, code: int, reason: str) -> None:
+        """``close`` at once: the client's process is told (unless it told this one);
+        whoever reads here is told the connection is gone (what else the client sent is
+        dropped)."""
+        if self.closed:
+            return
+        self.closed = True
+        self.relay.post(self.via, {"k": "end", "c": self.number, "code": code, "r": reason})
+        while not self._inbox.empty():
+            self._inbox.get_nowait()
+        self._inbox.put_nowait(None)
 
 
 def deliver(connections: Any, text: str) -> None:
@@ -159,10 +196,13 @@ class Relay:
         self.passed: dict[str, tuple[str, ServerConnection]] = {}
         """This process's clients passed on, by number: the process and the connection."""
         self.served: dict[str, RelayedConnection] = {}
-        """Clients of other processes served here, by number."""
+        """Clients of other processes served here, by number, until their handler ends
+        (``done``)."""
         self.on_open: Callable[[RelayedConnection, str], None] = lambda _c, _t: None
         """Told each client passed to this process, with its first frame."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._counted = (0, 0)
+        """The numbers of connections passed on and served, as last logged."""
 
     async def start(self, alive: Callable[[str], Any]) -> None:
         """Listen on this process's channel; ``alive`` (a ``RoomSpace.alive``) tells
@@ -171,10 +211,24 @@ class Relay:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._receive()), loop.create_task(self._watch(alive))]
 
-    def stop(self) -> None:
-        """Stop sending and receiving."""
+    async def stop(self) -> None:
+        """Close the relayed clients still served here (their processes close their
+        connections with 1012, service restart: they connect again), send what is left to
+        send (1 s at most), and stop sending and receiving."""
+        for served in list(self.served.values()):
+            self.done(served, RESTART, "the server restarts: connect again")
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(WATCH_SECONDS):
+                await asyncio.gather(*(queue.join() for queue in self._outbox.values()))
         for task in [*self._tasks, *self._senders.values()]:
             task.cancel()
+
+    def done(self, connection: RelayedConnection, code: int = 1000, reason: str = "") -> None:
+        """``connection``'s handler has ended: it is closed at both ends (with ``code``
+        and ``reason`` if it was still open) and forgotten."""
+        connection.end(code, reason)
+        if self.served.get(connection.number) is connection:
+            del self.served[connection.number]
 
     # ------------------------------------------------------------------ passing on
 
@@ -231,6 +285,21 @@ class Relay:
                 )  # fmt: skip
             except StoreError as error:
                 self.log.error("messages to %s lost: %s", to, error)
+                self._lost(batch)
+            finally:
+                for _ in batch:
+                    queue.task_done()
+
+    def _lost(self, batch: list[dict[str, Any]]) -> None:
+        """Messages that never left: the connections they were about are closed with
+        1012 (service restart), so that their clients connect again rather than wait for
+        what never comes."""
+        for message in batch:
+            number = str(message.get("c"))
+            if (passed := self.passed.pop(number, None)) is not None:
+                self._close(passed[1], RESTART, "the server lost its way: connect again")
+            elif (served := self.served.get(number)) is not None:
+                served.end(RESTART, "the server lost its way: connect again")
 
     async def _payloads(self, batch: list[dict[str, Any]]) -> list[str]:
         """The notifications that carry ``batch``, in order, each numbered (PostgreSQL
@@ -317,8 +386,8 @@ class Relay:
             self.on_open(opened, _frame(message["t"]))
         elif kind == "text" and (served := self.served.get(number)) is not None:
             served.feed(_frame(message["t"]))
-        elif kind == "close" and (left := self.served.pop(number, None)) is not None:
-            left.feed(None)
+        elif kind == "close" and (left := self.served.get(number)) is not None:
+            left.feed(None)  # read to its end: its handler ends, then it is forgotten
 
     def _close(self, ws: ServerConnection, code: int, reason: str) -> None:
         task = asyncio.get_running_loop().create_task(ws.close(code, reason))
@@ -344,7 +413,8 @@ class Relay:
             await asyncio.sleep(WATCH_SECONDS)
             if turn % 60 == 0:
                 await self._forget_old()
-            others = {to for to, _ in self.passed.values()}
+            self._count(turn)
+            others = {to for to, _ in self.passed.values()} | set(self._outbox)
             others |= {served.via for served in self.served.values()}
             for other in others:
                 try:
@@ -352,15 +422,37 @@ class Relay:
                         continue
                 except StoreError:
                     continue
-                self.log.info("server process %s ended: its relayed connections closed", other)
-                for number, (to, ws) in list(self.passed.items()):
-                    if to == other:
-                        del self.passed[number]
-                        self._close(ws, RESTART, "the room moves to another server: connect again")
-                for number, served in list(self.served.items()):
-                    if served.via == other:
-                        del self.served[number]
-                        served.feed(None)
+                self._ended(other)
+
+    def _ended(self, other: str) -> None:
+        """Process ``other`` has ended: the clients passed to it are closed, its relayed
+        clients are gone, nothing more is sent to it."""
+        mine = [number for number, (to, _) in self.passed.items() if to == other]
+        theirs = [served for served in self.served.values() if served.via == other]
+        if mine or theirs:
+            self.log.info("server process %s ended: its relayed connections closed", other)
+        for number in mine:
+            self._close(
+                self.passed.pop(number)[1],
+                RESTART,
+                "the room moves to another server: connect again",
+            )
+        for served in theirs:
+            served.feed(None)
+        if (queue := self._outbox.get(other)) is not None and queue.empty():
+            del self._outbox[other]
+            self._senders.pop(other).cancel()
+
+    def _count(self, turn: int) -> None:
+        """Log how many connections are passed on and served here, when that changed
+        (every ``COUNT_TURNS`` turns of the watch at most)."""
+        counted = (len(self.passed), len(self.served))
+        if counted != self._counted and turn % COUNT_TURNS == 0:
+            self._counted = counted
+            self.log.info(
+                "relayed connections: %d passed on to other processes, %d served here",
+                *counted,
+            )
 
 
 def _is_ref(item: object) -> bool:

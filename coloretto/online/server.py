@@ -44,6 +44,7 @@ from typing import Any, ClassVar, cast
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 
 from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
@@ -561,7 +562,19 @@ class RoomServer:
     def _relayed(self, connection: RelayedConnection, first: str) -> None:
         """A client of another process, passed here: served as one of this process's."""
         connection.feed(first)
-        self._spawn(self.handler(cast(ServerConnection, connection)))
+        self._spawn(self._serve_relayed(connection))
+
+    async def _serve_relayed(self, connection: RelayedConnection) -> None:
+        """``handler`` for a relayed client; however it ends, the connection is then
+        closed at both ends and forgotten (as ``serve`` closes its own connections when
+        their handler returns)."""
+        assert self.relay is not None
+        code = CloseCode.INTERNAL_ERROR
+        try:
+            await self.handler(cast(ServerConnection, connection))
+            code = CloseCode.NORMAL_CLOSURE
+        finally:
+            self.relay.done(connection, CloseCode.SERVICE_RESTART if self.stopping else code)
 
     def _parse(self, ws: ServerConnection, text: str | bytes, bucket: Bucket) -> Request | None:
         if not bucket.take(self.clock()):
@@ -1264,6 +1277,14 @@ async def _serve(  # noqa: PLR0917
     db = server.space.db
     lost = db.lost if isinstance(db, SharedDatabase) else None
     try:
+        # Everything a connection needs runs before the port opens: a client (a player
+        # sent back at once by a proxy after a restart) is served from its first moment.
+        await server.bots.start()
+        server.gate.start()
+        if server.relay is not None:
+            await server.relay.start(server.space.alive)
+        server.resume_all()
+        server.start_sweeping()
         async with serve(
             server.handler,
             host,
@@ -1277,12 +1298,6 @@ async def _serve(  # noqa: PLR0917
             close_timeout=1,  # a client that floods may not read our closing frame
             compression=None,
         ) as listening:
-            await server.bots.start()
-            server.gate.start()
-            if server.relay is not None:
-                await server.relay.start(server.space.alive)
-            server.resume_all()
-            server.start_sweeping()
             bound = _addresses(sock.getsockname() for sock in listening.sockets)
             scheme = "wss" if tls else "ws"
             ready(
@@ -1297,7 +1312,7 @@ async def _serve(  # noqa: PLR0917
     finally:
         await server.stop()
         if server.relay is not None:
-            server.relay.stop()
+            await server.relay.stop()
         server.gate.stop()
         server.bots.shutdown()
         server.audit.close()
