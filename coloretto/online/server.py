@@ -641,8 +641,8 @@ class RoomServer:
             elif seat.player is not None and room.is_person(seat.player) and not room.started:
                 room.remove(seat.player)  # the seat is free again, as on the disk
             return None
+        self._tell(ws, WelcomeMessage(room.code, seat.player, token))  # before any news
         live.connections[ws] = seat.player
-        await self._send(ws, WelcomeMessage(room.code, seat.player, token))
         if seat.player is not None:
             live.away_since.pop(seat.player, None)
         self._plan_next(live)
