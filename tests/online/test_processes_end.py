@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from coloretto.online.protocol import Host
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import AutoPlayer, ServerProcess, until
+from tests.processes import Tree, alive, command, descendants, end_all, gone
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
@@ -28,80 +28,17 @@ HOSTING = Host("Ana", Rules(players=4), "normal", 0, 60)
 GONE_WITHIN = 20.0
 """Seconds the processes left of a server may take to end (generous: the machine is busy)."""
 
-Tree = dict[int, int]
-"""Processes by id, each with its start time (so that a reused id is not taken for it)."""
-
-
-def stat(pid: int) -> list[str] | None:
-    """The fields of ``/proc/PID/stat`` after the command's name (state, parent, ...), or
-    ``None`` for no such process."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text.rsplit(")", 1)[1].split()
-
-
-def started(pid: int) -> int | None:
-    """When ``pid`` started (clock ticks after boot), or ``None`` for no such process."""
-    fields = stat(pid)
-    return None if fields is None else int(fields[19])
-
-
-def descendants(pid: int) -> Tree:
-    """``pid``'s children, theirs, and so on."""
-    found: Tree = {}
-    parents = [pid]
-    while parents:
-        parent = parents.pop()
-        for task in Path(f"/proc/{parent}/task").glob("*"):
-            try:
-                children = (task / "children").read_text().split()
-            except OSError:
-                continue
-            for child in map(int, children):
-                start = started(child)
-                if start is not None and child not in found:
-                    found[child] = start
-                    parents.append(child)
-    return found
-
-
-def alive(tree: Tree) -> list[str]:
-    """The processes of ``tree`` still running (a zombie has ended), with their commands."""
-    running = []
-    for pid, start in tree.items():
-        fields = stat(pid)
-        if fields is not None and fields[0] != "Z" and int(fields[19]) == start:
-            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
-            running.append(f"{pid}: {command.decode(errors='replace')}")
-    return running
-
 
 def workers(tree: Tree) -> set[int]:
-    """The bot workers of ``tree``."""
-    return {pid for pid in tree if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()}
+    """The bot workers of ``tree`` (spawned by ``multiprocessing``)."""
+    return {pid for pid in tree if "spawn_main" in command(pid)}
 
 
-def gone(tree: Tree) -> list[str]:
-    """Wait (``GONE_WITHIN`` seconds at most) until no process of ``tree`` runs; those still
-    running then."""
-    deadline = time.monotonic() + GONE_WITHIN
-    while alive(tree) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return alive(tree)
-
-
-def end_all(tree: Tree) -> None:
-    """Kill what is left of ``tree`` (what the old code left behind)."""
-    for pid, start in tree.items():
-        if alive({pid: start}):
-            os.kill(pid, signal.SIGKILL)
-
-
-def while_bots_play(server: ServerProcess, home: Path, then: Callable[[], Awaitable[None]]) -> None:
+def while_bots_play(
+    server: ServerProcess, home: Path, then: Callable[[RemoteTable], Awaitable[None]]
+) -> None:
     """Ana plays a room of three bots on ``server``; once the bots have made a few moves,
-    ``then()`` (Ana's client is stopped afterwards)."""
+    ``then(her table)`` (her client is stopped afterwards)."""
 
     async def test() -> None:
         ana = RemoteTable(server.address, HOSTING, Keeper(DataDir(home)))
@@ -111,7 +48,7 @@ def while_bots_play(server: ServerProcess, home: Path, then: Callable[[], Awaita
             await until(lambda: ana.room is not None)
             ana.start()
             await until(lambda: ana.started and len(ana.view.game.history()) >= 12)
-            await then()
+            await then(ana)
         finally:
             ana.suspend()
             await asyncio.wait_for(running, 30)
@@ -136,27 +73,27 @@ def test_a_server_ended_mid_game_leaves_no_process_behind(
     tree: Tree = {}
     try:
 
-        async def end() -> None:
+        async def end(ana: RemoteTable) -> None:
             tree.update(server_tree(server))
             assert server.process is not None
             server.process.send_signal(how)
             await asyncio.to_thread(server.process.wait, GONE_WITHIN)
 
         while_bots_play(server, tmp_path / "ana", end)
-        assert gone(tree) == []
+        assert gone(tree, GONE_WITHIN) == []
     finally:
         server.stop()
         end_all(tree)
 
 
 def test_a_worker_replaced_after_its_death_ends_with_the_server(tmp_path: Path) -> None:
-    """A bot worker killed is replaced at the next bot move; the server killed later takes
-    the new worker with it too."""
+    """The bot workers killed are replaced at the next bot move; the server killed once the
+    new worker has answered takes it with it too."""
     server = ServerProcess(tmp_path / "server").start()
     tree: Tree = {}
     try:
 
-        async def end() -> None:
+        async def end(ana: RemoteTable) -> None:
             assert server.process is not None
             pid = server.process.pid
             first = server_tree(server)
@@ -164,11 +101,13 @@ def test_a_worker_replaced_after_its_death_ends_with_the_server(tmp_path: Path) 
             for worker in workers(first):
                 os.kill(worker, signal.SIGKILL)
             await until(lambda: bool(workers(descendants(pid)) - set(first)), 60)
+            moves = len(ana.view.game.history())
+            await until(lambda: len(ana.view.game.history()) >= moves + 8, 60)
             tree.update(descendants(pid))
             server.kill9()
 
         while_bots_play(server, tmp_path / "ana", end)
-        assert gone(tree) == []
+        assert gone(tree, GONE_WITHIN) == []
     finally:
         server.stop()
         end_all(tree)
