@@ -17,7 +17,7 @@ import pytest
 
 from coloretto.engine import COLOURS, DRAW, Action, Card, GameState, Rules, Setup, deal
 from coloretto.engine.setup import full_deck
-from tests.processes import PROC, RUN, alive, end_all, gone, of_run
+from tests.processes import PROC, RUN, alive, end_all, gone, left_behind
 
 BELOW = 15
 """Cards below the Last Round card."""
@@ -45,20 +45,15 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     token = session.config.stash.get(OWN_RUN, None)
     if token is None or not PROC.exists():
         return
-    workers = session.config.pluginmanager.has_plugin("dsession")  # xdist's: its workers
-    processes = of_run(token)
-    left = {
-        pid: start
-        for pid, (parent, start) in processes.items()
-        if pid != os.getpid() and not (workers and parent == os.getpid())
-    }
+    workers = session.config.pluginmanager.has_plugin("dsession")  # xdist's
+    left = left_behind(token, os.getpid(), workers=workers)
     if not gone(left, LEFT_WITHIN):
         return
     report = session.config.pluginmanager.get_plugin("terminalreporter")
     lines = alive(left)
     if report is not None:
-        report.ensure_newline()
-        report.write_line(f"{len(lines)} processes the tests started outlived them:", red=True)
+        report.write("\n")
+        report.write_sep("-", f"the tests left {len(lines)} processes running", red=True)
         for line in lines:
             report.write_line(f"  {line[:160]}")
     end_all(left)

@@ -108,3 +108,22 @@ def of_run(token: str) -> dict[int, tuple[int, int]]:
         if marker in environ and fields is not None and fields[0] != "Z":
             found[int(entry.name)] = (int(fields[1]), int(fields[19]))
     return found
+
+
+TRACKER = "multiprocessing.resource_tracker"
+"""In the command of ``multiprocessing``'s resource tracker, which ends with its parent."""
+
+
+def left_behind(token: str, me: int, *, workers: bool) -> Tree:
+    """The processes of the run ``token`` (``of_run``) but ``me``, the process that runs
+    the tests or (``workers``: xdist's) that runs their workers, its workers, and their
+    resource trackers."""
+    processes = of_run(token)
+    kept = {me}
+    if workers:
+        kept |= {pid for pid, (parent, _) in processes.items() if parent == me}
+    return {
+        pid: start
+        for pid, (parent, start) in processes.items()
+        if pid not in kept and not (parent in kept and TRACKER in command(pid))
+    }

@@ -49,7 +49,7 @@ def test_a_run_that_leaves_processes_behind_fails_and_kills_only_its_own(tmp_pat
         )  # fmt: skip
         assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.stdout + run.stderr
         assert "3 passed" in run.stdout
-        assert "2 processes the tests started outlived them:" in run.stdout, run.stdout
+        assert "the tests left 2 processes running" in run.stdout, run.stdout
         listed = re.findall(r"^  (\d+): (.*)$", run.stdout, re.MULTILINE)
         left = {int(pid): command for pid, command in listed}
         assert sorted(command.strip() for command in left.values()) == ["sleep 301", "sleep 302"]
