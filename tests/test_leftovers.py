@@ -34,7 +34,10 @@ def test_a_child_ended():
 """
 
 
-def test_a_run_that_leaves_processes_behind_fails_and_kills_only_its_own(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [["-p", "no:xdist"], ["-n", "1"]], ids=["alone", "xdist"])
+def test_a_run_that_leaves_processes_behind_fails_and_kills_only_its_own(
+    tmp_path: Path, workers: list[str]
+) -> None:
     env = {key: value for key, value in os.environ.items() if key != RUN}
     other = subprocess.Popen(["sleep", "303"], env={**env, RUN: "another-run"})
     try:
@@ -43,7 +46,7 @@ def test_a_run_that_leaves_processes_behind_fails_and_kills_only_its_own(tmp_pat
         )
         (tmp_path / "test_leaky.py").write_text(textwrap.dedent(LEAKY))
         run = subprocess.run(
-            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(tmp_path)],
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *workers, tmp_path],
             capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
             env={**env, "PYTHONPATH": str(ROOT)},
         )  # fmt: skip
