@@ -25,6 +25,9 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="re
 HOSTING = Host("Ana", Rules(players=4), "normal", 0, 60)
 """Ana and three bots, who think in the server's workers."""
 
+WORKERS = ("--bot-workers", "2")
+"""The server's options: two bot workers (the default)."""
+
 GONE_WITHIN = 20.0
 """Seconds the processes left of a server may take to end (generous: the machine is busy)."""
 
@@ -69,7 +72,7 @@ def server_tree(server: ServerProcess) -> Tree:
 def test_a_server_ended_mid_game_leaves_no_process_behind(
     tmp_path: Path, how: signal.Signals
 ) -> None:
-    server = ServerProcess(tmp_path / "server").start()
+    server = ServerProcess(tmp_path / "server", options=WORKERS).start()
     tree: Tree = {}
     try:
 
@@ -89,7 +92,7 @@ def test_a_server_ended_mid_game_leaves_no_process_behind(
 def test_a_worker_replaced_after_its_death_ends_with_the_server(tmp_path: Path) -> None:
     """The bot workers killed are replaced at the next bot move; the server killed once the
     new worker has answered takes it with it too."""
-    server = ServerProcess(tmp_path / "server").start()
+    server = ServerProcess(tmp_path / "server", options=WORKERS).start()
     tree: Tree = {}
     try:
 
