@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import textwrap
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -16,9 +17,47 @@ import pytest
 
 from coloretto.engine import COLOURS, DRAW, Action, Card, GameState, Rules, Setup, deal
 from coloretto.engine.setup import full_deck
+from tests.processes import PROC, RUN, alive, end_all, gone, left_behind
 
 BELOW = 15
 """Cards below the Last Round card."""
+
+
+OWN_RUN = pytest.StashKey[str]()
+"""The name of the run, in the process that named it (not in xdist's workers)."""
+
+LEFT_WITHIN = 15.0
+"""Seconds the processes a run started may take to end once its tests are done."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Name this run (``RUN`` in the environment every process a test starts inherits)
+    unless it is part of a run already named (an xdist worker)."""
+    if RUN not in os.environ:
+        os.environ[RUN] = config.stash[OWN_RUN] = uuid.uuid4().hex
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail the run if processes its tests started outlive them (servers killed whose bot
+    workers live on, pools never shut down, a tmux or PostgreSQL left running): they are
+    listed, then killed. Only this run's processes count (``RUN``), never another run's."""
+    token = session.config.stash.get(OWN_RUN, None)
+    if token is None or not PROC.exists():
+        return
+    workers = session.config.pluginmanager.has_plugin("dsession")  # xdist's
+    left = left_behind(token, os.getpid(), workers=workers)
+    if not gone(left, LEFT_WITHIN):
+        return
+    report = session.config.pluginmanager.get_plugin("terminalreporter")
+    lines = alive(left)
+    if report is not None:
+        report.write("\n")
+        report.write_sep("-", f"the tests left {len(lines)} processes running", red=True)
+        for line in lines:
+            report.write_line(f"  {line[:160]}")
+    end_all(left)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(autouse=True)

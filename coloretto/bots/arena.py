@@ -13,7 +13,6 @@ import hashlib
 import math
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from coloretto.bots.guard import Answer
 from coloretto.bots.options import number
 from coloretto.bots.players import BotPlayers
 from coloretto.bots.registry import make_bot
+from coloretto.bots.workers import process_pool
 from coloretto.engine import GameState, Match, Outcome, Rules, record_text
 
 DEFAULT_TIME_LIMIT = 5.0
@@ -334,5 +334,5 @@ def _results(arena: Arena, jobs: int) -> Iterator[ArenaGameResult]:
     if jobs == 1:
         yield from (play_game(arena, n) for n in numbers)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with process_pool(jobs) as pool:  # its workers end with this process, however it ends
         yield from pool.map(_play_numbered, ((arena, n) for n in numbers), chunksize=1)

@@ -14,6 +14,9 @@ two workers or more, rooms whose bots used more than ``HEAVY`` seconds lately li
 but the last worker: the last is kept for the rooms whose bots answer in milliseconds,
 which then never wait behind a hard bot's long thought. A room comes home to the worker
 with the least use lately. Each move is bounded by the guard's time limit.
+
+The workers end with the server however it ends, ``kill -9`` included
+(``coloretto.bots.workers``).
 """
 
 from __future__ import annotations
@@ -23,16 +26,16 @@ import contextlib
 import heapq
 import itertools
 import math
-import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from coloretto.bots.guard import Answer, fallback
 from coloretto.bots.players import BotPlayers
+from coloretto.bots.workers import process_pool
 from coloretto.engine import GameState
 from coloretto.engine.setup import Seed
 
@@ -124,7 +127,7 @@ class BotPool:
         """Each room's bot seconds (decayed) and when they were last counted."""
 
     def _new_executor(self) -> Executor:
-        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return process_pool(1)
 
     async def start(self) -> None:
         """Start every worker now (a worker's first start takes a second or more)."""

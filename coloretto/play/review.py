@@ -17,14 +17,14 @@ the game (``meta.hints``) are shown beside the review's verdicts (``Decision.hin
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from coloretto.bots.workers import process_pool
 from coloretto.engine import Action, GameRecord, GameState
 from coloretto.play.advice import forced, why_costly
 from coloretto.play.analysis import (
@@ -239,8 +239,7 @@ def analyse(
         for ply in plies:
             yield _analyse_one(*_task(states, ply), bot, seed)
         return
-    context = multiprocessing.get_context("spawn")  # no fork of a process with threads
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_quiet)
+    pool = process_pool(jobs, _quiet)  # spawned, and ending with this process however it ends
     try:
         waiting: set[Future[Decision]] = {
             pool.submit(_analyse_one, *_task(states, ply), bot, seed) for ply in plies
