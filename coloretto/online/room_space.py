@@ -140,7 +140,7 @@ class RoomSpace:
                 "UPDATE rooms SET status = ?, record = ?, base = ?, updated = ?, finished ="
                 " CASE WHEN finished IS NULL OR CAST(? AS DOUBLE PRECISION) IS NULL"
                 " THEN CAST(? AS DOUBLE PRECISION) ELSE finished END,"
-                " public = ?, summary = ? WHERE code = ?",
+                " public = ?, summary = ?, seated = ?, host_account = ? WHERE code = ?",
                 status, text, room.ply, now, finished, finished, *_listing(room), room.code,
             )  # fmt: skip
             if not changed:
@@ -192,6 +192,31 @@ class RoomSpace:
 
     # ------------------------------------------------------------------ reading
 
+    async def opened_by(self, code: str, address: str) -> None:
+        """Keep the address (``limits.address_key``) room ``code`` was opened from."""
+        await self.db.execute("UPDATE rooms SET host_key = ? WHERE code = ?", address, code)
+
+    async def host_of(self, code: str) -> str | None:
+        """The address room ``code`` was opened from, if it is kept."""
+        rows = await self.db.fetch("SELECT host_key FROM rooms WHERE code = ?", code)
+        return None if not rows or rows[0][0] is None else str(rows[0][0])
+
+    async def lobbies_of(self, address: str) -> int:
+        """How many rooms opened from ``address`` wait for their game to start, in
+        whichever process (on PostgreSQL: those a process holds)."""
+        held = ""
+        if isinstance(self.db, SharedDatabase):
+            held = (
+                " AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'"
+                f" AND l.granted AND l.classid = CAST({ROOMS_LOCK} AS BIGINT)::oid"
+                " AND l.objsubid = 2 AND l.objid = CAST(r.lock_key AS BIGINT)::oid)"
+            )
+        rows = await self.db.fetch(
+            f"SELECT COUNT(*) FROM rooms r WHERE r.host_key = ? AND r.status = 'lobby'{held}",
+            address,
+        )
+        return int(rows[0][0])
+
     async def status(self, code: str) -> str | None:
         """Room ``code``'s status; ``None`` if there is no such room."""
         if not ROOM_CODE.fullmatch(code):
@@ -236,15 +261,24 @@ class RoomSpace:
                 break
         return room
 
-    async def public_tables(self, now: float | None = None) -> list[TableSummary]:
-        """The public tables waiting for players, the newest first (``MAX_TABLES`` at
-        most): open, not full, not started."""
+    async def public_tables(
+        self, now: float | None = None, per_host: int = MAX_TABLES
+    ) -> list[TableSummary]:
+        """The public tables waiting for players (open, not full, not started),
+        ``MAX_TABLES`` at most: those where most people sit first, then the oldest; at
+        most ``per_host`` of the tables opened from one address, and of one account's."""
         now = time.time() if now is None else now
         rows = await self.db.fetch(
-            "SELECT code, summary FROM rooms WHERE public = 1 AND status = 'lobby'"
-            " ORDER BY updated DESC LIMIT ?",
-            MAX_TABLES,
-        )
+            "SELECT code, summary FROM (SELECT code, summary, seated,"
+            " COALESCE(opened, updated) AS opened,"
+            " ROW_NUMBER() OVER (PARTITION BY COALESCE(host_key, code) ORDER BY seated DESC,"
+            " COALESCE(opened, updated)) AS by_address,"
+            " ROW_NUMBER() OVER (PARTITION BY COALESCE(host_account, code) ORDER BY seated DESC,"
+            " COALESCE(opened, updated)) AS by_account"
+            " FROM rooms WHERE public = 1 AND status = 'lobby') AS listed"
+            " WHERE by_address <= ? AND by_account <= ? ORDER BY seated DESC, opened, code LIMIT ?",
+            per_host, per_host, MAX_TABLES,
+        )  # fmt: skip
         listed = []
         for code, summary in rows:
             try:
@@ -340,21 +374,23 @@ async def _insert(
 ) -> None:
     """Keep ``room`` (its snapshot ``text``) as a new row."""
     await tx.execute(
-        "INSERT INTO rooms (code, lock_key, status, record, base, updated, finished, public,"
-        " summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        room.code, room_key(room.code), status_of(room), text, room.ply, now, finished,
+        "INSERT INTO rooms (code, lock_key, status, record, base, updated, finished, opened,"
+        " public, summary, seated, host_account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        room.code, room_key(room.code), status_of(room), text, room.ply, now, finished, now,
         *_listing(room),
     )  # fmt: skip
 
 
-def _listing(room: Room) -> tuple[int, str | None]:
+def _listing(room: Room) -> tuple[int, str | None, int, str | None]:
     """What the lobby lists of ``room``: 1 and its summary while it is a public table
-    open to players, else 0 and nothing."""
+    open to players, else 0 and nothing; then how many people sit there and its host's
+    account (by skeleton), by which the lobby chooses what to list."""
     table = room.table
     seats = [p for p, name in enumerate(room.people) if name is not None]
     seated = tuple(name for name in room.people if name is not None)
+    host = None if (account := table.accounts[0]) is None else fold_name(account)
     if not table.public or room.started or room.locked or len(seated) >= len(room.people):
-        return 0, None
+        return 0, None, len(seated), host
     rules = room.session.config.rules
     summary = TableSummary(room.code, rules, room.level, seated, table.rated).to_json()
     summary["fill_at"] = table.fill_at
@@ -362,7 +398,7 @@ def _listing(room: Room) -> tuple[int, str | None]:
         "" if (account := table.accounts[p]) is None else fold_name(account) for p in seats
     ]
     del summary["fill_in"], summary["room"], summary["ratings"]
-    return 1, json.dumps(summary)
+    return 1, json.dumps(summary), len(seated), host
 
 
 def _snapshot_text(room: Room) -> str:

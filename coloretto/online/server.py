@@ -51,6 +51,7 @@ from coloretto.online.account_service import AccountError, check_account, new_ch
 from coloretto.online.accounts import normalise_server, opening_route
 from coloretto.online.audit import Audit
 from coloretto.online.bot_pool import BotPool
+from coloretto.online.budgets import SharedBudgets
 from coloretto.online.connection import Gatekeeper, GuardedConnection
 from coloretto.online.database import (
     SharedDatabase,
@@ -150,8 +151,9 @@ class LiveRoom:
     """Deals the match's next game while its host is away."""
     lobby_update: asyncio.TimerHandle | None = None
     """The lobby update about to be sent (changes close together go as one)."""
-    host_address: str | None = None
-    """The address that opened the room, until its game starts."""
+    owner: str | None = None
+    """The address (``address_key``) that opened the room: its bots share the workers as
+    that address's (``BotPool``)."""
 
     @property
     def code(self) -> str:
@@ -203,6 +205,8 @@ class RoomServer:
         self.accounts = StoredAccounts(space.db)
         """The accounts openings are checked against."""
         self.limits = limits or Limits()
+        self.budgets = SharedBudgets(space.db, self.limits)
+        """The budgets every process of the database shares (accounts, rooms opened)."""
         self.log = incident_log(data.log) if _can_log(data) else logging.getLogger(__name__)
         self.audit = Audit(data.root / "audit.log")
         self.gate = Gatekeeper(self.limits, self.audit)
@@ -254,7 +258,7 @@ class RoomServer:
         if room is None:
             await self._release(code)
             return None
-        live = self.rooms[code] = LiveRoom(room)
+        live = self.rooms[code] = LiveRoom(room, owner=await self._owner(code))
         now = self.clock()
         for player in range(len(room.people)):
             if room.is_person(player):
@@ -264,6 +268,14 @@ class RoomServer:
             return self.rooms.get(code)
         self._plan_fill(live)
         return live
+
+    async def _owner(self, code: str) -> str | None:
+        """The address room ``code`` was opened from, as kept (``None``: not known)."""
+        try:
+            return await self.space.host_of(code)
+        except StoreError as error:
+            self.log.error("room %s: its host's address not read: %s", code, error)
+            return None
 
     async def _release(self, code: str) -> None:
         try:
@@ -487,14 +499,15 @@ class RoomServer:
                 await self._send(ws, challenge)
                 return challenge.nonce
             if isinstance(request, Register):
-                if not book.openings.take(self.clock()):
-                    raise ClosingError(ErrorCode.TOO_MANY_TRIES, "too many accounts: wait a minute")
+                if (refused := await self.budgets.may_register(address)) is not None:
+                    raise ClosingError(ErrorCode.TOO_MANY_TRIES, refused)
                 await self._send(ws, await register(self.accounts, request))
             elif isinstance(request, Tables | Ladder):
                 if not book.lookups.take(self.clock()):
                     raise ClosingError(ErrorCode.TOO_MANY_TRIES, "too many look-ups: wait a minute")
                 if isinstance(request, Tables):
-                    await self._send(ws, TablesMessage(tuple(await self.space.public_tables())))
+                    listed = await self.space.public_tables(per_host=self.limits.listed_per_host)
+                    await self._send(ws, TablesMessage(tuple(listed)))
                 else:
                     await self._send(ws, LadderMessage(tuple(await ladder(self.space.db))))
         except StoreError as error:
@@ -566,7 +579,7 @@ class RoomServer:
     ) -> Seat | None:
         try:
             if isinstance(request, Host):
-                self._may_host(address)
+                await self._may_host(address)
             elif request.room not in self.rooms:
                 self._guesses(address)  # no look-up past the address's budget
                 live_now = await self._take(request.room)
@@ -583,7 +596,7 @@ class RoomServer:
         ):
             raise ClosingError(ErrorCode.CROWDED, "the room has too many watchers: try again later")
         if isinstance(request, Host):
-            live.host_address = address
+            live.owner = address
             self._plan_fill(live)
         if isinstance(request, Host | Join) and not await self._save_locked(live):
             await self._send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot save now"))
@@ -592,6 +605,8 @@ class RoomServer:
             elif seat.player is not None and room.is_person(seat.player) and not room.started:
                 room.remove(seat.player)  # the seat is free again, as on the disk
             return None
+        if isinstance(request, Host):
+            await self._keep_owner(live)
         live.connections[ws] = seat.player
         await self._send(ws, WelcomeMessage(room.code, seat.player, token))
         if seat.player is not None:
@@ -610,11 +625,17 @@ class RoomServer:
         self.kick(live)
         return seat
 
-    def _may_host(self, address: str) -> None:
-        """Refuse a room past ``address``'s budget or the server's cap."""
-        if not self.gate.book.get(address).openings.take(self.clock()):
+    async def _may_host(self, address: str) -> None:
+        """Refuse a room past ``address``'s budgets (counted on every process of the
+        database: rooms opened a minute, rooms not started) or the server's cap."""
+        try:
+            opened = await self.budgets.may_open(address)
+            lobbies = await self.space.lobbies_of(address) if opened else 0
+        except StoreError as error:
+            self.log.error("a room not opened: its budget not read: %s", error)
+            raise RoomError("the server cannot open a room now", ErrorCode.NOT_SAVED) from None
+        if not opened:
             raise ClosingError(ErrorCode.TOO_MANY_ROOMS, "too many rooms opened: wait a minute")
-        lobbies = sum(live.host_address == address for live in self.rooms.values())
         if lobbies >= self.limits.lobbies_per_address:
             self.audit.note(ErrorCode.TOO_MANY_ROOMS, address, f"{lobbies} rooms not started")
             raise RoomError(
@@ -624,6 +645,16 @@ class RoomServer:
         if len(self.rooms) >= self.limits.max_rooms:
             self.audit.note(ErrorCode.SERVER_FULL, address, "no room opened: the server is full")
             raise RoomError("the server is full: try later", ErrorCode.SERVER_FULL)
+
+    async def _keep_owner(self, live: LiveRoom) -> None:
+        """Keep the address a new room was opened from (its lobby listing and its budget
+        of rooms not started count by it on every process)."""
+        if live.owner is None:
+            return
+        try:
+            await self.space.opened_by(live.code, live.owner)
+        except StoreError as error:
+            self.log.error("room %s: its host's address not kept: %s", live.code, error)
 
     async def _seat(
         self, address: str, request: Opening, account: str | None
@@ -796,7 +827,6 @@ class RoomServer:
         """Start the game (the host's request): saved, then told."""
         async with live.lock:
             await self._change(live.room, live.room.start)
-            live.host_address = None
         self._everyone(live, lambda player: self._game(live, player))
         self.kick(live)
 
@@ -963,6 +993,7 @@ class RoomServer:
                 game_number=turn.game_number,
                 player=turn.player,
                 limit=session.config.time_limit,
+                owner=live.owner,
             )
 
         await play_bots(_RoomBots(self, live), ask, lambda: session.config.delay)
@@ -980,6 +1011,18 @@ class RoomServer:
             live.wake.cancel()
         live.wake = asyncio.get_running_loop().call_later(wait, self.kick, live)
         return False
+
+    def _bots_may_think(self, live: LiveRoom) -> bool:
+        """False once none of the room's people has been connected for
+        ``limits.alone_seconds``: bots think only for people (watchers do not count). The
+        game waits, and goes on when one of them is back (``_open`` kicks the bots)."""
+        room = live.room
+        present = set(live.connections.values())
+        people = [p for p in range(len(room.people)) if room.is_person(p)]
+        if any(p in present for p in people):
+            return True
+        left = max((live.away_since.get(p, 0.0) for p in people), default=0.0)
+        return self.clock() - left < self.limits.alone_seconds
 
     # ------------------------------------------------------------------ the host's table
 
@@ -1206,6 +1249,8 @@ class _RoomBots:
         room = self.live.room
         player = room.mover()
         if player is None or self.server.rooms.get(room.code) is not self.live:
+            return None
+        if not self.server._bots_may_think(self.live):
             return None
         if not room.is_person(player):
             return BotTurn(room.session.game, room.session.match.game_number)
