@@ -12,10 +12,11 @@ Bot time is counted by owner: the address that opened the room (``limits.address
 a room without one is its own owner), so that one address opening many rooms counts as
 one. When rooms wait for a worker, the room whose owner's bots have used the least time
 lately goes first, so rooms of hard bots that play without pause cannot crowd out the
-others. An owner whose bots used more than ``HEAVY`` seconds lately has at most one move
-at a time in each worker (the moves handed over ahead, ``PIPELINE``, are for the others:
-a light room's move then waits behind one heavy move at most), and with two workers or
-more its rooms live in all but the last worker: the last is kept for the rooms whose bots
+others. An owner has one move at a time in each worker (the moves handed over ahead,
+``PIPELINE``, are each another owner's: a move then waits behind one move of each other
+owner at most, never behind a queue of one address's hard moves). With two workers or
+more, the rooms of an owner whose bots used more than ``HEAVY`` seconds lately live in all
+but the last worker: the last is kept for the rooms whose bots
 answer in milliseconds, which then never wait behind a hard bot's long thought. A room
 comes home to the worker with the least use lately. Each move is bounded by the guard's
 time limit.
@@ -152,11 +153,21 @@ class BotPool:
 
     def home(self, room: str, now: float) -> int:
         """``room``'s worker: where it lives, unless its owner now thinks hard and it
-        lives in the worker kept for light rooms; a room without one comes to the least
-        used worker it may live in (``HEAVY``: a hard thinker never in the last)."""
+        lives in the worker kept for light rooms, or it is light and a hard thinker's
+        move is in its worker (it then comes to the last worker, kept for light rooms); a
+        room without one comes to the least used worker it may live in (``HEAVY``: a
+        hard thinker never in the last)."""
+        last = self.workers - 1
         heavy = self.used(self._owner.get(room, room), now) > HEAVY and self.workers > 1
-        allowed = range(self.workers - 1) if heavy else range(self.workers)
+        allowed = range(last) if heavy else range(self.workers)
         home = self._home.get(room)
+        if (
+            home is not None
+            and home != last
+            and not heavy
+            and any(self.used(owner, now) > HEAVY for owner in self._pool[home].busy)
+        ):
+            home = self._home[room] = last
         if home is None or home not in allowed:
             load = [0.0] * self.workers
             for other, worker in self._home.items():  # a room counts, idle or not
@@ -224,14 +235,14 @@ class BotPool:
     @staticmethod
     def _dispatch(worker: _Worker) -> None:
         """Hand the worker's free places to the rooms waiting for it, least used first;
-        a heavy owner's move waits while another of its moves is in the worker."""
+        an owner's move waits while another of its moves is in the worker."""
         held = []
         while worker.waiting and worker.free:
             entry = heapq.heappop(worker.waiting)
-            used, _, turn, owner = entry
+            turn, owner = entry[2], entry[3]
             if turn.done():
                 continue
-            if used > HEAVY and worker.busy[owner]:
+            if worker.busy[owner]:
                 held.append(entry)
                 continue
             worker.free -= 1
