@@ -343,8 +343,9 @@ class RoomServer:
         """Let the room go if nobody is there in a while: a room whose game never started
         (after ``limits.lobby_seconds``) is removed, a finished one (after
         ``limits.idle_seconds``) is archived. A game in play stays: its bots play for the
-        people away. A match waiting for its host to deal the next game leaves the memory
-        like a finished one (it stays kept, and a server goes on with it when asked)."""
+        people away (for ``limits.alone_seconds`` once none is connected: then it waits,
+        ``_bots_may_think``). A match waiting for its host to deal the next game leaves the
+        memory like a finished one (it stays kept, and a server goes on with it when asked)."""
         seconds = self.limits.idle_seconds if live.room.started else self.limits.lobby_seconds
         asyncio.get_running_loop().call_later(seconds, lambda: self._spawn(self._let_go(live)))
 
