@@ -166,7 +166,7 @@ async def main(args: argparse.Namespace) -> None:
             readers: list[asyncio.Future[None]] = []
 
             async def hogs() -> None:
-                opened = await asyncio.gather(*(hog(url, args.level) for _ in range(args.hogs)))
+                opened = [await hog(url, args.level) for _ in range(args.hogs)]
                 for ws in opened:
                     if args.stay:
                         readers.append(asyncio.ensure_future(play_at_once(ws)))

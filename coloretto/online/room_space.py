@@ -201,8 +201,8 @@ class RoomSpace:
         rows = await self.db.fetch("SELECT host_key FROM rooms WHERE code = ?", code)
         return None if not rows or rows[0][0] is None else str(rows[0][0])
 
-    async def lobbies_of(self, address: str) -> int:
-        """How many rooms opened from ``address`` wait for their game to start, in
+    async def lobbies_of(self, address: str) -> list[str]:
+        """The rooms opened from ``address`` that wait for their game to start, in
         whichever process (on PostgreSQL: those a process holds)."""
         held = ""
         if isinstance(self.db, SharedDatabase):
@@ -212,10 +212,10 @@ class RoomSpace:
                 " AND l.objsubid = 2 AND l.objid = CAST(r.lock_key AS BIGINT)::oid)"
             )
         rows = await self.db.fetch(
-            f"SELECT COUNT(*) FROM rooms r WHERE r.host_key = ? AND r.status = 'lobby'{held}",
+            f"SELECT r.code FROM rooms r WHERE r.host_key = ? AND r.status = 'lobby'{held}",
             address,
         )
-        return int(rows[0][0])
+        return [str(row[0]) for row in rows]
 
     async def status(self, code: str) -> str | None:
         """Room ``code``'s status; ``None`` if there is no such room."""

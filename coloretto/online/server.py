@@ -207,6 +207,8 @@ class RoomServer:
         self.limits = limits or Limits()
         self.budgets = SharedBudgets(space.db, self.limits)
         """The budgets every process of the database shares (accounts, rooms opened)."""
+        self._hosting = asyncio.Lock()
+        """Held while a room is opened (its budget counted, then the room made)."""
         self.log = incident_log(data.log) if _can_log(data) else logging.getLogger(__name__)
         self.audit = Audit(data.root / "audit.log")
         self.gate = Gatekeeper(self.limits, self.audit)
@@ -579,9 +581,7 @@ class RoomServer:
         self, ws: ServerConnection, address: str, request: Opening, account: str | None
     ) -> Seat | None:
         try:
-            if isinstance(request, Host):
-                await self._may_host(address)
-            elif request.room not in self.rooms:
+            if not isinstance(request, Host) and request.room not in self.rooms:
                 self._guesses(address)  # no look-up past the address's budget
                 live_now = await self._take(request.room)
                 if live_now is not None:
@@ -597,7 +597,6 @@ class RoomServer:
         ):
             raise ClosingError(ErrorCode.CROWDED, "the room has too many watchers: try again later")
         if isinstance(request, Host):
-            live.owner = address
             self._plan_fill(live)
         if isinstance(request, Host | Join) and not await self._save_locked(live):
             await self._send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot save now"))
@@ -628,15 +627,19 @@ class RoomServer:
 
     async def _may_host(self, address: str) -> None:
         """Refuse a room past ``address``'s budgets (counted on every process of the
-        database: rooms opened a minute, rooms not started) or the server's cap."""
+        database: rooms opened a minute, rooms not started, here or elsewhere) or the
+        server's cap (call it holding ``_hosting``)."""
         try:
             opened = await self.budgets.may_open(address)
-            lobbies = await self.space.lobbies_of(address) if opened else 0
+            elsewhere = await self.space.lobbies_of(address) if opened else []
         except StoreError as error:
             self.log.error("a room not opened: its budget not read: %s", error)
             raise RoomError("the server cannot open a room now", ErrorCode.NOT_SAVED) from None
         if not opened:
             raise ClosingError(ErrorCode.TOO_MANY_ROOMS, "too many rooms opened: wait a minute")
+        lobbies = sum(code not in self.rooms for code in elsewhere) + sum(
+            live.owner == address and not live.room.started for live in self.rooms.values()
+        )
         if lobbies >= self.limits.lobbies_per_address:
             self.audit.note(ErrorCode.TOO_MANY_ROOMS, address, f"{lobbies} rooms not started")
             raise RoomError(
@@ -661,19 +664,21 @@ class RoomServer:
         self, address: str, request: Opening, account: str | None
     ) -> tuple[Seat, str | None]:
         if isinstance(request, Host):
-            code = self._new_code()
-            while (
-                code in self.rooms
-                or await self.space.taken(code)
-                or not await self.space.claim(code)
-            ):
+            async with self._hosting:  # one at a time: each counts the rooms opened before
+                await self._may_host(address)
                 code = self._new_code()
-            try:
-                room, token = Room.open(code, request, account)
-            except RoomError:
-                await self._release(code)
-                raise
-            live = self.rooms[code] = LiveRoom(room)
+                while (
+                    code in self.rooms
+                    or await self.space.taken(code)
+                    or not await self.space.claim(code)
+                ):
+                    code = self._new_code()
+                try:
+                    room, token = Room.open(code, request, account)
+                except RoomError:
+                    await self._release(code)
+                    raise
+                live = self.rooms[code] = LiveRoom(room, owner=address)
             return Seat(live, 0), token
         live = self._find(address, request.room)
         if isinstance(request, Join):

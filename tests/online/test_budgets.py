@@ -156,6 +156,32 @@ def test_rooms_opened_per_address_are_counted_on_all_processes_together(
     assert waiting == ["welcome"] * 3 + ["too-many-rooms"], waiting
 
 
+def test_rooms_asked_for_at_once_from_one_address_are_each_counted(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """One address asks each process for 5 rooms at once (a stranger's script does not
+    wait for answers): 3 rooms whose game has not started at most are opened in all
+    (per process the rooms are opened one at a time, each counting those before)."""
+    clear_of_window_ends(60)
+    with servers(tmp_path, pg_url) as (first, second):
+
+        async def test() -> list[str]:
+            async def one(server: Server) -> tuple[str, Any]:
+                ws = await open_ws(f"{server.url}/rooms", source("hosts", 4))
+                await send(ws, {"version": 1, **public_host()})
+                answer = await receive(ws)
+                return answer["type"] if answer["type"] == "welcome" else answer["code"], ws
+
+            first_five = await asyncio.gather(*(one(first) for _ in range(5)))
+            second_five = await asyncio.gather(*(one(second) for _ in range(5)))
+            for _, ws in first_five + second_five:
+                await ws.close()
+            return [outcome for outcome, _ in first_five + second_five]
+
+        outcomes = run(test)
+    assert sorted(outcomes) == ["too-many-rooms"] * 7 + ["welcome"] * 3, outcomes
+
+
 def test_the_lobby_lists_a_few_tables_per_host_and_people_first(
     tmp_path: Path, pg_url: str
 ) -> None:
