@@ -90,6 +90,7 @@ STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ALTER TABLE rooms ADD COLUMN host_account TEXT",
             "ALTER TABLE rooms ADD COLUMN seated INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE rooms ADD COLUMN opened DOUBLE PRECISION",
+            "ALTER TABLE rooms ADD COLUMN alone INTEGER NOT NULL DEFAULT 0",
             "CREATE INDEX rooms_by_host ON rooms (host_key, status)",
         ),
     ),

@@ -56,7 +56,8 @@ from coloretto.store.records import MAX_RECORD_BYTES
 __all__ = ["CodeTaken", "RoomSpace", "StoreError", "replay_entry", "room_key", "status_of"]
 
 KEEP_FINISHED = 7 * 24 * 3600.0
-"""Seconds a finished room is kept for a late player or watcher (``prune_finished``)."""
+"""Seconds a finished room is kept for a late player or watcher, and a game left alone
+for its people to come back to (``prune_finished``)."""
 
 MAX_ACTIONS = 1000
 """The most actions read back for one room (a game has fewer than 200)."""
@@ -179,12 +180,23 @@ class RoomSpace:
             await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
 
     async def prune_finished(self, now: float | None = None) -> int:
-        """Forget the rooms finished more than ``KEEP_FINISHED`` seconds before ``now``;
-        how many went."""
+        """Forget the rooms finished, or whose game was left alone (``leave_alone``), more
+        than ``KEEP_FINISHED`` seconds before ``now``; how many went."""
         cutoff = (time.time() if now is None else now) - KEEP_FINISHED
         return await self.db.execute(
-            "DELETE FROM rooms WHERE status = 'over' AND finished < ?", cutoff
-        )
+            "DELETE FROM rooms WHERE (status = 'over' AND finished < ?)"
+            " OR (alone = 1 AND updated < ?)",
+            cutoff, cutoff,
+        )  # fmt: skip
+
+    async def leave_alone(self, code: str, alone: bool = True) -> None:
+        """Room ``code``'s game waits for its people, all gone (``alone``), and leaves the
+        memory: no process takes it over (``orphans``) until one of them asks for it; or
+        (``alone`` False) it is played again."""
+        await self.db.execute(
+            "UPDATE rooms SET alone = ?, updated = ? WHERE code = ?",
+            int(alone), time.time(), code,
+        )  # fmt: skip
 
     async def remove(self, code: str) -> None:
         """Forget room ``code`` (a lobby nobody came back to)."""
@@ -311,8 +323,10 @@ class RoomSpace:
         return {str(folded): Rating(mu, sigma, games).shown for folded, mu, sigma, games in rows}
 
     async def active(self) -> list[str]:
-        """The codes of the rooms not finished."""
-        rows = await self.db.fetch("SELECT code FROM rooms WHERE status <> 'over' ORDER BY code")
+        """The codes of the rooms not finished, but those left alone (``leave_alone``)."""
+        rows = await self.db.fetch(
+            "SELECT code FROM rooms WHERE status <> 'over' AND alone = 0 ORDER BY code"
+        )
         return [str(row[0]) for row in rows]
 
     # ------------------------------------------------------------------ who plays which room
@@ -355,12 +369,13 @@ class RoomSpace:
         return bool(rows)
 
     async def orphans(self, limit: int = 100) -> list[str]:
-        """Rooms in play that no process plays (their process ended): another takes
-        them, so their bots play on for the people away."""
+        """Rooms in play that no process plays (their process ended), but those left
+        alone: another takes them, so their bots play on for the people away."""
         if not isinstance(self.db, SharedDatabase):
             return []
         rows = await self.db.fetch(
-            "SELECT r.code FROM rooms r WHERE r.status = 'playing' AND NOT EXISTS ("
+            "SELECT r.code FROM rooms r WHERE r.status = 'playing' AND r.alone = 0"
+            " AND NOT EXISTS ("
             " SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted"
             " AND l.classid = CAST(? AS BIGINT)::oid AND l.objsubid = 2"
             " AND l.objid = CAST(r.lock_key AS BIGINT)::oid) ORDER BY r.updated LIMIT ?",

@@ -255,12 +255,18 @@ class RoomServer:
         except StoreError as error:
             self.log.error("room %s not loaded: %s", code, error)
             room = None
+        owner = await self._owner(code)
         if code in self.rooms:  # taken meanwhile by another connection's look-up
             return self.rooms[code]
         if room is None:
             await self._release(code)
             return None
-        live = self.rooms[code] = LiveRoom(room, owner=await self._owner(code))
+        live = self.rooms[code] = LiveRoom(room, owner=owner)
+        if status_of(room) == "playing":
+            try:
+                await self.space.leave_alone(code, alone=False)  # played again
+            except StoreError as error:
+                self.log.error("room %s: not marked as played again: %s", code, error)
         now = self.clock()
         for player in range(len(room.people)):
             if room.is_person(player):
@@ -365,6 +371,8 @@ class RoomServer:
             except StoreError as error:
                 self._failed(room, f"not removed: {error}")
             await self._forget(live)
+        elif not self._bots_may_think(live):
+            await self._leave_alone(live)
 
     async def _archive(self, live: LiveRoom) -> None:
         """A finished room leaves the memory and the rooms in play (``_take`` brings it
@@ -1017,6 +1025,18 @@ class RoomServer:
             live.wake.cancel()
         live.wake = asyncio.get_running_loop().call_later(wait, self.kick, live)
         return False
+
+    async def _leave_alone(self, live: LiveRoom) -> None:
+        """A game whose people all left long ago leaves the memory (it does not hold a
+        place among ``max_rooms``): kept as it stands, taken again when one of them asks
+        for it (``_take``), and pruned after a week."""
+        try:
+            await self.space.leave_alone(live.code)
+        except StoreError as error:
+            self._failed(live.room, f"not left alone: {error}")
+            return
+        self.log.info("room %s: nobody came back: its game waits in the database", live.code)
+        await self._forget(live)
 
     def _bots_may_think(self, live: LiveRoom) -> bool:
         """False once none of the room's people has been connected for

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 from coloretto.online.limits import Limits
 from coloretto.online.public import parse_move
+from coloretto.online.server import run_server
+from coloretto.store.paths import DataDir
+from tests.online.conftest import kept_rooms
 from tests.online.raw_ws import (
     LEGIT,
     Player,
@@ -88,6 +92,50 @@ def test_the_bots_of_a_room_left_alone_stop_after_the_grace_and_go_on_for_a_pers
             await ws.close()
 
         run(test, 90)
+
+
+def test_a_game_left_alone_leaves_the_memory_and_comes_back_for_a_person(
+    tmp_path: Path,
+) -> None:
+    """With a grace of 0.5 s and rooms let go after 1.5 s without anyone: a room of bots
+    opened, started and left stops, is let go (kept in the database, marked left alone:
+    no process takes it over, it holds no place among the server's rooms), its game where
+    it stood; its host back with the token finds it so, and its bots play on."""
+
+    async def test() -> None:
+        ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        limits = Limits(alone_seconds=0.5, idle_seconds=1.5)
+        serving = asyncio.create_task(
+            run_server("127.0.0.1", 0, DataDir(tmp_path), limits=limits, ready=ready.set_result)
+        )
+        url = "ws://" + (await ready).split("ws://", 1)[1].split()[0] + "/rooms"
+        kept = tmp_path / "rooms.sqlite3"
+
+        def alone() -> list[tuple[str, int]]:
+            with sqlite3.connect(kept, timeout=10) as db:
+                return [tuple(row) for row in db.execute("SELECT code, alone FROM rooms")]
+
+        try:
+            code, token = await open_and_leave(url, source("hosts", 5), delay=0.2)
+            await asyncio.sleep(3.0)
+            assert alone() == [(code, 1)]
+            (room,) = kept_rooms(kept)
+            await asyncio.sleep(1.0)
+            (still,) = kept_rooms(kept)
+            assert still.ply == room.ply > 0, (room.ply, still.ply)
+            assert not room.session.game.is_over
+            ws = await open_ws(f"{url}/{code}", source("hosts", 5))
+            await send(ws, {"type": "resume", "version": 1, "room": code, "token": token})
+            back = Player(ws, await receive(ws, "game"), 0)
+            assert back.seen == room.ply
+            await back.play(room.ply + 5, seconds=30)
+            assert back.seen >= room.ply + 5, (room.ply, back.seen)
+            assert alone() == [(code, 0)]
+            await ws.close()
+        finally:
+            serving.cancel()
+
+    run(test, 60)
 
 
 async def play_timed(url: str, seconds: float) -> list[float]:
