@@ -8,8 +8,11 @@ import asyncio
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from coloretto.online.limits import Limits
 from coloretto.online.public import parse_move
@@ -28,6 +31,7 @@ from tests.online.raw_ws import (
     send,
     source,
 )
+from tests.online.test_shared_store import servers
 
 GRACE = Limits().alone_seconds
 
@@ -63,35 +67,48 @@ async def watched(url: str, code: str, seconds: float) -> tuple[int, bool, int]:
     return game.ply, game.state.is_over, sum(message["type"] == "move" for message in told)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def two(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    """Where rooms are opened and where their people come back: one process on SQLite,
+    or two processes on one PostgreSQL database."""
+    if request.param == "sqlite":
+        with running(Server(tmp_path / "server")) as only:
+            yield only, only
+    else:
+        with servers(tmp_path, request.getfixturevalue("pg_url")) as (first, second):
+            yield first, second
+
+
 def test_the_bots_of_a_room_left_alone_stop_after_the_grace_and_go_on_for_a_person(
-    tmp_path: Path,
+    two: tuple[Server, Server],
 ) -> None:
     """One address opens two rooms of normal bots (a move a second), starts them and
     leaves. Once the grace is over (30 s), the rooms' games stand still (a watcher, who is
     no person of the room, sees no move in 4 s), their games not over; when the host comes
-    back to one with their token, its bots play on."""
-    with running(Server(tmp_path / "server")) as server:
-        url = f"{server.url}/rooms"
+    back to one with their token (on PostgreSQL, through the other process), its bots
+    play on."""
+    first, second = two
+    url, back_url = f"{first.url}/rooms", f"{second.url}/rooms"
 
-        async def test() -> None:
-            rooms = [await open_and_leave(url, source("hosts", 3), delay=1.0) for _ in range(2)]
-            left = time.monotonic()
-            await asyncio.sleep(GRACE + 3 - (time.monotonic() - left))
-            for code, _ in rooms:
-                played, over, told = await watched(url, code, 4.0)
-                assert played >= 5, played  # the bots played a while
-                assert not over
-                assert told == 0, f"room {code}: {told} moves played 33 s after all left"
-            code, token = rooms[0]
-            ws = await open_ws(f"{url}/{code}", source("hosts", 3))
-            await send(ws, {"type": "resume", "version": 1, "room": code, "token": token})
-            back = Player(ws, await receive(ws, "game"), 0)
-            before = back.seen
-            await back.play(before + 5, seconds=30)
-            assert back.seen >= before + 5, (before, back.seen)
-            await ws.close()
+    async def test() -> None:
+        rooms = [await open_and_leave(url, source("hosts", 3), delay=1.0) for _ in range(2)]
+        left = time.monotonic()
+        await asyncio.sleep(GRACE + 3 - (time.monotonic() - left))
+        for code, _ in rooms:
+            played, over, told = await watched(back_url, code, 4.0)
+            assert played >= 5, played  # the bots played a while
+            assert not over
+            assert told == 0, f"room {code}: {told} moves played 33 s after all left"
+        code, token = rooms[0]
+        ws = await open_ws(f"{back_url}/{code}", source("hosts", 3))
+        await send(ws, {"type": "resume", "version": 1, "room": code, "token": token})
+        back = Player(ws, await receive(ws, "game"), 0)
+        before = back.seen
+        await back.play(before + 5, seconds=30)
+        assert back.seen >= before + 5, (before, back.seen)
+        await ws.close()
 
-        run(test, 90)
+    run(test, 90)
 
 
 def test_a_game_left_alone_leaves_the_memory_and_comes_back_for_a_person(
