@@ -198,15 +198,15 @@ class RoomSpace:
             int(alone), time.time(), code,
         )  # fmt: skip
 
+    async def opened_by(self, code: str, address: str) -> None:
+        """Keep the address (``limits.address_key``) room ``code`` was opened from."""
+        await self.db.execute("UPDATE rooms SET host_key = ? WHERE code = ?", address, code)
+
     async def remove(self, code: str) -> None:
         """Forget room ``code`` (a lobby nobody came back to)."""
         await self.db.execute("DELETE FROM rooms WHERE code = ?", code)
 
     # ------------------------------------------------------------------ reading
-
-    async def opened_by(self, code: str, address: str) -> None:
-        """Keep the address (``limits.address_key``) room ``code`` was opened from."""
-        await self.db.execute("UPDATE rooms SET host_key = ? WHERE code = ?", address, code)
 
     async def host_of(self, code: str) -> str | None:
         """The address room ``code`` was opened from, if it is kept."""
