@@ -8,12 +8,18 @@ machine and in the arena. A worker keeps the bots of its ``KEPT_ROOMS`` rooms us
 a room whose bots it dropped (or a worker that died and was replaced) gets new ones, which
 catch up with the game.
 
-When rooms wait for a worker, the room whose bots have used the least time lately goes
-first, so a room of hard bots that play without pause cannot crowd out the others. With
-two workers or more, rooms whose bots used more than ``HEAVY`` seconds lately live in all
-but the last worker: the last is kept for the rooms whose bots answer in milliseconds,
-which then never wait behind a hard bot's long thought. A room comes home to the worker
-with the least use lately. Each move is bounded by the guard's time limit.
+Bot time is counted by owner: the address that opened the room (``limits.address_key``;
+a room without one is its own owner), so that one address opening many rooms counts as
+one. When rooms wait for a worker, the room whose owner's bots have used the least time
+lately goes first, so rooms of hard bots that play without pause cannot crowd out the
+others. An owner has one move at a time in each worker (the moves handed over ahead,
+``PIPELINE``, are each another owner's: a move then waits behind one move of each other
+owner at most, never behind a queue of one address's hard moves). With two workers or
+more, the rooms of an owner whose bots used more than ``HEAVY`` seconds lately live in all
+but the last worker: the last is kept for the rooms whose bots
+answer in milliseconds, which then never wait behind a hard bot's long thought. A room
+comes home to the worker with the least use lately. Each move is bounded by the guard's
+time limit.
 
 The workers end with the server however it ends, ``kill -9`` included
 (``coloretto.bots.workers``).
@@ -27,7 +33,8 @@ import heapq
 import itertools
 import math
 import os
-from collections import OrderedDict
+import time
+from collections import Counter, OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
@@ -40,11 +47,14 @@ from coloretto.engine import GameState
 from coloretto.engine.setup import Seed
 
 HALF_LIFE = 60.0
-"""Seconds after which a room's bot time counts half in choosing who goes next."""
+"""Seconds after which an owner's bot time counts half in choosing who goes next."""
 
 HEAVY = 1.0
-"""Seconds of the bots' own thinking (decayed by ``HALF_LIFE``) past which a room's bots
-count as thinking hard: a few moves of the hard level, thousands of the easy one's."""
+"""Seconds of the bots' own thinking (decayed by ``HALF_LIFE``) past which an owner's
+bots count as thinking hard: a few moves of the hard level, thousands of the easy one's."""
+
+IDLE = 0.001
+"""Bot seconds (decayed) below which an owner's use is forgotten."""
 
 KEPT_ROOMS = 256
 """The rooms whose bots a worker keeps (those used last)."""
@@ -104,12 +114,14 @@ def drop(room: str) -> None:
 
 
 class _Worker:
-    """One worker process, the moves waiting for it, and its places free."""
+    """One worker process, the moves waiting for it (by their owner's use, in order of
+    asking), its places free, and its moves in flight by owner."""
 
     def __init__(self, executor: Executor, places: int) -> None:
         self.executor = executor
         self.free = places
-        self.waiting: list[tuple[float, int, asyncio.Future[None]]] = []
+        self.waiting: list[tuple[float, int, asyncio.Future[None], str]] = []
+        self.busy: Counter[str] = Counter()
 
 
 class BotPool:
@@ -122,9 +134,11 @@ class BotPool:
         self._pool = [_Worker(self._new_executor(), self._places) for _ in range(self.workers)]
         self._home: dict[str, int] = {}
         """Each room's worker."""
+        self._owner: dict[str, str] = {}
+        """Each room's owner."""
         self._order = itertools.count()
         self._used: dict[str, tuple[float, float]] = {}
-        """Each room's bot seconds (decayed) and when they were last counted."""
+        """Each owner's bot seconds (decayed) and when they were last counted."""
 
     def _new_executor(self) -> Executor:
         return process_pool(1)
@@ -134,22 +148,33 @@ class BotPool:
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(w.executor, ready) for w in self._pool))
 
-    def used(self, room: str, now: float) -> float:
-        """The bot seconds ``room`` used lately (halved every ``HALF_LIFE`` seconds)."""
-        seconds, stamp = self._used.get(room, (0.0, now))
+    def used(self, owner: str, now: float) -> float:
+        """The bot seconds the rooms of ``owner`` used lately (halved every ``HALF_LIFE``
+        seconds)."""
+        seconds, stamp = self._used.get(owner, (0.0, now))
         return seconds * math.pow(0.5, (now - stamp) / HALF_LIFE)
 
     def home(self, room: str, now: float) -> int:
-        """``room``'s worker: where it lives, unless it now thinks hard and lives in the
-        worker kept for light rooms; a room without one comes to the least used worker
-        it may live in (``HEAVY``: a hard thinker never in the last)."""
-        heavy = self.used(room, now) > HEAVY and self.workers > 1
-        allowed = range(self.workers - 1) if heavy else range(self.workers)
+        """``room``'s worker: where it lives, unless its owner now thinks hard and it
+        lives in the worker kept for light rooms, or it is light and a hard thinker's
+        move is in its worker (it then comes to the last worker, kept for light rooms); a
+        room without one comes to the least used worker it may live in (``HEAVY``: a
+        hard thinker never in the last)."""
+        last = self.workers - 1
+        heavy = self.used(self._owner.get(room, room), now) > HEAVY and self.workers > 1
+        allowed = range(last) if heavy else range(self.workers)
         home = self._home.get(room)
+        if (
+            home is not None
+            and home != last
+            and not heavy
+            and any(self.used(owner, now) > HEAVY for owner in self._pool[home].busy)
+        ):
+            home = self._home[room] = last
         if home is None or home not in allowed:
             load = [0.0] * self.workers
-            for other, worker in self._home.items():
-                load[worker] += self.used(other, now) + 0.001  # a room counts, idle or not
+            for other, worker in self._home.items():  # a room counts, idle or not
+                load[worker] += self.used(self._owner.get(other, other), now) + 0.001
             home = min(allowed, key=lambda w: (load[w], w))
             self._home[room] = home
         return home
@@ -164,13 +189,16 @@ class BotPool:
         game_number: int = 1,
         player: int | None = None,
         limit: float,
+        owner: str | None = None,
     ) -> Answer:
         """A move for the seat to move in ``state`` from ``room``'s bots (``think``), once
-        the room's turn at its worker comes. A worker that dies is replaced and the
-        guard's fallback move is played."""
+        the room's turn at its worker comes; ``owner``: whose bot time it counts as (the
+        address that opened the room; ``None``: the room's own). A worker that dies is
+        replaced and the guard's fallback move is played."""
         loop = asyncio.get_running_loop()
+        owner = self._owner[room] = owner or room
         worker = self._pool[self.home(room, loop.time())]
-        await self._turn(worker, room, loop.time())
+        await self._turn(worker, owner, loop.time())
         started = loop.time()
         answer: Answer | None = None
         try:
@@ -185,37 +213,54 @@ class BotPool:
         finally:
             now = loop.time()  # the bot's own time: not the wait behind other rooms' moves
             spent = answer.seconds if answer is not None else now - started
-            self._used[room] = (self.used(room, now) + spent, now)
-            self._release(worker)
+            self._used[owner] = (self.used(owner, now) + spent, now)
+            self._release(worker, owner)
 
-    async def _turn(self, worker: _Worker, room: str, now: float) -> None:
+    async def _turn(self, worker: _Worker, owner: str, now: float) -> None:
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(worker.waiting, (self.used(room, now), next(self._order), turn))
+        heapq.heappush(worker.waiting, (self.used(owner, now), next(self._order), turn, owner))
         self._dispatch(worker)
         try:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
-                self._release(worker)  # handed a place while being cancelled: pass it on
+                self._release(worker, owner)  # handed a place while being cancelled: pass it on
             raise
 
-    def _release(self, worker: _Worker) -> None:
-        """A move is answered: hand its place to the first room waiting for the worker."""
+    def _release(self, worker: _Worker, owner: str) -> None:
+        """A move of ``owner`` is answered: hand its place on to the rooms waiting."""
         worker.free += 1
+        worker.busy[owner] -= 1
+        if worker.busy[owner] <= 0:
+            del worker.busy[owner]
         self._dispatch(worker)
 
     @staticmethod
     def _dispatch(worker: _Worker) -> None:
-        """Hand the worker's free places to the rooms waiting for it, least used first."""
+        """Hand the worker's free places to the rooms waiting for it, least used first;
+        an owner's move waits while another of its moves is in the worker."""
+        held = []
         while worker.waiting and worker.free:
-            turn = heapq.heappop(worker.waiting)[2]
-            if not turn.done():
-                worker.free -= 1
-                turn.set_result(None)
+            entry = heapq.heappop(worker.waiting)
+            turn, owner = entry[2], entry[3]
+            if turn.done():
+                continue
+            if worker.busy[owner]:
+                held.append(entry)
+                continue
+            worker.free -= 1
+            worker.busy[owner] += 1
+            turn.set_result(None)
+        for entry in held:
+            heapq.heappush(worker.waiting, entry)
 
     def forget(self, room: str) -> None:
-        """``room`` is gone: its bots and its record of use go too."""
-        self._used.pop(room, None)
+        """``room`` is gone: its bots go (its owner's use is kept, and forgotten once it
+        has decayed to nothing)."""
+        self._owner.pop(room, None)
+        now = time.monotonic()  # the event loop's clock
+        for owner in [owner for owner in self._used if self.used(owner, now) < IDLE]:
+            del self._used[owner]
         home = self._home.pop(room, None)
         if home is not None:
             with contextlib.suppress(RuntimeError):  # a worker stopped or broken keeps nothing

@@ -1,9 +1,12 @@
 """What the game server lets one client, one address and everyone together do.
 
-Every budget is a token bucket; addresses are counted by the network a person holds (an
-IPv4 address, an IPv6 /64: a home gets a whole /64, so counting its addresses one by one
-would give every home thousands of budgets). The tables of addresses are pruned, so a
-crowd of addresses that came once does not stay in memory.
+A connection's and an address's budgets here are token buckets in this process's memory
+(messages, look-ups); the budgets that must hold on every process of one database
+(accounts made, rooms opened) are counted in the database (``budgets.SharedBudgets``).
+Addresses are counted by the network a person holds (an IPv4 address, an IPv6 /64: a home
+gets a whole /64, so counting its addresses one by one would give every home thousands of
+budgets). The tables of addresses are pruned, so a crowd of addresses that came once does
+not stay in memory.
 """
 
 from __future__ import annotations
@@ -30,9 +33,15 @@ class Limits:
     lookups_per_minute: int = 20
     """Wrong room codes or tokens an address may send a minute."""
     rooms_per_minute: int = 10
-    """Rooms an address may open a minute."""
+    """Rooms an address may open a minute (counted in the database: on all processes)."""
     lobbies_per_address: int = 3
-    """Rooms an address may hold open whose game has not started."""
+    """Rooms an address may hold open whose game has not started (on all processes)."""
+    registrations_per_hour: int = 10
+    """Accounts an address may make an hour (on all processes)."""
+    all_registrations_per_minute: int = 20
+    """Accounts everyone together may make a minute (on all processes)."""
+    listed_per_host: int = 2
+    """Tables the lobby lists of one address, and of one account."""
     max_rooms: int = 5000
     max_connections: int = 2000
     """Connections open at once, in all (lowered to fit the open-file limit)."""
@@ -54,6 +63,9 @@ class Limits:
     memory."""
     lobby_seconds: float = 60.0
     """How long a room whose game never started is kept once nobody is in it."""
+    alone_seconds: float = 30.0
+    """How long the bots of a room play on once none of its people is connected (watchers
+    do not count); then its game waits until one of them is back."""
     bot_workers: int = 2
     """Processes the bots think in (rooms take turns at them, the least served first; with
     two or more, one is kept for rooms whose bots think little)."""
@@ -155,7 +167,6 @@ class Address:
     """What one address (see ``address_key``) holds now and has left of its budgets."""
 
     lookups: Bucket
-    openings: Bucket
     connections: int = 0
     """TCP connections open, their handshakes done or not."""
     admitted: int = 0
@@ -163,7 +174,7 @@ class Address:
 
     def idle(self, now: float) -> bool:
         """True when nothing is kept for this address but full budgets."""
-        return self.connections == 0 and self.lookups.full(now) and self.openings.full(now)
+        return self.connections == 0 and self.lookups.full(now)
 
 
 class AddressBook:
@@ -194,8 +205,8 @@ class AddressBook:
         """The entry of address ``key`` (made on first use)."""
         entry = self._addresses.get(key)
         if entry is None:
-            lookups, rooms = self.limits.lookups_per_minute, self.limits.rooms_per_minute
-            entry = Address(Bucket(lookups / 60, lookups), Bucket(rooms / 60, rooms))
+            lookups = self.limits.lookups_per_minute
+            entry = Address(Bucket(lookups / 60, lookups))
             self._addresses[key] = entry
         return entry
 

@@ -433,7 +433,7 @@ class AccountMessage:
 
 
 MAX_TABLES = 50
-"""The most tables a lobby lists (the newest first)."""
+"""The most tables a lobby lists (``RoomSpace.public_tables`` says which)."""
 
 MAX_LADDER = 100
 """The most players a ladder lists."""

@@ -80,6 +80,25 @@ STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "the skeleton the accounts are keyed by",
         ("CREATE TABLE account_keys (version TEXT NOT NULL)",),
     ),
+    (
+        "budgets shared by the processes, and who opened each public table",
+        (
+            """CREATE TABLE budget_counts (
+                subject TEXT NOT NULL,
+                window_start BIGINT NOT NULL,
+                used INTEGER NOT NULL,
+                until DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (subject, window_start)
+            )""",
+            "CREATE INDEX budget_counts_by_end ON budget_counts (until)",
+            "ALTER TABLE rooms ADD COLUMN host_key TEXT",
+            "ALTER TABLE rooms ADD COLUMN host_account TEXT",
+            "ALTER TABLE rooms ADD COLUMN seated INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE rooms ADD COLUMN opened DOUBLE PRECISION",
+            "ALTER TABLE rooms ADD COLUMN alone INTEGER NOT NULL DEFAULT 0",
+            "CREATE INDEX rooms_by_host ON rooms (host_key, status)",
+        ),
+    ),
 )
 """Each step's purpose and statements, in order: step ``n`` brings the schema to ``n``."""
 

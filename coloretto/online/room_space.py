@@ -66,7 +66,8 @@ __all__ = [
 ]
 
 KEEP_FINISHED = 7 * 24 * 3600.0
-"""Seconds a finished room is kept for a late player or watcher (``prune_finished``)."""
+"""Seconds a finished room is kept for a late player or watcher, and a game left alone
+for its people to come back to (``prune_finished``)."""
 
 MAX_ACTIONS = 1000
 """The most actions read back for one room (a game has fewer than 200)."""
@@ -175,7 +176,7 @@ class RoomSpace:
                 "UPDATE rooms SET status = ?, record = ?, base = ?, updated = ?, finished ="
                 " CASE WHEN finished IS NULL OR CAST(? AS DOUBLE PRECISION) IS NULL"
                 " THEN CAST(? AS DOUBLE PRECISION) ELSE finished END,"
-                " public = ?, summary = ? WHERE code = ?",
+                " public = ?, summary = ?, seated = ?, host_account = ? WHERE code = ?",
                 status, text, room.ply, now, finished, finished, *_listing(room), room.code,
             )  # fmt: skip
             if not changed:
@@ -245,18 +246,54 @@ class RoomSpace:
             await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
 
     async def prune_finished(self, now: float | None = None) -> int:
-        """Forget the rooms finished more than ``KEEP_FINISHED`` seconds before ``now``;
-        how many went."""
+        """Forget the rooms finished, or whose game was left alone (``leave_alone``), more
+        than ``KEEP_FINISHED`` seconds before ``now``; how many went."""
         cutoff = (time.time() if now is None else now) - KEEP_FINISHED
         return await self.db.execute(
-            "DELETE FROM rooms WHERE status = 'over' AND finished < ?", cutoff
-        )
+            "DELETE FROM rooms WHERE (status = 'over' AND finished < ?)"
+            " OR (alone = 1 AND updated < ?)",
+            cutoff, cutoff,
+        )  # fmt: skip
+
+    async def leave_alone(self, code: str, alone: bool = True) -> None:
+        """Room ``code``'s game waits for its people, all gone (``alone``), and leaves the
+        memory: no process takes it over (``orphans``) until one of them asks for it; or
+        (``alone`` False) it is played again."""
+        await self.db.execute(
+            "UPDATE rooms SET alone = ?, updated = ? WHERE code = ?",
+            int(alone), time.time(), code,
+        )  # fmt: skip
+
+    async def opened_by(self, code: str, address: str) -> None:
+        """Keep the address (``limits.address_key``) room ``code`` was opened from."""
+        await self.db.execute("UPDATE rooms SET host_key = ? WHERE code = ?", address, code)
 
     async def remove(self, code: str) -> None:
         """Forget room ``code`` (a lobby nobody came back to)."""
         await self.db.execute("DELETE FROM rooms WHERE code = ?", code)
 
     # ------------------------------------------------------------------ reading
+
+    async def host_of(self, code: str) -> str | None:
+        """The address room ``code`` was opened from, if it is kept."""
+        rows = await self.db.fetch("SELECT host_key FROM rooms WHERE code = ?", code)
+        return None if not rows or rows[0][0] is None else str(rows[0][0])
+
+    async def lobbies_of(self, address: str) -> list[str]:
+        """The rooms opened from ``address`` that wait for their game to start, in
+        whichever process (on PostgreSQL: those a process holds)."""
+        held = ""
+        if isinstance(self.db, SharedDatabase):
+            held = (
+                " AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'"
+                f" AND l.granted AND l.classid = CAST({ROOMS_LOCK} AS BIGINT)::oid"
+                " AND l.objsubid = 2 AND l.objid = CAST(r.lock_key AS BIGINT)::oid)"
+            )
+        rows = await self.db.fetch(
+            f"SELECT r.code FROM rooms r WHERE r.host_key = ? AND r.status = 'lobby'{held}",
+            address,
+        )
+        return [str(row[0]) for row in rows]
 
     async def status(self, code: str) -> str | None:
         """Room ``code``'s status; ``None`` if there is no such room."""
@@ -302,15 +339,24 @@ class RoomSpace:
                 break
         return room
 
-    async def public_tables(self, now: float | None = None) -> list[TableSummary]:
-        """The public tables waiting for players, the newest first (``MAX_TABLES`` at
-        most): open, not full, not started."""
+    async def public_tables(
+        self, now: float | None = None, per_host: int = MAX_TABLES
+    ) -> list[TableSummary]:
+        """The public tables waiting for players (open, not full, not started),
+        ``MAX_TABLES`` at most: those where most people sit first, then the oldest; at
+        most ``per_host`` of the tables opened from one address, and of one account's."""
         now = time.time() if now is None else now
         rows = await self.db.fetch(
-            "SELECT code, summary FROM rooms WHERE public = 1 AND status = 'lobby'"
-            " ORDER BY updated DESC LIMIT ?",
-            MAX_TABLES,
-        )
+            "SELECT code, summary FROM (SELECT code, summary, seated,"
+            " COALESCE(opened, updated) AS opened,"
+            " ROW_NUMBER() OVER (PARTITION BY COALESCE(host_key, code) ORDER BY seated DESC,"
+            " COALESCE(opened, updated)) AS by_address,"
+            " ROW_NUMBER() OVER (PARTITION BY COALESCE(host_account, code) ORDER BY seated DESC,"
+            " COALESCE(opened, updated)) AS by_account"
+            " FROM rooms WHERE public = 1 AND status = 'lobby') AS listed"
+            " WHERE by_address <= ? AND by_account <= ? ORDER BY seated DESC, opened, code LIMIT ?",
+            per_host, per_host, MAX_TABLES,
+        )  # fmt: skip
         listed = []
         for code, summary in rows:
             try:
@@ -343,8 +389,10 @@ class RoomSpace:
         return {str(folded): Rating(mu, sigma, games).shown for folded, mu, sigma, games in rows}
 
     async def active(self) -> list[str]:
-        """The codes of the rooms not finished."""
-        rows = await self.db.fetch("SELECT code FROM rooms WHERE status <> 'over' ORDER BY code")
+        """The codes of the rooms not finished, but those left alone (``leave_alone``)."""
+        rows = await self.db.fetch(
+            "SELECT code FROM rooms WHERE status <> 'over' AND alone = 0 ORDER BY code"
+        )
         return [str(row[0]) for row in rows]
 
     async def listing(self, *, finished: bool = False, limit: int = 200) -> list[KeptRoom]:
@@ -409,12 +457,13 @@ class RoomSpace:
         return bool(rows)
 
     async def orphans(self, limit: int = 100) -> list[str]:
-        """Rooms in play that no process plays (their process ended): another takes
-        them, so their bots play on for the people away."""
+        """Rooms in play that no process plays (their process ended), but those left
+        alone: another takes them, so their bots play on for the people away."""
         if not isinstance(self.db, SharedDatabase):
             return []
         rows = await self.db.fetch(
-            "SELECT r.code FROM rooms r WHERE r.status = 'playing' AND NOT EXISTS ("
+            "SELECT r.code FROM rooms r WHERE r.status = 'playing' AND r.alone = 0"
+            " AND NOT EXISTS ("
             " SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted"
             " AND l.classid = CAST(? AS BIGINT)::oid AND l.objsubid = 2"
             " AND l.objid = CAST(r.lock_key AS BIGINT)::oid) ORDER BY r.updated LIMIT ?",
@@ -444,21 +493,23 @@ async def _insert(
 ) -> None:
     """Keep ``room`` (its snapshot ``text``) as a new row."""
     await tx.execute(
-        "INSERT INTO rooms (code, lock_key, status, record, base, updated, finished, public,"
-        " summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        room.code, room_key(room.code), status_of(room), text, room.ply, now, finished,
+        "INSERT INTO rooms (code, lock_key, status, record, base, updated, finished, opened,"
+        " public, summary, seated, host_account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        room.code, room_key(room.code), status_of(room), text, room.ply, now, finished, now,
         *_listing(room),
     )  # fmt: skip
 
 
-def _listing(room: Room) -> tuple[int, str | None]:
+def _listing(room: Room) -> tuple[int, str | None, int, str | None]:
     """What the lobby lists of ``room``: 1 and its summary while it is a public table
-    open to players, else 0 and nothing."""
+    open to players, else 0 and nothing; then how many people sit there and its host's
+    account (by skeleton), by which the lobby chooses what to list."""
     table = room.table
     seats = [p for p, name in enumerate(room.people) if name is not None]
     seated = tuple(name for name in room.people if name is not None)
+    host = None if (account := table.accounts[0]) is None else fold_name(account)
     if not table.public or room.started or room.locked or len(seated) >= len(room.people):
-        return 0, None
+        return 0, None, len(seated), host
     rules = room.session.config.rules
     summary = TableSummary(
         room.code, rules, room.level, seated, table.rated, clock=table.clock
@@ -468,7 +519,7 @@ def _listing(room: Room) -> tuple[int, str | None]:
         "" if (account := table.accounts[p]) is None else fold_name(account) for p in seats
     ]
     del summary["fill_in"], summary["room"], summary["ratings"]
-    return 1, json.dumps(summary)
+    return 1, json.dumps(summary), len(seated), host
 
 
 def _snapshot_text(room: Room) -> str:

@@ -59,6 +59,7 @@ from coloretto.online.account_service import (
 from coloretto.online.accounts import normalise_server, opening_route
 from coloretto.online.audit import Audit
 from coloretto.online.bot_pool import BotPool
+from coloretto.online.budgets import SharedBudgets
 from coloretto.online.clock import DEFAULT_PROFILE, MAX_TIMEOUTS, Clock, ClockError, profile
 from coloretto.online.connection import Gatekeeper, GuardedConnection
 from coloretto.online.database import (
@@ -166,8 +167,9 @@ class LiveRoom:
     """Deals the match's next game while its host is away."""
     lobby_update: asyncio.TimerHandle | None = None
     """The lobby update about to be sent (changes close together go as one)."""
-    host_address: str | None = None
-    """The address that opened the room, until its game starts."""
+    owner: str | None = None
+    """The address (``address_key``) that opened the room: its bots share the workers as
+    that address's (``BotPool``)."""
     turn_at: float | None = None
     """When the clock of the player to move started (their last move, or the start)."""
 
@@ -229,6 +231,10 @@ class RoomServer:
         self.accounts = StoredAccounts(space.db)
         """The accounts openings are checked against."""
         self.limits = limits or Limits()
+        self.budgets = SharedBudgets(space.db, self.limits)
+        """The budgets every process of the database shares (accounts, rooms opened)."""
+        self._hosting = asyncio.Lock()
+        """Held while a room is opened (its budget counted, then the room made)."""
         self.log = incident_log(data.log) if _can_log(data) else logging.getLogger(__name__)
         self.audit = Audit(data.root / "audit.log")
         self.gate = Gatekeeper(self.limits, self.audit)
@@ -281,16 +287,22 @@ class RoomServer:
         except StoreError as error:
             self.log.error("room %s not loaded: %s", code, error)
             room = None
+        owner = await self._owner(code)
         if code in self.rooms:  # taken meanwhile by another connection's look-up
             return self.rooms[code]
         if room is None:
             await self._release(code)
             return None
-        live = self.rooms[code] = LiveRoom(room)
+        live = self.rooms[code] = LiveRoom(room, owner=owner)
         self.log.info(
             "room %s (%s, move %d) taken by process %s: %s",
             code, status_of(room), room.ply, self.space.server, why,
         )  # fmt: skip
+        if status_of(room) == "playing":
+            try:
+                await self.space.leave_alone(code, alone=False)  # played again
+            except StoreError as error:
+                self.log.error("room %s: not marked as played again: %s", code, error)
         now = self.clock()
         live.turn_at = now  # the time a move took before the process ended is forgiven
         for player in range(len(room.people)):
@@ -301,6 +313,14 @@ class RoomServer:
             return self.rooms.get(code)
         self._plan_fill(live)
         return live
+
+    async def _owner(self, code: str) -> str | None:
+        """The address room ``code`` was opened from, as kept (``None``: not known)."""
+        try:
+            return await self.space.host_of(code)
+        except StoreError as error:
+            self.log.error("room %s: its host's address not read: %s", code, error)
+            return None
 
     async def _release(self, code: str) -> None:
         try:
@@ -368,8 +388,9 @@ class RoomServer:
         """Let the room go if nobody is there in a while: a room whose game never started
         (after ``limits.lobby_seconds``) is removed, a finished one (after
         ``limits.idle_seconds``) is archived. A game in play stays: its bots play for the
-        people away. A match waiting for its host to deal the next game leaves the memory
-        like a finished one (it stays kept, and a server goes on with it when asked)."""
+        people away (for ``limits.alone_seconds`` once none is connected: then it waits,
+        ``_bots_may_think``). A match waiting for its host to deal the next game leaves the
+        memory like a finished one (it stays kept, and a server goes on with it when asked)."""
         seconds = self.limits.idle_seconds if live.room.started else self.limits.lobby_seconds
         asyncio.get_running_loop().call_later(seconds, lambda: self._spawn(self._let_go(live)))
 
@@ -387,6 +408,8 @@ class RoomServer:
             except StoreError as error:
                 self._failed(room, f"not removed: {error}")
             await self._forget(live)
+        elif not self._bots_may_think(live):
+            await self._leave_alone(live)
 
     async def _archive(self, live: LiveRoom) -> None:
         """A finished room leaves the memory and the rooms in play (``_take`` brings it
@@ -524,14 +547,15 @@ class RoomServer:
                 await self._send(ws, challenge)
                 return challenge.nonce
             if isinstance(request, Register):
-                if not book.openings.take(self.clock()):
-                    raise ClosingError(ErrorCode.TOO_MANY_TRIES, "too many accounts: wait a minute")
+                if (refused := await self.budgets.may_register(address)) is not None:
+                    raise ClosingError(ErrorCode.TOO_MANY_TRIES, refused)
                 await self._send(ws, await register(self.accounts, request))
             elif isinstance(request, Tables | Ladder):
                 if not book.lookups.take(self.clock()):
                     raise ClosingError(ErrorCode.TOO_MANY_TRIES, "too many look-ups: wait a minute")
                 if isinstance(request, Tables):
-                    await self._send(ws, TablesMessage(tuple(await self.space.public_tables())))
+                    listed = await self.space.public_tables(per_host=self.limits.listed_per_host)
+                    await self._send(ws, TablesMessage(tuple(listed)))
                 else:
                     await self._send(ws, LadderMessage(tuple(await ladder(self.space.db))))
         except StoreError as error:
@@ -614,9 +638,7 @@ class RoomServer:
         self, ws: ServerConnection, address: str, request: Opening, account: str | None
     ) -> Seat | None:
         try:
-            if isinstance(request, Host):
-                self._may_host(address)
-            elif request.room not in self.rooms:
+            if not isinstance(request, Host) and request.room not in self.rooms:
                 self._guesses(address)  # no look-up past the address's budget
                 live_now = await self._take(request.room)
                 if live_now is not None:
@@ -632,7 +654,6 @@ class RoomServer:
         ):
             raise ClosingError(ErrorCode.CROWDED, "the room has too many watchers: try again later")
         if isinstance(request, Host):
-            live.host_address = address
             self._plan_fill(live)
         if isinstance(request, Host | Join) and not await self._save_locked(live):
             await self._send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot save now"))
@@ -641,6 +662,8 @@ class RoomServer:
             elif seat.player is not None and room.is_person(seat.player) and not room.started:
                 room.remove(seat.player)  # the seat is free again, as on the disk
             return None
+        if isinstance(request, Host):
+            await self._keep_owner(live)
         self._tell(ws, WelcomeMessage(room.code, seat.player, token))  # before any news
         live.connections[ws] = seat.player
         if seat.player is not None:
@@ -659,11 +682,21 @@ class RoomServer:
         self.kick(live)
         return seat
 
-    def _may_host(self, address: str) -> None:
-        """Refuse a room past ``address``'s budget or the server's cap."""
-        if not self.gate.book.get(address).openings.take(self.clock()):
+    async def _may_host(self, address: str) -> None:
+        """Refuse a room past ``address``'s budgets (counted on every process of the
+        database: rooms opened a minute, rooms not started, here or elsewhere) or the
+        server's cap (call it holding ``_hosting``)."""
+        try:
+            opened = await self.budgets.may_open(address)
+            elsewhere = await self.space.lobbies_of(address) if opened else []
+        except StoreError as error:
+            self.log.error("a room not opened: its budget not read: %s", error)
+            raise RoomError("the server cannot open a room now", ErrorCode.NOT_SAVED) from None
+        if not opened:
             raise ClosingError(ErrorCode.TOO_MANY_ROOMS, "too many rooms opened: wait a minute")
-        lobbies = sum(live.host_address == address for live in self.rooms.values())
+        lobbies = sum(code not in self.rooms for code in elsewhere) + sum(
+            live.owner == address and not live.room.started for live in self.rooms.values()
+        )
         if lobbies >= self.limits.lobbies_per_address:
             self.audit.note(ErrorCode.TOO_MANY_ROOMS, address, f"{lobbies} rooms not started")
             raise RoomError(
@@ -674,25 +707,37 @@ class RoomServer:
             self.audit.note(ErrorCode.SERVER_FULL, address, "no room opened: the server is full")
             raise RoomError("the server is full: try later", ErrorCode.SERVER_FULL)
 
+    async def _keep_owner(self, live: LiveRoom) -> None:
+        """Keep the address a new room was opened from (its lobby listing and its budget
+        of rooms not started count by it on every process)."""
+        if live.owner is None:
+            return
+        try:
+            await self.space.opened_by(live.code, live.owner)
+        except StoreError as error:
+            self.log.error("room %s: its host's address not kept: %s", live.code, error)
+
     async def _seat(
         self, address: str, request: Opening, account: str | None
     ) -> tuple[Seat, str | None]:
         if isinstance(request, Host):
-            if account is None and request.public:
-                await self._guest_name(request.name)
-            code = self._new_code()
-            while (
-                code in self.rooms
-                or await self.space.taken(code)
-                or not await self.space.claim(code)
-            ):
+            async with self._hosting:  # one at a time: each counts the rooms opened before
+                await self._may_host(address)
+                if account is None and request.public:
+                    await self._guest_name(request.name)
                 code = self._new_code()
-            try:
-                room, token = Room.open(code, request, account, self._clock_of(request))
-            except RoomError:
-                await self._release(code)
-                raise
-            live = self.rooms[code] = LiveRoom(room)
+                while (
+                    code in self.rooms
+                    or await self.space.taken(code)
+                    or not await self.space.claim(code)
+                ):
+                    code = self._new_code()
+                try:
+                    room, token = Room.open(code, request, account, self._clock_of(request))
+                except RoomError:
+                    await self._release(code)
+                    raise
+                live = self.rooms[code] = LiveRoom(room, owner=address)
             return Seat(live, 0), token
         live = self._find(address, request.room)
         if isinstance(request, Join):
@@ -879,7 +924,6 @@ class RoomServer:
         """Start the game (the host's request): saved, then told."""
         async with live.lock:
             await self._change(live.room, live.room.start)
-            live.host_address = None
             live.turn_at = self.clock()
         self._everyone(live, lambda player: self._game(live, player))
         self.kick(live)
@@ -1094,6 +1138,7 @@ class RoomServer:
                 game_number=turn.game_number,
                 player=turn.player,
                 limit=session.config.time_limit,
+                owner=live.owner,
             )
 
         await play_bots(_RoomBots(self, live), ask, lambda: session.config.delay)
@@ -1122,6 +1167,34 @@ class RoomServer:
         if waits:
             live.wake = asyncio.get_running_loop().call_later(min(waits), self.kick, live)
         return None
+
+    async def _leave_alone(self, live: LiveRoom) -> None:
+        """A game whose people all left long ago leaves the memory (it does not hold a
+        place among ``max_rooms``): kept as it stands, taken again when one of them asks
+        for it (``_take``), and pruned after a week."""
+        try:
+            await self.space.leave_alone(live.code)
+        except StoreError as error:
+            self._failed(live.room, f"not left alone: {error}")
+            return
+        self.log.info("room %s: nobody came back: its game waits in the database", live.code)
+        await self._forget(live)
+
+    def _bots_may_think(self, live: LiveRoom) -> bool:
+        """False once none of the room's people has been connected for
+        ``limits.alone_seconds``: bots think only for people (watchers do not count). The
+        game waits, and goes on when one of them is back (``_open`` kicks the bots). A
+        rated game is played to its end all the same: leaving it must not escape its
+        rating (whoever left ranks last)."""
+        room = live.room
+        if room.table.rated:
+            return True
+        present = set(live.connections.values())
+        people = [p for p in range(len(room.people)) if room.is_person(p)]
+        if any(p in present for p in people):
+            return True
+        left = max((live.away_since.get(p, 0.0) for p in people), default=0.0)
+        return self.clock() - left < self.limits.alone_seconds
 
     # ------------------------------------------------------------------ the host's table
 
@@ -1353,6 +1426,8 @@ class _RoomBots:
         room = self.live.room
         player = room.mover()
         if player is None or self.server.rooms.get(room.code) is not self.live:
+            return None
+        if not self.server._bots_may_think(self.live):
             return None
         if not room.is_person(player):
             return BotTurn(room.session.game, room.session.match.game_number)

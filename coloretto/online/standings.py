@@ -30,6 +30,10 @@ from coloretto.rating import NEW, Rating, bot_rating, bot_ratings, rate_game
 LADDER_SIZE = 50
 """The players a ladder lists."""
 
+LADDER_GAMES = 3
+"""The rated games an account has played before the ladder lists it (new accounts made
+by the dozen to push real players down stay off it)."""
+
 
 class StoredAccounts:
     """The accounts of a server's database (an ``AccountBook``)."""
@@ -155,13 +159,13 @@ async def rate_within(tx: Transaction, game: RatedGame) -> list[RatingChange]:
 
 
 async def ladder(db: Database) -> list[LadderEntry]:
-    """The server's best rated players (by the rating shown) and its bot levels, on one
-    scale, best first."""
+    """The server's best rated players (by the rating shown) with ``LADDER_GAMES`` rated
+    games or more, and its bot levels, on one scale, best first."""
     rows = await db.fetch(
         "SELECT a.name, r.mu, r.sigma, r.games FROM ratings r JOIN accounts a"
-        " ON a.folded = r.folded ORDER BY r.mu - 3 * r.sigma DESC LIMIT ?",
-        LADDER_SIZE,
-    )
+        " ON a.folded = r.folded WHERE r.games >= ? ORDER BY r.mu - 3 * r.sigma DESC LIMIT ?",
+        LADDER_GAMES, LADDER_SIZE,
+    )  # fmt: skip
     entries = []
     for name, mu, sigma, games in rows:
         rating = Rating(mu, sigma, games)

@@ -37,9 +37,15 @@ def order(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return made
 
 
-async def ask(pool: BotPool, room: str, spec: str = "greedy", state: GameState = GAME) -> Answer:
+async def ask(
+    pool: BotPool,
+    room: str,
+    spec: str = "greedy",
+    state: GameState = GAME,
+    owner: str | None = None,
+) -> Answer:
     specs = dict.fromkeys(range(state.rules.players), spec)
-    return await pool.choose(room, specs, seed=1, state=state, limit=5)
+    return await pool.choose(room, specs, seed=1, state=state, limit=5, owner=owner)
 
 
 def test_the_room_that_used_the_workers_least_goes_first(order: list[str]) -> None:
@@ -71,6 +77,66 @@ def test_rooms_that_think_hard_leave_one_worker_to_the_others(order: list[str]) 
 
     asyncio.run(play())
     assert order == ["hog1", "light", "hog2"]  # hog2 waited: one worker is the light rooms'
+
+
+def test_the_rooms_of_one_address_count_as_one(order: list[str]) -> None:
+    """An address whose bots thought hard opens a new room: the new room's move waits
+    behind another address's, as its other rooms' would."""
+
+    async def play() -> None:
+        pool = BotPool(1, pipeline=1)
+        now = asyncio.get_running_loop().time()
+        pool._used["10.0.0.9"] = (HEAVY + 1, now)
+        busy = asyncio.create_task(ask(pool, "first"))
+        await asyncio.sleep(0.01)
+        waiting = [
+            asyncio.create_task(ask(pool, "new", owner="10.0.0.9")),
+            asyncio.create_task(ask(pool, "light", owner="10.0.0.1")),
+        ]
+        await asyncio.gather(busy, *waiting)
+        pool.shutdown()
+
+    asyncio.run(play())
+    assert order == ["first", "light", "new"]
+
+
+def test_an_address_has_one_move_at_a_time_in_a_worker(order: list[str]) -> None:
+    """Three rooms of one address ask at once, then (at once too) another address's room: the moves
+    handed to the worker ahead are each another address's, so the other room's move
+    comes second, not behind all three."""
+
+    async def play() -> None:
+        pool = BotPool(1, pipeline=4)
+        crowd = [asyncio.create_task(ask(pool, f"crowd{n}", owner="10.0.0.9")) for n in range(3)]
+        other = asyncio.create_task(ask(pool, "other", owner="10.0.0.1"))
+        await asyncio.gather(*crowd, other)
+        pool.shutdown()
+
+    asyncio.run(play())
+    assert order == ["crowd0", "other", "crowd1", "crowd2"]
+
+
+def test_a_light_room_leaves_a_worker_busy_with_a_hard_thinker(
+    order: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A light room that lives in the first worker asks while a heavy address's move is
+    there: it goes to the last worker (kept for light rooms), not behind that move."""
+    monkeypatch.setattr(bot_pool, "think", thinking(order, 0.5))
+
+    async def play() -> None:
+        pool = BotPool(2, pipeline=1)
+        pool._home["light"] = 0
+        now = asyncio.get_running_loop().time()
+        pool._used["10.0.0.9"] = (HEAVY + 1, now)
+        hog = asyncio.create_task(ask(pool, "hog", owner="10.0.0.9"))
+        await asyncio.sleep(0.01)
+        assert pool._home["hog"] == 0
+        await ask(pool, "light", owner="10.0.0.1")
+        assert pool._home["light"] == 1  # beside the hog's move, not behind it
+        await hog
+        pool.shutdown()
+
+    asyncio.run(play())
 
 
 def test_a_cancelled_wait_gives_its_turn_to_the_next_room(order: list[str]) -> None:
