@@ -6,6 +6,8 @@ on loopback (two on one PostgreSQL for the rated game, as a public server runs).
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import json
 import random
 import sqlite3
@@ -17,24 +19,27 @@ import pytest
 from rich.text import Text
 
 from coloretto.engine import Rules, new_game
-from coloretto.online.accounts import fold_name, new_account
+from coloretto.online.accounts import fold_name, new_account, normalise_server, sign_challenge
 from coloretto.online.client import RemoteTable, RemoteView
 from coloretto.online.clock import Clock
 from coloretto.online.clock_face import ClockFace
 from coloretto.online.database import StoreError, StoreUrl, open_database
+from coloretto.online.limits import Limits
 from coloretto.online.messages import GameMessage, MoveMessage, Timing
 from coloretto.online.protocol import Host, Join, encode
 from coloretto.online.public import PublicSetup, parse_move
 from coloretto.online.room_space import RoomSpace
 from coloretto.online.rooms import Room
+from coloretto.online.server import run_server
 from coloretto.online.standings import StoredAccounts
 from coloretto.play import config
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews
 from coloretto.play.table_view import Mover
+from coloretto.rating import NEW
 from coloretto.store.paths import DataDir
 from coloretto.tui.screens.online_game import online_turn_prompt, with_clock
-from tests.online.raw_ws import LEGIT, Player, Server, receive, running, send, source
+from tests.online.raw_ws import LEGIT, Player, Server, open_ws, receive, running, send, source
 from tests.online.test_standings import Person, ask, processes, register, signed
 
 FAST = "fast=3+1"
@@ -299,3 +304,53 @@ def test_the_turn_bar_says_a_bot_plays_for_a_player_out_of_time() -> None:
         face = ClockFace()
         face.told(Timing(Clock("quick", 60, 5), (10.0, 60.0, 60.0), (3, 0, 0), (0,)), now=0)
         assert with_clock(prompt, view, face, 1.0).plain == expected
+
+
+def test_a_rated_game_against_bots_left_by_its_only_person_is_played_out_and_rated(
+    tmp_path: Path,
+) -> None:
+    """Ana plays a rated table alone with two bots and leaves at move 12. Bots stop
+    thinking for a room nobody is in (after 0.5 s here; it leaves the memory after 1.5 s),
+    but not for a rated game: leaving must not escape it. The game is played to its end,
+    and Ana, who left, is ranked last: her rating goes down."""
+    database = tmp_path / "rooms.sqlite3"
+
+    async def test() -> list[Any]:
+        ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        limits = Limits(alone_seconds=0.5, idle_seconds=1.5)
+        serving = asyncio.create_task(
+            run_server("127.0.0.1", 0, DataDir(tmp_path), limits=limits, ready=ready.set_result)
+        )
+        url = "ws://" + (await ready).split("ws://", 1)[1].split()[0]
+        try:
+            ana = new_account(url, "Ana")
+            key = base64.urlsafe_b64encode(ana.public_key).decode().rstrip("=")
+            ws = await open_ws(f"{url}/rooms", LEGIT)
+            await send(ws, {"type": "register", "name": "Ana", "key": key})
+            await receive(ws, "account")
+            await ws.close()
+            ws = await open_ws(f"{url}/rooms", LEGIT)
+            await send(ws, {"type": "challenge"})
+            nonce = base64.urlsafe_b64decode((await receive(ws, "challenge"))["nonce"] + "=")
+            signature = sign_challenge(ana, nonce, normalise_server(url), "host")
+            await send(ws, {"type": "host", "version": 1, "name": "Ana",
+                            "rules": {"players": 3}, "bot": "easy", "delay": 0.1,
+                            "away_after": 0.5, "rated": True,
+                            "account": {"name": "Ana", "signature": signature}})  # fmt: skip
+            await receive(ws, "lobby")
+            await send(ws, {"type": "start"})
+            await Player(ws, await receive(ws, "game"), 0).play(12, seconds=60)
+            ws.transport.abort()
+            rows: list[Any] = []
+            async with asyncio.timeout(90):
+                while not rows:
+                    await asyncio.sleep(0.5)
+                    with contextlib.closing(sqlite3.connect(database, timeout=10)) as db:
+                        rows = db.execute("SELECT mu, games FROM ratings").fetchall()
+            return rows
+        finally:
+            serving.cancel()
+
+    ((mu, games),) = asyncio.run(asyncio.wait_for(test(), 120))
+    assert games == 1
+    assert mu < NEW.mu
