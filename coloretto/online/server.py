@@ -1055,14 +1055,14 @@ class RoomServer:
         """Save the move ``player`` just made (in a thread), then tell everyone (call it
         holding the lock); ``covered``: a bot played it for their person, ``why`` it did.
         The move's time is taken from their clock; a timeout is counted, and a person gone
-        past the wait for someone away (at a table with a clock) or out of time too often
-        has left the game. If the disk refuses, the move is undone, nobody is told of it,
+        past the wait for someone away (at a table with a clock, or a rated one) or out of
+        time too often has left the game. If the disk refuses, the move is undone, nobody is told of it,
         and ``RoomError`` (``not-saved``) says so."""
         room = live.room
         ply = room.ply - 1
         standing = room.standing.copy()
         spent = 0.0 if live.turn_at is None else self.clock() - live.turn_at
-        gone = why is StandIn.AWAY and room.table.clock is not None
+        gone = why is StandIn.AWAY and (room.table.clock is not None or room.table.rated)
         notes = room.note_move(player, spent, timeout=why is StandIn.TIMEOUT, gone=gone)
         changes: list[RatingChange] = []
         try:
