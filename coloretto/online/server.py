@@ -1056,8 +1056,8 @@ class RoomServer:
         holding the lock); ``covered``: a bot played it for their person, ``why`` it did.
         The move's time is taken from their clock; a timeout is counted, and a person gone
         past the wait for someone away (at a table with a clock, or a rated one) or out of
-        time too often has left the game. If the disk refuses, the move is undone, nobody is told of it,
-        and ``RoomError`` (``not-saved``) says so."""
+        time too often has left the game. If the disk refuses, the move is undone, nobody
+        is told of it, and ``RoomError`` (``not-saved``) says so."""
         room = live.room
         ply = room.ply - 1
         standing = room.standing.copy()

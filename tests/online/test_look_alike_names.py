@@ -19,7 +19,7 @@ import pytest
 
 from coloretto.online.accounts import Account, new_account, normalise_server, sign_challenge
 from coloretto.online.database import StoreUrl, open_database
-from coloretto.online.migrations import migrate
+from coloretto.online.migrations import STEPS, schema_version
 from coloretto.online.names import fold
 from tests.online.raw_ws import Server, host_request, open_ws, receive, send, source
 
@@ -263,6 +263,9 @@ def test_seat_names_that_read_as_anothers_are_refused_or_numbered(
         assert fold(seats[0]) != fold(seats[1])
 
 
+OLD_SCHEMA = 3
+"""The schema step of a server before the name rule."""
+
 OLD_KEYS = [("mlma", "Mirna", 1.0), ("ana", "Ana", 2.0), ("ana\u034f", "Ana\u034f", 3.0)]
 """Accounts as a server before the name rule kept them: the old fold's keys ("Mirna" as
 "mlma"), and a look-alike of Ana made with an invisible mark (which the old fold kept)."""
@@ -273,9 +276,12 @@ async def old_database(url: StoreUrl, accounts: dict[str, Account]) -> None:
     (keys from ``accounts``) under the old fold's keys, Mirna and the look-alike rated."""
     db = await open_database(url, "coloretto-old")
     try:
-        await migrate(db)
-        await db.execute("DROP TABLE IF EXISTS account_keys")
-        await db.execute("DELETE FROM schema_version WHERE version > 3")
+        await schema_version(db)
+        for number, (_, statements) in enumerate(STEPS[:OLD_SCHEMA], start=1):
+            async with db.transaction() as tx:
+                for statement in statements:
+                    await tx.execute(statement)
+                await tx.execute("INSERT INTO schema_version (version) VALUES (?)", number)
         for folded, name, created in OLD_KEYS:
             key = base64.b64encode(accounts[name].public_key).decode()
             await db.execute("INSERT INTO accounts VALUES (?, ?, ?, ?)", folded, name, key, created)
