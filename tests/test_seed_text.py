@@ -99,6 +99,7 @@ def test_two_symbols_swapped_are_caught(seed: int, at: int) -> None:
     [
         (str(LONGEST + 1), f"must be 0 to {LONGEST}"),
         ("-1", f"must be 0 to {LONGEST}"),
+        ("9" * 5000, f"must be 0 to {LONGEST}"),  # beyond what ``int`` reads
         ("7K3M-Q2XD", "a code of 27 letters and digits; '7K3M-Q2XD' has 8"),
         ("7K3U-Q2XD-0000-0000-0000-0000-000", "not '7K3U-Q2XD"),  # U is no symbol
         ("", "not ''"),

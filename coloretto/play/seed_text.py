@@ -99,12 +99,15 @@ def parse_seed(text: str) -> int:
 game shows (compare it with the one shown)
     """
     given = text.strip()
+    beyond = f"must be 0 to {2**SEED_BITS - 1} (or a code the game showed)"
     try:
         seed = int(given)
     except ValueError:
+        if given.isdecimal():  # more digits than ``int`` reads
+            raise ValueError(beyond) from None
         return _parse_code(given)
     if not 0 <= seed < 2**SEED_BITS:
-        raise ValueError(f"must be 0 to {2**SEED_BITS - 1} (or a code the game showed)")
+        raise ValueError(beyond)
     return seed
 
 
