@@ -7,7 +7,7 @@ mistyped symbol or two neighbours swapped are caught, not dealt as another game.
 person chose (below ``SECRET_SEED``, say 7) shows as its decimal, as it was typed.
 ``parse_seed`` takes either form of any seed: a code in any case, with or without its
 hyphens, or a decimal (digits only: a code of digits only, which a seed drawn at random
-shows once in 10**13 times, keeps its hyphens).
+shows about once in 4 x 10**13, keeps its hyphens).
 
 >>> seed_text(7), seed_text(2**127 + 1)
 ('7', 'G000-0000-0000-0000-0000-0000-07W')
@@ -30,8 +30,9 @@ _READ_AS = str.maketrans("ILO", "110")
 CHECK_BITS = 7
 CHECK = 127
 """The code's number is the seed times 2**7 plus a check that makes it a multiple of 127:
-127 is prime and no power of 32 nor any difference of two symbols is a multiple of it, so
-one wrong symbol, or two neighbours swapped, leave a number that is not."""
+127 is prime and no power of 32, no difference of two symbols and not 31 is a multiple of
+it, so one wrong symbol (a difference times a power of 32) or two neighbours swapped (a
+difference times 31 times a power of 32) leave a number that is not."""
 
 SYMBOLS = 27
 """Symbols of a code: 135 bits, the seed's 128 and the check's 7."""
