@@ -11,6 +11,7 @@ import pytest
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.main import main
+from coloretto.cli.stats_command import SETTLED_SIGMA, UNCERTAIN_SIGMA
 from coloretto.rating import NEW, bot_rating, bot_ratings, rate_game
 from coloretto.store.paths import DataDir
 from coloretto.store.stats import GameResult, PlayerResult, Stats
@@ -174,19 +175,19 @@ def test_cli_shows_the_rating_and_its_chart(
     now = ana.rating
     text = stats_out(capsys)
     lines = text.splitlines()
-    rating = lines[lines.index(next(line for line in lines if line.startswith("Ana: 7 games"))) + 1]
-    assert rating == (
-        f"  rating {now.shown} (skill {now.shown + now.spread} ± {now.spread}), from 6 games; "
-        "1 not rated (a bot without a rating)"
-    )
+    at = lines.index(next(line for line in lines if line.startswith("Ana: 7 games")))
+    assert now.sigma > UNCERTAIN_SIGMA  # 6 games: not yet sure
+    assert lines[at + 1 : at + 4] == [
+        f"  rating {now.shown}: between the normal and hard levels; still uncertain (6 games)",
+        "  (what the games so far make sure of; it rises as more games make it surer)",
+        "  1 game not rated: a bot without a rating",
+    ]
     heading = lines.index("Rating over time (at each month's end): Ana")
     months = [line for line in lines[heading:] if line.startswith("  2026-")]
     assert [line.split()[0] for line in months] == ["2026-10", "2026-11"]
-    assert months[1].endswith(f"{now.shown:5d} ± {now.spread:<4d} 3 games")
+    assert months[1].endswith(f"{now.shown:5d}  3 games")
     easy = bot_rating("easy").shown
-    assert any(
-        line.startswith("  the levels: beginner") and f"easy {easy}," in line for line in lines
-    )
+    assert f"  the levels: beginner 0, easy {easy}, normal " in text  # not below 0
     assert all(len(line) <= 100 for line in lines)
 
     data = json.loads(stats_out(capsys, "--json"))
@@ -205,5 +206,35 @@ def test_cli_shows_the_rating_and_its_chart(
 def test_cli_without_a_rated_game(home: DataDir, capsys: pytest.CaptureFixture[str]) -> None:
     Stats(home.stats).add(against("x", 0, 30, "expert", 20, 10))
     text = stats_out(capsys)
-    assert "  no rating yet: 1 not rated (a bot without a rating)" in text.splitlines()
+    lines = text.splitlines()
+    at = lines.index("  no rating yet")
+    assert lines[at + 1] == "  1 game not rated: a bot without a rating"
     assert "Rating over time" not in text
+
+
+def test_the_rating_is_one_number_never_below_0_with_the_levels_in_words(
+    home: DataDir, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ana loses every game to beginners (her figure goes below 0: the text shows 0, the
+    JSON the figure), Ben beats the hard level 150 times (settled, above it)."""
+    db = Stats(home.stats)
+    for n in range(30):
+        db.add(against(f"a{n}", n, 5, "beginner", 20, 15, 10, who="Ana"))
+    for n in range(150):  # Ben wins two games in three
+        db.add(against(f"b{n}", n, 60 if n % 3 else 10, "hard", 30, 25, 20, who="Ben"))
+    ana, ben = db.ratings(bot_ratings(), levels=LEVELS, revisions=LEVEL_REVISIONS)
+    assert ana.rating.shown < 0 < ben.rating.shown
+    assert ben.rating.sigma < SETTLED_SIGMA <= ana.rating.sigma
+    lines = stats_out(capsys).splitlines()
+    assert lines[lines.index(next(ln for ln in lines if ln.startswith("Ana: "))) + 1] == (
+        f"  rating 0: below the beginner level; "
+        f"{'still uncertain' if ana.rating.sigma >= UNCERTAIN_SIGMA else 'nearly settled'} "
+        "(30 games)"
+    )
+    assert lines[lines.index(next(ln for ln in lines if ln.startswith("Ben: "))) + 1] == (
+        f"  rating {ben.rating.shown}: above the hard level; settled (150 games)"
+    )
+    assert not any("-" in line or "\N{MINUS SIGN}" in line for line in lines if "rating" in line)
+    assert not any(word in line for line in lines for word in ("skill", "±"))
+    data = json.loads(stats_out(capsys, "--json"))
+    assert [r["rating"] for r in data["ratings"]] == [ana.rating.shown, ben.rating.shown]

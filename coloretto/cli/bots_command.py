@@ -17,7 +17,7 @@ from coloretto.store.text import printable
 
 TOUGHEST = (
     "The toughest table measured: three players the bots were not tuned on, who place "
-    "cards where they hurt the next player most, gray scoring (1,000 games a level)."
+    "cards where they hurt the next player most, gray scoring."
 )
 
 

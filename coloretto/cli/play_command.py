@@ -20,10 +20,10 @@ from coloretto.cli.parser import (
 )
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
-from coloretto.engine.setup import SEED_BITS
 from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import load_session
+from coloretto.play.seed_text import parse_seed
 from coloretto.play.session import Session
 from coloretto.store.paths import HOME_VARIABLE, DataDir
 from coloretto.store.saves import games_in_progress, new_id, save_path
@@ -103,9 +103,10 @@ def add_parser(
     add_games_argument(game)
     game.add_argument(
         "--seed",
-        type=bounded_int(0, 2**SEED_BITS - 1, "--seed"),
-        help="seed of the deal and the bots, for a game that can be played again (the score "
-        "screen shows a game's seed); without it, 128 random bits",
+        type=seed_argument,
+        metavar="SEED",
+        help="seed of the deal and the bots, for a game that can be played again: a number, "
+        "or the code the score screen shows (e.g. 7, or 4F2K-...); without it, 128 random bits",
     )
     game.add_argument(
         "--delay",
@@ -138,6 +139,18 @@ def add_parser(
     parser.set_defaults(run=run, parser=parser)
     if top is not None:
         top.set_defaults(run=run_setup, parser=top)
+
+
+def seed_argument(text: str) -> int:
+    """``--seed``'s value: a number or a seed's code (``parse_seed``).
+
+    >>> seed_argument("7"), seed_argument("0000-0000-0000-0000-0000-0000-07Y")
+    (7, 1)
+    """
+    try:
+        return parse_seed(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"--seed {error}") from None
 
 
 def _check_bot(spec: str, parser: argparse.ArgumentParser, option: str) -> str:

@@ -66,10 +66,10 @@ JSON_HELP = """\
   "left_out": per person, the "games" left out of their figures: online games
               where a bot stood in for them while they were away,
   "ratings":  per person, their rating from the games here (the bot levels held at
-              their calibrated ratings): "rating" (the one shown: 40 x (mu - 3 sigma),
-              0 for a new player), "mu" and "sigma" (the skill's mean and uncertainty),
-              "games" rated and "unrated" (with a bot that has no rating: one named by
-              its spec, or a level whose play has changed since).
+              their calibrated ratings): "rating" (40 x (mu - 3 sigma), 0 for a new
+              player; the text shows it from 0 up), "mu" and "sigma" (the skill's mean
+              and uncertainty), "games" rated and "unrated" (with a bot that has no
+              rating: one named by its spec, or a level whose play has changed since).
 """
 
 
@@ -154,8 +154,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     by_name = {rating.player: rating for rating in ratings}
     for person in summary.people:
         console.print(_overall(person), markup=False)
-        if person.player in by_name:
-            console.print(rating_line(by_name[person.player]), markup=False)
+        for line in (
+            rating_lines(by_name[person.player], levels) if person.player in by_name else ()
+        ):
+            console.print(line, markup=False)
     for line in left_out_lines(summary):
         console.print(line, markup=False)
     console.print(render(summary, console.width))
@@ -339,35 +341,88 @@ def _last_lines(last: Sequence[PlayedGame]) -> list[Text]:
     ]
 
 
-def rating_line(rating: PersonRating) -> str:
-    """A person's rating, its uncertainty and the games it counts.
+def rating_lines(rating: PersonRating, levels: Mapping[str, Rating]) -> list[str]:
+    """A person's rating in words: one number, where their skill stands among the bot
+    ``levels`` (weakest first), how sure it is and the games it counts; why an uncertain
+    one is low; the games not rated.
 
     >>> from coloretto.store.stats import RatingPoint
-    >>> now = Rating(27.0, 3.0, 12)
-    >>> print(rating_line(PersonRating("Ana", now, (RatingPoint("2026-11", now),), 2)))
-      rating 720 (skill 1080 ± 360), from 12 games; 2 not rated (a bot without a rating)
+    >>> levels = {"easy": Rating(23.8, 2.0), "normal": Rating(39.3, 1.9)}
+    >>> now = Rating(28.0, 7.8, 12)
+    >>> ana = PersonRating("Ana", now, (RatingPoint("2026-11", now),), unrated=2)
+    >>> for line in rating_lines(ana, levels):
+    ...     print(line)
+      rating 184: between the easy and normal levels; still uncertain (12 games)
+      (what the games so far make sure of; it rises as more games make it surer)
+      2 games not rated: a bot without a rating
     """
-    unrated = f"{rating.unrated} not rated (a bot without a rating)" if rating.unrated else ""
+    unrated = f"  {_count(rating.unrated, 'game')} not rated: a bot without a rating"
     if not rating.history:
-        return f"  no rating yet: {unrated}" if unrated else "  no rating yet"
+        return ["  no rating yet", *([unrated] if rating.unrated else [])]
     now = rating.rating
-    games = _count(now.games, "game")
-    line = f"  rating {now.shown} (skill {skill(now)} ± {now.spread}), from {games}"
-    return f"{line}; {unrated}" if unrated else line
+    lines = [
+        f"  rating {shown_rating(now)}: {among_levels(now, levels)}; {certainty(now)} "
+        f"({_count(now.games, 'game')})"
+    ]
+    if now.sigma >= UNCERTAIN_SIGMA:
+        lines.append("  (what the games so far make sure of; it rises as more games make it surer)")
+    return lines + ([unrated] if rating.unrated else [])
 
 
-def skill(rating: Rating) -> int:
-    """The skill's mean on the shown scale (the rating is this less ``spread``)."""
-    return rating.shown + rating.spread
+def shown_rating(rating: Rating) -> int:
+    """``rating.shown`` as the text shows it: never below 0, a new player's rating (the
+    beginner level's is far below; ``--json`` keeps the figure).
+
+    >>> shown_rating(Rating(30.0, 2.0)), shown_rating(Rating(-13.0, 3.8))
+    (960, 0)
+    """
+    return max(0, rating.shown)
+
+
+def among_levels(rating: Rating, levels: Mapping[str, Rating]) -> str:
+    """Where ``rating``'s likeliest skill (``mu``) stands among the bot ``levels``'
+    (weakest first): below the weakest, between two, or above the strongest.
+
+    >>> levels = {"easy": Rating(23.8, 2.0), "normal": Rating(39.3, 1.9)}
+    >>> among_levels(Rating(20.0, 5.0), levels), among_levels(Rating(45.0, 2.0), levels)
+    ('below the easy level', 'above the normal level')
+    """
+    names = list(levels)
+    below = [name for name in names if levels[name].mu <= rating.mu]
+    if not below:
+        return f"below the {names[0]} level"
+    if len(below) == len(names):
+        return f"above the {names[-1]} level"
+    return f"between the {below[-1]} and {names[len(below)]} levels"
+
+
+UNCERTAIN_SIGMA = 4.0
+"""From this ``sigma`` up a rating is "still uncertain" (a new player's is 25/3; about 25
+games against bots bring it here)."""
+
+SETTLED_SIGMA = 2.5
+"""Below this ``sigma`` a rating is "settled", about as sure as the levels' own (about 100
+games against bots bring it here)."""
+
+
+def certainty(rating: Rating) -> str:
+    """How sure ``rating`` is, in words.
+
+    >>> certainty(Rating(25.0, 6.0)), certainty(Rating(25.0, 3.0)), certainty(Rating(25.0, 2.0))
+    ('still uncertain', 'nearly settled', 'settled')
+    """
+    if rating.sigma >= UNCERTAIN_SIGMA:
+        return "still uncertain"
+    return "nearly settled" if rating.sigma >= SETTLED_SIGMA else "settled"
 
 
 def render_ratings(
     ratings: Sequence[PersonRating], levels: Mapping[str, Rating], width: int
 ) -> Group:
     """Each person's rating at the end of each month as bars (the full length: the
-    strongest level's rating, or theirs if higher; below 0 is an empty bar), with the
-    levels' ratings to compare."""
-    cells = bar_cells(width, 40)
+    strongest level's rating, or theirs if higher; 0 is an empty bar), with the levels'
+    ratings to compare."""
+    cells = bar_cells(width, 30)
     top = max(
         [1, *(r.shown for r in levels.values())]
         + [point.rating.shown for person in ratings for point in person.history]
@@ -385,11 +440,11 @@ def render_ratings(
             lines.append(
                 Text.assemble(
                     f"  {month}  ",
-                    bar(rating.shown / top, cells, "magenta"),
-                    f" {rating.shown:5d} ± {rating.spread:<4d} {_count(games, 'game')}",
+                    bar(shown_rating(rating) / top, cells, "magenta"),
+                    f" {shown_rating(rating):5d}  {_count(games, 'game')}",
                 )
             )
-    levels_now = ", ".join(f"{level} {rating.shown}" for level, rating in levels.items())
+    levels_now = ", ".join(f"{level} {shown_rating(r)}" for level, r in levels.items())
     lines.append(Text(f"  the levels: {levels_now}; a new player: 0", "dim"))
     return Group(*lines)
 

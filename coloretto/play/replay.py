@@ -13,6 +13,7 @@ from coloretto.play.coach import Decision, StoredHint
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.review import Review, review_of
 from coloretto.play.saving import SESSION_KEY
+from coloretto.play.seed_text import deal_seed_text
 from coloretto.play.table_view import Mover
 from coloretto.store.text import LONGEST_NAME, printable
 
@@ -73,7 +74,7 @@ class Replay:
         elif secrecy is SeedSecrecy.UNTIL_THE_MATCH_IS_OVER:
             shown = "secret (its match had games to come, dealt from it)"
         else:
-            shown = "not recorded" if dealt is None else str(dealt)
+            shown = "not recorded" if dealt is None else deal_seed_text(dealt)
         hints = hints_of(record.meta, states)
         return cls(seats, tuple(states), config, seed, printable(name), review, shown, hints)
 

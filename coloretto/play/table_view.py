@@ -18,6 +18,7 @@ from typing import Protocol
 
 from coloretto.engine import ActionKind, GameState, Match, SeedSecrecy
 from coloretto.play.config import GameConfig
+from coloretto.play.seed_text import deal_seed_text
 
 
 class Mover(Enum):
@@ -100,7 +101,7 @@ def shown_seed(match: Match) -> str:
     secrecy = match.seed_secrecy
     if secrecy is not SeedSecrecy.SHOWN:
         return f"secret {secrecy.value}"
-    return "not known here" if match.seed is None else str(match.seed)
+    return "not known here" if match.seed is None else deal_seed_text(match.seed)
 
 
 def has_next_game(match: Match) -> bool:

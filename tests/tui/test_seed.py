@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from coloretto.play.saving import session_from_record, session_record
+from coloretto.play.seed_text import seed_code
 from coloretto.play.session import Session
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import EndScreen, GameScreen
@@ -75,7 +76,8 @@ async def test_a_rematch_of_a_game_dealt_at_random_is_dealt_at_random() -> None:
         end = pilot.app.screen
         assert isinstance(end, EndScreen)
         seed = end.view.match.seed
-        assert f"seed {seed}." in text_of(end.query_one(Notice))  # shown: the game is over
+        assert isinstance(seed, int)
+        assert f"seed {seed_code(seed)}." in text_of(end.query_one(Notice))  # the game is over
         await pilot.press("r", "y")
         await settle(pilot)
         rematch = game_screen(pilot).view

@@ -19,6 +19,7 @@ from textual.timer import Timer
 from coloretto.engine import DRAW, Action, ActionKind, GameState, IllegalAction
 from coloretto.play.advice import no_choice_hint
 from coloretto.play.config import DEFAULT_DELAY, PACES, possessive
+from coloretto.play.seed_text import deal_seed_text
 from coloretto.play.table import (
     BotFailed,
     Event,
@@ -227,9 +228,9 @@ class GameScreen(Screen[None]):
         shown the cards to come); a table that keeps it secret longer says nothing."""
         view = self.view
         seed = view.match.seed
-        if view.match.is_over and seed is not None and view.shown_seed == str(seed):
+        if view.match.is_over and seed is not None and view.shown_seed == deal_seed_text(seed):
             self.query_one(MoveLog).add(
-                Text(f"The seed was {seed}.", style="italic"),
+                Text(f"The seed was {view.shown_seed}.", style="italic"),
                 round_number=view.game.round,
             )
 

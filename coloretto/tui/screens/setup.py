@@ -18,9 +18,9 @@ from textual.widgets import Input, Label, OptionList, Static
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Edition, Rules, Scoring, Variant
-from coloretto.engine.setup import SEED_BITS
 from coloretto.play.config import PACES, GameConfig, typed_names
 from coloretto.play.saving import SavedGame, first_run
+from coloretto.play.seed_text import parse_seed, seed_text
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import games_in_progress, save_path
 from coloretto.store.text import printable
@@ -55,6 +55,10 @@ def _choice(options: list[tuple[str, Any]], value: object, widget_id: str) -> Ch
     return Choice(options, value, id=widget_id)
 
 
+SEED_CHARACTERS = r"[0-9A-TV-Za-tv-z -]*"
+"""What the Seed field takes: a number, or a code (``parse_seed``: no U, hyphens, spaces)."""
+
+
 class SetupScreen(Screen[None]):
     """Choose players, people at the keyboard, the bots' level, the rules, then start."""
 
@@ -80,7 +84,7 @@ class SetupScreen(Screen[None]):
         margin-top: 1;
     }
 
-    #names {
+    #names, #seed {
         column-span: 3;
     }
 
@@ -233,9 +237,9 @@ class SetupScreen(Screen[None]):
                 yield TextInput(str(rules.games), type="integer", compact=True, id="games")
                 yield Label("Seed")
                 yield TextInput(
-                    "" if config.seed is None else str(config.seed),
-                    placeholder="random",
-                    type="integer",
+                    "" if config.seed is None else seed_text(config.seed),
+                    placeholder="random, or a number, or the code a score screen showed",
+                    restrict=SEED_CHARACTERS,
                     compact=True,
                     id="seed",
                 )
@@ -402,17 +406,15 @@ class SetupScreen(Screen[None]):
             return self.query_one(f"#{widget_id}", Choice).value
 
         games_text = self.query_one("#games", Input).value.strip() or "1"
-        seed_text = self.query_one("#seed", Input).value.strip()
+        seed_given = self.query_one("#seed", Input).value.strip()
         try:
             games = int(games_text)
         except ValueError:
             raise ValueError(f"games must be a whole number, not {games_text!r}") from None
         try:
-            seed = int(seed_text) if seed_text else None
-        except ValueError:
-            raise ValueError(f"the seed must be a whole number, not {seed_text!r}") from None
-        if seed is not None and not 0 <= seed < 2**SEED_BITS:
-            raise ValueError(f"the seed must be 0 to {2**SEED_BITS - 1}")
+            seed = parse_seed(seed_given) if seed_given else None
+        except ValueError as error:
+            raise ValueError(f"the seed {error}") from None
         players = value("players")
         humans = value("humans")
         assert isinstance(players, int)
