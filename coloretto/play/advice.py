@@ -243,11 +243,26 @@ def why_costly(
             f"hint's that recommended this move: about as good; {cost}"
         )
     else:
-        why = _why(state, seat, best, played, names, look=look, past=True)
+        why = _counted(state, seat, best, played, names, past=True)
+        if why is None:  # what the coach foresees, after what was better
+            why = f"{_doing(best, state)} {_better(decision)}: "
+            why += _foreseen(state, best, played, names, look)
         line = f"{why}; {cost}"
     if (said := hint_words(decision, state)) is not None:
         line += f"; {said}"
     return Line((line,))
+
+
+def _better(decision: Decision) -> str:
+    """What the best move was clearly better for than the move played: "was better for
+    your chance to win", or "brought more points" (the measures ``Decision.clear_loss``
+    goes by)."""
+    mine, best = decision.estimates[decision.played], decision.estimates[decision.best]
+    win_error, _ = decision.errors
+    win = best.win - mine.win
+    if win > CLEAR * win_error:
+        return "was better for your chance to win"
+    return "brought more points"
 
 
 def hint_words(decision: Decision, state: GameState) -> str | None:
@@ -295,7 +310,23 @@ def _why(
     past: bool,
 ) -> str:
     """Why ``best`` rather than ``other``, for a hint (``past`` false) or a review: a count
-    on the table when one says it, else what the coach foresees (``_foreseen``)."""
+    on the table when one says it (``_counted``), else what the coach foresees
+    (``_foreseen``)."""
+    counted = _counted(state, seat, best, other, names, past=past)
+    return counted if counted is not None else _foreseen(state, best, other, names, look)
+
+
+def _counted(
+    state: GameState,
+    seat: int,
+    best: Action,
+    other: Action,
+    names: Sequence[str],
+    *,
+    past: bool,
+) -> str | None:
+    """Why ``best`` rather than ``other`` by a count on the table; ``None`` when no count
+    says it."""
     rows = state.rows
     if other.kind is ActionKind.TAKE and other.row is not None:
         mine = row_gain(state, seat, rows[other.row])
@@ -338,7 +369,7 @@ def _why(
             )
         if better > mine and spared.gain <= gift.gain:
             return f"with the card, {_worth(best.row, better)} against {_worth(other.row, mine)}"
-    return _foreseen(state, best, other, names, look)
+    return None
 
 
 def _foreseen(
