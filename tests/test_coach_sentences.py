@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from coloretto.bots import Estimate
 from coloretto.bots.arena import Arena, play_game
-from coloretto.engine import Action, ActionKind, Card, GameState, Rules, parse_record
+from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, Rules, parse_record
 from coloretto.play.advice import doing, explain_hint, forced, why_costly
 from coloretto.play.analysis import analyse_decision, recommended
 from coloretto.play.coach import CLEAR, Decision, Grade, StoredHint, Valuation
@@ -471,3 +471,204 @@ def test_the_sentences_of_real_analyses_are_true() -> None:
                 state.ply, state.current_player, played, valuation.estimates, valuation.paired
             )
             check_line(state, decision, look)
+
+
+# ----------------------------------------------------------------- the findings of issue 59
+
+
+def first(found: Callable[[GameState], bool]) -> GameState:
+    """The first of the arena's decisions that ``found``."""
+    return next(state for state in decisions() if found(state))
+
+
+def outlook_of(playouts: int = 12, mine: float | None = 4.0, first: int = 0) -> Outlook:
+    """An outlook of the rest of the round, for the tests that do not check it."""
+    return Outlook(playouts, mine, first, None, 0.0, None, 0)
+
+
+def best_take(state: GameState) -> Action:
+    seat = state.current_player
+    takes = [a for a in state.legal_actions() if a.kind is ActionKind.TAKE]
+    return max(takes, key=lambda a: row_gain(state, seat, state.rows[a.row or 0]))
+
+
+def test_a_move_graded_best_is_never_said_to_cost_against_a_better_one() -> None:
+    # Decision 18 of the issue: "best · as hinted", then "on row 2 it would have been
+    # worth +3 to you (-0.2 ± 0.3 points)".
+    state = first(lambda s: s.drawn_card is not None and len(s.legal_actions()) >= 2)
+    played, other = state.legal_actions()[:2]
+    estimates = {a: Estimate(0.30, -2.0, 0.02, 1.0, 32) for a in state.legal_actions()}
+    estimates[other] = Estimate(0.302, -1.8, 0.02, 1.0, 32)
+    paired = {(played, other): (0.003, 0.3)}
+    hint = StoredHint(played, Valuation(estimates, paired), "search", 0)
+    decision = Decision(state.ply, state.current_player, played, estimates, paired, hint)
+    assert decision.grade is Grade.BEST
+    line = check_line(state, decision, lambda action: outlook_of())
+    assert "was about as good as" in line
+    assert line.endswith("within the error; this move: -0.2 ± 0.3 points")
+    assert "would have been" not in line
+
+
+def test_the_last_round_card_next_and_a_deeper_look_that_disagrees() -> None:
+    # Decision 20 of the issue: "only 0 cards away" in the hint; "the rows were still
+    # likely to grow, so drawing was worth more (+2.4 ± 0.3 points, ...)" in the review.
+    state = first(
+        lambda s: (
+            s.cards_before_last_round == 0
+            and s.drawn_card is None
+            and s.is_legal(DRAW)
+            and any(a.kind is ActionKind.TAKE for a in s.legal_actions())
+            and row_gain(s, s.current_player, s.rows[best_take(s).row or 0]) >= 4
+        )
+    )
+    take = best_take(state)
+    legal = state.legal_actions()
+    told = {a: Estimate(0.40, 1.0, 0.05, 2.0, 32) for a in legal}
+    told[take] = Estimate(0.41, 4.2, 0.05, 2.0, 32)
+    hinted = Valuation(told, {(take, DRAW): (0.01, 0.6)})
+    look = {a: outlook_of(mine=None if a.kind is ActionKind.TAKE else 5.0, first=12) for a in legal}
+    hint = check_hint(state, take, hinted, look.__getitem__)
+    assert "the next card drawn is the Last Round card" in hint
+    assert "0 cards" not in hint
+    assert hint.endswith("about 3.2 ± 0.6 points more than drawing")
+    deeper = {a: Estimate(0.40, 1.0, 0.03, 1.0, 96) for a in legal}
+    deeper[take], deeper[DRAW] = (
+        Estimate(0.40, 3.4, 0.03, 1.0, 96),
+        Estimate(0.43, 1.0, 0.03, 1.0, 96),
+    )
+    stored = StoredHint(take, hinted, "search", 0)
+    decision = Decision(
+        state.ply, state.current_player, take, deeper, {(take, DRAW): (0.01, 0.3)}, stored
+    )
+    assert decision.hint_overruled
+    line = check_line(state, decision, look.__getitem__)
+    assert line.startswith("drawing was better for your chance to win: ")
+    assert "before your next turn in 12 of 12" in line
+    assert "grow" not in line
+    assert "this move: +2.4 ± 0.3 points, -3 ± 1% chance to win; " in line
+    assert line.endswith(
+        "the hint in the game recommended it, on 32 deals: +3.2 ± 0.6 points, +1 ± 1% chance "
+        "to win against drawing; this deeper look, on 96 deals: +2.4 ± 0.3 points, -3 ± 1% "
+        "chance to win against drawing"
+    )
+
+
+def test_a_hint_for_the_smaller_row_says_the_larger_gives_more_and_why_either_will_do() -> None:
+    # Decision 6 of the issue: the row worth +3 hinted, the row worth +4 "about as good"
+    # (and "no other row gives you more"), without a word of why.
+    def two_rows(state: GameState) -> bool:
+        seat = state.current_player
+        gains = sorted(
+            row_gain(state, seat, state.rows[a.row or 0])
+            for a in state.legal_actions()
+            if a.kind is ActionKind.TAKE
+        )
+        return len(gains) >= 2 and gains[-1] > gains[-2] >= 2
+
+    state = first(lambda s: s.drawn_card is None and two_rows(s))
+    seat = state.current_player
+    takes = sorted(
+        (a for a in state.legal_actions() if a.kind is ActionKind.TAKE),
+        key=lambda a: row_gain(state, seat, state.rows[a.row or 0]),
+    )
+    smaller, larger = takes[-2], takes[-1]
+    estimates = {a: Estimate(0.25, -3.0, 0.03, 1.5, 32) for a in state.legal_actions()}
+    estimates[smaller], estimates[larger] = (
+        Estimate(0.33, 1.3, 0.03, 1.5, 32),
+        Estimate(0.33, 1.0, 0.03, 1.5, 32),
+    )
+    valuation = Valuation(estimates, {(smaller, larger): (0.01, 0.5)})
+    look = {
+        a: outlook_of(mine=None if a.kind is ActionKind.TAKE else 4.0)
+        for a in state.legal_actions()
+    }
+    hint = check_hint(state, smaller, valuation, look.__getitem__)
+    more = row_gain(state, seat, state.rows[larger.row or 0])
+    assert f"row {(larger.row or 0) + 1} ({more:+d} for you) gives you more now" in hint
+    assert "is about as good (0.3 ± 0.5 points apart), so either will do: " in hint
+    assert "in the coach's 12 playouts of the round" in hint
+
+
+def test_a_hint_that_feeds_a_rival_says_what_the_coach_foresees() -> None:
+    # The issue: "it makes row 3 worth +6 to Bot 1 ..., but the round played out goes
+    # better for you this way".
+    def feeds(state: GameState) -> bool:
+        if state.drawn_card is None or len(state.legal_actions()) < 2:
+            return False
+        names = names_for(state)
+        seat = state.current_player
+        gifts = [
+            max(
+                (row_gain(state, s, cards_of(state, a.row or 0)) for s in others(state, seat)),
+                default=0,
+            )
+            for a in state.legal_actions()
+        ]
+        return max(gifts) - min(gifts) >= 3 and bool(names)
+
+    state = first(feeds)
+    seat, legal = state.current_player, state.legal_actions()
+    gift = {
+        a: max(row_gain(state, s, cards_of(state, a.row or 0)) for s in others(state, seat))
+        for a in legal
+    }
+    feed = max(legal, key=gift.__getitem__)
+    estimates = {a: Estimate(0.25, -3.0, 0.02, 1.0, 32) for a in legal}
+    estimates[feed] = Estimate(0.28, -1.0, 0.02, 1.0, 32)
+    valuation = Valuation(estimates, {(feed, a): (0.005, 0.4) for a in legal if a != feed})
+    look = {a: outlook_of(mine=1.6 if a == feed else -0.3) for a in legal}
+    hint = check_hint(state, feed, valuation, look.__getitem__)
+    assert "goes better for you" not in hint
+    assert f"it makes row {(feed.row or 0) + 1} ({gift[feed]:+d} for Bot " in hint
+    assert "you take a row worth +1.6 to you on average" in hint
+    assert "you take a row worth -0.3 to you on average" in hint
+
+
+def test_the_hint_and_the_review_give_one_reason_in_the_same_words() -> None:
+    state = first(
+        lambda s: s.drawn_card is None and s.is_legal(DRAW) and len(s.legal_actions()) > 2
+    )
+    legal = state.legal_actions()
+    take = best_take(state)
+    estimates = {a: Estimate(0.2, -4.0, 0.02, 1.0, 32) for a in legal}
+    estimates[DRAW], estimates[take] = (
+        Estimate(0.4, 2.0, 0.02, 1.0, 32),
+        Estimate(0.3, 0.0, 0.02, 1.0, 32),
+    )
+    valuation = Valuation(estimates, {(DRAW, take): (0.01, 0.5)})
+    look = {a: outlook_of(mine=None if a.kind is ActionKind.TAKE else 6.5) for a in legal}
+    hint = check_hint(state, DRAW, valuation, look.__getitem__)
+    decision = Decision(
+        state.ply,
+        state.current_player,
+        take,
+        estimates,
+        valuation.paired,
+        StoredHint(DRAW, valuation, "search", 0),
+    )
+    line = check_line(state, decision, look.__getitem__)
+    reason = hint.split(" than taking row", 1)[1].split(": ", 1)[1]
+    assert reason in line
+    assert line.endswith("; the hint in the game was to draw a card")
+
+
+def test_figures_and_distances_read_right() -> None:
+    # The issue's wording: "only 0 cards away", "at most -1 for the others".
+    state = first(
+        lambda s: s.cards_before_last_round == 1 and s.drawn_card is None and s.is_legal(DRAW)
+    )
+    hint = check_hint(
+        state,
+        DRAW,
+        Valuation({a: Estimate(0.3, 0.0) for a in state.legal_actions()}),
+        lambda action: outlook_of(),
+    )
+    assert "the Last Round card is only 1 card away" in hint
+    for state in decisions()[::7]:
+        names = names_for(state)
+        for action in state.legal_actions():
+            words = explain_hint(
+                state, state.current_player, action, {}, names, outlook=lambda a: outlook_of()
+            )
+            check_wording(state, words)
+            check_worth(state, state.current_player, names, words)

@@ -514,9 +514,11 @@ def _edge(
     if not more:
         if not points_error and not win_error:
             return ""
-        why = _why(state, seat, action, second, names, look=look, past=False)
         apart = f"{abs(points):.1f}{_error(f'{points_error:.1f}')} points apart"
-        return f"; {_doing(second, state)} is about as good ({apart}), so either will do: {why}"
+        text = f"; {_doing(second, state)} is about as good ({apart}), so either will do"
+        if _table_favours(state, seat, second, action, names):  # why this one, then
+            text += f": {_why(state, seat, action, second, names, look=look, past=False)}"
+        return text
     text = f"; about {' and '.join(more)} than {_doing(second, state)}"
     if round(100 * win) <= -1 and -win > CLEAR * win_error:
         text += f", though {round(-100 * win)}{_error(percent(win_error))}% less chance to win"
@@ -580,9 +582,9 @@ def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[st
         text = f"the best row now is {_worth(top, gains[top])}"
         if note:
             text += f", with {note}"
-        if _rows_grow(state):
-            return f"{text}; the rows should still grow"
         risk = _last_round_risk(state, past=False)
+        if risk is None and _rows_grow(state):
+            return f"{text}; the rows should still grow"
         return f"{text}; {risk}" if risk else text
     assert action.row is not None
     here = _placed(state, action.row)
@@ -600,10 +602,12 @@ def _placement_reason(
     """What the card is worth to the others on ``row`` (``rival``) against the other rows
     it could go on (why there, where the table says it; else the hint's comparison with
     the next best move says it)."""
+    if rival == _NOBODY:
+        return "nobody else is still in the round"
     others = [r for r in range(len(state.rows)) if r != row and _has_room(state, r)]
     here = _others_worth(row, rival.gain)
     if not others:
-        return f"the only row it can go on: {here}" if rival != _NOBODY else "the only row"
+        return f"the only row it can go on: {here}"
     gifts = {r: _rival(state, seat, _placed(state, r), names) for r in others}
     worst = max(others, key=lambda r: (gifts[r].gain, -r))
     least = min(others, key=lambda r: (gifts[r].gain, r))

@@ -154,7 +154,9 @@ def check_placement_reason(
     ]
     if "builds row" in hint:
         return
-    if "the only row" in hint:
+    if "nobody else is still in the round" in hint:
+        assert not [s for s in range(len(names)) if s != seat and not state.seats_out[s]]
+    elif "the only row" in hint:
         assert not others
     elif "on any row" in hint:
         assert set(others) == {here}
