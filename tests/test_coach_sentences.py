@@ -196,14 +196,14 @@ def check_foresight(
 ) -> None:
     """What the coach foresees, as the outlooks say."""
     by_words = actions_by_doing(state)
-    if (found := re.search(r"in the coach's (\d+) playouts", text)) is not None:
+    if (found := re.search(r"playing the round out (\d+) times", text)) is not None:
         playouts = int(found[1])
     else:
         assert "on average" not in text, text
         return
     for said, worth in re.findall(
         "after " + DOING + r"(?: \([+-]\d+ for you\))? you take a row worth "
-        r"([+-]\d+\.\d|0\.0) to you on average",
+        r"([+-]\d+\.\d|0\.0) on average",
         text,
     ):
         outlook = look(by_words[said])
@@ -221,7 +221,7 @@ def check_foresight(
         "after "
         + DOING
         + r"(?: \([+-]\d+ for you\))? (\w[\w ]*?) takes ([\w ]+?) in (\d+) of (\d+) "
-        r"\(a row worth ([+-]\d+\.\d|0\.0) to",
+        r"\(([+-]\d+\.\d|0\.0) for (?:them|you) on average",
         text,
     ):
         outlook = look(by_words[said])
@@ -586,7 +586,7 @@ def test_a_hint_for_the_smaller_row_says_the_larger_gives_more_and_why_either_wi
     more = row_gain(state, seat, state.rows[larger.row or 0])
     assert f"row {(larger.row or 0) + 1} ({more:+d} for you) gives you more now" in hint
     assert "is about as good (0.3 ± 0.5 points apart), so either will do: " in hint
-    assert "in the coach's 12 playouts of the round" in hint
+    assert "playing the round out 12 times" in hint
 
 
 def test_a_hint_that_feeds_a_rival_says_what_the_coach_foresees() -> None:
@@ -620,8 +620,8 @@ def test_a_hint_that_feeds_a_rival_says_what_the_coach_foresees() -> None:
     hint = check_hint(state, feed, valuation, look.__getitem__)
     assert "goes better for you" not in hint
     assert f"it makes row {(feed.row or 0) + 1} ({gift[feed]:+d} for Bot " in hint
-    assert "you take a row worth +1.6 to you on average" in hint
-    assert "you take a row worth -0.3 to you on average" in hint
+    assert "you take a row worth +1.6 on average" in hint
+    assert "you take a row worth -0.3 on average" in hint
 
 
 def test_the_hint_and_the_review_give_one_reason_in_the_same_words() -> None:

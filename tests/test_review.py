@@ -437,6 +437,6 @@ def test_why_a_move_was_costly_is_said_in_terms_of_the_table() -> None:
     # table says why row 1 is better, what the coach foresees does.
     later = Decision(0, 0, Action.take(2), {**estimates, Action.take(0): Estimate(0.5, 4.0)})
     assert why_costly(state, later, names).plain.startswith(
-        "taking row 1 was better for your chance to win: in the coach's 12 playouts of the "
-        "round, after taking row 1 (+5 for you) Cy takes green in "
+        "taking row 1 was better for your chance to win: playing the round out 12 times, "
+        "after taking row 1 (+5 for you) Cy takes green in "
     )

@@ -11,8 +11,8 @@ back (``tests/test_coach_sentences.py``):
   a difference within ``CLEAR`` standard errors is said to be none ("about as good");
 - where the reason is not a count on the table, what the coach foresees for the rest of the
   round (``coloretto.play.foresight``): the row you take next and what it is worth to you,
-  the colour the rival collects, the Last Round card before your next turn, "in 9 of 12
-  playouts";
+  the colour the rival collects, the Last Round card before your next turn ("playing the
+  round out 12 times, after drawing you take a row worth +4.2 on average");
 - the Last Round card is "N cards away" for N of 1 or more, "the next card drawn" at 0.
 
 The hint and the review of a decision say why one move beats another with the same words
@@ -379,25 +379,25 @@ def _foreseen(
     on the coach's playouts, in terms the player can check as it goes."""
     one, two = look(best), look(other)
     return (
-        f"in the coach's {one.playouts} playouts of the round, {_outlook(state, best, one, names)}"
-        f"; {_outlook(state, other, two, names)}"
+        f"playing the round out {one.playouts} times, {_outlook(state, best, one, names)}; "
+        f"{_outlook(state, other, two, names)}"
     )
 
 
 def _outlook(state: GameState, action: Action, outlook: Outlook, names: Sequence[str]) -> str:
-    """One action's outlook: "after drawing you take a row worth +4.2 to you on average,
-    and the Last Round card comes up before your next turn in 3 of 12"; "after taking row 1
-    Ben collects pink in 9 of 12 (a row worth +4.5 to him on average)"."""
+    """One action's outlook: "after drawing you take a row worth +4.2 on average (the Last
+    Round card before your next turn in 3 of 12)"; "after taking row 1 (+2 for you) Ben
+    takes pink in 9 of 12 (+4.5 for them on average)"."""
     words = f"after {_doing(action, state)}"
     if action.kind is ActionKind.TAKE and action.row is not None:
         seat = state.current_player
         words += f" ({row_gain(state, seat, state.rows[action.row]):+d} for you)"
     if outlook.mine is not None:
-        words += f" you take a row worth {signed(outlook.mine)} to you on average"
+        words += f" you take a row worth {signed(outlook.mine)} on average"
         if outlook.last_round_first and not state.last_round:
             words += (
-                f", and the Last Round card comes up before your next turn in "
-                f"{outlook.last_round_first} of {outlook.playouts}"
+                f" (the Last Round card before your next turn in "
+                f"{outlook.last_round_first} of {outlook.playouts})"
             )
         return words
     if outlook.rival is None or outlook.rival_colour is None:
@@ -405,8 +405,8 @@ def _outlook(state: GameState, action: Action, outlook: Outlook, names: Sequence
     name = _name(names[outlook.rival])
     return (
         f"{words} {name} takes {CARD_NAMES[outlook.rival_colour]} in "
-        f"{outlook.rival_colour_count} of {outlook.playouts} (a row worth "
-        f"{signed(outlook.rival_gain)} to {'you' if name == 'you' else 'them'} on average)"
+        f"{outlook.rival_colour_count} of {outlook.playouts} ({signed(outlook.rival_gain)} for "
+        f"{'you' if name == 'you' else 'them'} on average)"
     )
 
 
