@@ -45,13 +45,14 @@ ARENAS = (
 
 @cache
 def decisions() -> tuple[GameState, ...]:
-    """Every decision with a choice (not ``forced``) of the arena's games (see ``ARENAS``):
-    about two thousand positions."""
+    """Every decision with a choice (not ``forced``) of the arena's games (see ``ARENAS``),
+    five deals a rules: about two thousand four hundred positions."""
     found: list[GameState] = []
     with tempfile.TemporaryDirectory() as folder:
         for rules, bots in ARENAS:
-            arena = Arena(rules, bots, games=3, seed=59, record_dir=Path(folder))
-            for number in range(3):
+            games = 5 * rules.players  # game n is deal n // players: five deals
+            arena = Arena(rules, bots, games=games, seed=59, record_dir=Path(folder))
+            for number in range(0, games, rules.players):
                 play_game(arena, number)
                 path = Path(folder) / f"game-{number + 1:05d}.json"
                 record = parse_record(path.read_text(encoding="utf-8"))

@@ -557,14 +557,15 @@ def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[st
         text = f"{gain:+d} for you now ({now} → {now + gain})"
         rest = {r: row_gain(state, seat, rows[r]) for r in open_rows if r != action.row}
         if not rest:
-            return f"the only row you can take; {text}"
-        top = max(rest, key=lambda r: (rest[r], -r))
-        if rest[top] < gain:
-            text += f"; the next best for you is {_worth(top, rest[top])}"
-        elif rest[top] == gain:
-            text += f"; {_worth(top, rest[top])} gives you as much"
+            text = f"the only row you can take; {text}"
         else:
-            text += f"; {_worth(top, rest[top])} gives you more now"
+            top = max(rest, key=lambda r: (rest[r], -r))
+            if rest[top] < gain:
+                text += f"; the next best for you is {_worth(top, rest[top])}"
+            elif rest[top] == gain:
+                text += f"; {_worth(top, rest[top])} gives you as much"
+            else:
+                text += f"; {_worth(top, rest[top])} gives you more now"
         rival = _rival(state, seat, rows[action.row], names)
         if rival.gain > 0 and state.is_legal(DRAW):
             text += (
