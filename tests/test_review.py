@@ -422,19 +422,21 @@ def test_why_a_move_was_costly_is_said_in_terms_of_the_table() -> None:
     decision = Decision(0, 0, Action.take(0), estimates)
     why = why_costly(state, decision, ["You", "Ben", "Cy", "Di"]).plain
     assert why == (
-        "taking row 1 gave you a 4th blue card on the gray side: +5 instead of +9 for row 2 "
-        "(-5.5 points, -15% chance to win)"
+        "taking row 1 gave you a 4th blue card on the gray side: row 1 (+5 for you), "
+        "row 2 (+9 for you); this move: -5.5 points, -15% chance to win"
     )
     # Rows 1, 2 and 3 are worth +5, +9 and +6 to you; to the others still in the round at
     # most +4 (Ben), +0 and +6 (Cy).
     names = ["You", "Ben", "Cy", "Di"]
     gift = Decision(0, 0, Action.take(1), {**estimates, Action.take(0): Estimate(0.5, 4.0)})
     assert why_costly(state, gift, names).plain.startswith(
-        "taking row 2 (+9) left row 1 (+5 for you) to Ben (+4 for them), where row 2 was "
-        "worth at most +0 to the others"
+        "taking row 2 left row 1 (+5 for you, +4 for Ben) to Ben, rather than row 2 "
+        "(nothing for the others); this move: -1.5 points"
     )
+    # Row 3 gives you more now than row 1, and no more to the others: no count on the
+    # table says why row 1 is better, what the coach foresees does.
     later = Decision(0, 0, Action.take(2), {**estimates, Action.take(0): Estimate(0.5, 4.0)})
     assert why_costly(state, later, names).plain.startswith(
-        "taking row 3 gave you more now (+6 against +5) than row 1, but the rest of the "
-        "round goes better after taking row 1"
+        "taking row 1 was better for your chance to win: playing the round out 12 times, "
+        "after taking row 1 (+5 for you) Cy takes green in "
     )

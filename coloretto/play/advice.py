@@ -1,22 +1,35 @@
-"""The coach in words: why a move was costly, and why a hint is the best move.
+"""The coach in words: why a hint is the best move, and what a move played cost.
 
-Every reason is made of what a player can check on the table: what a row gives them now,
-what it would give the others, what a card does to their plus colours, and how close the
-Last Round card is. The bot's estimates only decide which action is best and what the
-difference is worth; they are quoted as such, with their standard error ("about 3.2 ± 0.8
-points better"), and a difference within ``CLEAR`` standard errors is said to be none
-("drawing is about as good").
+Every sentence says only what the table and the analysis support, in forms a test reads
+back (``tests/test_coach_sentences.py``):
+
+- a count on the table is said of a row as ``row 2 (+5 for you)`` (``for Ben``; ``at most
+  +3 for the others``, ``nothing for the others``, ``-1 at best for the others``): what the
+  row, with the drawn card when one is to be placed, is worth to them now;
+- the analysis' figures come with their sign, unit and standard error: ``about 3.2 ± 0.6
+  points more than drawing``, ``this move: -6.2 ± 0.9 points, -18 ± 3% chance to win``;
+  a difference within ``CLEAR`` standard errors is said to be none ("about as good");
+- where the reason is not a count on the table, what the coach foresees for the rest of the
+  round (``coloretto.play.foresight``): the row you take next and what it is worth to you,
+  the colour the rival collects, the Last Round card before your next turn ("playing the
+  round out 12 times, after drawing you take a row worth +4.2 on average");
+- the Last Round card is "N cards away" for N of 1 or more, "the next card drawn" at 0.
+
+The hint and the review of a decision say why one move beats another with the same words
+(``_why``); when the review's deeper look disagrees with the hint, one clause gives both
+figures.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from coloretto.bots import Estimate
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState
-from coloretto.play.coach import CLEAR, Decision, Valuation, ranked
+from coloretto.play.coach import CLEAR, Decision, Grade, Valuation, ranked
 from coloretto.play.config import YOU
+from coloretto.play.foresight import Outlook, foresee
 from coloretto.play.words import (
     CARD_NAMES,
     Line,
@@ -28,6 +41,9 @@ from coloretto.play.words import (
 
 LAST_ROUND_NEAR = 4
 """Cards left before the Last Round card at which drawing is said to risk it."""
+
+Foresee = Callable[[Action], Outlook]
+"""What the coach foresees after an action of the decision (``foresight.foresee``)."""
 
 
 @dataclass(frozen=True)
@@ -53,8 +69,32 @@ def _rival(state: GameState, seat: int, cards: Sequence[Card], names: Sequence[s
     if not others:
         return _NOBODY
     best = max(others, key=lambda s: (row_gain(state, s, cards), -s))
-    name = names[best]
-    return _Rival("you" if name == YOU else name, row_gain(state, best, cards))
+    return _Rival(_name(names[best]), row_gain(state, best, cards))
+
+
+def _name(name: str) -> str:
+    return "you" if name == YOU else name
+
+
+def _for_others(gain: int) -> str:
+    """What a row is worth to the others at most, in words: ``at most +3 for the others``,
+    ``nothing for the others``, ``-1 at best for the others``."""
+    if gain > 0:
+        return f"at most {gain:+d} for the others"
+    if gain == 0:
+        return "nothing for the others"
+    return f"{gain:+d} at best for the others"
+
+
+def _worth(row: int, gain: int, who: str = "you", *more: str) -> str:
+    """``row 2 (+5 for you)``: a row (0-based in) and what it is worth to ``who`` now,
+    then ``more`` of it (``row 2 (+5 for you, at most +3 for the others)``)."""
+    return f"row {row + 1} ({', '.join((f'{gain:+d} for {who}', *more))})"
+
+
+def _others_worth(row: int, gain: int) -> str:
+    """``row 2 (at most +3 for the others)``."""
+    return f"row {row + 1} ({_for_others(gain)})"
 
 
 def colour_note(state: GameState, seat: int, cards: Sequence[Card]) -> str | None:
@@ -96,10 +136,19 @@ def _last_round_risk(state: GameState, *, past: bool) -> str | None:
     if state.last_round:
         return f"this {verb} the last round: every row must be taken"
     before = state.cards_before_last_round
+    if before == 0:
+        return f"the next card drawn {verb} the Last Round card"
     if before is not None and before < LAST_ROUND_NEAR:
         cards = "card" if before == 1 else "cards"
         return f"the Last Round card {verb} only {before} {cards} away"
     return None
+
+
+def _rows_grow(state: GameState) -> bool:
+    """True when the rows can be said to be still likely to grow: the Last Round card is
+    neither out nor the next card drawn."""
+    before = state.cards_before_last_round
+    return before is not None and before >= 1
 
 
 def _placed(state: GameState, row: int) -> tuple[Card, ...]:
@@ -108,34 +157,9 @@ def _placed(state: GameState, row: int) -> tuple[Card, ...]:
     return (*state.rows[row], card)
 
 
-def why_costly(state: GameState, decision: Decision, names: Sequence[str]) -> Line:
-    """Why the played action was worse than the best, in a sentence a player can check,
-    with what it cost and its standard error: "taking row 2 gave you a 4th gray card on
-    the gray side: -1 instead of +8 for row 1 (-6.2 ± 0.9 points, -18 ± 3% chance to
-    win)"; and, when the hint in the game recommended the move, why this look differs."""
-    seat, played, best = decision.seat, decision.played, decision.best
-    line = _why(state, seat, played, best, names) + f" ({cost_words(decision)})"
-    if (hinted := hint_words(decision, state)) is not None:
-        line += f"; {hinted}"
-    return Line((line,))
-
-
-def cost_words(decision: Decision) -> str:
-    """What the played action lost against the best, with the standard errors of the
-    differences: "-6.2 ± 0.9 points, -18 ± 3% chance to win".
-
-    >>> from coloretto.engine import DRAW
-    >>> take = Action.take(0)
-    >>> estimates = {DRAW: Estimate(0.4, 1.0, 0.02, 1.0), take: Estimate(0.22, -5.0, 0.02, 1.0)}
-    >>> cost_words(Decision(7, 1, take, estimates, {(DRAW, take): (0.03, 0.5)}))
-    '-6.0 ± 0.5 points, -18 ± 3% chance to win'
-    """
-    win_error, points_error = decision.errors
-    chance = round(100 * decision.win_loss)
-    words = f"{signed(-decision.cost)}{_error(f'{points_error:.1f}')} points"
-    if chance:
-        words += f", {-chance:+d}{_error(percent(win_error))}% chance to win"
-    return words
+def _cards(state: GameState, row: int) -> tuple[Card, ...]:
+    """The row as the decision sees it: with the drawn card when one is to be placed."""
+    return _placed(state, row) if state.drawn_card is not None else state.rows[row]
 
 
 def signed(value: float) -> str:
@@ -162,10 +186,90 @@ def _error(error: str) -> str:
     return f" ± {error}" if float(error) > 0 else ""
 
 
+def cost_words(decision: Decision) -> str:
+    """What the played action came to against the best (negative: it lost), with the
+    standard errors of the differences: "-6.2 ± 0.9 points, -18 ± 3% chance to win".
+
+    >>> from coloretto.engine import DRAW
+    >>> take = Action.take(0)
+    >>> estimates = {DRAW: Estimate(0.4, 1.0, 0.02, 1.0), take: Estimate(0.22, -5.0, 0.02, 1.0)}
+    >>> cost_words(Decision(7, 1, take, estimates, {(DRAW, take): (0.03, 0.5)}))
+    '-6.0 ± 0.5 points, -18 ± 3% chance to win'
+    """
+    return _against(decision.valuation, decision.played, decision.best)
+
+
+def _against(valuation: Valuation, action: Action, other: Action) -> str:
+    """``action``'s points and chance to win less ``other``'s, with the errors of the
+    differences (the chance only when it rounds to a whole percent or more)."""
+    mine, theirs = valuation.estimates[action], valuation.estimates[other]
+    win_error, points_error = valuation.difference_error(action, other)
+    chance = round(100 * (mine.win - theirs.win))
+    words = f"{signed(mine.margin - theirs.margin)}{_error(f'{points_error:.1f}')} points"
+    if chance:
+        words += f", {chance:+d}{_error(percent(win_error))}% chance to win"
+    return words
+
+
+def _alike(valuation: Valuation, a: Action, b: Action) -> bool:
+    """True for the same action, or two the analysis values alike (rows alike)."""
+    estimates = valuation.estimates
+    return a == b or (a in estimates and b in estimates and estimates[a] == estimates[b])
+
+
+def why_costly(
+    state: GameState, decision: Decision, names: Sequence[str], outlook: Foresee | None = None
+) -> Line:
+    """The review of a decision in one sentence a player can check, which never
+    contradicts its grade: the best move; a move about as good as the best, within the
+    error; or why the best was better (``_why``, the hint's words), with what the move came
+    to against it: "taking row 2 gave you a 4th gray card on the gray side: row 2 (-1 for
+    you), row 1 (+8 for you); this move: -6.2 ± 0.9 points, -18 ± 3% chance to win";
+    then what the hint in the game said, when it differs (``hint_words``)."""
+    seat, played, best = decision.seat, decision.played, decision.best
+    valuation = decision.valuation
+    look = outlook if outlook is not None else _foreseer(state)
+    cost = f"this move: {cost_words(decision)}"  # after a semicolon: no row's "(...)"
+    hinted = decision.hint is not None and decision.hint.recommends(played)
+    if _alike(valuation, played, best):
+        line = f"{_doing(played, state)} was the best move"
+    elif decision.clear_loss == 0.0 or decision.grade is Grade.BEST:
+        within = ", within the error" if decision.clear_loss == 0.0 else ""
+        line = f"{_doing(played, state)} was about as good as {_doing(best, state)}{within}"
+        line += f"; {cost}"
+    elif hinted and not decision.hint_overruled:
+        line = (
+            f"{_doing(best, state)} rated better on this look, which is no deeper than the "
+            f"hint's that recommended this move: about as good; {cost}"
+        )
+    else:
+        why = _counted(state, seat, best, played, names, past=True)
+        if why is None:  # what the coach foresees, after what was better
+            why = f"{_doing(best, state)} {_better(decision)}: "
+            why += _foreseen(state, best, played, names, look)
+        line = f"{why}; {cost}"
+    if (said := hint_words(decision, state)) is not None:
+        line += f"; {said}"
+    return Line((line,))
+
+
+def _better(decision: Decision) -> str:
+    """What the best move was clearly better for than the move played: "was better for
+    your chance to win", or "brought more points" (the measures ``Decision.clear_loss``
+    goes by)."""
+    mine, best = decision.estimates[decision.played], decision.estimates[decision.best]
+    win_error, _ = decision.errors
+    win = best.win - mine.win
+    if win > CLEAR * win_error:
+        return "was better for your chance to win"
+    return "brought more points"
+
+
 def hint_words(decision: Decision, state: GameState) -> str | None:
     """What the hint in the game said of the decision, beside the review's verdict, when
-    it recommended another move or was overruled (``Decision.hint_overruled``); ``None``
-    when there was no hint, or it recommended the move and the review agrees."""
+    it recommended another move or was overruled (``Decision.hint_overruled``: then both
+    looks' figures, of the move against the review's best); ``None`` when there was no
+    hint, or it recommended the move and the review agrees."""
     hint = decision.hint
     if hint is None:
         return None
@@ -173,83 +277,137 @@ def hint_words(decision: Decision, state: GameState) -> str | None:
         return f"the hint in the game was to {describe_action(hint.action, state)}"
     if not decision.hint_overruled:
         return None
-    win_error, points_error = decision.errors
-    if decision.cost > CLEAR * points_error:
-        by = f"{decision.cost:.1f} ± {points_error:.1f} points"
-        beyond = f"{decision.cost - CLEAR * points_error:.1f} points"
-    else:  # the chance to win is what is clearly lost
-        won = 100 * decision.win_loss
-        by = f"{won:.0f} ± {100 * win_error:.1f}% chance to win"
-        beyond = f"{won - CLEAR * 100 * win_error:.1f}%"
+    best = decision.best
+    if best not in hint.valuation.estimates:
+        return None
+    against = f"against {_doing(best, state)}"
     return (
-        f"the hint in the game recommended it, on {hint.valuation.samples} deals; this deeper "
-        f"look, on {decision.valuation.samples} deals, finds {doing(decision.best, state)} "
-        f"better by {by} ({beyond} beyond two standard errors)"
+        f"the hint in the game recommended it, on {hint.valuation.samples} deals: "
+        f"{_against(hint.valuation, decision.played, best)} {against}; this deeper look, on "
+        f"{decision.valuation.samples} deals: {cost_words(decision)} {against}"
     )
 
 
-def _why(state: GameState, seat: int, played: Action, best: Action, names: Sequence[str]) -> str:
-    if played == best:
-        return f"{describe_action(played, state)} was the best move"
+def _doing(action: Action, state: GameState) -> str:
+    """An action as something done, with the card put: "putting the pink card on row 3"."""
+    if action.kind is ActionKind.PLACE and state.drawn_card is not None:
+        return f"putting the {CARD_NAMES[state.drawn_card]} card on row {(action.row or 0) + 1}"
+    return doing(action, state)
+
+
+def _foreseer(state: GameState) -> Foresee:
+    return lambda action: foresee(state, action)
+
+
+def _why(
+    state: GameState,
+    seat: int,
+    best: Action,
+    other: Action,
+    names: Sequence[str],
+    *,
+    look: Foresee,
+    past: bool,
+) -> str:
+    """Why ``best`` rather than ``other``, for a hint (``past`` false) or a review: a count
+    on the table when one says it (``_counted``), else what the coach foresees
+    (``_foreseen``)."""
+    counted = _counted(state, seat, best, other, names, past=past)
+    return counted if counted is not None else _foreseen(state, best, other, names, look)
+
+
+def _counted(
+    state: GameState,
+    seat: int,
+    best: Action,
+    other: Action,
+    names: Sequence[str],
+    *,
+    past: bool,
+) -> str | None:
+    """Why ``best`` rather than ``other`` by a count on the table; ``None`` when no count
+    says it."""
     rows = state.rows
-    if played.kind is ActionKind.TAKE and played.row is not None:
-        mine = row_gain(state, seat, rows[played.row])
-        note = colour_note(state, seat, rows[played.row])
-        what = f"taking row {played.row + 1}"
+    if other.kind is ActionKind.TAKE and other.row is not None:
+        mine = row_gain(state, seat, rows[other.row])
+        note = colour_note(state, seat, rows[other.row])
+        what = f"taking row {other.row + 1}"
+        verb = "gave" if past else "gives"
         if best.kind is ActionKind.TAKE and best.row is not None:
             theirs = row_gain(state, seat, rows[best.row])
             if mine < theirs:
-                got = f"gave you {note}" if note else "gave you less"
-                return f"{what} {got}: {mine:+d} instead of {theirs:+d} for row {best.row + 1}"
+                got = f"{verb} you {note}" if note else f"{verb} you less"
+                return f"{what} {got}: {_worth(other.row, mine)}, {_worth(best.row, theirs)}"
             rival = _rival(state, seat, rows[best.row], names)
-            spared = _rival(state, seat, rows[played.row], names)
-            if rival.gain > spared.gain:
+            spared = _rival(state, seat, rows[other.row], names)
+            if rival.gain > spared.gain and rival.gain > 0:
+                left = "left" if past else "leaves"
+                kept = _worth(best.row, theirs, "you", f"{rival.gain:+d} for {rival.name}")
                 return (
-                    f"{what} ({mine:+d}) left row {best.row + 1} ({theirs:+d} for you) to "
-                    f"{rival.name} ({rival.gain:+d} for them), where row {played.row + 1} "
-                    f"was worth at most {spared.gain:+d} to the others"
+                    f"{what} {left} {kept} to {rival.name}, rather than "
+                    f"{_others_worth(other.row, spared.gain)}"
                 )
-            now = (
-                f"more now ({mine:+d} against {theirs:+d})"
-                if mine > theirs
-                else (f"as much now ({mine:+d})")
-            )
-            return (
-                f"{what} gave you {now} than row {best.row + 1}, but the rest of the round "
-                f"goes better after taking row {best.row + 1}"
-            )
-        if note:
-            return f"{what} gave you {note}: {mine:+d}; drawing kept your options open"
-        return (
-            f"{what} ({mine:+d} for you) ended your round early: the rows were still "
-            "likely to grow, so drawing was worth more"
-        )
-    if played.kind is ActionKind.DRAW and best.row is not None:
+        elif note:
+            return f"{what} {verb} you {note}: {_worth(other.row, mine)}"
+    if other.kind is ActionKind.DRAW and best.row is not None and best.kind is ActionKind.TAKE:
         theirs = row_gain(state, seat, rows[best.row])
-        text = f"drawing left row {best.row + 1} ({theirs:+d} for you) on the table"
         rival = _rival(state, seat, rows[best.row], names)
-        if rival.gain > 0:
-            text += f" for {rival.name} to take ({rival.gain:+d} for them)"
-        risk = _last_round_risk(state, past=True)
-        return f"{text}; {risk}" if risk else text
-    if played.row is not None and best.row is not None and state.drawn_card is not None:
-        card = CARD_NAMES[state.drawn_card]
-        there, here = _placed(state, played.row), _placed(state, best.row)
+        risk = _last_round_risk(state, past=past)
+        if (rival.gain > 0 and rival.gain >= theirs - 1) or risk is not None:
+            left = "left" if past else "leaves"
+            more = [f"{rival.gain:+d} for {rival.name}"] if rival.gain > 0 else []
+            text = f"drawing {left} {_worth(best.row, theirs, 'you', *more)} on the table"
+            return f"{text}; {risk}" if risk else text
+    if other.kind is ActionKind.PLACE and other.row is not None and best.row is not None:
+        there, here = _placed(state, other.row), _placed(state, best.row)
         gift, spared = _rival(state, seat, there, names), _rival(state, seat, here, names)
         mine, better = row_gain(state, seat, there), row_gain(state, seat, here)
-        what = f"putting the {card} card on row {played.row + 1}"
-        if gift.gain - spared.gain >= better - mine and gift.gain > spared.gain:
+        if gift.gain > spared.gain and gift.gain > 0 and better >= mine:
             return (
-                f"{what} made it worth {gift.gain:+d} to {gift.name}; on row {best.row + 1} "
-                f"it would have been worth at most {spared.gain:+d} to the others"
+                f"{_doing(other, state)} makes {_worth(other.row, gift.gain, gift.name)}, "
+                f"rather than {_others_worth(best.row, spared.gain)}"
             )
-        if better > mine:
-            return (
-                f"{what} made it worth {mine:+d} to you; on row {best.row + 1} it would "
-                f"have been worth {better:+d} to you"
+        if better > mine and spared.gain <= gift.gain:
+            return f"with the card, {_worth(best.row, better)} against {_worth(other.row, mine)}"
+    return None
+
+
+def _foreseen(
+    state: GameState, best: Action, other: Action, names: Sequence[str], look: Foresee
+) -> str:
+    """What the coach foresees after ``best`` and after ``other``: the rest of the round
+    on the coach's playouts, in terms the player can check as it goes."""
+    one, two = look(best), look(other)
+    return (
+        f"playing the round out {one.playouts} times, {_outlook(state, best, one, names)}; "
+        f"{_outlook(state, other, two, names)}"
+    )
+
+
+def _outlook(state: GameState, action: Action, outlook: Outlook, names: Sequence[str]) -> str:
+    """One action's outlook: "after drawing you take a row worth +4.2 on average (the Last
+    Round card before your next turn in 3 of 12)"; "after taking row 1 (+2 for you) Ben
+    takes pink in 9 of 12 (+4.5 for them on average)"."""
+    words = f"after {_doing(action, state)}"
+    if action.kind is ActionKind.TAKE and action.row is not None:
+        seat = state.current_player
+        words += f" ({row_gain(state, seat, state.rows[action.row]):+d} for you)"
+    if outlook.mine is not None:
+        words += f" you take a row worth {signed(outlook.mine)} on average"
+        if outlook.last_round_first and not state.last_round:
+            words += (
+                f" (the Last Round card before your next turn in "
+                f"{outlook.last_round_first} of {outlook.playouts})"
             )
-        return f"{what} rather than row {best.row + 1} left the others better rows to take"
-    return f"{describe_action(played, state)} rather than {describe_action(best, state)}"
+        return words
+    if outlook.rival is None or outlook.rival_colour is None:
+        return words + " nobody else takes a row this round"
+    name = _name(names[outlook.rival])
+    return (
+        f"{words} {name} takes {CARD_NAMES[outlook.rival_colour]} in "
+        f"{outlook.rival_colour_count} of {outlook.playouts} ({signed(outlook.rival_gain)} for "
+        f"{'you' if name == 'you' else 'them'} on average)"
+    )
 
 
 def forced(state: GameState) -> Action | None:
@@ -302,11 +460,15 @@ def explain_hint(
     action: Action,
     estimates: Mapping[Action, Estimate] | Valuation,
     names: Sequence[str],
+    *,
+    outlook: Foresee | None = None,
 ) -> str:
-    """The hint in words: the best action, why (what it gives you and the others now, your
-    colours, the Last Round card), and how much better than the next best it is rated,
-    with the standard error of the difference (``Valuation.difference_error``): within
-    ``CLEAR`` of them, the two are said to be about as good.
+    """The hint in words: the best action, what it gives you and the others now (your
+    colours, the Last Round card), and how it compares with the next best unlike it: the
+    figures with the standard error of the difference (``Valuation.difference_error``),
+    "about as good" within ``CLEAR`` of it, and why this one where the table alone does
+    not say (the review's words, ``_why``). ``outlook``: what the coach foresees
+    (``foresight.foresee`` unless given).
 
     >>> from coloretto.engine import DRAW, Rules, new_game
     >>> game = new_game(Rules(players=3), seed=1)
@@ -314,13 +476,25 @@ def explain_hint(
     'draw a card: no row holds cards yet'
     """
     valuation = estimates if isinstance(estimates, Valuation) else Valuation(estimates)
+    look = outlook if outlook is not None else _foreseer(state)
     what = describe_action(action, state)
-    why = _hint_reason(state, seat, action, names)
-    return f"{what}: {why}" + _edge(state, action, valuation)
+    return f"{what}: {_hint_reason(state, seat, action, names)}" + _edge(
+        state, seat, action, valuation, names, look=look
+    )
 
 
-def _edge(state: GameState, action: Action, valuation: Valuation) -> str:
-    """How much better ``action`` is rated than the next best unlike it, in words."""
+def _edge(
+    state: GameState,
+    seat: int,
+    action: Action,
+    valuation: Valuation,
+    names: Sequence[str],
+    *,
+    look: Foresee,
+) -> str:
+    """How ``action`` compares with the next best unlike it, in words: what it is clearly
+    better by, or that the two are about as good; and why, where the table alone does not
+    say it (``_why``)."""
     estimates = valuation.estimates
     if action not in estimates:
         return ""
@@ -329,14 +503,49 @@ def _edge(state: GameState, action: Action, valuation: Valuation) -> str:
     if not others:
         return ""
     second = others[0]
-    points = mine.margin - estimates[second].margin
-    _, error = valuation.difference_error(action, second)
-    plus = _error(f"{error:.1f}")
-    if points > CLEAR * error and points >= 0.1:
-        return f"; about {points:.1f}{plus} points better than {doing(second, state)}"
-    if error:
-        return f"; {doing(second, state)} is about as good ({abs(points):.1f}{plus} points apart)"
-    return ""
+    theirs = estimates[second]
+    win_error, points_error = valuation.difference_error(action, second)
+    win, points = mine.win - theirs.win, mine.margin - theirs.margin
+    more = []
+    if round(100 * win) >= 1 and win > CLEAR * win_error:
+        more.append(f"{round(100 * win)}{_error(percent(win_error))}% more chance to win")
+    if points >= 0.1 and points > CLEAR * points_error:
+        more.append(f"{points:.1f}{_error(f'{points_error:.1f}')} points more")
+    if not more:
+        if not points_error and not win_error:
+            return ""
+        apart = f"{abs(points):.1f}{_error(f'{points_error:.1f}')} points apart"
+        text = f"; {_doing(second, state)} is about as good ({apart}), so either will do"
+        if _table_favours(state, seat, second, action, names):  # why this one, then
+            text += f": {_why(state, seat, action, second, names, look=look, past=False)}"
+        return text
+    text = f"; about {' and '.join(more)} than {_doing(second, state)}"
+    if round(100 * win) <= -1 and -win > CLEAR * win_error:
+        text += f", though {round(-100 * win)}{_error(percent(win_error))}% less chance to win"
+    elif points <= -0.1 and -points > CLEAR * points_error:
+        text += f", though {-points:.1f}{_error(f'{points_error:.1f}')} points less"
+    if _table_favours(state, seat, second, action, names):
+        text += f": {_why(state, seat, action, second, names, look=look, past=False)}"
+    return text
+
+
+def _table_favours(
+    state: GameState, seat: int, one: Action, other: Action, names: Sequence[str]
+) -> bool:
+    """True when the table's count speaks for ``one`` against ``other``: it takes a row
+    worth more to you now than ``other`` takes, or puts the card where it is worth more
+    to you or less to the others. The hint then says why ``other`` is recommended."""
+    if one.row is None or one.kind is ActionKind.DRAW:
+        return False
+    mine = row_gain(state, seat, _cards(state, one.row))
+    if other.row is None or other.kind is ActionKind.DRAW:
+        return one.kind is ActionKind.TAKE and mine > 0
+    if mine > row_gain(state, seat, _cards(state, other.row)):
+        return True
+    if one.kind is not ActionKind.PLACE:
+        return False
+    gift = _rival(state, seat, _placed(state, other.row), names).gain
+    return gift > max(0, _rival(state, seat, _placed(state, one.row), names).gain)
 
 
 def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[str]) -> str:
@@ -346,16 +555,23 @@ def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[st
         gain = row_gain(state, seat, rows[action.row])
         now = state.scores()[seat]
         text = f"{gain:+d} for you now ({now} → {now + gain})"
-        rest = [row_gain(state, seat, rows[r]) for r in open_rows if r != action.row]
+        rest = {r: row_gain(state, seat, rows[r]) for r in open_rows if r != action.row}
         if not rest:
-            return f"the only row you can take; {text}"
-        if max(rest) < gain:
-            text += f"; the other rows give you at most {max(rest):+d}"
+            text = f"the only row you can take; {text}"
         else:
-            text += "; no other row gives you more"
+            top = max(rest, key=lambda r: (rest[r], -r))
+            if rest[top] < gain:
+                text += f"; the next best for you is {_worth(top, rest[top])}"
+            elif rest[top] == gain:
+                text += f"; {_worth(top, rest[top])} gives you as much"
+            else:
+                text += f"; {_worth(top, rest[top])} gives you more now"
         rival = _rival(state, seat, rows[action.row], names)
         if rival.gain > 0 and state.is_legal(DRAW):
-            text += f", and waiting would leave it to {rival.name} ({rival.gain:+d} for them)"
+            text += (
+                f", and waiting would leave {_worth(action.row, rival.gain, rival.name)} "
+                f"to {rival.name}"
+            )
         risk = _last_round_risk(state, past=False)
         return f"{text}; {risk}" if risk else text
     if action.kind is ActionKind.DRAW:
@@ -364,45 +580,48 @@ def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[st
         gains = {r: row_gain(state, seat, rows[r]) for r in open_rows}
         top = max(gains, key=lambda r: (gains[r], -r))
         note = colour_note(state, seat, rows[top])
-        text = f"the best row now (row {top + 1}) gives you {gains[top]:+d}"
+        text = f"the best row now is {_worth(top, gains[top])}"
         if note:
-            text += f" and {note}"
-        return f"{text}; the rows should still grow"
+            text += f", with {note}"
+        risk = _last_round_risk(state, past=False)
+        if risk is None and _rows_grow(state):
+            return f"{text}; the rows should still grow"
+        return f"{text}; {risk}" if risk else text
     assert action.row is not None
     here = _placed(state, action.row)
     mine = row_gain(state, seat, here)
     rival = _rival(state, seat, here, names)
     if mine > 0 and mine >= rival.gain:
-        return (
-            f"it builds row {action.row + 1} for you ({mine:+d} for you, at most "
-            f"{rival.gain:+d} for the others)"
-        )
+        others = _for_others(rival.gain) if rival != _NOBODY else "nobody else takes it"
+        return f"it builds {_worth(action.row, mine, 'you', others)}"
     return _placement_reason(state, seat, action.row, rival, names)
 
 
 def _placement_reason(
     state: GameState, seat: int, row: int, rival: _Rival, names: Sequence[str]
 ) -> str:
-    """Why a card that does not build a row for you goes on ``row``: what it is worth to
-    the others there (``rival``) against the other rows it could go on."""
+    """What the card is worth to the others on ``row`` (``rival``) against the other rows
+    it could go on (why there, where the table says it; else the hint's comparison with
+    the next best move says it)."""
+    if rival == _NOBODY:
+        return "nobody else is still in the round"
     others = [r for r in range(len(state.rows)) if r != row and _has_room(state, r)]
+    here = _others_worth(row, rival.gain)
     if not others:
-        worth = "" if rival == _NOBODY else f" ({rival.gain:+d} for {rival.name})"
-        return f"the only row it can go on{worth}"
+        return f"the only row it can go on: {here}"
     gifts = {r: _rival(state, seat, _placed(state, r), names) for r in others}
-    worst = max(others, key=lambda r: gifts[r].gain)
-    least = min(others, key=lambda r: gifts[r].gain)
+    worst = max(others, key=lambda r: (gifts[r].gain, -r))
+    least = min(others, key=lambda r: (gifts[r].gain, r))
     if gifts[least].gain == gifts[worst].gain == rival.gain:
-        return f"on any row it would be worth about as much to the others ({rival.gain:+d})"
+        return f"on any row it would be worth as much to the others: {here}"
     if rival.gain <= gifts[least].gain:
         return (
-            f"it helps the others least there (at most {rival.gain:+d} for them); "
-            f"on row {worst + 1} it would be worth {gifts[worst].gain:+d} to {gifts[worst].name}"
+            f"it helps the others least there: {here}; it would make "
+            f"{_worth(worst, gifts[worst].gain, gifts[worst].name)}"
         )
     return (
-        f"it makes row {row + 1} worth {rival.gain:+d} to {rival.name} (on row {least + 1} "
-        f"at most {gifts[least].gain:+d} to the others), but the round played out goes "
-        "better for you this way"
+        f"it makes {_worth(row, rival.gain, rival.name)}, rather than "
+        f"{_others_worth(least, gifts[least].gain)}"
     )
 
 

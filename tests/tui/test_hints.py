@@ -110,6 +110,24 @@ async def test_a_long_hint_shows_whole_on_the_smallest_terminal() -> None:
         assert " ".join(" ".join(shown).split()) == f"Hint: {words}"
 
 
+@asynctest
+async def test_a_hint_with_what_the_coach_foresees_shows_whole_at_80x24() -> None:
+    # Issue 59: a hint that says what the coach foresees takes five lines at 80 columns.
+    app = make_app(5, humans=1, seed=3, bot="easy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        words = " ".join(f"word{n}" for n in range(50))  # five lines at 80 columns
+        screen.notice.say(words, "hint")
+        await pilot.pause()
+        shown = [
+            "".join(segment.text for segment in screen.notice.render_line(y))
+            for y in range(screen.notice.size.height)
+        ]
+        assert screen.notice.size.height == 5
+        assert " ".join(" ".join(shown).split()) == f"Hint: {words}"
+
+
 def _ana_bot_ben(delay: float) -> ColorettoApp:
     """Ana, a bot and Ben at one keyboard, in that order of play."""
     config = make_config(3, humans=2, names=("Ana", "Ben"), seed=5, bot="easy")

@@ -282,3 +282,30 @@ async def test_c_in_a_replay_not_reviewed_says_so() -> None:
         await pilot.press("c")
         assert app.screen is replay
         assert "has not been reviewed" in text_of(replay.query_one(Notice))
+
+
+@asynctest
+async def test_a_move_within_the_error_of_the_top_one_is_not_shown_worse(tmp_path: Path) -> None:
+    # Issue 59: a decision headed "best · as hinted" went on to say what the other move
+    # "would have been worth", as if the move played had cost something.
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, reviewed_record(), tmp_path)
+        point = next(p for p in screen.query_one(WinChart).points if p.grade is Grade.BLUNDER)
+        decision = point.decision
+        assert decision is not None
+        played, top = decision.played, decision.best
+        estimates = dict(decision.estimates)
+        estimates[played] = replace(estimates[top], margin=estimates[top].margin - 0.2)
+        close = replace(decision, estimates=estimates, paired={(played, top): (0.003, 0.3)})
+        hint = StoredHint(played, Valuation(estimates), "search", 0)
+        told = replace(point, decision=replace(close, hint=hint))
+        assert told.decision is not None
+        assert told.decision.grade is Grade.BEST
+        lines = screen.query_one(ReviewChart).detail(0, told).plain.splitlines()
+        assert "best · as hinted" in lines[0]
+        assert "; about as good: " in lines[1]
+        assert "; best: " not in lines[1]
+        assert "was about as good as" in lines[2]
+        assert "within the error; this move: -0.2 ± 0.3 points" in lines[2]
+        assert "would have been" not in lines[2]

@@ -10,6 +10,7 @@ import pytest
 from coloretto.bots import Estimate
 from coloretto.engine import COLOURS, DRAW, ActionKind, Card, GameState, Rules, new_game
 from coloretto.play.advice import explain_hint
+from coloretto.play.foresight import Outlook
 from coloretto.play.words import describe_move, row_gain, row_list
 from coloretto.tui import GameConfig, Session
 from coloretto.tui.glyphs import GLYPHS, card_block, legend
@@ -101,6 +102,11 @@ def test_row_lists() -> None:
     assert row_list([0, 1, 2]) == "1\N{EN DASH}3"
 
 
+def unseen(action: object) -> Outlook:
+    """An outlook of no playouts: what the coach foresees is not this test's matter."""
+    return Outlook(0, None, 0, None, 0.0, None, 0)
+
+
 def test_hints_say_why_in_a_few_words() -> None:
     names = ["You", "Ben", "Cy", "Di"]
     for state in random_states(Rules(players=4), seed=5)[:-1]:
@@ -109,7 +115,7 @@ def test_hints_say_why_in_a_few_words() -> None:
         legal = state.legal_actions()
         for action in legal:
             estimates = {a: Estimate(0.5 if a == action else 0.2, 0.0) for a in legal}
-            hint = explain_hint(state, seat, action, estimates, names)
+            hint = explain_hint(state, seat, action, estimates, names, outlook=unseen)
             if action.kind is ActionKind.TAKE:
                 assert action.row is not None
                 gain = row_gain(state, seat, state.rows[action.row])
@@ -117,7 +123,7 @@ def test_hints_say_why_in_a_few_words() -> None:
                 assert f"{gain:+d} for you now ({now} → {now + gain})" in hint
             elif action.kind is ActionKind.DRAW:
                 assert hint.startswith("draw a card: ")
-                assert "no row holds cards yet" in hint or "gives you" in hint
+                assert "no row holds cards yet" in hint or "the best row now is row" in hint
             else:
                 assert action.row is not None
                 assert state.drawn_card is not None
@@ -148,7 +154,9 @@ def check_placement_reason(
     ]
     if "builds row" in hint:
         return
-    if "the only row it can go on" in hint:
+    if "nobody else is still in the round" in hint:
+        assert not [s for s in range(len(names)) if s != seat and not state.seats_out[s]]
+    elif "the only row" in hint:
         assert not others
     elif "on any row" in hint:
         assert set(others) == {here}
@@ -156,9 +164,8 @@ def check_placement_reason(
         assert here <= min(others)
         assert set(others) != {here}
     else:
-        assert "goes better for you" in hint
-        assert f"worth {here:+d} to " in hint
-        assert f"at most {min(others):+d} to the others" in hint
+        assert f"it makes row {row + 1} ({here:+d} for " in hint
+        assert "rather than row " in hint
         assert min(others) < here
 
 

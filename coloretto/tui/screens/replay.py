@@ -187,7 +187,9 @@ class ReplayScreen(Screen[None]):
             best = describe_action(decision.best, before)
             ahead = " · n: next mistake" if self._mistake_ahead() else ""
             lost = cost_words(decision)
-            return Text.assemble(("Best was: ", "bold"), f"{best} (this move: {lost}){ahead}")
+            # A move within the error of the top one is not called worse than it.
+            top = "Best was: " if decision.clear_loss > 0 else "About as good: "
+            return Text.assemble((top, "bold"), f"{best} (this move: {lost}){ahead}")
         if self.step == self.replay.last:
             return Text.assemble(head, f" {DASH} the record ends here (the game was not finished)")
         return Text.assemble(head, f" {DASH} → shows the next action, ← goes back")

@@ -157,10 +157,12 @@ class ReviewChart(Vertical):
                 Text(f"Played: {describe_action(decision.played, state)}, the best move; {chance}")
             )
             return Text("\n").join(lines)
+        # A move within the error of the top one is not called worse than it.
+        top = "best" if decision.clear_loss > 0 else "about as good"
         better = f"{best.win:.0%} ({plus_minus(best.win_error)})"
         lines.append(
             Text(
-                f"Played: {describe_action(decision.played, state)}, {chance}; best: "
+                f"Played: {describe_action(decision.played, state)}, {chance}; {top}: "
                 f"{describe_action(decision.best, state)}, {better}"
             )
         )
