@@ -14,6 +14,7 @@ import hashlib
 import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from itertools import islice
 from pathlib import Path
 from types import TracebackType
@@ -45,8 +46,12 @@ class WorkerCheck:
     problems: tuple[str, ...]
 
 
+@cache
 def code_fingerprint() -> str:
-    """A digest of coloretto's Python sources: equal where the games are played alike."""
+    """A digest of coloretto's Python sources: equal where the games are played alike.
+
+    Taken once per process, when first asked (in a worker, before its first game): a
+    worker started before its files changed keeps the digest of the code it runs."""
     root = Path(coloretto.__file__).parent
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
@@ -90,21 +95,18 @@ class ClusterRunner:
         return sum(self.client.nthreads().values())
 
     def check(self, arena: Arena) -> None:
-        """Fail unless every worker runs this coloretto and can make the arena's bots."""
-        checks: dict[str, object] = self.client.run(check_worker, arena.bots, on_error="return")
+        """Fail unless the scheduler and every worker run this coloretto (the scheduler
+        reads the games' tasks too) and the workers can make the arena's bots."""
         here = WorkerCheck(coloretto.__version__, code_fingerprint(), ())
+        try:
+            scheduler: object = self.client.run_on_scheduler(check_worker, ())
+        except Exception as error:  # raised on the scheduler, whatever it is
+            scheduler = error
+        _same_code(f"the scheduler at {self.address}", scheduler, here)
+        checks: dict[str, object] = self.client.run(check_worker, arena.bots, on_error="return")
         for worker, check in sorted(checks.items()):
-            if not isinstance(check, WorkerCheck):
-                raise ClusterError(
-                    f"the worker {worker} cannot run this coloretto ({check}): install "
-                    "the same coloretto on every worker"
-                )
-            if (check.version, check.code) != (here.version, here.code):
-                raise ClusterError(
-                    f"the worker {worker} runs other coloretto code ({check.version}) than "
-                    f"here ({here.version}): its games would not be this coloretto's; "
-                    "install the same coloretto on every worker"
-                )
+            _same_code(f"the worker {worker}", check, here)
+            assert isinstance(check, WorkerCheck)
             if check.problems:
                 raise ClusterError(f"the worker {worker}: {check.problems[0]}")
 
@@ -133,6 +135,22 @@ class ClusterRunner:
                 yield played
         finally:
             self.client.cancel(list(waiting.futures))
+
+
+def _same_code(where: str, check: object, here: WorkerCheck) -> None:
+    """Fail unless ``check`` (a ``WorkerCheck``, or the error that came instead) tells of
+    this coloretto's code."""
+    if not isinstance(check, WorkerCheck):
+        raise ClusterError(
+            f"{where} cannot run this coloretto ({check}): install the same coloretto on the "
+            "scheduler and every worker"
+        )
+    if (check.version, check.code) != (here.version, here.code):
+        raise ClusterError(
+            f"{where} runs other coloretto code ({check.version}) than here ({here.version}): "
+            "its games would not be this coloretto's; install the same coloretto on the "
+            "scheduler and every worker, and restart them after a change"
+        )
 
 
 def _outcome(future: Any, address: str) -> FinishedGame:
