@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,18 +90,22 @@ class Cluster:
 
 
 def start_cluster(
-    folder: Path, pythonpath: list[Path], workers: int, env: dict[str, str]
+    folder: Path,
+    pythonpath: list[Path],
+    workers: int,
+    env: dict[str, str] | None = None,
+    scheduler_pythonpath: list[Path] | None = None,
 ) -> Cluster:
     """``dask scheduler`` on a free loopback port and one ``dask worker`` command with
-    ``workers`` single-threaded processes (none for 0), ``pythonpath`` first on their path."""
+    ``workers`` single-threaded processes (none for 0), ``pythonpath`` first on their path
+    (the scheduler's own if given)."""
     folder.mkdir(parents=True, exist_ok=True)
-    environment = {
-        **os.environ,
-        **env,
-        "PYTHONPATH": os.pathsep.join(map(str, pythonpath)),
-    }
+
+    def quiet(path: list[Path]) -> dict[str, Any]:
+        environment = {**os.environ, **(env or {}), "PYTHONPATH": os.pathsep.join(map(str, path))}
+        return {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": environment}
+
     scheduler_file = folder / "scheduler.json"
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": environment}
     processes = [
         subprocess.Popen(
             [
@@ -115,7 +120,7 @@ def start_cluster(
                 str(scheduler_file),
             ],
             cwd=folder,
-            **quiet,
+            **quiet(scheduler_pythonpath or pythonpath),
         )
     ]
     deadline = time.monotonic() + 60
@@ -139,7 +144,7 @@ def start_cluster(
                     str(folder),
                 ],
                 cwd=folder,
-                **quiet,
+                **quiet(pythonpath),
             )
         )
     cluster = Cluster(address, processes)
@@ -175,7 +180,7 @@ def cluster(
 ) -> Iterator[Cluster]:
     """A scheduler and 2 worker processes running this coloretto and the plug-ins."""
     running = start_cluster(
-        tmp_path_factory.mktemp("cluster"), [ROOT, plugins], 2, {"WAITER_ROOM": str(room)}
+        tmp_path_factory.mktemp("cluster"), [ROOT, plugins], 2, env={"WAITER_ROOM": str(room)}
     )
     yield running
     running.stop()
@@ -358,7 +363,7 @@ def test_a_worker_s_address_is_not_a_scheduler_s(
 def test_a_scheduler_without_workers_is_told(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], short_wait: None
 ) -> None:
-    empty = start_cluster(tmp_path / "empty", [ROOT], 0, {})
+    empty = start_cluster(tmp_path / "empty", [ROOT], 0)
     try:
         message = failure(capsys, empty.address)
     finally:
@@ -367,21 +372,62 @@ def test_a_scheduler_without_workers_is_told(
     assert f"dask worker {empty.address} --nworkers N --nthreads 1" in message
 
 
-def test_a_worker_with_other_coloretto_code_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("odd", ["the worker", "the scheduler"])
+def test_other_coloretto_code_on_the_cluster_is_refused(
+    odd: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Its games would not be this coloretto's: the run does not start."""
+    """A worker's games, or the scheduler's reading of them, would not be this coloretto's:
+    the run does not start."""
     other = tmp_path / "other"
     shutil.copytree(Path(coloretto.__file__).parent, other / "coloretto")
     greedy = other / "coloretto" / "bots" / "greedy.py"
     greedy.write_text(greedy.read_text() + "\n# changed\n")
-    odd = start_cluster(tmp_path / "odd", [other], 1, {})
+    paths = {"the worker": ([other], [ROOT]), "the scheduler": ([ROOT], [other])}[odd]
+    cluster = start_cluster(tmp_path / "odd", paths[0], 1, scheduler_pythonpath=paths[1])
     try:
-        message = failure(capsys, odd.address)
+        message = failure(capsys, cluster.address)
     finally:
-        odd.stop()
+        cluster.stop()
+    assert f"{odd} " in message
     assert "runs other coloretto code (0.1.0) than here (0.1.0)" in message
-    assert "install the same coloretto on every worker" in message
+    assert "install the same coloretto on the scheduler and every worker" in message
+
+
+def test_a_cluster_started_before_the_code_changed_is_refused(tmp_path: Path) -> None:
+    """Workers and a scheduler keep the code they loaded: after the files change under them
+    (an upgrade, a checkout), the arena refuses them until they are restarted."""
+    copy = tmp_path / "copy"
+    shutil.copytree(Path(coloretto.__file__).parent, copy / "coloretto")
+    cluster = start_cluster(tmp_path / "stale", [copy], 1)
+    arena = ["-m", "coloretto", "arena", "--players", "2", "--bots", "greedy,greedy"]
+    arena += ["--games", "2", "--scheduler", cluster.address]
+    env = {**os.environ, "PYTHONPATH": str(copy), "COLORETTO_HOME": str(tmp_path / "home")}
+    try:
+        first = subprocess.run(
+            [sys.executable, *arena],
+            check=False,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
+        greedy = copy / "coloretto" / "bots" / "greedy.py"
+        greedy.write_text(greedy.read_text() + "\n# changed\n")
+        second = subprocess.run(
+            [sys.executable, *arena],
+            check=False,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
+    finally:
+        cluster.stop()
+    assert first.returncode == 0, first.stderr
+    assert second.returncode == 2
+    assert "runs other coloretto code" in second.stderr
+    assert "restart them after a change" in " ".join(second.stderr.split())
+    assert "Traceback" not in second.stderr
 
 
 def test_a_bot_missing_on_the_workers_is_told(
