@@ -289,6 +289,14 @@ def failure(capsys: pytest.CaptureFixture[str], address: str, bots: str = "greed
     return " ".join(err.split())
 
 
+def test_jobs_are_for_local_processes(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--players", "2", "--bots", "greedy,greedy", "--jobs", "2"]
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--scheduler", "tcp://127.0.0.1:8786"])
+    assert stop.value.code == 2
+    assert "--jobs is for local processes" in capsys.readouterr().err
+
+
 def test_a_malformed_address_is_told(capsys: pytest.CaptureFixture[str]) -> None:
     message = failure(capsys, "garbage")
     assert "bad scheduler address 'garbage': missing port number" in message
