@@ -156,11 +156,12 @@ def _same_code(where: str, check: object, here: WorkerCheck) -> None:
 def _outcome(future: Any, address: str) -> FinishedGame:
     """A finished game's result; a worker lost on it too often, or the scheduler lost, is
     a ``ClusterError``. Any other error is the game's own and is raised as it is."""
+    distributed = _distributed()
     try:
         played: FinishedGame = future.result()
-    except _distributed().KilledWorker as error:
+    except distributed.KilledWorker as error:
         raise ClusterError(f"the workers of {address} kept dying on a game: {error}") from None
-    except asyncio.CancelledError:
+    except distributed.CancelledError:
         raise ClusterError(f"lost the scheduler at {address}") from None
     return played
 

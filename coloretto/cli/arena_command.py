@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import re
 import sys
@@ -202,11 +203,17 @@ def _advance(progress: Progress, task: TaskID, before: int) -> Callable[[int], N
 
 @contextmanager
 def _runner(scheduler: str | None, jobs: int | None) -> Iterator[GameRunner]:
-    """Local processes, or with a scheduler's address its cluster (closed afterwards)."""
+    """Local processes, or with a scheduler's address its cluster (closed afterwards).
+
+    dask's own log lines are not shown (a lost scheduler fills them with the tracebacks
+    of its reconnection): the arena says what went wrong in one line."""
     if scheduler is None:
         yield LocalRunner(jobs or os.cpu_count() or 1)
         return
     with connect(scheduler) as runner:
+        for name, logger in list(logging.root.manager.loggerDict.items()):
+            if name.partition(".")[0] == "distributed" and isinstance(logger, logging.Logger):
+                logger.setLevel(logging.CRITICAL)
         yield runner
 
 
