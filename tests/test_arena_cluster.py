@@ -438,6 +438,55 @@ def test_a_cluster_started_before_the_code_changed_is_refused(tmp_path: Path) ->
     assert "Traceback" not in second.stderr
 
 
+def test_a_scheduler_lost_mid_run_is_told(plugins: Path, tmp_path: Path) -> None:
+    """The scheduler stops while games are played: one line, status 2, none of dask's
+    tracebacks of its attempts to reconnect."""
+    room = tmp_path / "room"
+    room.mkdir()
+    cluster = start_cluster(tmp_path / "lost", [ROOT, plugins], 1, env={"WAITER_ROOM": str(room)})
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(plugins)]),
+        "COLORETTO_HOME": str(tmp_path / "home"),
+        "WAITER_ROOM": str(room),
+    }
+    arena = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "coloretto",
+            "arena",
+            "--players",
+            "2",
+            "--bots",
+            "waiter,greedy",
+            "--games",
+            "6",
+            "--time-limit",
+            "60",
+            "--scheduler",
+            cluster.address,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (room / "first").exists():  # a game is played: the others wait
+            assert time.monotonic() < deadline, "no game started"
+            time.sleep(0.1)
+        cluster.processes[0].terminate()
+        _, err = arena.communicate(timeout=60)
+    finally:
+        arena.kill()
+        cluster.stop()
+    assert arena.returncode == 2, err
+    assert err.strip() == f"coloretto arena: error: lost the scheduler at {cluster.address}"
+
+
 def test_a_bot_missing_on_the_workers_is_told(
     cluster: Cluster,
     tmp_path: Path,
