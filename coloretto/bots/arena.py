@@ -4,6 +4,12 @@ Each deal is played once per rotation of the seats, so every bot sits in every
 seat equally often and nobody keeps the first-player advantage. Bots are asked
 through the game's guard: a move that raises, is illegal or is late is replaced
 and counted (or, with ``strict``, stops the run naming the bot).
+
+The games are played by a runner (``GameRunner``): local processes
+(``LocalRunner``), or a cluster's workers (``coloretto.bots.arena_cluster``). Each
+game's deal and bots are seeded from the arena's seed and the game's number, and
+the results are pooled in the games' order, so a seed gives the same figures on any
+runner and any number of workers (for bots without a clock).
 """
 
 from __future__ import annotations
@@ -12,9 +18,11 @@ import asyncio
 import hashlib
 import math
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
+from typing import Protocol
 
 from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
@@ -214,8 +222,28 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+@dataclass(frozen=True)
+class FinishedGame:
+    """One game played, as a runner hands it back: its number, its result, and its
+    record's text when the arena keeps records (written where the arena runs)."""
+
+    number: int
+    result: ArenaGameResult
+    record: str | None = None
+
+
 def play_game(arena: Arena, number: int) -> ArenaGameResult:
-    """Play game ``number`` of the arena: deal ``number // players``, seats rotated.
+    """Play game ``number`` of the arena (``played_game``); its record is written into the
+    arena's record directory when it keeps records."""
+    played = played_game(arena, number)
+    if played.record is not None:
+        _write_record(arena, number, played.record)
+    return played.result
+
+
+def played_game(arena: Arena, number: int) -> FinishedGame:
+    """Play game ``number`` of the arena: deal ``number // players``, seats rotated; with
+    the record's text (not written) when the arena keeps records.
 
     The bots are kept for the game, asked as the game on this machine asks them
     (``BotPlayers``) and played by the same loop (``play_bots``, without a pause): the bot
@@ -235,21 +263,18 @@ def play_game(arena: Arena, number: int) -> ArenaGameResult:
 
     asyncio.run(play_bots(game, ask))
     state = game.state
+    record = None
     if arena.record_dir is not None:
         names = [arena.names[entry_of[rules.controller(s)]] for s in range(rules.seats)]
         names = [n if rules.controller(s) == s else f"{n}'s ghost" for s, n in enumerate(names)]
-        path = arena.record_dir / f"game-{number + 1:05d}.json"
-        try:
-            path.write_text(record_text(state, names), encoding="utf-8")
-        except OSError as error:
-            raise RecordDirError(f"cannot write the record {path}: {_reason(error)}") from None
+        record = record_text(state, names)
     outcome = state.outcome()
     assert outcome is not None
     per_player = outcome.totals
     by_entry = [0] * players
     for p in range(players):
         by_entry[entry_of[p]] = p
-    return ArenaGameResult(
+    result = ArenaGameResult(
         scores=tuple(per_player[by_entry[e]] for e in range(players)),
         move_seconds=tuple(game.seconds[by_entry[e]] for e in range(players)),
         moves=tuple(game.moves[by_entry[e]] for e in range(players)),
@@ -257,6 +282,7 @@ def play_game(arena: Arena, number: int) -> ArenaGameResult:
         faults=tuple(game.faults[by_entry[e]] for e in range(players)),
         timeouts=tuple(game.timeouts[by_entry[e]] for e in range(players)),
     )
+    return FinishedGame(number, result, record)
 
 
 class _ArenaGame:
@@ -304,16 +330,42 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _play_numbered(job: tuple[Arena, int]) -> ArenaGameResult:
-    return play_game(*job)
+class GameRunner(Protocol):
+    """Where an arena's games are played."""
+
+    def play(self, arena: Arena) -> Iterator[FinishedGame]:
+        """Play every game of ``arena`` once (``played_game``), handing each back as it
+        finishes, in any order."""
+        ...
+
+
+@dataclass(frozen=True)
+class LocalRunner:
+    """The games played over ``jobs`` processes of this machine (in this one with 1)."""
+
+    jobs: int
+
+    def play(self, arena: Arena) -> Iterator[FinishedGame]:
+        """Every game, in the order of their numbers."""
+        numbers = range(arena.games)
+        if self.jobs == 1:
+            yield from (played_game(arena, n) for n in numbers)
+            return
+        with process_pool(self.jobs) as pool:  # its workers end with this process, however
+            yield from pool.map(played_game, repeat(arena), numbers, chunksize=1)  # it ends
 
 
 def run_arena(
     arena: Arena,
     jobs: int | None = None,
-    on_game: Callable[[ArenaResult], None] | None = None,
+    on_game: Callable[[int], None] | None = None,
+    runner: GameRunner | None = None,
 ) -> ArenaResult:
-    """Play every game (over ``jobs`` processes; default: all cores) and pool the results."""
+    """Play every game and pool the results in the games' order.
+
+    The games are played by ``runner``, by default over ``jobs`` local processes (default:
+    all cores). ``on_game`` is told how many games have finished, as each finishes.
+    """
     if arena.record_dir is not None:
         try:
             arena.record_dir.mkdir(parents=True, exist_ok=True)
@@ -322,17 +374,24 @@ def run_arena(
                 f"cannot make the record directory {arena.record_dir}: {_reason(error)}"
             ) from None
     result = ArenaResult(arena)
-    for game in _results(arena, jobs or os.cpu_count() or 1):
-        result.add(game)
+    early: dict[int, ArenaGameResult] = {}
+    games = (runner or LocalRunner(jobs or os.cpu_count() or 1)).play(arena)
+    for finished, played in enumerate(games, start=1):
+        if played.record is not None:
+            _write_record(arena, played.number, played.record)
+        early[played.number] = played.result
+        while result.games in early:  # the pooled sums do not depend on the finishing order
+            result.add(early.pop(result.games))
         if on_game is not None:
-            on_game(result)
+            on_game(finished)
     return result
 
 
-def _results(arena: Arena, jobs: int) -> Iterator[ArenaGameResult]:
-    numbers: Sequence[int] = range(arena.games)
-    if jobs == 1:
-        yield from (play_game(arena, n) for n in numbers)
-        return
-    with process_pool(jobs) as pool:  # its workers end with this process, however it ends
-        yield from pool.map(_play_numbered, ((arena, n) for n in numbers), chunksize=1)
+def _write_record(arena: Arena, number: int, record: str) -> None:
+    """Write game ``number``'s record into the arena's record directory."""
+    assert arena.record_dir is not None
+    path = arena.record_dir / f"game-{number + 1:05d}.json"
+    try:
+        path.write_text(record, encoding="utf-8")
+    except OSError as error:
+        raise RecordDirError(f"cannot write the record {path}: {_reason(error)}") from None

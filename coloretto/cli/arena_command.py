@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,9 +24,12 @@ from coloretto.bots.arena import (
     ArenaError,
     ArenaResult,
     BotStats,
+    GameRunner,
+    LocalRunner,
     RecordDirError,
     run_arena,
 )
+from coloretto.bots.arena_cluster import ClusterError, connect
 from coloretto.bots.options import number
 from coloretto.bots.registry import BotError
 from coloretto.cli.parser import Commands, bounded_int
@@ -68,8 +73,14 @@ def add_parser(commands: Commands) -> None:
     parser.add_argument(
         "--jobs",
         type=bounded_int(1, 256, "--jobs"),
-        default=os.cpu_count() or 1,
         help="processes to play in (default: all cores)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play the games on the workers of the dask.distributed cluster whose scheduler "
+        "is at ADDRESS (e.g. tcp://HOST:8786) instead of local processes; the same seed "
+        "gives the same results; needs pip install 'coloretto[cluster]'",
     )
     parser.add_argument(
         "--time-limit",
@@ -108,6 +119,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     bots = tuple(spec.strip() for spec in args.bots.split(","))
     if args.record_dir is not None and args.record_dir.exists() and not args.record_dir.is_dir():
         parser.error(f"--record-dir {args.record_dir} exists and is not a directory")
+    if args.scheduler is not None and args.jobs is not None:
+        parser.error("--jobs is for local processes; on a cluster its workers play")
     if args.against is not None and len(bots) != 1:
         parser.error(f"with --against, --bots names the one bot to measure, not {len(bots)}")
     opponents = (
@@ -129,33 +142,15 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (BotError, ValueError) as error:
         parser.error(str(error))
     err = Console(stderr=True)
-    results: list[ArenaResult] = []
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not sys.stderr.isatty(),
-    ) as progress:
-        task = progress.add_task("playing", total=args.games * len(arenas))
-        try:
-            for arena in arenas:
-                done = len(results) * args.games
-                results.append(
-                    run_arena(
-                        arena,
-                        args.jobs,
-                        on_game=_advance(progress, task, done),
-                    )
-                )
-        except ArenaError as error:
-            err.print(printable(f"coloretto arena: error: {error}"), soft_wrap=True, markup=False)
-            return 1
-        except RecordDirError as error:
-            err.print(printable(f"coloretto arena: error: {error}"), soft_wrap=True, markup=False)
-            return 2
+    try:
+        with _runner(args.scheduler, args.jobs) as runner:
+            results = _play(arenas, runner, err)
+    except ArenaError as error:
+        err.print(printable(f"coloretto arena: error: {error}"), soft_wrap=True, markup=False)
+        return 1
+    except (RecordDirError, ClusterError) as error:
+        err.print(printable(f"coloretto arena: error: {error}"), soft_wrap=True, markup=False)
+        return 2
     if args.against is not None:
         table = AgainstTables(bots[0], results)
         if args.json:
@@ -170,6 +165,27 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _play(arenas: list[Arena], runner: GameRunner, err: Console) -> list[ArenaResult]:
+    """Every table's games on ``runner``, a progress bar on a terminal as games finish."""
+    results: list[ArenaResult] = []
+    games = arenas[0].games
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not sys.stderr.isatty(),
+    ) as progress:
+        task = progress.add_task("playing", total=games * len(arenas))
+        for arena in arenas:
+            before = len(results) * games
+            advance = _advance(progress, task, before)
+            results.append(run_arena(arena, on_game=advance, runner=runner))
+    return results
+
+
 def _show(table: Table) -> None:
     """Print ``table`` whole: a terminal's width is the user's, but output to a file or a
     pipe gets the width the table needs rather than 80 columns."""
@@ -180,9 +196,25 @@ def _show(table: Table) -> None:
     console.print(table)
 
 
-def _advance(progress: Progress, task: TaskID, before: int) -> Callable[[ArenaResult], None]:
+def _advance(progress: Progress, task: TaskID, before: int) -> Callable[[int], None]:
     """Moves the progress bar as a table's games finish, after ``before`` earlier games."""
-    return lambda result: progress.update(task, completed=before + result.games)
+    return lambda finished: progress.update(task, completed=before + finished)
+
+
+@contextmanager
+def _runner(scheduler: str | None, jobs: int | None) -> Iterator[GameRunner]:
+    """Local processes, or with a scheduler's address its cluster (closed afterwards).
+
+    dask's own log lines are not shown (a lost scheduler fills them with the tracebacks
+    of its reconnection): the arena says what went wrong in one line."""
+    if scheduler is None:
+        yield LocalRunner(jobs or os.cpu_count() or 1)
+        return
+    with connect(scheduler) as runner:
+        for name, logger in list(logging.root.manager.loggerDict.items()):
+            if name.partition(".")[0] == "distributed" and isinstance(logger, logging.Logger):
+                logger.setLevel(logging.CRITICAL)
+        yield runner
 
 
 def _record_dir(root: Path | None, opponent: str | None, table: int) -> Path | None:
