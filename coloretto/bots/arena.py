@@ -351,8 +351,9 @@ class LocalRunner:
         if self.jobs == 1:
             yield from (played_game(arena, n) for n in numbers)
             return
-        with process_pool(self.jobs) as pool:  # its workers end with this process, however
-            yield from pool.map(played_game, repeat(arena), numbers, chunksize=1)  # it ends
+        # the pool's workers end with this process, however it ends
+        with process_pool(self.jobs) as pool:
+            yield from pool.map(played_game, repeat(arena), numbers, chunksize=1)
 
 
 def run_arena(
