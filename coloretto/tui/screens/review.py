@@ -117,16 +117,12 @@ class ReviewChart(Vertical):
             for ply in self.charted[self.seat]
         ]
         self.query_one(WinChart).show(points, selected)
-        title = Text("Chance to win after each decision of ", style="bold")
-        for seat in self.charted:
-            name = printable(self.names[seat])
-            if seat == self.seat:
-                title.append(f"[{name}]", "bold reverse")
-            else:
-                title.append(f" {name} ", "dim")
-            title.append(" ")
+        name = printable(self.names[self.seat])
+        title = Text(f"Chance to win after each decision of {name}", style="bold")
         if len(self.charted) > 1:
-            title.append("(p: next person)", "dim")
+            seats = list(self.charted)
+            after = seats[(seats.index(self.seat) + 1) % len(seats)]
+            title.append(f"  (p: next person, {printable(self.names[after])})", "dim")
         self.query_one("#chart-title", Static).update(title)
 
     @on(WinChart.Selected)
