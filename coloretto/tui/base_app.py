@@ -12,7 +12,6 @@ from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.screens.dialogs import TooSmallScreen
-from coloretto.tui.screens.game import GameScreen
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -103,8 +102,8 @@ class GuardedApp(App[None]):
 
     def get_key_display(self, binding: Binding) -> str:
         """How the footer names a key (Textual's hook): the game screen names its row keys
-        after the rows there are."""
-        screen = self.screen
-        if isinstance(screen, GameScreen) and (shown := screen.key_display(binding)):
-            return shown
+        after the rows there are, the tutorial's the one row its step asks for."""
+        key_display = getattr(self.screen, "key_display", None)  # the tutorial's is imported late
+        if callable(key_display) and (shown := key_display(binding)):
+            return str(shown)
         return super().get_key_display(binding)
