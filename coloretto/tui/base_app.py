@@ -3,6 +3,8 @@ small, and unexpected errors logged to a file, never shown to the player as a tr
 
 from __future__ import annotations
 
+import gc
+
 from textual import events
 from textual.app import App
 from textual.binding import Binding
@@ -35,8 +37,12 @@ class GuardedApp(App[None]):
         self.keeper.release()
 
     def on_ready(self) -> None:
-        """The first screen is up: check the terminal's size."""
+        """The first screen is up: check the terminal's size; the garbage collector on
+        again, if the start had it off (``coloretto.cli.play_command.starting_up``)."""
         self.check_size()
+        if not gc.isenabled():
+            gc.freeze()  # what the start made lives on: the collections to come skip it
+            gc.enable()
 
     def data_dir(self) -> DataDir:
         """Where the saves, the history and the last setup are kept."""
