@@ -24,7 +24,7 @@ class GuardedApp(App[None]):
     """A Textual app with the game's guards; ``keeper`` knows where the log file is. It
     gives its screens their ``AppServices`` (``coloretto.tui.services``)."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = ["app.tcss"]  # noqa: RUF012 (Textual's convention)
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, keeper: Keeper | None = None) -> None:

@@ -8,11 +8,13 @@ import subprocess
 import sys
 
 import pytest
+from textual.css.stylesheet import Stylesheet
 
 from coloretto.cli import play_command
 from coloretto.cli.main import build_parser, main
 from coloretto.engine import Rules
 from coloretto.tui import ColorettoApp, GameConfig
+from coloretto.tui.screens import GameScreen
 from tests.conftest import ROOT
 
 from .conftest import SIZE, asynctest, make_app
@@ -205,3 +207,19 @@ async def test_once_the_first_screen_is_up_the_collector_is_on_and_skips_the_sta
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+@asynctest
+async def test_the_game_screen_shows_without_parsing_the_styles_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A screen's own style sheet, read when it first shows, has Textual parse every style
+    # sheet again and restyle every widget: the game's is read with the app's.
+    parsed: list[object] = []
+    reparse = Stylesheet.reparse
+    monkeypatch.setattr(Stylesheet, "reparse", lambda sheet: parsed.append(reparse(sheet)))
+    app = make_app(4)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert parsed == []
