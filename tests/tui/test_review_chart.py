@@ -121,13 +121,15 @@ async def test_the_keys_move_through_the_decisions_and_p_shows_the_next_persons(
         assert "▲" in drawn
         assert "⁇ blunder" in drawn  # the legend
         title = text_of(screen.query_one("#chart-title", Static))
-        assert title.strip() == "Chance to win after each decision of Ana  (p: next person, Ben)"
+        assert title.strip() == "Ana's chance to win after each decision  (p: next person, Ben)"
         await pilot.press("p")
-        assert "of Ben  (p: next person, Cy)" in text_of(screen.query_one("#chart-title", Static))
+        title = text_of(screen.query_one("#chart-title", Static))
+        assert "Ben's chance to win after each decision  (p: next person, Cy)" in title
         assert chart.selected == 0
         assert all(p.decision is not None and p.decision.seat == 1 for p in chart.points)
         await pilot.press("p", "p")  # Cy, then Ana again
-        assert "of Ana  (p: next person, Ben)" in text_of(screen.query_one("#chart-title", Static))
+        title = text_of(screen.query_one("#chart-title", Static))
+        assert "Ana's chance to win after each decision  (p: next person, Ben)" in title
         await pilot.press("b")
         assert not isinstance(app.screen, ReviewScreen)
 
@@ -148,7 +150,8 @@ async def test_the_chart_reads_without_colour(
         assert flaws & {"?", "⁇"}  # a mistake or a blunder
         assert set(marks) - {" "} == flaws
         assert "▲" in drawn[-3]
-        assert "decision of Ana  (p: " in text_of(screen.query_one("#chart-title", Static))
+        title = text_of(screen.query_one("#chart-title", Static))
+        assert "Ana's chance to win after each decision  (p: " in title
 
 
 @asynctest

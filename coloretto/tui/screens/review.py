@@ -29,6 +29,7 @@ from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord, GameState
 from coloretto.play.advice import why_costly
 from coloretto.play.coach import Decision, Grade
+from coloretto.play.config import possessive
 from coloretto.play.review import Review, Reviewing, pending, positions, review_of
 from coloretto.play.saving import people
 from coloretto.play.statistics import count_accuracy
@@ -118,7 +119,7 @@ class ReviewChart(Vertical):
         ]
         self.query_one(WinChart).show(points, selected)
         name = printable(self.names[self.seat])
-        title = Text(f"Chance to win after each decision of {name}", style="bold")
+        title = Text(f"{possessive(name)} chance to win after each decision", style="bold")
         if len(self.charted) > 1:
             seats = list(self.charted)
             after = seats[(seats.index(self.seat) + 1) % len(seats)]
