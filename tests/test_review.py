@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from coloretto.bots import Analyst, Budget, Estimate
 from coloretto.bots.guard import guarded_analysis
 from coloretto.bots.registry import make_bot
 from coloretto.bots.search import SearchBot
-from coloretto.engine import Action, PlayerView, Rules, new_game
-from coloretto.play.advice import why_costly
+from coloretto.engine import Action, PlayerView, Rules, new_game, record_text
+from coloretto.play.advice import percent, why_costly
 from coloretto.play.analysis import analyse_decision
 from coloretto.play.coach import Decision, Grade, grade
 from coloretto.play.config import GameConfig
@@ -43,6 +44,7 @@ from coloretto.store.records import read_record
 from coloretto.store.stats import Stats
 from tests.conftest import ROOT, run_coloretto
 from tests.test_bot_expert import FOUR, SPREAD, START, deal_and_play
+from tests.tui.review_fixtures import reviewed_record
 
 FAST = "search:iterations=12"
 """A quicker analyst for the tests that review whole games and check the grades."""
@@ -440,3 +442,31 @@ def test_why_a_move_was_costly_is_said_in_terms_of_the_table() -> None:
         "taking row 1 was better for your chance to win: playing the round out 12 times, "
         "after taking row 1 (+5 for you) Cy takes green in "
     )
+
+
+def test_the_review_reads_at_80_columns_and_tells_people_apart(tmp_path: Path) -> None:
+    # A hotseat game's people are "Player 1", "Player 2"...: cut to fit, they read alike.
+    names = ("Player 1", "Player 2", "Player 3")
+    record = reviewed_record(names=names)
+    path = tmp_path / "hotseat.json"
+    path.write_text(record_text(record.state, record.seats, record.meta), encoding="utf-8")
+    done = run_coloretto(tmp_path, "review", str(path), "--bot", "search", columns=80)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert max(cell_len(line) for line in lines) <= 80
+    assert "…" not in done.stdout  # nothing cut: headers, figures, names
+    for name in names:
+        assert f"Decisions of {name}" in lines
+        assert any(line.startswith(f"{name}: accuracy ") for line in lines)
+    mine = review_of(record, positions(record))
+    assert mine is not None
+    shown = 0
+    for decision in mine.decisions.values():
+        chance = round(100 * decision.win_loss)
+        if decision.grade is Grade.BEST or not chance:
+            continue
+        win = f"{-chance:+d}±{percent(decision.errors[0])}"
+        row = [line for line in lines if line.split()[:1] == [str(decision.ply + 1)]]
+        assert any(win in line.split() for line in row), (decision.ply, win)
+        shown += 1
+    assert shown > 10

@@ -147,3 +147,12 @@ def test_no_answer_while_the_others_play() -> None:
         playing.answer(DRAW)
     with pytest.raises(ValueError, match="waits for the player"):
         Lesson.start().advance()
+
+
+def test_no_row_belongs_to_anyone_in_the_words() -> None:
+    lesson = Lesson.start()
+    while not lesson.finished:
+        if lesson.waiting:
+            words = lesson.step.text(lesson.game).lower()
+            assert "your row" not in words, lesson.number + 1
+        lesson = lesson.advance() if lesson.pending else lesson.answer(lesson.step.expect)

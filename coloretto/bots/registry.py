@@ -19,10 +19,13 @@ import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from coloretto.bots.base import Bot, BotFactory
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 GROUP = "coloretto.bots"
 
@@ -66,6 +69,9 @@ def _entry_points() -> Mapping[str, EntryPoint]:
 
 @cache
 def _scan(path: tuple[str, ...]) -> Mapping[str, EntryPoint]:
+    # Imported here: tens of milliseconds a game's start spares (its bots are made later).
+    from importlib.metadata import entry_points  # noqa: PLC0415
+
     return MappingProxyType({ep.name: ep for ep in entry_points(group=GROUP)})
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
 from coloretto import __version__
 from coloretto.cli import play_command
@@ -18,10 +18,27 @@ from coloretto.store.text import printable
 def installed_version() -> str:
     """The version of the installed package, from its metadata (``pyproject.toml``'s
     ``version`` as installed); the source's ``__version__`` when it runs uninstalled."""
+    # Imported here: reading the metadata takes tens of milliseconds a game's start spares.
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
     try:
         return version("coloretto")
     except PackageNotFoundError:
         return __version__
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed version, read only when asked for."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"coloretto {installed_version()}")
+        parser.exit()
 
 
 def build_parser(argv: Sequence[str] | None = None) -> Parser:
@@ -32,7 +49,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
         prog="coloretto",
         description="Coloretto, the card game, in your terminal.",
     )
-    parser.add_argument("--version", action="version", version=f"coloretto {installed_version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands: Commands = parser.add_subparsers(
         title="commands", metavar="COMMAND", parser_class=Parser
     )

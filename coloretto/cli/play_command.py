@@ -6,6 +6,9 @@ Plain ``coloretto`` (no sub-command) opens the setup screen with the same choice
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -293,10 +296,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(parser, f"cannot resume: {problem}; {instead(keeper.data, session.id)}")
     if session is None and not args.setup:  # the setup screen keeps what it starts
         keeper.remember(config)  # for the setup screen of plain coloretto, next time
-    from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
+    with starting_up():
+        from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
-    app = ColorettoApp(config, setup=args.setup, session=session, keeper=keeper)
-    app.run()
+        app = ColorettoApp(config, setup=args.setup, session=session, keeper=keeper)
+        app.run()
     return app.return_code or 0
 
 
@@ -307,11 +311,26 @@ def run_setup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 0
     if (problem := _unusable(DataDir.default())) is not None:
         return fail(parser, problem)
-    from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
+    with starting_up():
+        from coloretto.tui.app import ColorettoApp  # noqa: PLC0415 (Textual only to play)
 
-    app = ColorettoApp()
-    app.run()
+        app = ColorettoApp()
+        app.run()
     return app.return_code or 0
+
+
+@contextlib.contextmanager
+def starting_up() -> Iterator[None]:
+    """The app's start with the garbage collector off: importing Textual and drawing the
+    first screen make some hundred thousand objects that live on, which it would go through
+    again and again for nothing. Once the first screen is up the app freezes what there is
+    (``gc.freeze``: later collections skip it) and turns the collector on
+    (``GuardedApp.on_ready``); at the latest, when the app ends."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _unusable(data: DataDir) -> str | None:

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -207,47 +207,66 @@ class _Report:
         return [d for d in chosen if d.seat in self.seats]
 
     def print(self) -> None:
-        """The decisions as a table, then each player's summary."""
+        """Each player's decisions as a table (the player's name over it), then their
+        summary; made to be read at 80 columns (a narrower terminal wraps the moves)."""
         console = Console(soft_wrap=False)
-        review, states, names = self.review, self.states, self.names
+        review = self.review
         mine = self.decisions()
         console.print(
             Text(
                 printable(
                     f"Review of {self.path.name}: {len(mine)} decisions analysed by "
-                    f"{review.bot} (seed {review.seed}); what a move lost: points of final "
-                    "margin and chance to win, ± their standard error; Hint: the hint asked "
-                    "in the game (✓: followed)."
+                    f"{review.bot} (seed {review.seed}). Points, Win: what a move lost "
+                    "(points of final margin, chance to win in percent), ± their standard error; "
+                    "Hint: the hint asked in the game (✓: followed)."
                 )
             )
         )
-        table = Table(box=None, padding=(0, 1), pad_edge=False)
-        columns = ("Move", "Player", "Played", "Best", "Points", "Win", "Grade", "Hint")
-        for column in columns:
-            right = column in ("Move", "Points", "Win")
-            table.add_column(column, justify="right" if right else "left", no_wrap=True)
-        for decision in mine:
-            state = states[decision.ply]
-            best = decision.best
-            other = decision.grade is not Grade.BEST
-            win_error, points_error = decision.errors
-            chance = round(100 * decision.win_loss)
-            table.add_row(
-                str(decision.ply + 1),
-                Text(names[decision.seat], overflow="fold"),
-                short_action(decision.played, state),
-                short_action(best, state) if other else "",
-                f"{signed(-decision.cost)}±{points_error:.1f}" if other else "",
-                f"{-chance:+d}±{percent(win_error)}%" if other and chance else "",
-                _grade_text(decision.grade),
-                _hint_text(decision, state),
-            )
-        console.print(table)
-        from coloretto.tui.summary import costly_list  # noqa: PLC0415 (the tui layer loads lazily)
+        labels = seat_labels(self.names)
+        found = {summary.seat: summary for summary in self.found}
+        for seat in self.seats:
+            decisions = [d for d in mine if d.seat == seat]
+            if not decisions:
+                continue
+            console.print()
+            console.print(Text(f"Decisions of {labels[seat]}", style="bold"))
+            console.print(self._table(decisions))
+            if (summary := found.get(seat)) is not None:
+                from coloretto.tui.summary import costly_list  # noqa: PLC0415 (the tui layer loads lazily)
 
-        for summary in self.found:
-            console.print(Text(summary.headline, style="bold"))
-            console.print(costly_list(summary))
+                console.print(Text(replace(summary, name=labels[seat]).headline, style="bold"))
+                console.print(costly_list(summary))
+
+    def _table(self, decisions: Sequence[Decision]) -> Table:
+        """One player's decisions, a line each: the move's number, the move played, the
+        best one and what the move lost (when it was not the best), the grade, the hint."""
+        table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False)
+        rows = [self._row(decision) for decision in decisions]
+        columns = ("Move", "Played", "Best", "Points", "Win %", "Grade", "Hint")
+        for index, column in enumerate(columns):
+            if column in ("Move", "Points", "Win %"):  # figures: never cut
+                widest = max(len(column), *(len(str(row[index])) for row in rows))
+                table.add_column(column, justify="right", no_wrap=True, min_width=widest)
+            else:  # words: wrapped on a narrow terminal, never cut
+                table.add_column(column, overflow="fold")
+        for row in rows:
+            table.add_row(*row)
+        return table
+
+    def _row(self, decision: Decision) -> tuple[str, str, str, str, str, Text, str]:
+        state = self.states[decision.ply]
+        other = decision.grade is not Grade.BEST
+        win_error, points_error = decision.errors
+        chance = round(100 * decision.win_loss)
+        return (
+            str(decision.ply + 1),
+            short_action(decision.played, state),
+            short_action(decision.best, state) if other else "",
+            f"{signed(-decision.cost)}±{points_error:.1f}" if other else "",
+            f"{-chance:+d}±{percent(win_error)}" if other and chance else "",
+            _grade_text(decision.grade),
+            _hint_text(decision, state),
+        )
 
     def to_json(self, *, complete: bool) -> dict[str, Any]:
         """The review as one JSON object (see ``EPILOG``)."""
@@ -297,6 +316,19 @@ class _Report:
                 for d in self.decisions()
             ],
         }
+
+
+def seat_labels(names: Sequence[str]) -> list[str]:
+    """Each seat's name, with its seat number when another seat has the same name (two
+    people of a hotseat game left unnamed, a record from elsewhere).
+
+    >>> seat_labels(["Player 1", "Player 2"]), seat_labels(["Ana", "Ana", "Bot 1"])
+    (['Player 1', 'Player 2'], ['Ana (seat 1)', 'Ana (seat 2)', 'Bot 1'])
+    """
+    return [
+        f"{name} (seat {seat + 1})" if names.count(name) > 1 else name
+        for seat, name in enumerate(names)
+    ]
 
 
 def _hint_text(decision: Decision, state: GameState) -> str:

@@ -31,7 +31,6 @@ from coloretto.engine import GameRecord, GameState, Match, RecordError, Rules, d
 from coloretto.engine.record import expect
 from coloretto.play.analysis import HINTS_KEY, hints_meta, hints_of
 from coloretto.play.config import DEFAULT_DELAY, HINT_BOT, MAX_NAME, GameConfig, Player
-from coloretto.play.review import positions
 from coloretto.play.session import Session
 from coloretto.play.table_view import TableView
 from coloretto.play.words import names_and
@@ -114,6 +113,8 @@ def session_from_record(record: GameRecord, default_bot: str | None = None) -> S
         raise RecordError(f"{_WHERE}.id: not a session id: {session_id[:40]!r}")
     session = Session(config, match, session_id)
     if HINTS_KEY in record.meta:  # a hint that does not fit the game is dropped
+        from coloretto.play.review import positions  # noqa: PLC0415 (its processes load lazily)
+
         states = positions(record)
         hints = hints_of(record.meta, states)
         session.hints.given = {(match.game_number, ply): h for ply, h in hints.items()}

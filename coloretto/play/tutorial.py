@@ -317,8 +317,8 @@ STEPS: tuple[Step, ...] = (
         check=lambda game: game.drawn_card is GREEN,
     ),
     Step(
-        "Ben put brown on your row: the others push cards you do not want onto your "
-        "rows. Press {keys.draw} to draw again.",
+        "Ben put brown on row 1, the row you were filling with green: the others put "
+        "cards you do not want on the rows you would take. Press {keys.draw} to draw again.",
         ROW_1,
         draw(GREEN),
         check=lambda game: game.rows[0] == (GREEN, BROWN),
@@ -392,19 +392,19 @@ STEPS: tuple[Step, ...] = (
         check=lambda game: game.last_round and game.drawn_card is YELLOW,
     ),
     Step(
-        "Put the yellow card on row 1: press {keys.rows[0]}.",
+        "Put the yellow card on row 1: press {keys.rows[0]}. Once everyone has taken a row "
+        "in this last round, the game ends.",
         ROW_1,
         place(1),
-        (put(BROWN, 2), put(PLUS2, 1)),
+        (put(BROWN, 3), put(PLUS2, 1)),
         check=lambda game: game.drawn_card is YELLOW,
     ),
     Step(
-        'Ben added a "+2" to your yellow: take row 1 (press {keys.rows[0]}). Then the others take '
-        "theirs, and the game ends.",
+        'Ben put a "+2" next to the yellow on row 1: take row 1 (press {keys.rows[0]}).',
         ROW_1,
         take(1),
-        (put(GRAY, 3), take(2), take(3)),
-        check=lambda game: game.rows[0] == (YELLOW, PLUS2),
+        (put(GRAY, 2), take(3), take(2)),
+        check=lambda game: game.rows[0] == (YELLOW, PLUS2) and not game.rows[1],
     ),
     Step(_plus_and_minus, YOUR_SEAT, check=lambda game: game.is_over),
     Step(_points, YOUR_SEAT, check=lambda game: bool(game.score_breakdown(YOU).jokers)),

@@ -133,7 +133,8 @@ LAST_ROUND_NEWS = Line(("The Last Round card came up: this round is the last!",)
 def describe_move(
     move: Move, before: GameState, after: GameState, names: Sequence[str]
 ) -> list[Line]:
-    """The move in words, then what followed from it (Last Round, end of round, discards).
+    """The move in words (its first line), then what followed from it (Last Round, end of
+    round, discards). A draw that turned up the Last Round card says so first, on its line.
 
     ``before`` and ``after`` are the states around the move.
 
@@ -149,9 +150,11 @@ def describe_move(
     row = move.action.row
     if kind is ActionKind.DRAW:
         assert move.card is not None
-        lines.append(Line((f"{who} drew ", move.card, ".")))
-        if move.last_round:
-            lines.append(LAST_ROUND_NEWS)
+        drew = (f"{who} drew ", move.card, ".")
+        if move.last_round:  # it came up first, then the card under it was drawn
+            lines.append(Line((*LAST_ROUND_NEWS.parts, " ", *drew), bold=True))
+        else:
+            lines.append(Line(drew))
     elif kind is ActionKind.PLACE:
         assert row is not None
         assert before.drawn_card is not None

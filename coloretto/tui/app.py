@@ -48,6 +48,10 @@ class ColorettoApp(GuardedApp):
     """
 
     TITLE = "Coloretto"
+    CSS_PATH = ["app.tcss", "screens/game.tcss"]  # noqa: RUF012 (Textual's convention)
+    """The game screen's styles with the app's, parsed once at the start: a screen's own
+    style sheet, read when it first shows, has Textual parse every style sheet again and
+    restyle every widget (20 ms of the first screen)."""
     BINDINGS = [  # noqa: RUF012 (Textual's convention)
         Binding("ctrl+c", "leave", "Quit", show=False, priority=True, id="ctrl-c"),
     ]

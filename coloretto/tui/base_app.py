@@ -3,6 +3,8 @@ small, and unexpected errors logged to a file, never shown to the player as a tr
 
 from __future__ import annotations
 
+import gc
+
 from textual import events
 from textual.app import App
 from textual.binding import Binding
@@ -12,7 +14,6 @@ from coloretto.play.config import GameConfig
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.screens.dialogs import TooSmallScreen
-from coloretto.tui.screens.game import GameScreen
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -23,7 +24,7 @@ class GuardedApp(App[None]):
     """A Textual app with the game's guards; ``keeper`` knows where the log file is. It
     gives its screens their ``AppServices`` (``coloretto.tui.services``)."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = ["app.tcss"]  # noqa: RUF012 (Textual's convention)
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, keeper: Keeper | None = None) -> None:
@@ -36,8 +37,12 @@ class GuardedApp(App[None]):
         self.keeper.release()
 
     def on_ready(self) -> None:
-        """The first screen is up: check the terminal's size."""
+        """The first screen is up: check the terminal's size; the garbage collector on
+        again, if the start had it off (``coloretto.cli.play_command.starting_up``)."""
         self.check_size()
+        if not gc.isenabled():
+            gc.freeze()  # what the start made lives on: the collections to come skip it
+            gc.enable()
 
     def data_dir(self) -> DataDir:
         """Where the saves, the history and the last setup are kept."""
@@ -103,8 +108,8 @@ class GuardedApp(App[None]):
 
     def get_key_display(self, binding: Binding) -> str:
         """How the footer names a key (Textual's hook): the game screen names its row keys
-        after the rows there are."""
-        screen = self.screen
-        if isinstance(screen, GameScreen) and (shown := screen.key_display(binding)):
-            return shown
+        after the rows there are, the tutorial's the one row its step asks for."""
+        key_display = getattr(self.screen, "key_display", None)  # the tutorial's is imported late
+        if callable(key_display) and (shown := key_display(binding)):
+            return str(shown)
         return super().get_key_display(binding)

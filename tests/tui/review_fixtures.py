@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from coloretto.bots import Estimate
 from coloretto.engine import GameRecord, GameState, load_record, to_record
@@ -39,11 +40,17 @@ def made_up(states: tuple[GameState, ...], ply: int, rng: random.Random) -> Deci
 
 
 def reviewed_record(
-    seed: int = 8, players: int = 3, *, left: int = 0, bot: str = "search"
+    seed: int = 8,
+    players: int = 3,
+    *,
+    left: int = 0,
+    bot: str = "search",
+    names: Sequence[str] = NAMES,
 ) -> GameRecord:
-    """A random game of ``players`` people, every decision but the last ``left`` reviewed
-    (``bot`` named as the review's: the one that analyses those left)."""
-    record = load_record(to_record(random_game(seed, players), NAMES[:players]))
+    """A random game of ``players`` people (named from ``names``), every decision but the
+    last ``left`` reviewed (``bot`` named as the review's: the one that analyses those
+    left)."""
+    record = load_record(to_record(random_game(seed, players), names[:players]))
     states = positions(record)
     plies = pending(states, Review(), range(players))
     rng = random.Random(seed)

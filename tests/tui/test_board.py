@@ -64,6 +64,27 @@ async def test_a_seat_shows_the_bot_level_and_the_match_total() -> None:
         assert "(" not in you
 
 
+@pytest.mark.parametrize("players", [4, 5])
+@asynctest
+async def test_at_80x24_a_bot_that_took_a_row_keeps_its_level(players: int) -> None:
+    app = make_app(players, humans=1, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        seen = False
+        while screen.view.game.round < 3:  # the bots take rows before the person, often
+            game = screen.view.game
+            for seat in range(1, players):
+                view = screen.query_one(f"#seat-{seat + 1}", SeatView)
+                first = text_of(view).splitlines()[0]
+                assert f"Bot {seat} (greedy)" in first, first
+                seen |= view.has_class("-out")  # it took a row this round
+            await pilot.press(key_for(game))
+            await settle(pilot)
+            await pilot.pause()
+        assert seen
+
+
 @asynctest
 async def test_wide_names_keep_the_points_in_line() -> None:
     app = make_app(3, humans=1, seed=1, names=["李小龍"])

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import gc
+import os
+import subprocess
+import sys
+
 import pytest
+from textual.css.stylesheet import Stylesheet
 
 from coloretto.cli import play_command
 from coloretto.cli.main import build_parser, main
 from coloretto.engine import Rules
 from coloretto.tui import ColorettoApp, GameConfig
+from coloretto.tui.screens import GameScreen
+from tests.conftest import ROOT
+
+from .conftest import SIZE, asynctest, make_app
 
 
 def config_of(*argv: str) -> GameConfig:
@@ -152,3 +162,69 @@ def test_plain_coloretto_opens_the_setup_screen_in_a_terminal(
     (app,) = started
     assert app.show_setup
     assert app.config is None
+
+
+def test_a_game_starts_without_importing_what_its_first_screen_does_not_need() -> None:
+    # The package metadata (email, zipfile...) and the review's worker processes cost tens
+    # of milliseconds of the first screen's half second (docs/tui-speed.md).
+    code = (
+        "import sys\n"
+        "from coloretto.cli.main import build_parser\n"
+        "build_parser(['play']).parse_args(['play', '--players', '4'])\n"
+        "import coloretto.tui.app\n"
+        "late = ('importlib.metadata', 'multiprocessing', 'coloretto.play.review')\n"
+        "print(' '.join(name for name in late if name in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.stdout.split() == []
+
+
+def test_the_app_starts_with_the_garbage_collector_off_and_turns_it_on(
+    monkeypatch: pytest.MonkeyPatch, terminal: None
+) -> None:
+    seen: list[bool] = []
+    monkeypatch.setattr(ColorettoApp, "run", lambda app: seen.append(gc.isenabled()))
+    assert main(["play", "--players", "3", "--seed", "5"]) == 0
+    assert seen == [False]  # while it started
+    assert gc.isenabled()  # once it ended, at the latest
+
+
+@asynctest
+async def test_once_the_first_screen_is_up_the_collector_is_on_and_skips_the_start() -> None:
+    gc.disable()  # as play_command.starting_up leaves it
+    try:
+        app = make_app(3)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert gc.isenabled()
+            assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+@asynctest
+async def test_the_game_screen_shows_without_parsing_the_styles_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A screen's own style sheet, read when it first shows, has Textual parse every style
+    # sheet again and restyle every widget: the game's is read with the app's.
+    parsed: list[str] = []  # who had the style sheets parsed again (not a theme's change)
+    reparse = Stylesheet.reparse
+
+    def counted(sheet: Stylesheet) -> None:
+        parsed.append(sys._getframe(1).f_code.co_name)
+        reparse(sheet)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    app = make_app(4)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert "_load_screen_css" not in parsed

@@ -16,13 +16,13 @@ from coloretto.engine import GameRecord
 from coloretto.play.coach import Grade, StoredHint, Valuation
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
-from coloretto.play.review import positions, review_of
+from coloretto.play.review import positions, review_of, with_review
 from coloretto.store.paths import DataDir
 from coloretto.tui import ColorettoApp
 from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.screens.review import ChartScreen, ReviewChart, ReviewScreen
 from coloretto.tui.widgets import KeysBar, Notice
-from coloretto.tui.widgets.win_chart import MARKS, ChartPoint, WinChart, draw
+from coloretto.tui.widgets.win_chart import MARKS, ChartPoint, WinChart, draw, legend
 from tests.test_review import PLUMBING
 
 from .conftest import SIZE, asynctest, render_text, text_of
@@ -121,14 +121,15 @@ async def test_the_keys_move_through_the_decisions_and_p_shows_the_next_persons(
         assert "▲" in drawn
         assert "⁇ blunder" in drawn  # the legend
         title = text_of(screen.query_one("#chart-title", Static))
-        assert "[Ana]" in title
-        assert "p: next person" in title
+        assert title.strip() == "Ana's chance to win after each decision  (p: next person, Ben)"
         await pilot.press("p")
-        assert "[Ben]" in text_of(screen.query_one("#chart-title", Static))
+        title = text_of(screen.query_one("#chart-title", Static))
+        assert "Ben's chance to win after each decision  (p: next person, Cy)" in title
         assert chart.selected == 0
         assert all(p.decision is not None and p.decision.seat == 1 for p in chart.points)
         await pilot.press("p", "p")  # Cy, then Ana again
-        assert "[Ana]" in text_of(screen.query_one("#chart-title", Static))
+        title = text_of(screen.query_one("#chart-title", Static))
+        assert "Ana's chance to win after each decision  (p: next person, Ben)" in title
         await pilot.press("b")
         assert not isinstance(app.screen, ReviewScreen)
 
@@ -149,7 +150,8 @@ async def test_the_chart_reads_without_colour(
         assert flaws & {"?", "⁇"}  # a mistake or a blunder
         assert set(marks) - {" "} == flaws
         assert "▲" in drawn[-3]
-        assert "[Ana]" in text_of(screen.query_one("#chart-title", Static))
+        title = text_of(screen.query_one("#chart-title", Static))
+        assert "Ana's chance to win after each decision  (p: " in title
 
 
 @asynctest
@@ -309,3 +311,40 @@ async def test_a_move_within_the_error_of_the_top_one_is_not_shown_worse(tmp_pat
         assert "was about as good as" in lines[2]
         assert "within the error; this move: -0.2 ± 0.3 points" in lines[2]
         assert "would have been" not in lines[2]
+
+
+def without_flaws(record: GameRecord) -> GameRecord:
+    """``record`` with every decision of its review played as well as the best."""
+    review = review_of(record, positions(record))
+    assert review is not None
+    for ply, decision in review.decisions.items():
+        played = decision.estimates[decision.played]
+        estimates = dict.fromkeys(decision.estimates, played)
+        review.decisions[ply] = replace(decision, estimates=estimates)
+    return with_review(record, review)
+
+
+@asynctest
+async def test_n_without_a_mistake_says_so_under_the_chart_covering_nothing(
+    tmp_path: Path,
+) -> None:
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await opened(pilot, without_flaws(reviewed_record()), tmp_path)
+        chart = screen.query_one(WinChart)
+        assert "⁇ blunder" in chart_text(chart)  # the legend
+        await pilot.press("n")
+        await pilot.pause()
+        assert chart.selected == 0
+        assert "n: no mistake or blunder in these decisions." in chart_text(chart)
+        assert not app.query("Toast")  # no pop-up over the review
+        assert "accuracy 100%" in text_of(screen.query_one("#review-body", Static))
+        await pilot.press("right")  # the next key: the legend again
+        await pilot.pause()
+        assert chart.selected == 1
+        assert "⁇ blunder" in chart_text(chart)
+        assert "no mistake" not in chart_text(chart)
+
+
+def test_the_charts_legend_says_what_the_axis_numbers_are() -> None:
+    assert legend(0.25, 120).plain.endswith("┈ even chance (25%)  2 round 2 starts")

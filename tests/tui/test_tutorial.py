@@ -24,7 +24,7 @@ from coloretto.tui.screens.dialogs import ConfirmQuit, HelpScreen, RulesScreen
 from coloretto.tui.screens.setup import OFFER
 from coloretto.tui.screens.tutorial import REAL_GAME, TutorialScreen
 from coloretto.tui.tutorial_app import TutorialApp
-from coloretto.tui.widgets import Notice
+from coloretto.tui.widgets import KeysBar, MoveLog, Notice
 from coloretto.tui.widgets.bubble import Bubble, BubbleTail
 
 from .conftest import SIZE, asynctest, make_config, text_of
@@ -125,11 +125,14 @@ async def test_the_bubble_points_at_the_row_it_is_about() -> None:
         row = screen.query_one("#row-1").region
         bubble = screen.query_one(Bubble).region
         tail, mark = screen.query(BubbleTail)
-        assert bubble.x >= screen.query_one("#rows").region.right  # beside the table
-        assert tail.region.y == mark.region.y == row.y + (row.height - 1) // 2
-        assert tail.region.x == bubble.x
+        assert bubble.y == row.bottom  # under the row, on the empty table
+        assert bubble.right <= screen.query_one("#rows").region.right
+        assert tail.region.y == bubble.y
+        assert row.x <= tail.region.x < row.right  # pointing up at the row
+        assert mark.region.y == row.y + (row.height - 1) // 2
         assert mark.region.right == row.x  # just left of the row's number
         assert not bubble.overlaps(screen.query_one("#drawn").region)
+        assert not bubble.overlaps(screen.query_one("#seats").region)
 
 
 @pytest.mark.parametrize("size", [SIZE, (100, 30), (120, 40)], ids=str)
@@ -165,6 +168,17 @@ async def test_every_bubble_is_on_the_screen_beside_what_it_is_about(
                 assert not bubble.overlaps(target.region), where
                 tail = screen.query_one("#tail", BubbleTail).region
                 assert tail.x in (bubble.x, bubble.right - 1) or tail.y == bubble.y, where
+            # Never over the top bar, the turn line or a card on the table.
+            for kept in ("#top", "#turn", "#notice"):
+                assert not bubble.overlaps(screen.query_one(kept).region), (where, kept)
+            for row, cards in enumerate(lesson.game.rows):
+                if cards:
+                    assert not bubble.overlaps(screen.query_one(f"#row-{row + 1}").region), where
+            if spot is not None and spot.part in (Part.TOP, Part.ROW, Part.DECK):
+                assert not bubble.overlaps(screen.query_one("#drawn").region), where
+            if spot is not None and (spot.part is Part.TOP or lesson.game.last_round):
+                # Steps 12-16 ("watch the top bar", the last round): the players in sight.
+                assert not bubble.overlaps(screen.query_one("#seats").region), where
             if lesson.finished:
                 break
             await pilot.press(key_for(lesson.step.expect))
@@ -213,6 +227,40 @@ async def test_the_keys_bar_changes_in_the_same_frame_as_the_step() -> None:
         shown = first_frame(frames, "Step 3 of", seen)
         assert "d Draw" in shown
         assert "Enter Go on" not in shown
+
+
+@asynctest
+async def test_the_keys_bar_offers_only_the_row_the_step_accepts() -> None:
+    app = quick()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await play_to_step(pilot, 0)
+        keys = screen.query_one(KeysBar)
+        while not screen.lesson.finished:
+            await pilot.pause()
+            expect = screen.lesson.step.expect
+            shown = [key for key, _, _ in keys.keys]
+            rows = [str(n) for n in range(1, 4)]
+            if expect is not None and expect.row is not None:
+                assert str(expect.row + 1) in shown, (screen.lesson.number + 1, shown)
+                assert not any("\N{EN DASH}" in key for key in shown)
+            else:
+                assert not set(rows) & set(shown)
+            await pilot.press(key_for(expect))
+    app = quick()
+    async with app.run_test(size=SIZE) as pilot:
+        pilot.app.set_keymap({"row-1": "a"})
+        screen = await play_to_step(pilot, 3)  # put the card on row 1: a, as remapped
+        assert "a" in [key for key, _, _ in screen.query_one(KeysBar).keys]
+
+
+@asynctest
+async def test_the_move_log_tells_the_last_round_card_before_the_card_drawn() -> None:
+    app = quick()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await play_to_step(pilot, 13)  # the Last Round card came up
+        (entry,) = [e.plain for e in screen.query_one(MoveLog).entries if "Last Round" in e.plain]
+        assert entry.index("The Last Round card came up") < entry.index("You drew yellow")
+        assert "yellow." in text_of(screen.query_one(MoveLog))  # the end of it in sight
 
 
 @asynctest

@@ -29,6 +29,7 @@ from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord, GameState
 from coloretto.play.advice import why_costly
 from coloretto.play.coach import Decision, Grade
+from coloretto.play.config import possessive
 from coloretto.play.review import Review, Reviewing, pending, positions, review_of
 from coloretto.play.saving import people
 from coloretto.play.statistics import count_accuracy
@@ -117,16 +118,12 @@ class ReviewChart(Vertical):
             for ply in self.charted[self.seat]
         ]
         self.query_one(WinChart).show(points, selected)
-        title = Text("Chance to win after each decision of ", style="bold")
-        for seat in self.charted:
-            name = printable(self.names[seat])
-            if seat == self.seat:
-                title.append(f"[{name}]", "bold reverse")
-            else:
-                title.append(f" {name} ", "dim")
-            title.append(" ")
+        name = printable(self.names[self.seat])
+        title = Text(f"{possessive(name)} chance to win after each decision", style="bold")
         if len(self.charted) > 1:
-            title.append("(p: next person)", "dim")
+            seats = list(self.charted)
+            after = seats[(seats.index(self.seat) + 1) % len(seats)]
+            title.append(f"  (p: next person, {printable(self.names[after])})", "dim")
         self.query_one("#chart-title", Static).update(title)
 
     @on(WinChart.Selected)

@@ -48,6 +48,7 @@ from coloretto.tui.widgets.bubble import (
     MIN_WIDTH,
     Bubble,
     BubbleTail,
+    Placement,
     Side,
     place_bubble,
     wrapped_lines,
@@ -101,16 +102,6 @@ ANSWERS = frozenset(
 )
 """The binding ids of the keys that answer a step: pressed when they are not the answer,
 they get a hint."""
-
-_SIDES = {
-    Part.TABLE: Side.OVER,
-    Part.ROW: Side.RIGHT,
-    Part.DECK: Side.RIGHT,
-    Part.SEAT: Side.LEFT,
-    Part.TOP: Side.BELOW,
-}
-"""Which side of its target a bubble goes: beside the rows, over the table, left of the
-players, under the top bar."""
 
 _END = Spot(Part.SEAT, YOU)
 """The summary's bubble points at the players and their scores."""
@@ -318,8 +309,8 @@ class TutorialScreen(Screen[TutorialEnd]):
         return words
 
     def point(self) -> None:
-        """Put the bubble beside what its step is about (a row is marked as well); none
-        while the others play."""
+        """Put the bubble beside what its step is about (a row is marked as well), over
+        nothing else that matters; none while the others play."""
         lesson = self.lesson
         bubble, tail, mark = self.query_one(Bubble), *self.query(BubbleTail)
         if not lesson.waiting and not lesson.finished:
@@ -328,19 +319,8 @@ class TutorialScreen(Screen[TutorialEnd]):
         if not self.query_one("#rows").region:
             return  # not laid out yet: the bubble comes once the table is
         spot = _END if lesson.finished else lesson.step.spot
-        side = _SIDES[spot.part]
-        target, edge = self._target(spot)
-        screen = self.size
-        if side is Side.RIGHT:
-            room = screen.width - edge
-        elif side is Side.LEFT:
-            room = edge - 1
-        else:
-            room = target.width - 2
-        width = max(MIN_WIDTH, min(MAX_WIDTH, room))
         words = self.words()
-        lines = wrapped_lines(words, width, self.app.console)
-        placement = place_bubble(target, side, edge=edge, screen=screen, lines=lines, width=width)
+        side, target, placement = self._place(spot, words)
         bubble.border_title = (
             "Done" if lesson.finished else f"{lesson.number + 1}/{len(lesson.steps)}"
         )
@@ -349,20 +329,62 @@ class TutorialScreen(Screen[TutorialEnd]):
         row = (target.x - 1, target.y + (target.height - 1) // 2)
         mark.point(Side.LEFT, row if spot.part is Part.ROW else None)
 
-    def _target(self, spot: Spot) -> tuple[Region, int]:
-        """The region of ``spot`` on the screen, and the edge the bubble keeps to."""
+    def _place(self, spot: Spot, words: Text) -> tuple[Side, Region, Placement]:
+        """Where the bubble goes for ``spot``: the first of its places (``_places``) where
+        it covers nothing to keep in sight (``_kept_in_sight``), else the last."""
+        screen, console = self.size, self.app.console
+        kept = self._kept_in_sight(spot)
+        found: tuple[Side, Region, Placement] | None = None
+        for side, target, edge, room in self._places(spot):
+            width = max(MIN_WIDTH, min(MAX_WIDTH, room))
+            lines = wrapped_lines(words, width, console)
+            placement = place_bubble(
+                target, side, edge=edge, screen=screen, lines=lines, width=width
+            )
+            found = (side, target, placement)
+            if not any(placement.box.overlaps(region) for region in kept):
+                break
+        assert found is not None  # every spot has a place
+        return found
+
+    def _places(self, spot: Spot) -> list[tuple[Side, Region, int, int]]:
+        """Where a bubble may go for ``spot``, best first: the side, its target, the edge
+        it keeps to (see ``place_bubble``) and the cells across it may take. On the
+        table's free part first (under the row or the top bar, left of the deck), so that
+        it covers no player; beside the table, over the players, when that is taken."""
         rows = self.query_one("#rows").region
-        side = self.query_one("#side").region
+        deck = self.query_one("#drawn").region
+        inside = rows.x + 1  # within the table's border
+        room = deck.x - 1 - inside  # the table left of the deck's column
+        beside = (rows.right, self.size.width - rows.right)
         if spot.part is Part.ROW:
-            return self.query_one(f"#row-{spot.index + 1}").region, rows.right
+            row = self.query_one(f"#row-{spot.index + 1}").region
+            return [(Side.BELOW, row, row.bottom, room), (Side.RIGHT, row, *beside)]
         if spot.part is Part.DECK:
-            return self.query_one("#drawn").region, rows.right
+            return [(Side.LEFT, deck, deck.x - 1, room), (Side.RIGHT, deck, *beside)]
         if spot.part is Part.SEAT:
-            return self.query_one(f"#seat-{spot.index + 1}").region, side.x
+            seat = self.query_one(f"#seat-{spot.index + 1}").region
+            side = self.query_one("#side").region
+            return [(Side.LEFT, seat, side.x, side.x - 1)]
         if spot.part is Part.TOP:
             top = self.query_one("#top").region
-            return top, top.bottom
-        return rows, rows.y
+            over_table = Region(inside, top.y, room, top.height)
+            return [
+                (Side.BELOW, over_table, rows.y + 1, room),
+                (Side.BELOW, top, top.bottom, top.width - 2),
+            ]
+        return [(Side.OVER, rows, rows.y, rows.width - 2)]
+
+    def _kept_in_sight(self, spot: Spot) -> list[Region]:
+        """What a bubble for ``spot`` must not cover: the top bar, the players, the deck
+        (or the card drawn), every row with cards and the row it points at, the turn line
+        and the message under it."""
+        game = self.lesson.game
+        selectors = ["#top", "#seats", "#drawn", "#turn", "#notice"]
+        selectors += [f"#row-{row + 1}" for row, cards in enumerate(game.rows) if cards]
+        if spot.part is Part.ROW:
+            selectors.append(f"#row-{spot.index + 1}")
+        return [self.query_one(selector).region for selector in selectors]
 
     # ------------------------------------------------------------------ the flow
 
@@ -427,6 +449,14 @@ class TutorialScreen(Screen[TutorialEnd]):
         if action == "new_game":
             return lesson.finished
         return True
+
+    def key_display(self, binding: Binding) -> str | None:
+        """How the keys bar names ``binding``: the row keys as the one row the step asks
+        for (``1``, not ``1-3``); ``None`` for the usual name."""
+        expect = self.lesson.step.expect if self.lesson.waiting else None
+        if binding.id == "row-1" and expect is not None and expect.row is not None:
+            return self.key_names().rows[expect.row]
+        return None
 
     def action_draw(self) -> None:
         """``d``: draw."""

@@ -31,7 +31,7 @@ class Side(StrEnum):
     LEFT = "left"
     """Left of the target; the tail points right."""
     BELOW = "below"
-    """Under the target; the tail points up."""
+    """Under the target (centred on it); the tail points up at its middle."""
     OVER = "over"
     """Over the middle of the target, without a tail."""
 
@@ -63,7 +63,9 @@ def place_bubble(
     >>> place_bubble(Region(42, 2, 36, 2), Side.LEFT, edge=42, screen=screen, lines=4, width=40)
     Placement(box=Region(x=2, y=1, width=40, height=6), tail=(41, 2))
     >>> place_bubble(Region(0, 0, 80, 1), Side.BELOW, edge=1, screen=screen, lines=2, width=40)
-    Placement(box=Region(x=39, y=1, width=40, height=4), tail=(72, 1))
+    Placement(box=Region(x=20, y=1, width=40, height=4), tail=(40, 1))
+    >>> place_bubble(Region(3, 4, 26, 3), Side.BELOW, edge=7, screen=screen, lines=3, width=30)
+    Placement(box=Region(x=1, y=7, width=30, height=5), tail=(16, 7))
     """
     height = lines + 2
     bottom = screen.height - 1  # the footer's line stays in sight
@@ -72,9 +74,10 @@ def place_bubble(
         y = target.y + (target.height - height) // 2
         return Placement(_on_screen(Region(x, y, width, height), screen.width, bottom), None)
     if side is Side.BELOW:
-        x = screen.width - width - 1
-        tail_x = min(x + width - 2, max(x + 1, target.right - 8))
-        return Placement(Region(x, edge, width, height), (tail_x, edge))
+        x = target.x + (target.width - width) // 2
+        box = _on_screen(Region(x, edge, width, height), screen.width, bottom)
+        tail_x = min(box.right - 2, max(box.x + 1, target.x + target.width // 2))
+        return Placement(box, (tail_x, box.y))
     aim = target.y if side is Side.LEFT else target.y + (target.height - 1) // 2
     y = max(aim - height + 2, min(aim - 1, bottom - height))
     x = edge if side is Side.RIGHT else edge - width

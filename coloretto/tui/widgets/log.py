@@ -41,9 +41,12 @@ class MoveLog(Static):
         shown: list[Text] = []
         used = 0
         for entry in reversed(self.entries):
-            lines = len(entry.wrap(console, width))
-            if shown and used + lines > height:
+            lines = entry.wrap(console, width)
+            if not shown and len(lines) > height:  # the newest alone is too long: its end
+                shown.append(Text("\n").join(lines[-height:]))
+                break
+            if shown and used + len(lines) > height:
                 break
             shown.append(entry)
-            used += lines
+            used += len(lines)
         self.update(Text("\n").join(reversed(shown)), layout=False)

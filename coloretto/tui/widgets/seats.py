@@ -247,13 +247,14 @@ class SeatView(Static):
         right = Text(f"{info.breakdown.total} {points}", style="bold")
         if info.match_total is not None:
             right.append(f" · match {info.match_total}")
-        # The name and score come first; the status and the level where there is room.
-        status = f"{info.status}  " if info.status else ""
-        if left.cell_len + 1 + len(status) + right.cell_len <= width:
-            right = Text.assemble((status, "italic"), right)
+        # The name and score come first, then the bot's level (who is playing), then the
+        # status where there is room (a row taken is on the table, the turn marked).
         level = f" ({info.level})" if info.level else ""
         if left.cell_len + len(level) + 1 + right.cell_len <= width:
             left.append(level, style="dim")
+        status = f"{info.status}  " if info.status else ""
+        if left.cell_len + 1 + len(status) + right.cell_len <= width:
+            right = Text.assemble((status, "italic"), right)
         head = fit_line(left, right, width)
         if stack:
             body = collection_columns(info.collection, info.breakdown, stack, plain=plain)

@@ -249,16 +249,16 @@ def legend(share: float, width: int = 80, *, plain: bool = False) -> Text:
     """What the chart's glyphs mean, on one line of at most ``width`` cells (the last
     parts left out when they do not fit; ``plain``: the marks without colour).
 
+    >>> legend(0.25, 100).plain
+    '⁈ inaccuracy  ? mistake  ⁇ blunder  ░ ± error  ┈ even chance (25%)  2 round 2 starts'
     >>> legend(0.25).plain
-    '⁈ inaccuracy  ? mistake  ⁇ blunder  ░ ± error  ┈ even chance (25%)  1 2 rounds'
-    >>> legend(0.25, 60).plain
-    '⁈ inaccuracy  ? mistake  ⁇ blunder  ░ ± error'
+    '⁈ inaccuracy  ? mistake  ⁇ blunder  ░ ± error  ┈ even chance (25%)'
     """
     parts = [(MARKS[grade], mark_style(grade, plain=plain), grade.value) for grade in MARKS]
     parts += [
         ("░", BAND, "± error"),
         ("┈", FAINT, f"even chance ({share:.0%})"),
-        ("1 2", CARET, "rounds"),
+        ("2", CARET, "round 2 starts"),
     ]
     text = Text()
     for glyph, style, name in parts:
@@ -290,6 +290,9 @@ class WinChart(Widget, can_focus=True):
 
     selected: reactive[int] = reactive(0)
     """The selected decision (an index into ``points``)."""
+
+    note: reactive[str] = reactive("")
+    """Said in place of the legend until the next key (``n`` finding no mistake)."""
 
     class Selected(Message):
         """A decision was selected (by a key, or new points under the selection)."""
@@ -335,6 +338,10 @@ class WinChart(Widget, can_focus=True):
         self.refresh()
         self.post_message(self.Selected(self, self.selected, self.current))
 
+    def on_key(self) -> None:
+        """A key pressed: the legend again, in place of a note."""
+        self.note = ""
+
     def action_select(self, delta: int) -> None:
         """←/→: the previous or next decision."""
         if self.points:
@@ -346,7 +353,8 @@ class WinChart(Widget, can_focus=True):
             self.selected = 0 if which == "first" else len(self.points) - 1
 
     def action_next_mistake(self) -> None:
-        """``n``: the next mistake or blunder (from the start again after the last)."""
+        """``n``: the next mistake or blunder (from the start again after the last); when
+        there is none, the chart says so under itself (a pop-up would cover the review)."""
         count = len(self.points)
         for step in range(1, count + 1):
             index = (self.selected + step) % count
@@ -354,7 +362,12 @@ class WinChart(Widget, can_focus=True):
             if grade is not None and grade.is_error:
                 self.selected = index
                 return
-        self.notify("No mistake or blunder in these decisions.", timeout=3)
+        analysed = all(point.decision is not None for point in self.points)
+        self.note = (
+            "n: no mistake or blunder in these decisions."
+            if analysed
+            else "n: no mistake or blunder in the decisions analysed so far."
+        )
 
     def rows_for(self, height: int) -> int:
         """The chart's rows on a screen ``height`` lines tall."""
@@ -375,5 +388,8 @@ class WinChart(Widget, can_focus=True):
             share=self.share,
             plain=self.app.no_color,
         )
-        lines.append(legend(self.share, width, plain=self.app.no_color))
+        if self.note:
+            lines.append(Text(self.note, "italic"))
+        else:
+            lines.append(legend(self.share, width, plain=self.app.no_color))
         return Text("\n").join(lines)
