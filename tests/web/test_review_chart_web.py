@@ -62,7 +62,7 @@ async def review_reached(url: str) -> str:
                 await read(0.3)
         shown = ""
         await press("v")
-        await wait_for("Chance to win after each decision of [You]")
+        await wait_for("Your chance to win after each decision")
         seen = shown
         await wait_for("Decision 1 of ")
         return " ".join((seen + shown).split())
