@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from coloretto.engine import GameRecord
-from coloretto.play.coach import Grade, StoredHint, Valuation
+from coloretto.play.coach import Decision, Grade, StoredHint, Valuation
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
 from coloretto.play.review import positions, review_of, with_review
@@ -229,14 +229,21 @@ def test_review_chart_snapshot_without_colour(
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
+async def first_blunder(
+    pilot: Pilot[None], tmp_path: Path
+) -> tuple[ReviewScreen, ChartPoint, Decision]:
+    """The reviewed game's screen, its first blunder's point and that decision."""
+    screen = await opened(pilot, reviewed_record(), tmp_path)
+    point = next(p for p in screen.query_one(WinChart).points if p.grade is Grade.BLUNDER)
+    assert point.decision is not None
+    return screen, point, point.decision
+
+
 @asynctest
 async def test_the_hint_given_in_the_game_is_told_beside_the_verdict(tmp_path: Path) -> None:
     app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot, reviewed_record(), tmp_path)
-        point = next(p for p in screen.query_one(WinChart).points if p.grade is Grade.BLUNDER)
-        decision = point.decision
-        assert decision is not None
+        screen, point, decision = await first_blunder(pilot, tmp_path)
         valuation = Valuation(decision.estimates)
         for hinted, said in ((decision.played, "· as hinted"), (decision.best, "· hint: ")):
             hint = StoredHint(hinted, valuation, "search", 0)
@@ -292,10 +299,7 @@ async def test_a_move_within_the_error_of_the_top_one_is_not_shown_worse(tmp_pat
     # "would have been worth", as if the move played had cost something.
     app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
-        screen = await opened(pilot, reviewed_record(), tmp_path)
-        point = next(p for p in screen.query_one(WinChart).points if p.grade is Grade.BLUNDER)
-        decision = point.decision
-        assert decision is not None
+        screen, point, decision = await first_blunder(pilot, tmp_path)
         played, top = decision.played, decision.best
         estimates = dict(decision.estimates)
         estimates[played] = replace(estimates[top], margin=estimates[top].margin - 0.2)
