@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from coloretto.online.accounts import Account, new_account, normalise_server, sign_challenge
+from coloretto.online.accounts import Account, new_account
 from coloretto.online.database import StoreUrl, open_database
 from coloretto.online.migrations import STEPS, schema_version
 from coloretto.online.names import fold
 from tests.online.raw_ws import Server, host_request, open_ws, receive, send, source
+from tests.online.test_standings import signed
 
 LOOK_ALIKES_OF_HANA = [
     "Ha\u034fna",  # combining grapheme joiner
@@ -100,17 +101,7 @@ async def opening(
 ) -> tuple[Any, dict[str, Any]]:  # fmt: skip
     """Open a seat (as ``account``, its name spelt ``claimed`` in the claim, or as a
     guest); the connection and the first answer (a welcome or an error)."""
-    code = request.get("room")
-    ws = await open_ws(f"{server.url}/rooms" + (f"/{code}" if code else ""), address)
-    if account is not None:
-        await send(ws, {"type": "challenge"})
-        nonce = base64.urlsafe_b64decode((await receive(ws, "challenge"))["nonce"] + "=")
-        route = "host" if request["type"] == "host" else f"{request['type']} {code}"
-        signature = sign_challenge(account, nonce, normalise_server(server.url), route)
-        claim = {"name": claimed or account.name, "signature": signature}
-        request = {**request, "account": claim}
-    await send(ws, {"version": 1, **request})
-    return ws, await receive(ws)
+    return await signed(server, address, account, request, claimed)
 
 
 def seat_names(lobby: dict[str, Any]) -> list[str | None]:

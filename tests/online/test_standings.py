@@ -91,10 +91,15 @@ async def register(server: Server, account: Account) -> None:
 
 
 async def signed(
-    server: Server, address: str, account: Account | None, opening: dict[str, Any]
+    server: Server,
+    address: str,
+    account: Account | None,
+    opening: dict[str, Any],
+    claimed: str | None = None,
 ) -> tuple[Any, dict[str, Any]]:
-    """Open a seat on ``server`` (as ``account``, signed, or as a guest); the connection
-    and the first answer (a welcome, or an error)."""
+    """Open a seat on ``server`` (as ``account``, signed, its name spelt ``claimed`` in
+    the claim if given, or as a guest); the connection and the first answer (a welcome,
+    or an error)."""
     code = opening.get("room")
     ws = await open_ws(f"{server.url}/rooms" + (f"/{code}" if code else ""), address)
     if account is not None:
@@ -102,7 +107,8 @@ async def signed(
         nonce = base64.urlsafe_b64decode((await receive(ws, "challenge"))["nonce"] + "=")
         route = "host" if opening["type"] == "host" else f"{opening['type']} {code}"
         signature = sign_challenge(account, nonce, normalise_server(server.url), route)
-        opening = {**opening, "account": {"name": account.name, "signature": signature}}
+        claim = {"name": claimed or account.name, "signature": signature}
+        opening = {**opening, "account": claim}
     await send(ws, {"version": 1, **opening})
     return ws, await receive(ws)
 
