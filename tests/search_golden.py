@@ -25,9 +25,10 @@ from typing import Any
 
 from coloretto.bots.base import Analyst, Bot, Estimate
 from coloretto.bots.expert import ExpertBot
-from coloretto.bots.players import CatchesUp, Reseeded, move_seed
+from coloretto.bots.players import CatchesUp, Reseeded
 from coloretto.bots.registry import make_bot
 from coloretto.engine import Action, GameState, Rules, new_game
+from coloretto.engine.seeds import move_seed
 
 GOLDEN = Path(__file__).parent / "data" / "search_golden.json"
 GOLDEN_GAMES = 3

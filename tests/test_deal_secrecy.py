@@ -29,7 +29,7 @@ from coloretto.engine import (
     new_game,
     to_record,
 )
-from coloretto.engine.setup import SEED_BITS, KeyedStream, deal_random
+from coloretto.engine.seeds import SEED_BITS, KeyedStream, deal_random
 from coloretto.online.messages import GameMessage
 from coloretto.online.protocol import Host
 from coloretto.online.public import PublicGame, PublicSetup, parse_move

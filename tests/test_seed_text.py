@@ -14,7 +14,7 @@ from coloretto.cli import play_command
 from coloretto.cli.main import build_parser
 from coloretto.engine import Rules, new_game
 from coloretto.engine.record import load_record, to_record
-from coloretto.engine.setup import SECRET_SEED, SEED_BITS
+from coloretto.engine.seeds import SECRET_SEED, SEED_BITS
 from coloretto.play.config import GameConfig
 from coloretto.play.replay import Replay
 from coloretto.play.seed_text import (

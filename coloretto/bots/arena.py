@@ -15,7 +15,6 @@ runner and any number of workers (for bots without a clock).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import math
 import os
 from collections.abc import Callable, Iterator
@@ -31,6 +30,7 @@ from coloretto.bots.players import BotPlayers
 from coloretto.bots.registry import make_bot
 from coloretto.bots.workers import process_pool
 from coloretto.engine import GameState, Match, Outcome, Rules, record_text
+from coloretto.engine.seeds import arena_deal_seed
 
 DEFAULT_TIME_LIMIT = 5.0
 """Seconds a bot may take for one move before it is replaced (as in the game)."""
@@ -79,8 +79,7 @@ class Arena:
         >>> Arena(Rules(players=3), ("expert", "greedy", "greedy"), 1, seed=5).deal_seed(0)
         127245736666073
         """
-        digest = hashlib.sha256(f"arena/{self.seed}/{deal}".encode()).digest()
-        return int.from_bytes(digest[:6])
+        return arena_deal_seed(self.seed, deal)
 
     @property
     def names(self) -> tuple[str, ...]:

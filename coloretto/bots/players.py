@@ -26,7 +26,6 @@ so that it knows its opponents as well as the bot it replaces did.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
@@ -35,15 +34,7 @@ from coloretto.bots.base import Analyst, Bot, Budget, Estimate
 from coloretto.bots.guard import Analysis, Answer, guarded_analysis, guarded_choice
 from coloretto.bots.registry import make_bot
 from coloretto.engine import Action, GameState, PlayerView
-from coloretto.engine.setup import Seed
-
-OLD_SEEDS = 2**32
-"""Every match seed drawn before seeds took 128 bits was below this: such a match keeps the
-bots' seeds it always had (``move_seed``), so an old save plays on as it would have."""
-
-GAME_PLIES = 1000
-"""More actions than any game has: game ``n`` of a match counts its plies from ``n`` times
-this (``move_seed``)."""
+from coloretto.engine.seeds import Seed, match_ply, move_seed
 
 
 @runtime_checkable
@@ -62,27 +53,6 @@ class CatchesUp(Protocol):
     def catch_up(self, view: PlayerView) -> None:
         """Take in everything ``view`` shows of the game so far, without a time limit."""
         ...
-
-
-def match_ply(state: GameState, game_number: int) -> int:
-    """The ply ``move_seed`` counts for the move at ``state``, game ``game_number`` of its
-    match."""
-    return state.ply + GAME_PLIES * game_number
-
-
-def move_seed(seed: Seed, seat: int, ply: int) -> int:
-    """The seed of the bot that moves ``seat`` at ``ply`` (counted over the match) of a
-    match dealt from ``seed``. A bot's moves may give its seed away, so a big or a text
-    seed gives its bots a hash of itself; a small one (``OLD_SEEDS``) the seeds it always
-    gave.
-
-    >>> move_seed(3, 1, 10), move_seed(3, 1, 10) == move_seed(3, 1, 11)
-    (4063137, False)
-    """
-    if isinstance(seed, int) and 0 <= seed < OLD_SEEDS:
-        return (seed * 1_000_003 + 7919 * (seat + 1) + 104_729 * ply) % 2**32
-    digest = hashlib.sha256(f"{seed}/bot/{seat}/{ply}".encode()).digest()
-    return int.from_bytes(digest[:4])
 
 
 def budget_for(time_limit: float) -> Budget:

@@ -26,7 +26,8 @@ from coloretto.engine.record import (
 )
 from coloretto.engine.rules import Edition, Rules, Scoring, Variant
 from coloretto.engine.scoring import ScoreBreakdown, SetScore, best_total, score
-from coloretto.engine.setup import Seed, Setup, deal
+from coloretto.engine.seeds import Seed
+from coloretto.engine.setup import Setup, deal
 from coloretto.engine.state import GameState, Move, new_game
 from coloretto.engine.view import PlayerView
 

@@ -8,7 +8,8 @@ from enum import Enum
 from coloretto.engine.actions import Action
 from coloretto.engine.outcome import Outcome
 from coloretto.engine.rules import Rules
-from coloretto.engine.setup import Seed, deal, random_seed
+from coloretto.engine.seeds import Seed, game_seed, random_seed
+from coloretto.engine.setup import deal
 from coloretto.engine.state import GameState
 
 
@@ -86,16 +87,14 @@ class Match:
 
     def game_seed(self, number: int) -> Seed:
         """The seed that deals game ``number`` (from 1) of the match (``ValueError`` if it is
-        withheld). A later game's is text, the match seed and the number (``random.Random``
-        adds the text's SHA-512 digest): while the match seed is secret, so is every game of
-        the match.
+        withheld): ``coloretto.engine.seeds.game_seed``.
 
         >>> Match.start(Rules(players=3, games=2), seed=4).game_seed(2)
         '4/2'
         """
         if self.seed is None:
             raise ValueError("this match's seed is withheld: it deals no other game")
-        return self.seed if number == 1 else f"{self.seed}/{number}"
+        return game_seed(self.seed, number)
 
     def outcome(self) -> Outcome | None:
         """The match's result once its last game is over, else ``None``: the players

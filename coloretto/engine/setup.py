@@ -2,94 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
-import random
-import secrets
 from collections import Counter
 from dataclasses import dataclass
 
 from coloretto.engine.cards import COLOURS, Card
 from coloretto.engine.rules import Edition, Rules
+from coloretto.engine.seeds import Seed, deal_random
 
 CARDS_PER_COLOUR = 9
 PLUS2_CARDS = 10
 JOKERS = 3
 CARDS_BELOW_LAST_ROUND = 15
-
-Seed = int | str
-
-SEED_BITS = 128
-"""The size of a seed drawn at random: too many seeds to search for the one that dealt a
-deck from the cards seen (``random_seed``)."""
-
-
-SECRET_SEED = 2**64
-"""Seeds from this one up (every seed drawn by ``random_seed``, nearly always) deal from a
-``KeyedStream``; smaller ones (``--seed 7``) from ``random.Random``, as they always have."""
-
-
-def random_seed() -> int:
-    """A seed of ``SEED_BITS`` bits of the operating system's randomness (``secrets``)."""
-    return secrets.randbits(SEED_BITS)
-
-
-class KeyedStream(random.Random):
-    """A generator whose bits are SHA-256 digests of a key and a counter, so no number of
-    outputs tells anything of the others or of the key (unlike ``random.Random``, whose
-    state follows from 624 outputs).
-
-    >>> a, b = KeyedStream("k"), KeyedStream("k")
-    >>> [a.randrange(100) for _ in range(5)] == [b.randrange(100) for _ in range(5)]
-    True
-    >>> 0.0 <= KeyedStream("k").random() < 1.0
-    True
-    """
-
-    def __init__(self, key: Seed) -> None:
-        self._key = b""
-        self._counter = 0
-        self._pool = 0
-        self._pooled = 0
-        super().__init__(key)
-
-    def seed(self, a: object = None, version: int = 2) -> None:
-        """Start the stream keyed by ``a`` (its text)."""
-        self._key = hashlib.sha256(f"coloretto-deal:{a}".encode()).digest()
-        self._counter = 0
-        self._pool = 0
-        self._pooled = 0
-
-    def getrandbits(self, k: int) -> int:
-        """``k`` bits of the stream."""
-        while self._pooled < k:
-            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            self._pool = (self._pool << 256) | int.from_bytes(block, "big")
-            self._pooled += 256
-        self._pooled -= k
-        bits = self._pool >> self._pooled
-        self._pool &= (1 << self._pooled) - 1
-        return bits
-
-    def random(self) -> float:
-        """A float in [0, 1) from 53 bits of the stream."""
-        return self.getrandbits(53) / (1 << 53)
-
-
-def deal_random(seed: Seed) -> random.Random:
-    """The generator that deals from ``seed``: a ``KeyedStream`` for a secret seed (at
-    least ``SECRET_SEED``, or game *n* of a match of one: ``"SEED/n"``), else
-    ``random.Random`` (the deals of small seeds never change).
-
-    >>> type(deal_random(7)).__name__, type(deal_random(f"{2**100}/2")).__name__
-    ('Random', 'KeyedStream')
-    """
-    match_seed = seed.split("/", 1)[0] if isinstance(seed, str) else seed
-    try:
-        secret = int(match_seed) >= SECRET_SEED
-    except ValueError:
-        secret = False
-    return KeyedStream(seed) if secret else random.Random(seed)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ from coloretto.engine.cards import COLLECTABLE, COLOURS, Card
 from coloretto.engine.outcome import Outcome
 from coloretto.engine.rules import Rules
 from coloretto.engine.scoring import ScoreBreakdown, best_total, score
-from coloretto.engine.setup import Seed, Setup, deal, random_seed
+from coloretto.engine.seeds import Seed, random_seed
+from coloretto.engine.setup import Setup, deal
 from coloretto.engine.view import PlayerView
 
 _JOKER = int(Card.JOKER)

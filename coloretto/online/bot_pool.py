@@ -44,7 +44,7 @@ from coloretto.bots.guard import Answer, fallback
 from coloretto.bots.players import BotPlayers
 from coloretto.bots.workers import process_pool
 from coloretto.engine import GameState
-from coloretto.engine.setup import Seed
+from coloretto.engine.seeds import Seed
 
 HALF_LIFE = 60.0
 """Seconds after which an owner's bot time counts half in choosing who goes next."""

@@ -34,26 +34,12 @@ from coloretto.bots.guard import (
 from coloretto.bots.players import CatchesUp, Reseeded
 from coloretto.bots.registry import BotError, make_bot
 from coloretto.engine import Action, GameState, PlayerView
+from coloretto.engine.seeds import decision_seed
 from coloretto.play.coach import CLEAR, COACH_BOT, Pairs, StoredHint, Valuation, ranked
 
 COACH_SEED = 0
 """The analysis seed of the hints (and of a review unless it is given another): it picks the
 deals the coach samples, never the game's cards."""
-
-AGAIN_STEP = 7_919
-"""``decision_seed``: how far apart the seeds of a decision's further analyses are."""
-
-
-def decision_seed(seed: int, ply: int, again: int = 0) -> int:
-    """The seed of the analysis of the decision at ``ply`` (the ``again``-th further one on
-    new deals), from the analysis seed.
-
-    >>> decision_seed(0, 12) == decision_seed(0, 12) != decision_seed(1, 12)
-    True
-    >>> decision_seed(0, 12, again=1) != decision_seed(0, 12)
-    True
-    """
-    return (seed * 1_000_003 + 104_729 * (ply + 1) + AGAIN_STEP * again) % 2**32
 
 
 @runtime_checkable

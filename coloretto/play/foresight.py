@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from coloretto.bots.expert import ExpertBot
 from coloretto.engine import Action, ActionKind, Card, GameState
+from coloretto.engine.seeds import foresight_seed
 from coloretto.play.words import row_gain
 
 PLAYOUTS = 12
@@ -66,7 +67,7 @@ def _foresee(state: GameState, action: Action) -> Outlook:
     gains: dict[int, list[int]] = {}
     colours: dict[int, Counter[Card]] = {}
     for deal in range(PLAYOUTS):
-        rng = random.Random(f"foresight:{state.ply}:{deal}")  # the same in any process
+        rng = random.Random(foresight_seed(state.ply, deal))
         now = state.view(seat).sample(rng).apply(action)
         turn_seen = action.kind is ActionKind.TAKE or state.last_round
         for _ in range(MOST_MOVES):

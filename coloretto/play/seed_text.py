@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from coloretto.engine.setup import SECRET_SEED, SEED_BITS
+from coloretto.engine.seeds import SECRET_SEED, SEED_BITS
 from coloretto.store.text import printable
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from coloretto.bots.guard import Answer
-from coloretto.bots.players import BotPlayers, match_ply, move_seed
+from coloretto.bots.players import BotPlayers
 from coloretto.engine import Action, GameState, Match, Move
-from coloretto.engine.setup import SEED_BITS, random_seed
+from coloretto.engine.seeds import match_ply, move_seed, random_seed, rematch_seed
 from coloretto.play.analysis import Hints
 from coloretto.play.config import GameConfig
 from coloretto.play.table_view import Mover, has_next_game, shown_seed
@@ -114,5 +114,4 @@ class Session:
         """A new session with the same players and a new seed: the next one when the seed
         was given (a rematch can be played again), else one picked at random (the seed was
         shown at the end: the next one would give the deck away)."""
-        seed = None if self.config.seed is None else (self.config.seed + 1) % 2**SEED_BITS
-        return Session(replace(self.config, seed=seed))
+        return Session(replace(self.config, seed=rematch_seed(self.config.seed)))

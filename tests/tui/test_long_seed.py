@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
-from coloretto.engine.setup import SEED_BITS
+from coloretto.engine.seeds import SEED_BITS
 from coloretto.play.seed_text import seed_code
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import EndScreen, SetupScreen
