@@ -23,7 +23,7 @@ from coloretto.cli.parser import (
 )
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
 from coloretto.engine import RecordError, Variant
-from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, Player
+from coloretto.play.config import DEFAULT_DELAY, MAX_DELAY, GameConfig, name_players
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import load_session
 from coloretto.play.seed_text import parse_seed
@@ -203,18 +203,17 @@ def config_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) 
             if humans > rules.players:
                 parser.error(f"--humans {humans} is more than the {rules.players} players")
             return GameConfig.build(rules, humans=humans, bot=bot, seed=args.seed, delay=args.delay)
-        players = []
-        bots = 0
+        people: list[str | None] = []
+        bots: list[str] = []
         for seat in seats:
             text = seat.strip()
             kind, _, spec = text.partition(":")
             if kind == SEAT_BOT:
-                bots += 1
-                spec = _check_bot(spec, parser, "--seat") if spec else bot
-                players.append(Player(f"Bot {bots}", spec))
+                people.append(None)
+                bots.append(_check_bot(spec, parser, "--seat") if spec else bot)
             else:
-                players.append(Player(printable(text)))
-        return GameConfig(rules, tuple(players), args.seed, args.delay, level=bot)
+                people.append(printable(text))
+        return GameConfig(rules, name_players(people, bots), args.seed, args.delay, level=bot)
     except ValueError as error:
         parser.error(str(error))
 

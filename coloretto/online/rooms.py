@@ -53,7 +53,7 @@ from coloretto.online.protocol import (
     ProtocolError,
     bot_covered,
 )
-from coloretto.play.config import MAX_NAME, GameConfig, Player
+from coloretto.play.config import MAX_NAME, GameConfig, Player, name_players
 from coloretto.play.saving import SESSION_KEY, session_from_record, session_meta
 from coloretto.play.session import Session
 from coloretto.store.records import read_record
@@ -494,14 +494,9 @@ def stand_in(player: int) -> int:
 
 
 def _players(people: list[str | None], level: str) -> tuple[Player, ...]:
-    """The players of a table: its people, and bots in the free seats ("Bot 1"...; a
-    number a person's name takes is skipped)."""
-    taken = {fold(person) for person in people if person is not None}
-    numbers = (n for n in range(1, 100) if fold(f"Bot {n}") not in taken)
-    return tuple(
-        Player(f"Bot {next(numbers)}", level) if person is None else Player(person)
-        for person in people
-    )
+    """The players of a table: its people, and bots playing ``level`` in the free seats,
+    named as everywhere (``name_players``; names compared as they read: ``fold``)."""
+    return name_players(people, [level] * people.count(None), fold)
 
 
 def over_record(room: Room) -> dict[str, Any]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Any
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
@@ -122,7 +123,8 @@ class GameConfig:
         delay: float = DEFAULT_DELAY,
         hint_bot: str = HINT_BOT,
     ) -> GameConfig:
-        """``humans`` people first (named from ``names``, else "You" or "Player N"), then bots.
+        """``humans`` people first (named from ``names``), then bots, all playing ``bot``;
+        named by ``name_players``.
 
         >>> [p.name for p in GameConfig.build(Rules(players=3), humans=2).players]
         ['Player 1', 'Player 2', 'Bot 1']
@@ -132,15 +134,9 @@ class GameConfig:
         if len(names) > humans:
             people = "person" if humans == 1 else "people"
             raise ValueError(f"{len(names)} names given for {humans} {people}")
-        players = []
-        for i in range(humans):
-            if i < len(names) and names[i].strip():
-                name = names[i].strip()
-            else:
-                name = default_name(i, humans)
-            players.append(Player(name))
-        players += [Player(f"Bot {i + 1}", bot) for i in range(rules.players - humans)]
-        return cls(rules, tuple(players), seed, delay, hint_bot, bot)
+        bots = rules.players - humans
+        seats = [*names, *[""] * (humans - len(names)), *[None] * bots]
+        return cls(rules, name_players(seats, [bot] * bots), seed, delay, hint_bot, bot)
 
     @property
     def humans(self) -> int:
@@ -256,6 +252,39 @@ def _kept_rules(fields: Mapping[str, Any]) -> Rules:
         return Rules(players=fields.get("players", 4))
     except (TypeError, ValueError):
         return Rules()
+
+
+def name_players(
+    seats: Sequence[str | None], bots: Sequence[str], key: Callable[[str], str] = str.casefold
+) -> tuple[Player, ...]:
+    """The players of a table, named by the one rule of the command line, the setup screen
+    and the online rooms. ``seats`` has, seat by seat, the name a person gave ("" for none)
+    or ``None`` for a bot, which plays the next spec of ``bots``. A person keeps the name
+    given (stripped), else has the default one (``default_name``: "You" or "Player N");
+    the bots are "Bot 1", "Bot 2"... in seat order, a number whose name a person has
+    (compared by ``key``: the rooms compare names as they read) skipped.
+
+    >>> [p.name for p in name_players(["Ana", None, None], ["easy", "hard"])]
+    ['Ana', 'Bot 1', 'Bot 2']
+    >>> [(p.name, p.bot) for p in name_players(["", None, " bot 1 ", None], ["easy", "hard"])]
+    [('Player 1', None), ('Bot 2', 'easy'), ('bot 1', None), ('Bot 3', 'hard')]
+    """
+    if len(bots) != seats.count(None):
+        raise ValueError(f"{seats.count(None)} bot seats need as many bots, not {len(bots)}")
+    people = [name.strip() for name in seats if name is not None]
+    taken = {key(name) for name in people}
+    numbers = (n for n in count(1) if key(bot_name(n)) not in taken)
+    named = iter(name or default_name(i, len(people)) for i, name in enumerate(people))
+    specs = iter(bots)
+    return tuple(
+        Player(next(named)) if name is not None else Player(bot_name(next(numbers)), next(specs))
+        for name in seats
+    )
+
+
+def bot_name(number: int) -> str:
+    """The name of the ``number``-th bot at a table (from 1): "Bot 1"."""
+    return f"Bot {number}"
 
 
 def default_name(person: int, people: int) -> str:
