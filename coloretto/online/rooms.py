@@ -92,13 +92,13 @@ NEED_ACCOUNT = "a rated table seats players with an account: see coloretto accou
 
 
 @dataclass
-class Table:
-    """How a room's table was opened, and who plays under which account: ``accounts``
-    has one entry a seat (``None``: a guest, or nobody). A ``public`` table is listed in
-    the lobby; bots fill its free seats and start its game at ``fill_at`` (seconds since
-    the epoch: every server process tells the same time); a ``rated`` table seats
-    accounts only and its games change their ratings. ``clock``: the speed profile every
-    person's moves are timed by (``None``: no clock, a private table's choice)."""
+class TableTerms:
+    """The terms a room's table was opened on, and who plays under which account:
+    ``accounts`` has one entry a seat (``None``: a guest, or nobody). A ``public`` table is
+    listed in the lobby; bots fill its free seats and start its game at ``fill_at``
+    (seconds since the epoch: every server process tells the same time); a ``rated`` table
+    seats accounts only and its games change their ratings. ``clock``: the speed profile
+    every person's moves are timed by (``None``: no clock, a private table's choice)."""
 
     accounts: list[str | None]
     public: bool = False
@@ -113,7 +113,7 @@ class Table:
                 "fill_at": self.fill_at, "clock": clock}  # fmt: skip
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], players: int) -> Table:
+    def from_json(cls, data: Mapping[str, Any], players: int) -> TableTerms:
         """The table kept in a room's saved object (a room saved before tables had these
         has none: guests, private); ``RecordError`` if it is not right."""
         accounts = data.get("accounts", [None] * players)
@@ -151,7 +151,7 @@ class Room:
         away_after: float,
         covered: list[int] | None = None,
         locked: bool = False,
-        table: Table | None = None,
+        table: TableTerms | None = None,
         standing: Standing | None = None,
     ) -> None:
         self.code = code
@@ -167,7 +167,7 @@ class Room:
         person away."""
         self.locked = locked
         """True while the host keeps the table closed to new players (``join``)."""
-        self.table = table or Table(accounts=[None] * len(people))
+        self.table = table or TableTerms(accounts=[None] * len(people))
         """Who plays under which account, and how the table was opened."""
         self.standing = standing or Standing.new(self.table.clock, len(people))
         """Each player's time left, timeouts and leaving in the game on the table."""
@@ -189,8 +189,8 @@ class Room:
             host.rules, _players(people, host.bot), delay=host.delay, level=host.bot
         )
         fill_at = None if host.fill_after is None else time.time() + host.fill_after
-        table = Table([account, *([None] * (players - 1))], host.public, host.rated, fill_at,
-                      clock)  # fmt: skip
+        table = TableTerms([account, *([None] * (players - 1))], host.public, host.rated,
+                           fill_at, clock)  # fmt: skip
         room = cls(code, Session(config), people, [None] * players, started=False,
                    away_after=host.away_after, table=table)  # fmt: skip
         return room, room._new_token(0)
@@ -473,7 +473,7 @@ class Room:
             covered = sorted(bot_covered(data.get("covered"), len(session.game.history())))
         except ProtocolError as error:
             raise RecordError(f"room.{error}") from None
-        table = Table.from_json(data, players)
+        table = TableTerms.from_json(data, players)
         try:
             standing = Standing.from_json(data.get("standing"), table.clock, players)
         except ClockError as error:
