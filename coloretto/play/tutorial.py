@@ -77,6 +77,8 @@ DECK = Spot(Part.DECK)
 TOP = Spot(Part.TOP)
 ROW_1 = Spot(Part.ROW, 0)
 YOUR_SEAT = Spot(Part.SEAT, YOU)
+EVERYONE = tuple(Spot(Part.SEAT, seat) for seat in range(RULES.seats))
+"""Every player's seat: the players' panel."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,9 @@ class Step:
     """``then`` is a fast-forward: played quickly rather than at the bots' pace."""
     check: Callable[[GameState], bool] | None = None
     """What holds in the game this step is shown in (the words rely on it)."""
+    about: tuple[Spot, ...] = ()
+    """The other parts of the table the words talk about (the card drawn, the players):
+    the bubble keeps off them, as off ``spot``."""
 
     @property
     def expect(self) -> Action | None:
@@ -295,12 +300,14 @@ STEPS: tuple[Step, ...] = (
         "Welcome to Coloretto! This is a real game against Ana and Ben, and I will show "
         "you every move.",
         TABLE,
+        about=EVERYONE,
     ),
     Step(
         "This is you. Everyone starts with one card: yours is green. Collect many cards "
         "of a few colours: those score plus at the end.",
         YOUR_SEAT,
         check=lambda game: game.collection(YOU) == {GREEN: 1},
+        about=EVERYONE,
     ),
     Step(
         "On your turn you either draw a card and put it on a row, or take a row. Press "
@@ -315,6 +322,7 @@ STEPS: tuple[Step, ...] = (
         place(1),
         (put(BLUE, 2), put(BROWN, 1)),
         check=lambda game: game.drawn_card is GREEN,
+        about=(DECK, YOUR_SEAT),
     ),
     Step(
         "Ben put brown on row 1, the row you were filling with green: the others put "
@@ -322,6 +330,7 @@ STEPS: tuple[Step, ...] = (
         ROW_1,
         draw(GREEN),
         check=lambda game: game.rows[0] == (GREEN, BROWN),
+        about=EVERYONE,
     ),
     Step(
         "Green again: put it on row 1 too (press {keys.rows[0]}). Then the row is full.",
@@ -329,6 +338,7 @@ STEPS: tuple[Step, ...] = (
         place(1),
         (put(YELLOW, 2), put(ORANGE, 3)),
         check=lambda game: game.drawn_card is GREEN,
+        about=(DECK,),
     ),
     Step(
         "Instead of drawing you may take a row: its cards are yours, and you sit out "
@@ -337,13 +347,15 @@ STEPS: tuple[Step, ...] = (
         take(1),
         (put(BLUE, 2), put(GRAY, 3), take(2), take(3)),
         check=lambda game: game.rows[0] == (GREEN, BROWN, GREEN),
+        about=EVERYONE,
     ),
     Step(
         "Ana and Ben took the other rows: everyone has one, so the round is over. The "
-        "rows are empty again, and Ben, who took last, starts the next round.",
+        "rows are empty again; Ben took last, so he starts.",
         TABLE,
         then=(put(PLUS2, 1),),
         check=lambda game: game.round == 2 and game.current_player == 2 and not any(game.rows),
+        about=EVERYONE,
     ),
     Step(
         'Ben put a "+2" card on row 1: it is worth 2 points to whoever takes it, '
@@ -351,6 +363,7 @@ STEPS: tuple[Step, ...] = (
         ROW_1,
         draw(JOKER),
         check=lambda game: game.rows[0] == (PLUS2,),
+        about=EVERYONE,
     ),
     Step(
         "A joker! It counts as any colour: at the end it joins the colour where it "
@@ -359,6 +372,7 @@ STEPS: tuple[Step, ...] = (
         place(1),
         (put(GRAY, 2), put(YELLOW, 3)),
         check=lambda game: game.drawn_card is JOKER,
+        about=(DECK,),
     ),
     Step(
         'Row 1 holds the "+2" and the joker: take it (press {keys.rows[0]}) before someone '
@@ -367,6 +381,7 @@ STEPS: tuple[Step, ...] = (
         take(1),
         (put(BLUE, 2), put(ORANGE, 3), take(2), take(3)),
         check=lambda game: game.rows[0] == (PLUS2, JOKER),
+        about=EVERYONE,
     ),
     Step(
         "You know the moves now! The next rounds are played for you, quickly. Watch the "
@@ -375,6 +390,7 @@ STEPS: tuple[Step, ...] = (
         then=_FAST_FORWARD,
         fast=True,
         check=lambda game: game.round == 3 and game.collection(YOU)[PLUS2] == 1,
+        about=EVERYONE,
     ),
     Step(
         "Five rounds later, that count is 0: the next card is the Last Round card. "
@@ -390,6 +406,7 @@ STEPS: tuple[Step, ...] = (
         "the card under it at once.",
         TOP,
         check=lambda game: game.last_round and game.drawn_card is YELLOW,
+        about=(DECK,),
     ),
     Step(
         "Put the yellow card on row 1: press {keys.rows[0]}. Once everyone has taken a row "
@@ -398,6 +415,7 @@ STEPS: tuple[Step, ...] = (
         place(1),
         (put(BROWN, 3), put(PLUS2, 1)),
         check=lambda game: game.drawn_card is YELLOW,
+        about=(DECK, *EVERYONE),
     ),
     Step(
         'Ben put a "+2" next to the yellow on row 1: take row 1 (press {keys.rows[0]}).',
@@ -405,6 +423,7 @@ STEPS: tuple[Step, ...] = (
         take(1),
         (put(GRAY, 2), take(3), take(2)),
         check=lambda game: game.rows[0] == (YELLOW, PLUS2) and not game.rows[1],
+        about=EVERYONE,
     ),
     Step(_plus_and_minus, YOUR_SEAT, check=lambda game: game.is_over),
     Step(_points, YOUR_SEAT, check=lambda game: bool(game.score_breakdown(YOU).jokers)),

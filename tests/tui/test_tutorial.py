@@ -15,7 +15,7 @@ from coloretto.engine import DRAW, Action
 from coloretto.play.keeper import Keeper
 from coloretto.play.saving import first_run, session_record
 from coloretto.play.session import Session
-from coloretto.play.tutorial import STEPS, Lesson, Part, summary
+from coloretto.play.tutorial import EVERYONE, STEPS, Lesson, Part, Spot, summary
 from coloretto.store.paths import DataDir
 from coloretto.store.saves import save
 from coloretto.tui import ColorettoApp
@@ -182,6 +182,39 @@ async def test_every_bubble_is_on_the_screen_beside_what_it_is_about(
             if lesson.finished:
                 break
             await pilot.press(key_for(lesson.step.expect))
+
+
+def talked_about(spot: Spot) -> str:
+    """The widget a step's words talk about (its spot, or a part it names)."""
+    if spot.part is Part.ROW:
+        return f"#row-{spot.index + 1}"
+    if spot.part is Part.SEAT:
+        return f"#seat-{spot.index + 1}"
+    return {Part.TABLE: "#rows", Part.DECK: "#drawn", Part.TOP: "#top"}[spot.part]
+
+
+@pytest.mark.parametrize("size", [SIZE, (100, 30), (120, 40)], ids=str)
+@asynctest
+async def test_no_bubble_covers_what_its_step_talks_about(size: tuple[int, int]) -> None:
+    """The row, the deck, the top bar, the players a step's words are about stay in sight
+    (steps 5, 6, 7 and 11 were over the players, step 8 over the empty rows)."""
+    app = quick()
+    async with app.run_test(size=size) as pilot:
+        screen = await play_to_step(pilot, 0)
+        while True:
+            await pilot.pause()
+            lesson = screen.lesson
+            bubble = screen.query_one(Bubble).region
+            step = None if lesson.finished else lesson.step
+            about = EVERYONE if step is None else (step.spot, *step.about)
+            for spot in about:
+                widget = screen.query_one(talked_about(spot))
+                assert not bubble.overlaps(widget.region), (
+                    f"step {lesson.number + 1} at {size} covers {widget.id}"
+                )
+            if step is None:
+                break
+            await pilot.press(key_for(step.expect))
 
 
 def words(widget: Widget) -> str:

@@ -106,6 +106,13 @@ they get a hint."""
 _END = Spot(Part.SEAT, YOU)
 """The summary's bubble points at the players and their scores."""
 
+_SELECTORS = {Part.TABLE: "#rows", Part.DECK: "#drawn", Part.TOP: "#top"}
+
+
+def _selector(spot: Spot) -> str:
+    """The widget of the table ``spot`` is: ``#row-1``, ``#seat-2``, ``#drawn``..."""
+    return _SELECTORS.get(spot.part) or f"#{spot.part}-{spot.index + 1}"
+
 
 def open_tutorial(
     app: App[Any], *, quits: bool, pace: float = DEFAULT_DELAY, fast_pace: float = FAST_PACE
@@ -320,28 +327,29 @@ class TutorialScreen(Screen[TutorialEnd]):
             return  # not laid out yet: the bubble comes once the table is
         spot = _END if lesson.finished else lesson.step.spot
         words = self.words()
-        side, target, placement = self._place(spot, words)
+        side, placement = self._place(spot, words)
         bubble.border_title = (
             "Done" if lesson.finished else f"{lesson.number + 1}/{len(lesson.steps)}"
         )
         bubble.point(words, placement)
         tail.point(side, placement.tail)
+        target = self.query_one(_selector(spot)).region
         row = (target.x - 1, target.y + (target.height - 1) // 2)
         mark.point(Side.LEFT, row if spot.part is Part.ROW else None)
 
-    def _place(self, spot: Spot, words: Text) -> tuple[Side, Region, Placement]:
+    def _place(self, spot: Spot, words: Text) -> tuple[Side, Placement]:
         """Where the bubble goes for ``spot``: the first of its places (``_places``) where
         it covers nothing to keep in sight (``_kept_in_sight``), else the last."""
         screen, console = self.size, self.app.console
         kept = self._kept_in_sight(spot)
-        found: tuple[Side, Region, Placement] | None = None
+        found: tuple[Side, Placement] | None = None
         for side, target, edge, room in self._places(spot):
             width = max(MIN_WIDTH, min(MAX_WIDTH, room))
             lines = wrapped_lines(words, width, console)
             placement = place_bubble(
                 target, side, edge=edge, screen=screen, lines=lines, width=width
             )
-            found = (side, target, placement)
+            found = (side, placement)
             if not any(placement.box.overlaps(region) for region in kept):
                 break
         assert found is not None  # every spot has a place
@@ -351,17 +359,21 @@ class TutorialScreen(Screen[TutorialEnd]):
         """Where a bubble may go for ``spot``, best first: the side, its target, the edge
         it keeps to (see ``place_bubble``) and the cells across it may take. On the
         table's free part first (under the row or the top bar, left of the deck), so that
-        it covers no player; beside the table, over the players, when that is taken."""
+        it covers no player; else beside the table over the move log, pointing at the
+        table from the log's top; beside the table, over the players, when that is taken
+        too (a table over the rows)."""
         rows = self.query_one("#rows").region
         deck = self.query_one("#drawn").region
+        log = self.query_one("#log").region
         inside = rows.x + 1  # within the table's border
         room = deck.x - 1 - inside  # the table left of the deck's column
         beside = (rows.right, self.size.width - rows.right)
+        over_log = (Side.RIGHT, Region(rows.x, log.y + 1, rows.width, 1), *beside)
         if spot.part is Part.ROW:
             row = self.query_one(f"#row-{spot.index + 1}").region
-            return [(Side.BELOW, row, row.bottom, room), (Side.RIGHT, row, *beside)]
+            return [(Side.BELOW, row, row.bottom, room), over_log, (Side.RIGHT, row, *beside)]
         if spot.part is Part.DECK:
-            return [(Side.LEFT, deck, deck.x - 1, room), (Side.RIGHT, deck, *beside)]
+            return [(Side.LEFT, deck, deck.x - 1, room), over_log, (Side.RIGHT, deck, *beside)]
         if spot.part is Part.SEAT:
             seat = self.query_one(f"#seat-{spot.index + 1}").region
             side = self.query_one("#side").region
@@ -373,17 +385,17 @@ class TutorialScreen(Screen[TutorialEnd]):
                 (Side.BELOW, over_table, rows.y + 1, room),
                 (Side.BELOW, top, top.bottom, top.width - 2),
             ]
-        return [(Side.OVER, rows, rows.y, rows.width - 2)]
+        return [over_log, (Side.OVER, rows, rows.y, rows.width - 2)]
 
     def _kept_in_sight(self, spot: Spot) -> list[Region]:
         """What a bubble for ``spot`` must not cover: the top bar, the players, the deck
-        (or the card drawn), every row with cards and the row it points at, the turn line
-        and the message under it."""
-        game = self.lesson.game
+        (or the card drawn), every row with cards, the turn line and the message under it,
+        and what the step talks about: its spot and the parts it names (``Step.about``)."""
+        lesson = self.lesson
         selectors = ["#top", "#seats", "#drawn", "#turn", "#notice"]
-        selectors += [f"#row-{row + 1}" for row, cards in enumerate(game.rows) if cards]
-        if spot.part is Part.ROW:
-            selectors.append(f"#row-{spot.index + 1}")
+        selectors += [f"#row-{row + 1}" for row, cards in enumerate(lesson.game.rows) if cards]
+        about = () if lesson.finished else lesson.step.about
+        selectors += [_selector(part) for part in (spot, *about)]
         return [self.query_one(selector).region for selector in selectors]
 
     # ------------------------------------------------------------------ the flow
