@@ -44,7 +44,7 @@ import math
 import os
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -54,6 +54,13 @@ from coloretto.bots.players import BotPlayers
 from coloretto.bots.workers import process_pool
 from coloretto.engine import GameState, IllegalAction, Move, Rules, Setup
 from coloretto.engine.setup import Seed
+from coloretto.online.bot_wire import (
+    PackedAnswer,
+    pack_answer,
+    pack_moves,
+    unpack_answer,
+    unpack_moves,
+)
 
 HALF_LIFE = 60.0
 """Seconds after which an owner's bot time counts half in choosing who goes next."""
@@ -107,6 +114,25 @@ class Question:
     game_number: int
     player: int | None
     limit: float
+
+    def __reduce__(self) -> tuple[Callable[..., Question], tuple[object, ...]]:
+        """Pickled small, its moves as bytes (``coloretto.online.bot_wire``)."""
+        moves = pack_moves(self.moves)
+        fields = (self.room, self.start, self.since, moves, self.game_number, self.player)
+        return _question, (*fields, self.limit)
+
+
+def _question(  # noqa: PLR0917 (pickle gives a question's fields in order)
+    room: str,
+    start: Start | None,
+    since: int,
+    moves: bytes,
+    game_number: int,
+    player: int | None,
+    limit: float,
+) -> Question:
+    """A question unpickled (``Question.__reduce__``)."""
+    return Question(room, start, since, unpack_moves(moves), game_number, player, limit)
 
 
 @dataclass(frozen=True)
@@ -176,6 +202,12 @@ def think(question: Question) -> Answer | Resync:
         game_number=question.game_number,
         player=question.player,
     )
+
+
+def reply(question: Question) -> PackedAnswer | Resync:
+    """In a worker: ``think``'s reply, an answer as plain values (``bot_wire``)."""
+    answer = think(question)
+    return answer if isinstance(answer, Resync) else pack_answer(answer)
 
 
 def drop(room: str) -> None:
@@ -324,13 +356,13 @@ class BotPool:
             limit=limit,
         )
         try:
-            reply = await loop.run_in_executor(worker.executor, think, ask(whole=False))
-            if isinstance(reply, Resync):
-                reply = await loop.run_in_executor(worker.executor, think, ask(whole=True))
-            if isinstance(reply, Resync):  # the whole game always follows: never here
+            told = await loop.run_in_executor(worker.executor, reply, ask(whole=False))
+            if isinstance(told, Resync):
+                told = await loop.run_in_executor(worker.executor, reply, ask(whole=True))
+            if isinstance(told, Resync):  # the whole game always follows: never here
                 worker.told.pop(room, None)
-                return self._fallback(state, f"its worker lost the game: {reply.why}")
-            answer = reply
+                return self._fallback(state, f"its worker lost the game: {told.why}")
+            answer = unpack_answer(told)
             return answer
         except BrokenProcessPool:
             worker.executor.shutdown(wait=False, cancel_futures=True)
