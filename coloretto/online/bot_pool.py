@@ -156,7 +156,9 @@ class _Kept:
         """The game once ``moves`` are played on from move ``since``, each checked against
         the move the server played; why not (the game is then lost), if they do not
         follow."""
-        if self.state is None or self.ply != since:
+        if self.state is None:
+            return "the worker lost the room's game"
+        if self.ply != since:
             self.state = None
             return f"the worker is at move {self.ply} of the game, not at move {since}"
         state = self.state
@@ -228,7 +230,8 @@ class _Told:
 
 class _Worker:
     """One worker process, the moves waiting for it (by their owner's use, in order of
-    asking), its places free, and its moves in flight by owner."""
+    asking), its places free, its moves in flight by owner, and what it was told of each
+    room (``question``)."""
 
     def __init__(self, executor: Executor, places: int) -> None:
         self.executor = executor
