@@ -571,6 +571,29 @@ class GameState:
             node = node[0]
         return count
 
+    def moves_since(self, earlier: GameState) -> tuple[Move, ...] | None:
+        """The moves that led from ``earlier`` to this position, oldest first, in as many
+        steps as there are moves; ``None`` unless this position is ``earlier`` played on
+        (the same game object's line: a game loaded again from its record is another).
+
+        >>> game = new_game(seed=1).apply("draw")
+        >>> [str(move.action) for move in game.apply("place 1").apply("draw").moves_since(game)]
+        ['place 1', 'draw']
+        >>> game.moves_since(game.apply("place 1")) is None
+        True
+        """
+        if self._t is not earlier._t:
+            return None
+        start = earlier._c[_HISTORY]
+        moves = []
+        node = self._c[_HISTORY]
+        while node is not start:
+            if node is None:
+                return None
+            node, player, action, card, last = node
+            moves.append(Move(player, action, card, last))
+        return tuple(reversed(moves))
+
     @property
     def last_move(self) -> Move | None:
         """The latest move, or ``None`` at the start."""

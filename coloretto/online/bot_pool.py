@@ -4,9 +4,17 @@ Bots think in other processes, so however hard they think, the event loop that s
 every connection never waits for them (threads would share Python's lock with it). Each
 room's bots live in one worker, its home, for as long as the room plays: a bot is made on
 its first move and kept (``coloretto.bots.players.BotPlayers``), as in a game on this
-machine and in the arena. A worker keeps the bots of its ``KEPT_ROOMS`` rooms used last;
-a room whose bots it dropped (or a worker that died and was replaced) gets new ones, which
-catch up with the game.
+machine and in the arena. The room's game lives there too: a question carries the moves
+played since the worker last heard of the room (``Question``), not the whole position; the
+first question of a game (and any after the worker lost the room) carries its deal and its
+moves so far (``Start``). The worker plays the moves on its own copy of the game and checks
+that each one came out as it did on the server (the same seat, the same card drawn); a move
+that does not follow asks the server for the whole game (``Resync``), never a move for
+another position. The server keeps, for each worker, what it told it of each room
+(``_Told``), in the same order and the same number of rooms as the worker keeps. A worker
+keeps the bots and games of its ``KEPT_ROOMS`` rooms used last; a room whose bots it
+dropped (or a worker that died and was replaced) gets new ones, which catch up with the
+game.
 
 Bot time is counted by owner: the address that opened the room (``limits.address_key``;
 a room without one is its own owner), so that one address opening many rooms counts as
@@ -29,13 +37,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import heapq
 import itertools
 import math
 import os
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -43,8 +52,15 @@ from dataclasses import dataclass
 from coloretto.bots.guard import Answer, fallback
 from coloretto.bots.players import BotPlayers
 from coloretto.bots.workers import process_pool
-from coloretto.engine import GameState
+from coloretto.engine import GameState, IllegalAction, Move, Rules, Setup
 from coloretto.engine.seeds import Seed
+from coloretto.online.bot_wire import (
+    PackedAnswer,
+    pack_answer,
+    pack_moves,
+    unpack_answer,
+    unpack_moves,
+)
 
 HALF_LIFE = 60.0
 """Seconds after which an owner's bot time counts half in choosing who goes next."""
@@ -56,16 +72,15 @@ bots count as thinking hard: a few moves of the hard level, thousands of the eas
 IDLE = 0.001
 """Bot seconds (decayed) below which an owner's use is forgotten."""
 
-KEPT_ROOMS = 256
-"""The rooms whose bots a worker keeps (those used last)."""
+KEPT_ROOMS = 1024
+"""The rooms whose bots and games a worker keeps (those used last): enough for two
+workers' share of 2,000 rooms at once. A room of easy bots takes some 15 KiB there, most of
+it its game's moves."""
 
 PIPELINE = 4
 """Moves handed to a worker at once: a worker that has answered finds the next move
 waiting instead of idling while the answer and the next question cross between the
 processes (what a move of an easy bot mostly costs)."""
-
-_kept: OrderedDict[tuple[str, str], BotPlayers] = OrderedDict()
-"""In a worker: the bots of the rooms it played last, by room and match seed."""
 
 
 def ready() -> int:
@@ -75,53 +90,185 @@ def ready() -> int:
 
 
 @dataclass(frozen=True)
-class Question:
-    """What a worker is asked: the move of ``room``'s bot for the seat to move in
-    ``state`` (game ``game_number`` of the match dealt from ``seed``), its player's bot or
-    ``player``'s, the room's bots being ``specs``; within ``limit`` seconds."""
+class Start:
+    """What a worker needs to take up a room's game: its bots (``specs``, the match's
+    ``seed``) and the game's ``rules`` and deal (``setup``)."""
 
-    room: str
     specs: Mapping[int, str]
     seed: Seed
-    state: GameState
+    rules: Rules
+    setup: Setup
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a worker is asked: the move of ``room``'s bot for the seat to move once
+    ``moves`` are played on from move ``since`` of the room's game as the worker keeps it
+    (or, with ``start``, from the deal: ``since`` is then 0), game ``game_number`` of the
+    match; its player's bot or ``player``'s; within ``limit`` seconds."""
+
+    room: str
+    start: Start | None
+    since: int
+    moves: tuple[Move, ...]
     game_number: int
     player: int | None
     limit: float
 
+    def __reduce__(self) -> tuple[Callable[..., Question], tuple[object, ...]]:
+        """Pickled small, its moves as bytes (``coloretto.online.bot_wire``)."""
+        moves = pack_moves(self.moves)
+        fields = (self.room, self.start, self.since, moves, self.game_number, self.player)
+        return _question, (*fields, self.limit)
 
-def think(question: Question) -> Answer:
-    """In a worker: the answer to ``question`` through the guard, the room's bots kept
-    from move to move (``BotPlayers``)."""
-    key = (question.room, str(question.seed))
-    bots = _kept.pop(key, None)
-    if bots is None or bots.specs != question.specs:
-        bots = BotPlayers(question.specs, question.seed)
-    _kept[key] = bots
+
+def _question(  # noqa: PLR0917 (pickle gives a question's fields in order)
+    room: str,
+    start: Start | None,
+    since: int,
+    moves: bytes,
+    game_number: int,
+    player: int | None,
+    limit: float,
+) -> Question:
+    """A question unpickled (``Question.__reduce__``)."""
+    return Question(room, start, since, unpack_moves(moves), game_number, player, limit)
+
+
+@dataclass(frozen=True)
+class Resync:
+    """A worker's reply when the moves it is sent do not follow the game it keeps of the
+    room (or it keeps none): ``why``. The server then sends the whole game."""
+
+    why: str
+
+
+class _Kept:
+    """In a worker: a room's bots and its game as far as the worker has followed it
+    (``None``: lost, until a ``Start``), ``ply`` moves in."""
+
+    def __init__(self, bots: BotPlayers, state: GameState) -> None:
+        self.bots = bots
+        self.state: GameState | None = state
+        self.ply = 0
+
+    def follow(self, since: int, moves: tuple[Move, ...]) -> GameState | str:
+        """The game once ``moves`` are played on from move ``since``, each checked against
+        the move the server played; why not (the game is then lost), if they do not
+        follow."""
+        if self.state is None:
+            return "the worker lost the room's game"
+        if self.ply != since:
+            self.state = None
+            return f"the worker is at move {self.ply} of the game, not at move {since}"
+        state = self.state
+        for number, move in enumerate(moves, since + 1):
+            try:
+                state = state.apply(move.action)
+            except IllegalAction as error:
+                self.state = None
+                return f"move {number} ({move.action}) is illegal in the worker's game: {error}"
+            if state.last_move != move:
+                self.state = None
+                return f"move {number} came out as {state.last_move} here, not {move}"
+        self.state, self.ply = state, since + len(moves)
+        return state
+
+
+_kept: OrderedDict[str, _Kept] = OrderedDict()
+"""In a worker: the bots and games of the rooms it played last, by room."""
+
+
+def think(question: Question) -> Answer | Resync:
+    """In a worker: the answer to ``question`` through the guard, the room's game and bots
+    kept from move to move (``BotPlayers``); ``Resync`` when its moves do not follow the
+    game kept."""
+    kept = _kept.pop(question.room, None)
+    start = question.start
+    if start is not None:
+        bots = kept.bots if kept is not None else None
+        if bots is None or bots.seed != start.seed or bots.specs != start.specs:
+            bots = BotPlayers(start.specs, start.seed)
+        kept = _Kept(bots, GameState.from_setup(start.rules, start.setup))
+    if kept is None:
+        return Resync("the worker keeps no game of the room")
+    _kept[question.room] = kept
     while len(_kept) > KEPT_ROOMS:
         _kept.popitem(last=False)
-    return bots.choose(
-        question.state,
+    state = kept.follow(question.since, question.moves)
+    if isinstance(state, str):
+        return Resync(state)
+    return kept.bots.choose(
+        state,
         time_limit=question.limit,
         game_number=question.game_number,
         player=question.player,
     )
 
 
+def reply(question: Question) -> PackedAnswer | Resync:
+    """In a worker: ``think``'s reply, an answer as plain values (``bot_wire``)."""
+    answer = think(question)
+    return answer if isinstance(answer, Resync) else pack_answer(answer)
+
+
 def drop(room: str) -> None:
-    """In a worker: ``room`` is gone, and its bots with it."""
-    for key in [key for key in _kept if key[0] == room]:
-        del _kept[key]
+    """In a worker: ``room`` is gone, and its bots and game with it."""
+    _kept.pop(room, None)
+
+
+@dataclass(frozen=True)
+class _Told:
+    """What a worker was told last of a room: its bots (``specs``, ``seed``) and its game
+    as of ``state``, ``ply`` moves in."""
+
+    specs: Mapping[int, str]
+    seed: Seed
+    state: GameState
+    ply: int
 
 
 class _Worker:
     """One worker process, the moves waiting for it (by their owner's use, in order of
-    asking), its places free, and its moves in flight by owner."""
+    asking), its places free, its moves in flight by owner, and what it was told of each
+    room (``question``)."""
 
     def __init__(self, executor: Executor, places: int) -> None:
         self.executor = executor
         self.free = places
         self.waiting: list[tuple[float, int, asyncio.Future[None], str]] = []
         self.busy: Counter[str] = Counter()
+        self.told: OrderedDict[str, _Told] = OrderedDict()
+        """What the worker was told of each room it keeps, the room told last at the end."""
+
+    def question(
+        self,
+        room: str,
+        specs: Mapping[int, str],
+        seed: Seed,
+        state: GameState,
+        *,
+        whole: bool,
+        game_number: int,
+        player: int | None,
+        limit: float,
+    ) -> Question:
+        """The question for the move at ``state`` of ``room``, noted as told: the moves
+        since the game the worker was told last, or (``whole``, a game or bots it was not
+        told of) the whole game."""
+        told = self.told.pop(room, None)
+        moves = None
+        if told is not None and not whole and told.specs == specs and told.seed == seed:
+            moves = state.moves_since(told.state)
+        if told is None or moves is None:
+            start = Start(specs, seed, state.rules, state.setup)
+            since, moves = 0, state.history()
+        else:
+            start, since = None, told.ply
+        self.told[room] = _Told(specs, seed, state, since + len(moves))
+        while len(self.told) > KEPT_ROOMS:  # as the worker forgets them (``think``)
+            self.told.popitem(last=False)
+        return Question(room, start, since, moves, game_number, player, limit)
 
 
 class BotPool:
@@ -201,20 +348,44 @@ class BotPool:
         await self._turn(worker, owner, loop.time())
         started = loop.time()
         answer: Answer | None = None
+        ask = functools.partial(
+            worker.question,
+            room,
+            dict(specs),
+            seed,
+            state,
+            game_number=game_number,
+            player=player,
+            limit=limit,
+        )
         try:
-            question = Question(room, dict(specs), seed, state, game_number, player, limit)
-            answer = await loop.run_in_executor(worker.executor, think, question)
+            told = await loop.run_in_executor(worker.executor, reply, ask(whole=False))
+            if isinstance(told, Resync):
+                told = await loop.run_in_executor(worker.executor, reply, ask(whole=True))
+            if isinstance(told, Resync):  # the whole game always follows: never here
+                worker.told.pop(room, None)
+                return self._fallback(state, f"its worker lost the game: {told.why}")
+            answer = unpack_answer(told)
             return answer
         except BrokenProcessPool:
             worker.executor.shutdown(wait=False, cancel_futures=True)
             worker.executor = self._new_executor()
-            view = state.view(state.current_player)
-            return Answer(fallback(view, state.legal_actions()), 0.0, "its worker process died")
+            worker.told.clear()
+            return self._fallback(state, "its worker process died")
+        except BaseException:
+            worker.told.pop(room, None)  # told or not: the next question tells it all
+            raise
         finally:
             now = loop.time()  # the bot's own time: not the wait behind other rooms' moves
             spent = answer.seconds if answer is not None else now - started
             self._used[owner] = (self.used(owner, now) + spent, now)
             self._release(worker, owner)
+
+    @staticmethod
+    def _fallback(state: GameState, problem: str) -> Answer:
+        """The guard's fallback move at ``state``, for a move the worker could not make."""
+        view = state.view(state.current_player)
+        return Answer(fallback(view, state.legal_actions()), 0.0, problem)
 
     async def _turn(self, worker: _Worker, owner: str, now: float) -> None:
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -255,16 +426,17 @@ class BotPool:
             heapq.heappush(worker.waiting, entry)
 
     def forget(self, room: str) -> None:
-        """``room`` is gone: its bots go (its owner's use is kept, and forgotten once it
-        has decayed to nothing)."""
+        """``room`` is gone: its bots and game go from every worker told of it (its owner's
+        use is kept, and forgotten once it has decayed to nothing)."""
         self._owner.pop(room, None)
         now = time.monotonic()  # the event loop's clock
         for owner in [owner for owner in self._used if self.used(owner, now) < IDLE]:
             del self._used[owner]
         home = self._home.pop(room, None)
-        if home is not None:
-            with contextlib.suppress(RuntimeError):  # a worker stopped or broken keeps nothing
-                self._pool[home].executor.submit(drop, room)
+        for number, worker in enumerate(self._pool):
+            if worker.told.pop(room, None) is not None or number == home:
+                with contextlib.suppress(RuntimeError):  # a worker stopped or broken keeps nothing
+                    worker.executor.submit(drop, room)
 
     def shutdown(self) -> None:
         """Stop the workers (the server stops)."""

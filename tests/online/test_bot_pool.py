@@ -23,7 +23,7 @@ def thinking(order: list[str], seconds: float) -> object:
     def think(question: Question) -> Answer:
         order.append(question.room)
         time.sleep(seconds)
-        return Answer(question.state.legal_actions()[0], seconds)
+        return Answer(GAME.legal_actions()[0], seconds)
 
     return think
 
@@ -227,8 +227,8 @@ def test_a_rooms_bots_are_kept_in_its_worker_from_move_to_move(
             answer = await ask(pool, "ROOM", "search:iterations=2", game)
             assert answer.problem is None
             game = game.apply(answer.action)
-            (bots,) = bot_pool._kept.values()
-            seen.append({p: bots.bot(p) for p in range(3)})
+            (kept,) = bot_pool._kept.values()
+            seen.append({p: kept.bots.bot(p) for p in range(3)})
         assert all(seen[-1][p] is not None for p in range(3))
         assert seen[-1][0] is seen[3][0]  # seat 0 moved at ply 0 and 3: the same bot
         pool.forget("ROOM")
