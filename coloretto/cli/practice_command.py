@@ -36,7 +36,7 @@ best, within the error of the analysis, solves the puzzle. The results are kept:
 coloretto stats shows how practice goes.
 
 Without FILE, the newest finished game whose review found any; review a game first with
-coloretto review (or v on the score screen, then l there).
+coloretto review (or v on the score screen, then t there).
 """
 
 EPILOG = """\

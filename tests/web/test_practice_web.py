@@ -1,7 +1,7 @@
 """Practice from your mistakes in a real browser: a ``coloretto web`` visitor plays a game
 to its end in headless chromium (keys sent blindly: each either plays a legal move or is
 refused), opens the coach's review on the score screen (``v``), waits until it has found a
-mistake, opens practice (``l``) and solves the first puzzle with the move the review's
+mistake, opens practice (``t``) and solves the first puzzle with the move the review's
 analysis (kept in the visitor's own history as it goes) finds best."""
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ def test_practice_solves_a_puzzle_in_the_browser(browser: BrowserContext, tmp_pa
                 time.sleep(0.3)
             screen.press("v")
             screen.wait_for("The coach's review")
-            screen.wait_for("l Practice your mistakes", timeout=600)  # a mistake found
-            screen.press("l")
+            screen.wait_for("t Practice your mistakes", timeout=600)  # a mistake found
+            screen.press("t")
             shown = screen.wait_for_pattern(r"Puzzle 1 of \d+ · move (\d+), round")
             puzzle = the_puzzle(visitor, int(shown.group(1)) - 1)
             screen.press(key_of(puzzle))

@@ -4,7 +4,7 @@ worse, as a puzzle on the table as the player saw it (``coloretto.play.practice`
 The keys are the game's: ``d`` draws, ``1``-``5`` place or take; a wrong first answer
 gets a second try; ``a`` shows the answer (the best move, its value and the review's
 sentence for the decision), ``n`` the next puzzle, Esc (or ``q``) leaves. Each puzzle's
-result is kept (``keep``) for ``coloretto stats``. Opened from the review (``l``) and by
+result is kept (``keep``) for ``coloretto stats``. Opened from the review (``t``) and by
 ``coloretto practice``.
 """
 
@@ -23,7 +23,7 @@ from coloretto.play.advice import doing
 from coloretto.play.config import YOU, possessive
 from coloretto.play.practice import Attempt, Outcome, Puzzle
 from coloretto.play.replay import Replay
-from coloretto.play.words import describe_move, row_list
+from coloretto.play.words import describe_action, describe_move, row_list
 from coloretto.store.practice import PracticeResult
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import Key, bindings, offered_row_keys, row_keys
@@ -170,11 +170,12 @@ class PracticeScreen(Screen[None]):
         self.done.append(outcome)
         lines = [Text(OUTCOME_WORDS[outcome], "bold")]
         best = puzzle.best
-        lines.append(Text(f"Best: {doing(best, state)}, {puzzle.value()}."))
+        lines.append(Text(f"Best: {describe_action(best, state)} · {puzzle.value()}."))
         last = attempt.answers[-1] if attempt.answers else None
         estimates = puzzle.decision.estimates
         if last is not None and estimates[last] != estimates[best]:
-            lines.append(Text(f"Your answer, {doing(last, state)}: {puzzle.answer_words(last)}."))
+            answer = describe_action(last, state)
+            lines.append(Text(f"Your answer ({answer}): {puzzle.answer_words(last)}."))
         lines.append(Text(f"Why: {puzzle.why()}", "italic"))
         if self.keep is not None:
             problem = self.keep(attempt.result())

@@ -5,7 +5,7 @@ It opens with a chart of the reviewed person's chance to win after each of their
 it; ``p`` the next person's chart), filled in as the decisions are analysed; the summaries
 follow. The analysis runs in a worker thread with a progress bar; it is kept in the game's record
 in the history as it goes, like ``coloretto review``, which then has nothing left to do.
-``l`` practises the mistakes found so far (``PracticeScreen``). Leaving the screen stops
+``t`` practises the mistakes found so far (``PracticeScreen``). Leaving the screen stops
 the review; what is done is kept. It runs on one core: worker
 processes cannot be started from inside the full-screen app (Textual replaces the standard
 streams, which ``multiprocessing`` hands to its helper process), and ``coloretto review
@@ -194,7 +194,7 @@ class ReviewScreen(Screen[None]):
     CSS_PATH = "review.tcss"
     BINDINGS = [  # noqa: RUF012
         Binding("b,escape,v", "back", "Back", id="review-back"),
-        Binding("l", "practice", "Practice your mistakes", id="review-practice"),
+        Binding("t", "practice", "Practice your mistakes", id="review-practice"),
     ]
 
     def __init__(self, record: GameRecord, path: Path | None, data: DataDir) -> None:
@@ -270,7 +270,7 @@ class ReviewScreen(Screen[None]):
 
     def _analysed(self, decisions: Mapping[int, Decision]) -> None:
         self.query_one(ProgressBar).advance(1)
-        self.refresh_bindings()  # l: once a mistake is found
+        self.refresh_bindings()  # t: once a mistake is found
         if self.charted:
             chart = self.query_one(ReviewChart)
             chart.decisions = decisions
@@ -311,14 +311,14 @@ class ReviewScreen(Screen[None]):
         return puzzles(reviewing.record, name, review=done, seats=reviewing.seats)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``l`` is offered once the review has found an inaccuracy or worse."""
+        """``t`` is offered once the review has found an inaccuracy or worse."""
         if action == "practice":
             decisions = list(self.reviewing.review.decisions.values())
             return any(d.grade.is_flaw and d.seat in self.reviewing.seats for d in decisions)
         return True
 
     def action_practice(self) -> None:
-        """``l``: practise the mistakes found so far, as puzzles (the review goes on)."""
+        """``t``: practise the mistakes found so far, as puzzles (the review goes on)."""
         found = self._puzzles()
         if not found:
             return
