@@ -45,7 +45,7 @@ def test_a_puzzle_solved_in_a_real_terminal_shows_in_the_stats(
     terminal.wait_for("exit status 0")
     done = coloretto(home, "stats")
     assert done.returncode == 0, done.stderr
-    assert "Practice: 1 puzzle tried: 1 solved at the first try, 0 at the second" in done.stdout
+    assert "Practice: 1 puzzle tried: 1 solved at once, 0 at the second try" in done.stdout
     figures = json.loads(coloretto(home, "stats", "--json").stdout)["practice"]
     assert figures["tried"] == figures["first"] == 1
     assert figures["grades"] == {

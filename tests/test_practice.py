@@ -292,8 +292,8 @@ def test_how_practice_goes_in_words() -> None:
     late = [result(10 + n, "first" if n < 7 else "second", "inaccuracy") for n in range(10)]
     lines = practice_lines(early + late)
     assert lines == [
-        "Practice: 20 puzzles tried: 7 solved at the first try, 3 at the second, 10 missed.",
-        "By grade: blunders 0 of 10 solved, inaccuracies 10 of 10 solved.",
+        "Practice: 20 puzzles tried: 7 solved at once, 3 at the second try, 10 missed.",
+        "By grade: blunders 0 of 10, inaccuracies 10 of 10 solved.",
         "Lately: 10 of the last 10 solved (100%), up from 0% over the 10 before.",
     ]
     worse = practice_lines(late + early)[-1]

@@ -195,7 +195,7 @@ def practice_lines(results: Sequence[PracticeResult]) -> list[str]:
     >>> at = datetime(2026, 12, 7, tzinfo=UTC)
     >>> tried = [PracticeResult("g", n, "mistake", o, at) for n, o in enumerate(OUTCOMES)]
     >>> print("\\n".join(practice_lines(tried)))
-    Practice: 3 puzzles tried: 1 solved at the first try, 1 at the second, 1 missed.
+    Practice: 3 puzzles tried: 1 solved at once, 1 at the second try, 1 missed.
     By grade: mistakes 2 of 3 solved.
     """
     if not results:
@@ -203,16 +203,16 @@ def practice_lines(results: Sequence[PracticeResult]) -> list[str]:
     outcomes = Counter(r.outcome for r in results)
     tried = len(results)
     lines = [
-        f"Practice: {_count(tried, 'puzzle')} tried: {outcomes['first']} solved at the first "
-        f"try, {outcomes['second']} at the second, {outcomes['missed']} missed."
+        f"Practice: {_count(tried, 'puzzle')} tried: {outcomes['first']} solved at once, "
+        f"{outcomes['second']} at the second try, {outcomes['missed']} missed."
     ]
     parts = []
     for grade in reversed([g for g in Grade if g.is_flaw]):
         mine = [r for r in results if r.grade == grade.value]
         if mine:
             solved = sum(r.outcome != Outcome.MISSED.value for r in mine)
-            parts.append(f"{grade.plural(2)} {solved} of {len(mine)} solved")
-    lines.append(f"By grade: {', '.join(parts)}.")
+            parts.append(f"{grade.plural(2)} {solved} of {len(mine)}")
+    lines.append(f"By grade: {', '.join(parts)} solved.")
     if tried >= 2 * RECENT:
         recent, before = results[-RECENT:], results[:-RECENT]
         now, then = _solved_share(recent), _solved_share(before)
