@@ -28,7 +28,15 @@ from coloretto.store.practice import PracticeResult
 from coloretto.tui.glyphs import render
 from coloretto.tui.keys import Key, bindings, offered_row_keys, row_keys
 from coloretto.tui.table import show_table, table_widgets
-from coloretto.tui.widgets import KeysBar, Legend, MoveLog, Notice, TurnBar
+from coloretto.tui.widgets import (
+    KeysBar,
+    Legend,
+    MoveLog,
+    Notice,
+    SeatsPanel,
+    SidePanel,
+    TurnBar,
+)
 
 PRACTICE_KEYS: tuple[Key, ...] = (
     Key("d", "Draw", ("draw the top card of the deck",), (("d,D", "draw"),), "practice-draw"),
@@ -54,6 +62,9 @@ PRACTICE_KEYS: tuple[Key, ...] = (
 Keep = Callable[[PracticeResult], str | None]
 """Keeps a puzzle's result; says what went wrong (``None``: nothing)."""
 
+ANSWER_LINES = 12
+"""The most lines the message line takes here: the answer and why, in full."""
+
 OUTCOME_WORDS = {
     Outcome.FIRST: "Solved at the first try!",
     Outcome.SECOND: "Solved at the second try.",
@@ -65,11 +76,6 @@ class PracticeScreen(Screen[None]):
     """The puzzles of one reviewed game, one after the other, on the game's table."""
 
     CSS_PATH = "game.tcss"
-    DEFAULT_CSS = """
-    PracticeScreen #notice {
-        max-height: 9;
-    }
-    """
     BINDINGS = bindings(PRACTICE_KEYS)  # type: ignore[assignment]
 
     def __init__(self, replay: Replay, puzzles: Sequence[Puzzle], keep: Keep | None) -> None:
@@ -98,6 +104,7 @@ class PracticeScreen(Screen[None]):
     def on_mount(self) -> None:
         """The first puzzle."""
         start = self.replay.states[0]
+        self.notice.styles.max_height = ANSWER_LINES  # over the game screen's six
         self.query_one(Legend).show(start.colours, start.rules.edition, plain=self.app.no_color)
         if self.attempt is None:
             self.notice.say("No inaccuracy, mistake or blunder to practise in this game.")
@@ -113,6 +120,7 @@ class PracticeScreen(Screen[None]):
         puzzle = attempt.puzzle
         ply = puzzle.decision.ply
         view = self.replay.view(ply)
+        self._reading(False)
         show_table(self, view, prompt=self._prompt(), played=True)
         log = self.query_one(MoveLog)
         log.entries = []
@@ -141,9 +149,6 @@ class PracticeScreen(Screen[None]):
         legal = game.legal_actions()
         rows = row_list([a.row for a in legal if a.row is not None])
         head = Text(f"{possessive(self.replay.seats[attempt.puzzle.seat])} move", "bold")
-        if attempt.over:
-            more = "n: the next puzzle" if self._more() else "the last puzzle (n: how it went)"
-            return Text.assemble(("Answered", "bold"), f" · {more} · Esc leaves")
         if game.drawn_card is not None:
             return Text.assemble(head, f": put the card on a row ({rows})")
         if DRAW in legal and rows:
@@ -168,9 +173,13 @@ class PracticeScreen(Screen[None]):
         puzzle = attempt.puzzle
         state = puzzle.state
         self.done.append(outcome)
-        lines = [Text(OUTCOME_WORDS[outcome], "bold")]
         best = puzzle.best
-        lines.append(Text(f"Best: {describe_action(best, state)} · {puzzle.value()}."))
+        lines = [
+            Text.assemble(
+                (OUTCOME_WORDS[outcome], "bold"),
+                f" Best: {describe_action(best, state)} · {puzzle.value()}.",
+            )
+        ]
         last = attempt.answers[-1] if attempt.answers else None
         estimates = puzzle.decision.estimates
         if last is not None and estimates[last] != estimates[best]:
@@ -182,9 +191,17 @@ class PracticeScreen(Screen[None]):
             if problem is not None:
                 self.problem = problem
                 lines.append(Text(problem, "italic"))
+        self._reading(True)
         self.notice.say(Text("\n").join(lines), "event")
-        self.query_one(TurnBar).show(self._prompt(), waiting=False)
         self.refresh_bindings()
+
+    def _reading(self, answer: bool) -> None:
+        """Room for the answer (``answer``): the turn bar, the legend and the move log make
+        way for it (the keys bar says what comes next); or the table as it is played."""
+        for widget in (self.query_one(TurnBar), self.query_one(Legend), self.query_one(MoveLog)):
+            widget.display = not answer
+        self.query_one(SidePanel).set_class(answer, "-no-log")
+        self.call_after_refresh(self.query_one(SeatsPanel).redraw)
 
     # ------------------------------------------------------------------ keys
 
