@@ -98,3 +98,14 @@ def test_practice_needs_a_terminal(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "needs a terminal" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_stats_says_when_the_results_cannot_be_read(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "practice.json").write_text("[" * 100_000)
+    done = coloretto(home, "stats")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "practice.json cannot be read (nested too deep)" in " ".join(done.stdout.split())
+    assert json.loads(coloretto(home, "stats", "--json").stdout)["practice"]["tried"] == 0

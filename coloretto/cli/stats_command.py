@@ -90,7 +90,8 @@ def add_parser(commands: Commands) -> None:
             "opponents, player count and scoring side; their rating, against the bot\n"
             "levels' ratings; charts of their results month by month and of their last\n"
             "games, of their rating month by month, and of the accuracy of the games the\n"
-            "coach reviewed (coloretto review), month by month."
+            "coach reviewed (coloretto review), month by month; how practice goes\n"
+            "(coloretto practice)."
         ),
         epilog=JSON_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -62,6 +62,9 @@ PRACTICE_KEYS: tuple[Key, ...] = (
 Keep = Callable[[PracticeResult], str | None]
 """Keeps a puzzle's result; says what went wrong (``None``: nothing)."""
 
+MOVE_KEYS = frozenset("dD12345")
+"""The keys that answer a puzzle (those the position allows are offered in the keys bar)."""
+
 ANSWER_LINES = 12
 """The most lines the message line takes here: the answer and why, in full."""
 
@@ -297,10 +300,20 @@ class PracticeScreen(Screen[None]):
         self.dismiss(None)
 
     def on_key(self, event: events.Key) -> None:
-        """A key that does nothing here says which keys do."""
-        if event.key not in self.app.active_bindings and event.key not in ("tab", "shift+tab"):
+        """A key that does nothing here says which keys do; a move that cannot be played
+        in the puzzle (not offered), why."""
+        key = event.character if event.is_printable else event.key
+        attempt = self.attempt
+        if key in MOVE_KEYS and attempt is not None and not attempt.over:
+            event.stop()  # played, or said why not
+            if key in "dD":
+                self.action_draw()
+            else:
+                self.action_row(int(key))
+        elif key in MOVE_KEYS or (
+            event.key not in self.app.active_bindings and event.key not in ("tab", "shift+tab")
+        ):
             event.stop()
-            key = event.character if event.is_printable else event.key
             self.notice.say(f"{key} does nothing here: {self.keys_help()}", "error")
 
     def keys_help(self) -> str:
