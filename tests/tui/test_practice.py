@@ -157,6 +157,21 @@ async def test_keys_that_do_nothing_say_so_and_the_last_puzzle_ends(tmp_path: Pa
 
 
 @asynctest
+async def test_a_result_not_kept_is_said(tmp_path: Path) -> None:
+    record = reviewed_record()
+    found = puzzles(record, "game.json")
+    replay = Replay.from_record(record, "game.json")
+    app = PracticeApp(
+        replay, found, lambda r: "the result was not kept: disk full", Keeper(DataDir(tmp_path))
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        assert "the result was not kept: disk full" in text_of(shown(pilot).query_one(Notice))
+
+
+@asynctest
 async def test_practice_opens_from_the_review_and_goes_back_to_it(tmp_path: Path) -> None:
     app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 
-from coloretto.engine import DRAW, Action, ActionKind
+from coloretto.engine import DRAW, Action
 from coloretto.play.advice import doing
 from coloretto.play.config import YOU, possessive
 from coloretto.play.practice import Attempt, Outcome, Puzzle
@@ -91,8 +91,6 @@ class PracticeScreen(Screen[None]):
         self.attempt: Attempt | None = Attempt(self.puzzles[0]) if self.puzzles else None
         self.done: list[Outcome] = []
         """How each puzzle over went, in order."""
-        self.problem: str | None = None
-        """Why a result was not kept, if one was not."""
 
     def compose(self) -> ComposeResult:
         """The game screen's table, and the keys."""
@@ -192,7 +190,6 @@ class PracticeScreen(Screen[None]):
         if self.keep is not None:
             problem = self.keep(attempt.result())
             if problem is not None:
-                self.problem = problem
                 lines.append(Text(problem, "italic"))
         self._reading(True)
         self.notice.say(Text("\n").join(lines), "event")
@@ -219,7 +216,8 @@ class PracticeScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The moves are offered while the puzzle waits for an answer (the rows that can
-        be played, ``d`` when drawing can); ``n`` while a puzzle is left."""
+        be played, ``d`` when drawing can), and ``a``; ``n`` always (after the last puzzle:
+        how the puzzles went)."""
         attempt = self.attempt
         if action in ("draw", "row", "answer"):
             if attempt is None or attempt.over:
@@ -242,9 +240,8 @@ class PracticeScreen(Screen[None]):
         attempt = self.attempt
         if attempt is None:
             return
-        state = attempt.puzzle.state
-        kind = ActionKind.PLACE if state.drawn_card is not None else ActionKind.TAKE
-        self.play(Action.place(number - 1) if kind is ActionKind.PLACE else Action.take(number - 1))
+        placing = attempt.puzzle.state.drawn_card is not None
+        self.play(Action.place(number - 1) if placing else Action.take(number - 1))
 
     def play(self, action: Action) -> None:
         """Answer ``action``: solved, another try, or the answer shown."""
