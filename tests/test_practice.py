@@ -193,6 +193,29 @@ def test_results_round_trip(tmp_path: Path) -> None:
     assert json.loads(practice_path(data).read_text())["format"] == "coloretto-practice/1"
 
 
+@settings(
+    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    kept=st.lists(
+        st.builds(
+            PracticeResult,
+            game=st.text("abcxyz0123456789._- ", min_size=1, max_size=40),
+            ply=st.integers(0, 10_000),
+            grade=st.sampled_from(store.GRADES),
+            outcome=st.sampled_from(store.OUTCOMES),
+            at=st.datetimes(timezones=st.just(UTC)).map(lambda t: t.replace(microsecond=0)),
+        ),
+        max_size=8,
+    )
+)
+def test_any_results_round_trip(tmp_path: Path, kept: list[PracticeResult]) -> None:
+    data = DataDir(tmp_path / f"home-{len(list(tmp_path.iterdir()))}")
+    for one in kept:
+        assert keep_result(data, one) is None
+    assert read_results(data).results == tuple(kept)
+
+
 def test_results_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(store, "MOST_RESULTS", 3)
     data = DataDir(tmp_path)
