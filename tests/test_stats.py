@@ -42,7 +42,7 @@ from tests.test_history_trouble import finish
 
 WHEN = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 
-JSON_KEYS = {"database", "games", "people", "groups", "accuracy", "left_out", "ratings"}
+JSON_KEYS = {"database", "games", "people", "groups", "accuracy", "left_out", "ratings", "practice"}
 """The keys of ``coloretto stats --json``."""
 
 
@@ -597,6 +597,7 @@ def test_cli_without_games(home: DataDir, capsys: pytest.CaptureFixture[str]) ->
         "accuracy": [],
         "left_out": [],
         "ratings": [],
+        "practice": {"tried": 0, "first": 0, "second": 0, "missed": 0, "grades": {}},
     }
 
 

@@ -63,6 +63,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
         ladder_command,
         lobby_command,
         online_command,
+        practice_command,
         replay_command,
         review_command,
         rooms_command,
@@ -77,6 +78,7 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
     tutorial_command.add_parser(commands)
     replay_command.add_parser(commands)
     review_command.add_parser(commands)
+    practice_command.add_parser(commands)
     save_command.add_parser(commands)
     saves_command.add_parser(commands)
     stats_command.add_parser(commands)

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.parser import Commands, fail
+from coloretto.play.practice import practice_json, practice_lines
 from coloretto.play.statistics import (
     MonthResults,
     Recount,
@@ -32,6 +33,7 @@ from coloretto.play.statistics import (
 )
 from coloretto.rating import Rating, bot_ratings
 from coloretto.store.paths import DataDir
+from coloretto.store.practice import read_results
 from coloretto.store.stats import (
     GroupStats,
     PersonRating,
@@ -65,6 +67,10 @@ JSON_HELP = """\
               "accuracy" (their average, 0 to 100),
   "left_out": per person, the "games" left out of their figures: online games
               where a bot stood in for them while they were away,
+  "practice": the puzzles of coloretto practice: "tried", and how many were
+              solved at the "first" try, at the "second", or "missed"; the same
+              per grade of the move played in the game ("grades": "inaccuracy",
+              "mistake", "blunder"),
   "ratings":  per person, their rating from the games here (the bot levels held at
               their calibrated ratings): "rating" (40 x (mu - 3 sigma), 0 for a new
               player; the text shows it from 0 up), "mu" and "sigma" (the skill's mean
@@ -84,7 +90,8 @@ def add_parser(commands: Commands) -> None:
             "opponents, player count and scoring side; their rating, against the bot\n"
             "levels' ratings; charts of their results month by month and of their last\n"
             "games, of their rating month by month, and of the accuracy of the games the\n"
-            "coach reviewed (coloretto review), month by month."
+            "coach reviewed (coloretto review), month by month; how practice goes\n"
+            "(coloretto practice)."
         ),
         epilog=JSON_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -131,7 +138,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(parser, str(error))
     if args.json:
         rated = [rating.to_json() for rating in ratings]
-        print(json.dumps({"database": str(stats.path), **summary.to_json(), "ratings": rated}))
+        practice = {"practice": practice_json(read_results(data).results)}
+        print(
+            json.dumps(
+                {"database": str(stats.path), **summary.to_json(), "ratings": rated, **practice}
+            )
+        )
         return 0
     console = Console()
     if not summary.people:
@@ -149,6 +161,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         else:
             text = NO_GAMES
         console.print(text, markup=False)
+        print_practice(console, data)
         return 0
     console.print(f"{_count(summary.games, 'finished game')} recorded.", markup=False)
     by_name = {rating.player: rating for rating in ratings}
@@ -167,7 +180,17 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         console.print(render_ratings(ratings, levels, console.width))
     if summary.accuracy:
         console.print(render_accuracy(summary, console.width))
+    print_practice(console, data)
     return 0
+
+
+def print_practice(console: Console, data: DataDir) -> None:
+    """How practice goes (``coloretto practice``), in words; nothing before any puzzle."""
+    kept = read_results(data)
+    for line in practice_lines(kept.results):
+        console.print(line, markup=False)
+    if kept.problem is not None:
+        console.print(f"Practice: {kept.problem}.", markup=False)
 
 
 def recount(

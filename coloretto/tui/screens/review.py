@@ -5,7 +5,8 @@ It opens with a chart of the reviewed person's chance to win after each of their
 it; ``p`` the next person's chart), filled in as the decisions are analysed; the summaries
 follow. The analysis runs in a worker thread with a progress bar; it is kept in the game's record
 in the history as it goes, like ``coloretto review``, which then has nothing left to do.
-Leaving the screen stops the review; what is done is kept. It runs on one core: worker
+``t`` practises the mistakes found so far (``PracticeScreen``). Leaving the screen stops
+the review; what is done is kept. It runs on one core: worker
 processes cannot be started from inside the full-screen app (Textual replaces the standard
 streams, which ``multiprocessing`` hands to its helper process), and ``coloretto review
 --jobs`` is there for a faster one.
@@ -30,13 +31,17 @@ from coloretto.engine import GameRecord, GameState
 from coloretto.play.advice import why_costly
 from coloretto.play.coach import Decision, Grade
 from coloretto.play.config import possessive
+from coloretto.play.practice import Puzzle, puzzles
+from coloretto.play.replay import Replay
 from coloretto.play.review import Review, Reviewing, pending, positions, review_of
 from coloretto.play.saving import people
 from coloretto.play.statistics import count_accuracy
 from coloretto.play.words import describe_action
 from coloretto.store.history import annotating
 from coloretto.store.paths import DataDir
+from coloretto.store.practice import keep_result
 from coloretto.store.text import printable
+from coloretto.tui.screens.practice import PracticeScreen
 from coloretto.tui.summary import costly_list, hint_text
 from coloretto.tui.widgets import KeysBar
 from coloretto.tui.widgets.win_chart import ChartPoint, WinChart, mark_style
@@ -187,10 +192,14 @@ class ReviewScreen(Screen[None]):
     each person's accuracy, grades and costliest decisions, with why."""
 
     CSS_PATH = "review.tcss"
-    BINDINGS = [Binding("b,escape,v", "back", "Back", id="review-back")]  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012
+        Binding("b,escape,v", "back", "Back", id="review-back"),
+        Binding("t", "practice", "Practice your mistakes", id="review-practice"),
+    ]
 
     def __init__(self, record: GameRecord, path: Path | None, data: DataDir) -> None:
         super().__init__()
+        self.path = path
         states = positions(record)
         review = review_of(record, states) or Review()
         keep = None if path is None else annotating(data, path)
@@ -261,6 +270,7 @@ class ReviewScreen(Screen[None]):
 
     def _analysed(self, decisions: Mapping[int, Decision]) -> None:
         self.query_one(ProgressBar).advance(1)
+        self.refresh_bindings()  # t: once a mistake is found
         if self.charted:
             chart = self.query_one(ReviewChart)
             chart.decisions = decisions
@@ -291,6 +301,34 @@ class ReviewScreen(Screen[None]):
                 Text("coloretto replay shows the grades move by move (n: next mistake).", "dim")
             )
         self.query_one("#review-body", Static).update(Group(*parts))
+
+    def _puzzles(self) -> list[Puzzle]:
+        """The puzzles of the decisions analysed so far (``coloretto.play.practice``)."""
+        reviewing = self.reviewing
+        review = reviewing.review
+        done = Review(review.bot, review.seed, dict(review.decisions))
+        name = self.path.name if self.path is not None else "this game"
+        return puzzles(reviewing.record, name, review=done, seats=reviewing.seats)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``t`` is offered once the review has found an inaccuracy or worse."""
+        if action == "practice":
+            decisions = list(self.reviewing.review.decisions.values())
+            return any(d.grade.is_flaw and d.seat in self.reviewing.seats for d in decisions)
+        return True
+
+    def action_practice(self) -> None:
+        """``t``: practise the mistakes found so far, as puzzles (the review goes on)."""
+        found = self._puzzles()
+        if not found:
+            return
+        data = self.data
+        record = self.reviewing.record
+        name = self.path.name if self.path is not None else ""
+        screen = PracticeScreen(
+            Replay.from_record(record, name), found, lambda result: keep_result(data, result)
+        )
+        self.app.push_screen(screen)
 
     def action_back(self) -> None:
         """Back to the score screen; a review under way stops (what is done is kept)."""

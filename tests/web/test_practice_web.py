@@ -1,0 +1,80 @@
+"""Practice from your mistakes in a real browser: a ``coloretto web`` visitor plays a game
+to its end in headless chromium (keys sent blindly: each either plays a legal move or is
+refused), opens the coach's review on the score screen (``v``), waits until it has found a
+mistake, opens practice (``t``) and solves the first puzzle with the move the review's
+analysis (kept in the visitor's own history as it goes) finds best."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from coloretto.engine import ActionKind
+from coloretto.play.practice import Puzzle, puzzles
+from coloretto.store.paths import DataDir
+from coloretto.store.practice import read_results
+from coloretto.store.records import read_record
+from tests.web.page import Screen, web_server
+from tests.web.test_browser import visitor_homes
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext
+
+MOVE = ("d", "1", "2", "3", "4", "5", "Enter")
+"""Draw, place or take on the first row that can be, and Enter (the scores, once the game
+is over: last, so that no key of the batch reaches the score screen)."""
+
+
+def the_puzzle(home: Path, ply: int, timeout: float = 60) -> Puzzle:
+    """The puzzle of the decision at ``ply`` of the game in the visitor's history, once the
+    review kept there (every few seconds, as it goes) has analysed it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for path in DataDir(home).history.glob("*.json"):
+            found = [p for p in puzzles(read_record(path), path.name) if p.decision.ply == ply]
+            if found:
+                return found[0]
+        assert time.monotonic() < deadline, f"no puzzle at ply {ply} in {home}"
+        time.sleep(0.5)
+
+
+def key_of(puzzle: Puzzle) -> str:
+    """The key that plays the puzzle's best move."""
+    best = puzzle.best
+    return "d" if best.kind is ActionKind.DRAW else str((best.row or 0) + 1)
+
+
+def test_practice_solves_a_puzzle_in_the_browser(browser: BrowserContext, tmp_path: Path) -> None:
+    home, temp = tmp_path / "home", tmp_path / "tmp"
+    home.mkdir()
+    temp.mkdir()
+    with web_server(home, temp) as url:
+        page = browser.new_page()
+        try:
+            page.goto(url)
+            screen = Screen(page)
+            screen.wait_for("Start (ctrl+s)")
+            (visitor,) = visitor_homes(temp)
+            screen.press("Control+s")
+            screen.wait_for("Your turn")
+            screen.press("+", "+", "+")  # the bots at once
+            deadline = time.monotonic() + 300
+            while "points!" not in screen.text():
+                assert time.monotonic() < deadline, screen.text()
+                screen.press(*MOVE)
+                time.sleep(0.3)
+            screen.press("v")
+            screen.wait_for("The coach's review")
+            screen.wait_for("t Practice your mistakes", timeout=600)  # a mistake found
+            screen.press("t")
+            shown = screen.wait_for_pattern(r"Puzzle 1 of \d+ · move (\d+), round")
+            puzzle = the_puzzle(visitor, int(shown.group(1)) - 1)
+            screen.press(key_of(puzzle))
+            after = screen.wait_for("Solved at the first try!", "Best: ", "Why: ")
+            results = read_results(DataDir(visitor)).results  # kept before it is shown
+        finally:
+            page.close()
+    assert re.search(r"chance to win \d+%", after)
+    assert [(r.ply, r.outcome) for r in results] == [(puzzle.decision.ply, "first")]
