@@ -142,6 +142,98 @@ class _Pending:
     dealt: bool = False
 
 
+class RoomNews(Generic[C]):
+    """What a room tells, and to whom: the messages of its ``RoomMachine``'s state."""
+
+    def __init__(self, machine: RoomMachine[C]) -> None:
+        self.machine = machine
+
+    def to_all(self, message: ServerMessage) -> Send[C]:
+        """``message`` for every connection of the room."""
+        return Send(tuple(self.machine.connections), message)
+
+    def presence(self, now: float) -> Send[C]:
+        """Who is away, and when the next game comes without its host."""
+        return self.to_all(
+            PresenceMessage(away=tuple(self.machine.away()), next_in=self.machine.next_in(now))
+        )
+
+    def games(self, now: float) -> list[Effect[C]]:
+        """The game as each seat sees it (one message a seat, for all its connections)."""
+        by_player: dict[int | None, list[C]] = {}
+        for connection, player in self.machine.connections.items():
+            by_player.setdefault(player, []).append(connection)
+        return [Send(tuple(cs), self.game_message(p, now)) for p, cs in by_player.items()]
+
+    def game_message(self, player: int | None, now: float) -> GameMessage:
+        """The game as ``player`` sees it now (``None``: a watcher)."""
+        room = self.machine.room
+        session = room.session
+        game = session.game
+        return GameMessage(
+            room=room.code,
+            id=session.id,
+            player=player,
+            rules=game.rules,
+            players=session.config.players,
+            level=room.level,
+            delay=session.config.delay,
+            away_after=room.away_after,
+            setup=PublicSetup.of(game.setup),
+            moves=game.history(),
+            number=session.match.game_number,
+            results=session.match.results,
+            away=tuple(self.machine.away()),
+            covered=frozenset(room.covered),
+            next_in=self.machine.next_in(now),
+            timing=self.timing(now),
+        )
+
+    def timing(self, now: float) -> Timing | None:
+        """The game's clock and standing: the player to move's time as of ``now``."""
+        room = self.machine.room
+        standing, clock = room.standing, room.table.clock
+        if clock is None and not any(standing.timeouts) and not standing.left:
+            return None
+        banks = list(standing.banks)
+        mover = room.mover()
+        if mover is not None and (left := self.machine.time_left(mover, now)) is not None:
+            banks[mover] = max(0.0, left)
+        return Timing(
+            clock=clock,
+            banks=tuple(banks),
+            timeouts=tuple(standing.timeouts),
+            left=tuple(sorted(standing.left)),
+        )
+
+    def lobby_message(self, wall: float) -> LobbyMessage:
+        """Who sits where before the start; ``wall``: seconds since the epoch (a public
+        table fills at a time every process tells the same)."""
+        room = self.machine.room
+        away = set(self.machine.away())
+        seats = tuple(
+            None if name is None else LobbySeat(name=name, present=p not in away)
+            for p, name in enumerate(room.people)
+        )
+        table = room.table
+        fill_in = None if table.fill_at is None else round(max(0.0, table.fill_at - wall), 1)
+        return LobbyMessage(
+            room=room.code,
+            rules=room.session.config.rules,
+            bot=room.level,
+            seats=seats,
+            locked=room.locked,
+            public=table.public,
+            rated=table.rated,
+            fill_in=fill_in,
+            clock=table.clock,
+        )
+
+    def error(self, problem: RoomError) -> Send[C]:
+        """A refusal told to everyone in the room (a bot's move the store refused)."""
+        return self.to_all(ErrorMessage(code=problem.code, message=str(problem)))
+
+
 @dataclass(eq=False)
 class RoomMachine(Generic[C]):
     """A room in play: its game (``room``) and its connections, each event's effects out.
@@ -158,11 +250,11 @@ class RoomMachine(Generic[C]):
     ended: float | None = None
     """When the last game ended (a match between two games waits from then)."""
     _pending: _Pending | None = None
+    news: RoomNews[C] = field(init=False)
+    """The messages of the room's state (``RoomNews``)."""
 
-    @property
-    def code(self) -> str:
-        """The room's code."""
-        return self.room.code
+    def __post_init__(self) -> None:
+        self.news = RoomNews(self)
 
     @property
     def pending(self) -> bool:
@@ -191,7 +283,7 @@ class RoomMachine(Generic[C]):
         if player is None:
             return [self.plan_next(now)]
         self.away_since.pop(player, None)
-        return [self.plan_next(now), self.presence(now)]
+        return [self.plan_next(now), self.news.presence(now)]
 
     def leave(self, connection: C, now: float) -> list[Effect[C]]:
         """A connection closed. Its person, if it held their last connection, is away
@@ -200,7 +292,7 @@ class RoomMachine(Generic[C]):
         if player is None or not self.room.is_person(player) or player in self.connections.values():
             return []
         self.away_since[player] = now
-        return [self.plan_next(now), self.presence(now)]
+        return [self.plan_next(now), self.news.presence(now)]
 
     def dismiss(self, player: int, code: ErrorCode, message: str) -> list[Effect[C]]:
         """Close every connection holding ``player``'s seat (told ``code``, ``message``);
@@ -216,87 +308,6 @@ class RoomMachine(Generic[C]):
         self.room.remove(player)
         self.away_since.pop(player, None)
         return self.dismiss(player, ErrorCode.REMOVED, "the host removed you from the table")
-
-    # ------------------------------------------------------------------ telling
-
-    def to_all(self, message: ServerMessage) -> Send[C]:
-        """``message`` for every connection of the room."""
-        return Send(tuple(self.connections), message)
-
-    def presence(self, now: float) -> Send[C]:
-        """Who is away, and when the next game comes without its host."""
-        return self.to_all(PresenceMessage(away=tuple(self.away()), next_in=self.next_in(now)))
-
-    def games(self, now: float) -> list[Effect[C]]:
-        """The game as each seat sees it (one message a seat, for all its connections)."""
-        by_player: dict[int | None, list[C]] = {}
-        for connection, player in self.connections.items():
-            by_player.setdefault(player, []).append(connection)
-        return [Send(tuple(cs), self.game_message(p, now)) for p, cs in by_player.items()]
-
-    def game_message(self, player: int | None, now: float) -> GameMessage:
-        """The game as ``player`` sees it now (``None``: a watcher)."""
-        room = self.room
-        session = room.session
-        game = session.game
-        return GameMessage(
-            room=room.code,
-            id=session.id,
-            player=player,
-            rules=game.rules,
-            players=session.config.players,
-            level=room.level,
-            delay=session.config.delay,
-            away_after=room.away_after,
-            setup=PublicSetup.of(game.setup),
-            moves=game.history(),
-            number=session.match.game_number,
-            results=session.match.results,
-            away=tuple(self.away()),
-            covered=frozenset(room.covered),
-            next_in=self.next_in(now),
-            timing=self.timing(now),
-        )
-
-    def timing(self, now: float) -> Timing | None:
-        """The game's clock and standing: the player to move's time as of ``now``."""
-        room = self.room
-        standing, clock = room.standing, room.table.clock
-        if clock is None and not any(standing.timeouts) and not standing.left:
-            return None
-        banks = list(standing.banks)
-        mover = room.mover()
-        if mover is not None and (left := self.time_left(mover, now)) is not None:
-            banks[mover] = max(0.0, left)
-        return Timing(
-            clock=clock,
-            banks=tuple(banks),
-            timeouts=tuple(standing.timeouts),
-            left=tuple(sorted(standing.left)),
-        )
-
-    def lobby_message(self, wall: float) -> LobbyMessage:
-        """Who sits where before the start; ``wall``: seconds since the epoch (a public
-        table fills at a time every process tells the same)."""
-        room = self.room
-        away = set(self.away())
-        seats = tuple(
-            None if name is None else LobbySeat(name=name, present=p not in away)
-            for p, name in enumerate(room.people)
-        )
-        table = room.table
-        fill_in = None if table.fill_at is None else round(max(0.0, table.fill_at - wall), 1)
-        return LobbyMessage(
-            room=room.code,
-            rules=room.session.config.rules,
-            bot=room.level,
-            seats=seats,
-            locked=room.locked,
-            public=table.public,
-            rated=table.rated,
-            fill_in=fill_in,
-            clock=table.clock,
-        )
 
     # ------------------------------------------------------------------ the clock
 
@@ -440,7 +451,7 @@ class RoomMachine(Generic[C]):
         if at > now:
             return None, [self.plan_next(now)]
         number = self.room.session.match.game_number + 1
-        note = Note(f"room {self.code}: game {number} dealt by the server for its host")
+        note = Note(f"room {self.room.code}: game {number} dealt by the server for its host")
         return self.deal(number), [note]
 
     def refuse(self) -> RoomError:
@@ -468,7 +479,7 @@ class RoomMachine(Generic[C]):
         if keep is None:
             if pending.dealt:
                 self.ended = None
-            return [*self.games(now), self.plan_next(now)]
+            return [*self.news.games(now), self.plan_next(now)]
         room = self.room
         if keep.covered:
             room.covered.append(keep.ply)
@@ -477,10 +488,10 @@ class RoomMachine(Generic[C]):
         if notes.get("left"):
             reason = "out of time" if pending.why is None else pending.why.value
             effects.append(
-                Note(f"room {self.code}: player {pending.player} has left the game ({reason})")
+                Note(f"room {self.room.code}: player {pending.player} has left the game ({reason})")
             )
         effects.append(
-            self.to_all(
+            self.news.to_all(
                 MoveMessage(
                     ply=keep.ply,
                     move=keep.move,
@@ -493,15 +504,15 @@ class RoomMachine(Generic[C]):
         )
         if not room.session.game.is_over:
             return effects
-        effects.append(self.to_all(OverMessage(record=over_record(room))))
+        effects.append(self.news.to_all(OverMessage(record=over_record(room))))
         if changes:
             number = room.session.match.game_number
-            effects.append(self.to_all(RatedMessage(game=number, changes=tuple(changes))))
+            effects.append(self.news.to_all(RatedMessage(game=number, changes=tuple(changes))))
         self.ended = now
         timer = self.plan_next(now)
         effects.append(timer)
         if timer.seconds is not None:
-            effects.append(self.presence(now))  # the host is away: when the next game comes
+            effects.append(self.news.presence(now))  # the host is away: when the next game comes
         return effects
 
     # ------------------------------------------------------------------ a match's host away
@@ -534,7 +545,3 @@ class RoomMachine(Generic[C]):
     def plan_next(self, now: float) -> Timer:
         """The timer that deals the room's next game for an absent host (or none)."""
         return Timer("deal", self.next_in(now))
-
-    def error(self, problem: RoomError) -> Send[C]:
-        """A refusal told to everyone in the room (a bot's move the store refused)."""
-        return self.to_all(ErrorMessage(code=problem.code, message=str(problem)))

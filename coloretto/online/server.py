@@ -666,7 +666,7 @@ class RoomShell:
         def send() -> None:
             live.lobby_update = None
             if self.rooms.get(live.code) is live and not live.room.started:
-                self.all(live, live.machine.lobby_message(time.time()))
+                self.all(live, live.machine.news.lobby_message(time.time()))
 
         live.lobby_update = asyncio.get_running_loop().call_later(LOBBY_PAUSE, send)
 
@@ -955,11 +955,11 @@ class Door:
         deliver([ws], encode(WelcomeMessage(room.code, seat.player, token)))  # before any news
         shell.arrive(live, ws, seat.player)
         if room.started:
-            await _send(ws, live.machine.game_message(seat.player, self.clock()))
+            await _send(ws, live.machine.news.game_message(seat.player, self.clock()))
             if room.session.game.is_over:  # over, or a match between two games
                 await _send(ws, OverMessage(over_record(room)))
         else:
-            await _send(ws, live.machine.lobby_message(time.time()))
+            await _send(ws, live.machine.news.lobby_message(time.time()))
             if seat.player is not None:
                 shell.lobby(live)  # the others learn of the new person
         shell.kick(live)
@@ -1329,7 +1329,7 @@ class _RoomBots:
             except RoomError as problem:
                 self.failures += 1
                 if self.failures == 1:
-                    shell.run(live, [live.machine.error(problem)])
+                    shell.run(live, [live.machine.news.error(problem)])
         if self.failures:
             await asyncio.sleep(min(30.0, 2.0**self.failures))  # the disk may come back
         return True

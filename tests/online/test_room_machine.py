@@ -507,7 +507,7 @@ def test_a_game_message_shows_the_movers_time_as_of_now() -> None:
     player = machine.room.mover()
     assert player is not None
     machine.turn_at = 0.0
-    message = machine.game_message(player, 15.0)
+    message = machine.news.game_message(player, 15.0)
     assert isinstance(message, GameMessage)
     assert message.timing is not None
     assert message.timing.banks[player] == pytest.approx(45.0)
