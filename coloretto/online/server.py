@@ -535,7 +535,7 @@ class RoomShell:
     async def _farewell(self, ws: ServerConnection, code: ErrorCode, message: str) -> None:
         """Say why, then close (``broadcast``: a connection that does not read never
         holds this up; ``close`` gives up after the server's ``close_timeout``)."""
-        deliver([ws], encode(ErrorMessage(code, message)))
+        deliver([ws], encode(ErrorMessage(code=code, message=message)))
         await ws.close(POLICY, code)
 
     def _timer(self, live: LiveRoom, timer: Timer) -> None:
@@ -686,7 +686,7 @@ class RoomShell:
         try:
             await self.start(live)
         except RoomError as problem:
-            self.all(live, ErrorMessage(problem.code, str(problem)))
+            self.all(live, ErrorMessage(code=problem.code, message=str(problem)))
 
     # ------------------------------------------------------------------ bots
 
@@ -751,14 +751,16 @@ class Door:
                         nonce = await self._ask(ws, address, request) or nonce
                         continue
                     if not isinstance(request, Host | Join | Resume | Watch):
-                        await _send(ws, ErrorMessage(ErrorCode.NO_ROOM, "say which room first"))
+                        await _send(
+                            ws, ErrorMessage(code=ErrorCode.NO_ROOM, message="say which room first")
+                        )
                         continue
                     if (why := guarded.route.refuses(request)) is not None:
                         raise ClosingError(ErrorCode.WRONG_ROOM, why)
                     try:
                         account = await self._account(ws, request, nonce)
                     except ProtocolError as problem:
-                        await _send(ws, ErrorMessage(problem.code, str(problem)))
+                        await _send(ws, ErrorMessage(code=problem.code, message=str(problem)))
                         continue
                     finally:
                         nonce = None  # a challenge answers one opening
@@ -777,7 +779,7 @@ class Door:
         except ClosingError as refused:
             self.audit.note(refused.code, address, str(refused))
             with contextlib.suppress(ConnectionClosed):
-                await ws.send(encode(ErrorMessage(refused.code, str(refused))))
+                await ws.send(encode(ErrorMessage(code=refused.code, message=str(refused))))
                 await ws.close(POLICY, refused.code)
         except TimeoutError:
             await ws.close(POLICY, "no opening request")
@@ -847,12 +849,14 @@ class Door:
                     raise ClosingError(ErrorCode.TOO_MANY_TRIES, "too many look-ups: wait a minute")
                 if isinstance(request, Tables):
                     listed = await self.space.public_tables(per_host=self.limits.listed_per_host)
-                    await _send(ws, TablesMessage(tuple(listed)))
+                    await _send(ws, TablesMessage(tables=tuple(listed)))
                 else:
-                    await _send(ws, LadderMessage(tuple(await ladder(self.space.db))))
+                    await _send(ws, LadderMessage(entries=tuple(await ladder(self.space.db))))
         except StoreError as error:
             self.log.error("a request before an opening not answered: %s", error)
-            await _send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot answer now"))
+            await _send(
+                ws, ErrorMessage(code=ErrorCode.NOT_SAVED, message="the server cannot answer now")
+            )
         return None
 
     async def _account(
@@ -899,7 +903,7 @@ class Door:
         try:
             return parse_request(text)
         except ProtocolError as problem:
-            deliver([ws], encode(ErrorMessage(problem.code, str(problem))))
+            deliver([ws], encode(ErrorMessage(code=problem.code, message=str(problem))))
             return None
 
     def guesses(self, address: str) -> Bucket:
@@ -933,7 +937,7 @@ class Door:
                     keeper.watch_idle(live_now)
             seat, token = await self.server.hosting.seat(address, request, account)
         except RoomError as problem:
-            await _send(ws, ErrorMessage(problem.code, str(problem)))
+            await _send(ws, ErrorMessage(code=problem.code, message=str(problem)))
             return None
         live = seat.live
         room = live.room
@@ -944,7 +948,9 @@ class Door:
         if isinstance(request, Host):
             shell.plan_fill(live)
         if isinstance(request, Host | Join) and not await keeper.save_locked(live):
-            await _send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot save now"))
+            await _send(
+                ws, ErrorMessage(code=ErrorCode.NOT_SAVED, message="the server cannot save now")
+            )
             if isinstance(request, Host):
                 await keeper.forget(live)
             elif seat.player is not None and room.is_person(seat.player) and not room.started:
@@ -952,12 +958,14 @@ class Door:
             return None
         if isinstance(request, Host):
             await self.server.hosting.keep_owner(live)
-        deliver([ws], encode(WelcomeMessage(room.code, seat.player, token)))  # before any news
+        deliver(
+            [ws], encode(WelcomeMessage(room=room.code, seat=seat.player, token=token))
+        )  # before any news
         shell.arrive(live, ws, seat.player)
         if room.started:
             await _send(ws, live.machine.news.game_message(seat.player, self.clock()))
             if room.session.game.is_over:  # over, or a match between two games
-                await _send(ws, OverMessage(over_record(room)))
+                await _send(ws, OverMessage(record=over_record(room)))
         else:
             await _send(ws, live.machine.news.lobby_message(time.time()))
             if seat.player is not None:
@@ -994,9 +1002,9 @@ class Door:
             else:
                 raise RoomError("this connection has its seat already", ErrorCode.SEATED)
         except RoomError as problem:
-            await _send(ws, ErrorMessage(problem.code, str(problem)))
+            await _send(ws, ErrorMessage(code=problem.code, message=str(problem)))
         except IllegalAction as problem:
-            await _send(ws, ErrorMessage(ErrorCode.ILLEGAL, str(problem)))
+            await _send(ws, ErrorMessage(code=ErrorCode.ILLEGAL, message=str(problem)))
 
 
 class Hosting:
