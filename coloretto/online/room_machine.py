@@ -249,8 +249,8 @@ class RoomMachine(Generic[C]):
     """When the clock of the player to move started (their last move, or the start)."""
     ended: float | None = None
     """When the last game ended (a match between two games waits from then)."""
-    _pending: _Pending | None = None
-    news: RoomNews[C] = field(init=False)
+    _pending: _Pending | None = field(default=None, init=False, repr=False)
+    news: RoomNews[C] = field(init=False, repr=False)
     """The messages of the room's state (``RoomNews``)."""
 
     def __post_init__(self) -> None:

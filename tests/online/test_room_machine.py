@@ -438,6 +438,7 @@ class Rooms(RuleBasedStateMachine):
 
     @invariant()
     def nothing_moves_without_a_record(self) -> None:
+        assert self.machine.pending is (self.pending is not None)
         ply = self.machine.room.ply
         assert ply == self.kept + (1 if isinstance(self.pending, KeepMove) else 0)
         if self.pending is None:
