@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import enum
 import logging
 import secrets
 import signal
@@ -48,7 +47,7 @@ from websockets.frames import CloseCode
 
 from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
-from coloretto.engine import Action, IllegalAction, Match, Move
+from coloretto.engine import Action, IllegalAction
 from coloretto.online.account_service import (
     AccountError,
     check_account,
@@ -60,7 +59,7 @@ from coloretto.online.accounts import normalise_server, opening_route
 from coloretto.online.audit import Audit
 from coloretto.online.bot_pool import BotPool
 from coloretto.online.budgets import SharedBudgets
-from coloretto.online.clock import DEFAULT_PROFILE, MAX_TIMEOUTS, Clock, ClockError, profile
+from coloretto.online.clock import DEFAULT_PROFILE, Clock, ClockError, profile
 from coloretto.online.connection import Gatekeeper, GuardedConnection
 from coloretto.online.database import (
     SharedDatabase,
@@ -72,18 +71,11 @@ from coloretto.online.legacy_files import import_files
 from coloretto.online.limits import Bucket, Limits
 from coloretto.online.messages import (
     ErrorMessage,
-    GameMessage,
     LadderMessage,
-    LobbyMessage,
-    LobbySeat,
-    MoveMessage,
     OverMessage,
-    PresenceMessage,
-    RatedMessage,
     RatingChange,
     ServerMessage,
     TablesMessage,
-    Timing,
     WelcomeMessage,
 )
 from coloretto.online.protocol import (
@@ -109,10 +101,18 @@ from coloretto.online.protocol import (
     encode,
     parse_request,
 )
-from coloretto.online.public import PublicSetup
 from coloretto.online.relay import Relay, RelayedConnection, deliver
+from coloretto.online.room_machine import (
+    Close,
+    Effect,
+    KeepMove,
+    KeepRoom,
+    RoomMachine,
+    Send,
+    Timer,
+)
 from coloretto.online.room_space import RoomSpace, status_of
-from coloretto.online.rooms import Room, RoomError, new_code, over_record, stand_in
+from coloretto.online.rooms import Room, RoomError, new_code, over_record
 from coloretto.online.standings import StoredAccounts, ladder
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Locked, hold
@@ -125,11 +125,6 @@ POLICY = 1008
 
 LOBBY_PAUSE = 0.2
 """Seconds a lobby update waits for more changes to tell with it."""
-
-NEXT_GAME_SECONDS = 60.0
-"""At a table with a clock, the longest wait between two games of a match (a quicker
-clock's bank is shorter): then the server deals the next one itself, its host there or
-not."""
 
 SWEEP_SECONDS = 3.0
 """How often a process on a shared database looks for rooms whose process ended."""
@@ -148,21 +143,16 @@ class ClosingError(Exception):
 
 @dataclass(eq=False)
 class LiveRoom:
-    """A room in play and what the server keeps of it while it runs."""
+    """A room in play: its state machine (the room, its connections, who is away, its
+    clock: ``RoomMachine``) and what the asyncio shell keeps beside it."""
 
-    room: Room
-    connections: dict[ServerConnection, int | None] = field(default_factory=dict)
-    """The room's connections, with the player each one plays (``None``: watching)."""
-    away_since: dict[int, float] = field(default_factory=dict)
-    """Since when each person away has had no connection."""
+    machine: RoomMachine[ServerConnection]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """One change at a time, each saved before it is told."""
     driver: asyncio.Task[None] | None = None
     """The task that lets the bots play the room's turns."""
     wake: asyncio.TimerHandle | None = None
     """Wakes the driver once a person away has been away long enough."""
-    ended: float | None = None
-    """When the last game ended (a match between two games waits from then)."""
     dealer: asyncio.TimerHandle | None = None
     """Deals the match's next game while its host is away."""
     lobby_update: asyncio.TimerHandle | None = None
@@ -170,33 +160,27 @@ class LiveRoom:
     owner: str | None = None
     """The address (``address_key``) that opened the room: its bots share the workers as
     that address's (``BotPool``)."""
-    turn_at: float | None = None
-    """When the clock of the player to move started (their last move, or the start)."""
 
     @property
     def code(self) -> str:
         """The room's code."""
-        return self.room.code
+        return self.machine.room.code
 
-    def away(self) -> list[int]:
-        """The room's people with no connection now."""
-        present = set(self.connections.values())
-        room = self.room
-        return [p for p in range(len(room.people)) if room.is_person(p) and p not in present]
+    @property
+    def room(self) -> Room:
+        """The room (its game and people)."""
+        return self.machine.room
+
+    @property
+    def connections(self) -> dict[ServerConnection, int | None]:
+        """The room's connections, with the player each one plays (``None``: watching)."""
+        return self.machine.connections
 
     def stop_timers(self) -> None:
         """Cancel the room's timers (it leaves the memory)."""
         for timer in (self.wake, self.dealer, self.lobby_update):
             if timer is not None:
                 timer.cancel()
-
-
-class StandIn(enum.Enum):
-    """Why a bot plays a person's move."""
-
-    AWAY = "away past the wait"
-    TIMEOUT = "out of time"
-    GONE = f"out of time {MAX_TIMEOUTS} times"
 
 
 @dataclass
@@ -215,7 +199,12 @@ class RoomServer:
     """The rooms this process plays and the connections to them. Everything runs on one
     event loop; bots think in ``bots``' processes; rooms are kept in ``space`` (a
     database). On a shared database, rooms another process plays are reached through it
-    (``relay``), and rooms whose process ended are taken over (``sweep``)."""
+    (``relay``), and rooms whose process ended are taken over (``sweep``).
+
+    Its work is shared by four parts: ``keeper`` (the rooms in memory: taken, kept, let
+    go, swept), ``shell`` (each room's state machine fed its events, its effects carried
+    out), ``door`` (each connection from its opening on) and ``hosting`` (opening and
+    joining rooms)."""
 
     def __init__(
         self,
@@ -233,8 +222,6 @@ class RoomServer:
         self.limits = limits or Limits()
         self.budgets = SharedBudgets(space.db, self.limits)
         """The budgets every process of the database shares (accounts, rooms opened)."""
-        self._hosting = asyncio.Lock()
-        """Held while a room is opened (its budget counted, then the room made)."""
         self.log = incident_log(data.log) if _can_log(data) else logging.getLogger(__name__)
         self.audit = Audit(data.root / "audit.log")
         self.gate = Gatekeeper(self.limits, self.audit)
@@ -243,15 +230,50 @@ class RoomServer:
         self.bots = BotPool(self.limits.bot_workers)
         self.relay: Relay | None = None
         """Connections to and from the other processes of a shared database."""
-        if isinstance(space.db, SharedDatabase):
-            self.relay = Relay(space.db, space.server, self.limits, self.log)
-            self.relay.on_open = self._relayed
         self.clock: Callable[[], float] = time.monotonic
-        self._tasks: set[asyncio.Task[None]] = set()
         self.stopping = False
         """True once the server stops: no new work is started."""
+        self.keeper = RoomKeeper(self)
+        self.shell = RoomShell(self)
+        self.hosting = Hosting(self)
+        self.door = Door(self)
+        if isinstance(space.db, SharedDatabase):
+            self.relay = Relay(space.db, space.server, self.limits, self.log)
+            self.relay.on_open = self.door.relayed
 
-    # ------------------------------------------------------------------ rooms
+    async def load(self) -> int:
+        """Take the rooms this process plays from now on (``RoomKeeper.load``)."""
+        return await self.keeper.load()
+
+    def resume_all(self) -> None:
+        """Let the bots of every room played here play on (``RoomKeeper.resume_all``)."""
+        self.keeper.resume_all()
+
+    def start_sweeping(self) -> None:
+        """On a shared database, take over rooms whose process ended (``RoomKeeper``)."""
+        self.keeper.start_sweeping()
+
+    async def stop(self) -> None:
+        """Stop every room's bots, timers and pending work (``RoomKeeper.stop``)."""
+        await self.keeper.stop()
+
+    async def handler(self, ws: ServerConnection) -> None:
+        """One connection, from its opening to its end (``Door.handler``)."""
+        await self.door.handler(ws)
+
+
+class RoomKeeper:
+    """The rooms in this process's memory: taken from the database (at the start, when
+    asked for, by the sweep), kept whole, and let go (archived, left alone, removed)."""
+
+    def __init__(self, server: RoomServer) -> None:
+        self.server = server
+        self.space = server.space
+        self.log = server.log
+        self.limits = server.limits
+        self.rooms = server.rooms
+        self.clock = server.clock
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def load(self) -> int:
         """Take the rooms this process plays from now on: on its own database, every room
@@ -271,10 +293,17 @@ class RoomServer:
         codes = await (self.space.orphans() if shared else self.space.active())
         why = "its process ended" if shared else "in play when the server last stopped"
         for code in codes:
-            await self._take(code, why)
+            await self.take(code, why)
         return len(self.rooms)
 
-    async def _take(self, code: str, why: str = "asked for") -> LiveRoom | None:
+    def live(self, room: Room, owner: str | None) -> LiveRoom:
+        """``room`` in play here from now on, opened from ``owner``."""
+        live = self.rooms[room.code] = LiveRoom(
+            RoomMachine(room, self.limits.alone_seconds), owner=owner
+        )
+        return live
+
+    async def take(self, code: str, why: str = "asked for") -> LiveRoom | None:
         """Play room ``code`` here, as kept, if no other process plays it; its people are
         away until they connect. ``None`` if there is no such room or another process
         plays it. The log says which process took it, and ``why``."""
@@ -291,9 +320,9 @@ class RoomServer:
         if code in self.rooms:  # taken meanwhile by another connection's look-up
             return self.rooms[code]
         if room is None:
-            await self._release(code)
+            await self.release(code)
             return None
-        live = self.rooms[code] = LiveRoom(room, owner=owner)
+        live = self.live(room, owner)
         self.log.info(
             "room %s (%s, move %d) taken by process %s: %s",
             code, status_of(room), room.ply, self.space.server, why,
@@ -303,15 +332,11 @@ class RoomServer:
                 await self.space.leave_alone(code, alone=False)  # played again
             except StoreError as error:
                 self.log.error("room %s: not marked as played again: %s", code, error)
-        now = self.clock()
-        live.turn_at = now  # the time a move took before the process ended is forgiven
-        for player in range(len(room.people)):
-            if room.is_person(player):
-                live.away_since[player] = now
+        live.machine.resumed(self.clock())
         if room.session.match.is_over and status_of(room) != "over":
-            await self._archive(live)
+            await self.archive(live)
             return self.rooms.get(code)
-        self._plan_fill(live)
+        self.server.shell.plan_fill(live)
         return live
 
     async def _owner(self, code: str) -> str | None:
@@ -322,7 +347,8 @@ class RoomServer:
             self.log.error("room %s: its host's address not read: %s", code, error)
             return None
 
-    async def _release(self, code: str) -> None:
+    async def release(self, code: str) -> None:
+        """This process no longer plays room ``code`` (logged if the database refused)."""
         try:
             await self.space.release(code)
         except StoreError as error:
@@ -330,17 +356,17 @@ class RoomServer:
 
     def resume_all(self) -> None:
         """Let the bots of every room played here play on (once the event loop runs);
-        rooms that nobody comes back to are let go in time (``_watch_idle``)."""
+        rooms that nobody comes back to are let go in time (``watch_idle``)."""
         for live in list(self.rooms.values()):
-            self.kick(live)
-            self._watch_idle(live)
+            self.server.shell.kick(live)
+            self.watch_idle(live)
 
     def start_sweeping(self) -> None:
         """On a shared database: take the rooms in play whose process ended (every
         ``SWEEP_SECONDS``), so that their bots play on; relay connections both ways."""
-        if self.relay is None:
+        if self.server.relay is None:
             return
-        self._spawn(self._sweep())
+        self.spawn(self._sweep())
 
     async def _sweep(self) -> None:
         while True:
@@ -354,19 +380,19 @@ class RoomServer:
                 if len(self.rooms) >= self.limits.max_rooms:
                     break
                 try:
-                    live = await self._take(code, "its process ended")
+                    live = await self.take(code, "its process ended")
                 except StoreError as error:
                     self.log.error("room %s not taken over by process %s: %s",
                                    code, self.space.server, error)  # fmt: skip
                     continue
                 if live is not None:
-                    self.kick(live)
-                    self._watch_idle(live)
+                    self.server.shell.kick(live)
+                    self.watch_idle(live)
 
     async def stop(self) -> None:
         """Stop every room's bots, timers and pending work (the server is stopping), and
         wait until they have: nothing then writes to the database or asks a bot."""
-        self.stopping = True
+        self.server.stopping = True
         tasks = [task for task in self._tasks if not task.done()]
         for live in self.rooms.values():
             live.stop_timers()
@@ -376,70 +402,336 @@ class RoomServer:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    def _spawn(self, work: Any) -> None:
-        if self.stopping:
+    def spawn(self, work: Any) -> None:
+        """Run ``work`` (a coroutine) as a task the server waits for when it stops."""
+        if self.server.stopping:
             work.close()  # a timer that fired as the server stops: nothing more is done
             return
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _watch_idle(self, live: LiveRoom) -> None:
+    def watch_idle(self, live: LiveRoom) -> None:
         """Let the room go if nobody is there in a while: a room whose game never started
         (after ``limits.lobby_seconds``) is removed, a finished one (after
         ``limits.idle_seconds``) is archived. A game in play stays: its bots play for the
         people away (for ``limits.alone_seconds`` once none is connected: then it waits,
-        ``_bots_may_think``). A match waiting for its host to deal the next game leaves the
-        memory like a finished one (it stays kept, and a server goes on with it when asked)."""
+        ``RoomMachine.bots_may_think``). A match waiting for its host to deal the next game
+        leaves the memory like a finished one (it stays kept, and a server goes on with it
+        when asked)."""
         seconds = self.limits.idle_seconds if live.room.started else self.limits.lobby_seconds
-        asyncio.get_running_loop().call_later(seconds, lambda: self._spawn(self._let_go(live)))
+        asyncio.get_running_loop().call_later(seconds, lambda: self.spawn(self._let_go(live)))
 
     async def _let_go(self, live: LiveRoom) -> None:
         room = live.room
         if live.connections or self.rooms.get(live.code) is not live:
             return
         if room.session.match.is_over:
-            await self._archive(live)
+            await self.archive(live)
         elif room.session.game.is_over:
-            await self._forget(live)
+            await self.forget(live)
         elif not room.started:
             try:
                 await self.space.remove(room.code)
             except StoreError as error:
-                self._failed(room, f"not removed: {error}")
-            await self._forget(live)
-        elif not self._bots_may_think(live):
+                self.failed(room, f"not removed: {error}")
+            await self.forget(live)
+        elif not live.machine.bots_may_think(self.clock()):
             await self._leave_alone(live)
 
-    async def _archive(self, live: LiveRoom) -> None:
-        """A finished room leaves the memory and the rooms in play (``_take`` brings it
+    async def archive(self, live: LiveRoom) -> None:
+        """A finished room leaves the memory and the rooms in play (``take`` brings it
         back for someone who asks for it)."""
         try:
             await self.space.archive(live.room)
         except StoreError as error:
-            self._failed(live.room, f"not archived: {error}")
-        await self._forget(live)
+            self.failed(live.room, f"not archived: {error}")
+        await self.forget(live)
 
-    async def _save(self, room: Room) -> bool:
+    async def _leave_alone(self, live: LiveRoom) -> None:
+        """A game whose people all left long ago leaves the memory (it does not hold a
+        place among ``max_rooms``): kept as it stands, taken again when one of them asks
+        for it (``take``), and pruned after a week."""
+        try:
+            await self.space.leave_alone(live.code)
+        except StoreError as error:
+            self.failed(live.room, f"not left alone: {error}")
+            return
+        self.log.info("room %s: nobody came back: its game waits in the database", live.code)
+        await self.forget(live)
+
+    async def save(self, room: Room) -> bool:
         """Keep the whole room now (a new room, a seat taken, a game started or dealt);
         False (logged) if the database refused."""
         try:
             await self.space.save(room)
         except (StoreError, ValueError) as error:
-            self._failed(room, f"not saved: {error}")
+            self.failed(room, f"not saved: {error}")
             return False
         return True
 
-    async def _save_locked(self, live: LiveRoom) -> bool:
-        """``_save`` holding the room's lock (saves of one room never overtake each other)."""
+    async def save_locked(self, live: LiveRoom) -> bool:
+        """``save`` holding the room's lock (saves of one room never overtake each other)."""
         async with live.lock:
-            return await self._save(live.room)
+            return await self.save(live.room)
 
-    def _failed(self, room: Room, what: str) -> None:
+    def failed(self, room: Room, what: str) -> None:
+        """The database refused ``what`` of ``room``: logged and audited."""
         self.log.error("room %s %s", room.code, what)
-        self.audit.note(ErrorCode.NOT_SAVED, room.code, f"room {what}")
+        self.server.audit.note(ErrorCode.NOT_SAVED, room.code, f"room {what}")
 
-    # ------------------------------------------------------------------ connections
+    async def forget(self, live: LiveRoom) -> None:
+        """A room nobody is in any more leaves the memory, and this process lets it go
+        (what becomes of it in the database is the caller's: archived, kept, or
+        removed)."""
+        if self.rooms.get(live.code) is not live:
+            return
+        del self.rooms[live.code]
+        self.server.bots.forget(live.code)
+        live.stop_timers()
+        await self.release(live.code)
+
+
+class RoomShell:
+    """The asyncio shell around each room's ``RoomMachine``: it feeds the machine its
+    events (requests, connections coming and going, timers, bots' answers, the database's
+    answers) and carries out its effects (messages, closings, timers, records kept before
+    anything is told)."""
+
+    _farewells: ClassVar[set[asyncio.Task[None]]] = set()
+    """Connections being closed (kept here until they are)."""
+
+    def __init__(self, server: RoomServer) -> None:
+        self.server = server
+        self.space = server.space
+        self.log = server.log
+        self.rooms = server.rooms
+        self.clock = server.clock
+
+    # ------------------------------------------------------------------ effects
+
+    def run(self, live: LiveRoom, effects: Iterable[Effect[ServerConnection]]) -> None:
+        """Carry out the machine's ``effects`` for ``live``."""
+        for effect in effects:
+            if isinstance(effect, Send):
+                deliver(effect.to, encode(effect.message))
+            elif isinstance(effect, Close):
+                self._close(live, effect)
+            elif isinstance(effect, Timer):
+                self._timer(live, effect)
+            else:
+                self.log.info("%s", effect.text)
+
+    def _close(self, live: LiveRoom, close: Close[ServerConnection]) -> None:
+        self.log.info(
+            "room %s: a connection of player %d closed (%s)", live.code, close.player, close.code
+        )
+        task = asyncio.get_running_loop().create_task(
+            self._farewell(close.connection, close.code, close.message)
+        )
+        self._farewells.add(task)
+        task.add_done_callback(self._farewells.discard)
+
+    async def _farewell(self, ws: ServerConnection, code: ErrorCode, message: str) -> None:
+        """Say why, then close (``broadcast``: a connection that does not read never
+        holds this up; ``close`` gives up after the server's ``close_timeout``)."""
+        deliver([ws], encode(ErrorMessage(code=code, message=message)))
+        await ws.close(POLICY, code)
+
+    def _timer(self, live: LiveRoom, timer: Timer) -> None:
+        loop = asyncio.get_running_loop()
+        if timer.kind == "wake":
+            if live.wake is not None:
+                live.wake.cancel()
+                live.wake = None
+            if timer.seconds is not None:
+                live.wake = loop.call_later(timer.seconds, self.kick, live)
+            return
+        if live.dealer is not None:
+            live.dealer.cancel()
+            live.dealer = None
+        if timer.seconds is not None:
+            live.dealer = loop.call_later(
+                timer.seconds, lambda: loop.create_task(self._deal_for_host(live))
+            )
+
+    def all(self, live: LiveRoom, message: ServerMessage) -> None:
+        """Tell every connection of the room ``message``."""
+        deliver(live.connections, encode(message))
+
+    async def kept(self, live: LiveRoom, keep: KeepMove | KeepRoom) -> None:
+        """Keep the machine's pending change (call it holding the lock), then tell it; if
+        the database refuses, the change is undone and ``RoomError`` (``not-saved``) says
+        so."""
+        room = live.room
+        changes: list[RatingChange] = []
+        try:
+            if isinstance(keep, KeepRoom):
+                await self.space.save(room)
+            elif keep.last:
+                changes = await self.space.end_game(room, keep.move, keep.covered, keep.notes)
+            else:
+                await self.space.append(room.code, keep.ply, keep.move, keep.covered, keep.notes)
+        except (StoreError, ValueError) as error:
+            problem = live.machine.refuse()
+            what = "" if isinstance(keep, KeepRoom) else f"move {keep.ply + 1} "
+            self.server.keeper.failed(room, f"{what}not saved: {error}")
+            raise problem from None
+        self.run(live, live.machine.confirm(self.clock(), changes))
+        if isinstance(keep, KeepMove) and room.session.game.is_over and not live.connections:
+            self.server.keeper.watch_idle(live)  # the bots finished it for people all away
+        self.kick(live)
+
+    # ------------------------------------------------------------------ events
+
+    async def play(self, live: LiveRoom, player: int, ply: int, action: Action) -> None:
+        """Play a person's ``action`` (``RoomError`` or ``IllegalAction`` if it is not
+        theirs to play); saved, then told."""
+        async with live.lock:
+            keep = live.machine.play(player, ply, action, self.clock())
+            await self.kept(live, keep)
+
+    async def start(self, live: LiveRoom) -> None:
+        """Start the game (the host's request, or a public table's wait over): saved,
+        then told."""
+        async with live.lock:
+            await self.kept(live, live.machine.start(self.clock()))
+
+    async def deal_next(self, live: LiveRoom, number: int) -> None:
+        """Deal game ``number`` of the match (the host's request): saved, then told."""
+        async with live.lock:
+            await self.kept(live, live.machine.deal(number))
+
+    async def _deal_for_host(self, live: LiveRoom) -> None:
+        """Deal the next game, the host being away (unless that changed meanwhile)."""
+        async with live.lock:
+            if self.rooms.get(live.code) is not live:
+                return
+            keep, effects = live.machine.deal_for_host(self.clock())
+            self.run(live, effects)
+            if keep is None:
+                return
+            try:
+                await self.kept(live, keep)
+            except RoomError:
+                self.run(live, [live.machine.plan_next(self.clock())])  # try again later
+
+    def arrive(self, live: LiveRoom, ws: ServerConnection, player: int | None) -> None:
+        """A connection takes its seat in the room."""
+        self.run(live, live.machine.join(ws, player, self.clock()))
+
+    def leave(self, ws: ServerConnection, seat: Seat) -> None:
+        """A connection of the room closed."""
+        live = seat.live
+        room = live.room
+        effects = live.machine.leave(ws, self.clock())
+        if room.session.match.is_over and not live.connections:
+            self.server.keeper.spawn(self.server.keeper.archive(live))
+            return
+        if not live.connections:
+            self.server.keeper.watch_idle(live)
+        if effects:  # its person is away now
+            self.run(live, effects)
+            if not room.started:
+                self.lobby(live)
+            self.kick(live)
+
+    async def seating(self, live: LiveRoom, request: Remove | LockTable) -> None:
+        """The host, before the start, removes a person (their connections closed with
+        the error ``removed``) or closes the table to new players (or opens it again);
+        the room is saved and everyone sees the lobby again. A lock the disk refuses is
+        undone; a removal holds (its person is gone) while the server runs. Either way
+        the host gets ``not-saved``."""
+        room = live.room
+        async with live.lock:
+            if isinstance(request, Remove):
+                self.run(live, live.machine.remove(request.seat))
+                saved = await self.server.keeper.save(room)
+            else:
+                was = room.locked
+                room.lock(request.locked)
+                if not (saved := await self.server.keeper.save(room)):
+                    room.locked = was
+        self.lobby(live)
+        if not saved:
+            done = "they are removed until it stops" if isinstance(request, Remove) else "try again"
+            raise RoomError(f"the server could not save the room: {done}", ErrorCode.NOT_SAVED)
+
+    def lobby(self, live: LiveRoom) -> None:
+        """Tell everyone in the room's lobby who sits where, soon: changes that come
+        close together (people coming and going) are told once."""
+        if live.lobby_update is not None:
+            return
+
+        def send() -> None:
+            live.lobby_update = None
+            if self.rooms.get(live.code) is live and not live.room.started:
+                self.all(live, live.machine.news.lobby_message(time.time()))
+
+        live.lobby_update = asyncio.get_running_loop().call_later(LOBBY_PAUSE, send)
+
+    def plan_fill(self, live: LiveRoom) -> None:
+        """A public table's bots take its free seats at its ``fill_at`` (its game starts)."""
+        fill_at = live.room.table.fill_at
+        if fill_at is None or live.room.started:
+            return
+        wait = max(0.0, fill_at - time.time())
+        keeper = self.server.keeper
+        asyncio.get_running_loop().call_later(wait, lambda: keeper.spawn(self._fill(live)))
+
+    async def _fill(self, live: LiveRoom) -> None:
+        if self.rooms.get(live.code) is not live or live.room.started:
+            return
+        self.log.info("room %s: its wait is over: bots fill the free seats", live.code)
+        try:
+            await self.start(live)
+        except RoomError as problem:
+            self.all(live, ErrorMessage(code=problem.code, message=str(problem)))
+
+    # ------------------------------------------------------------------ bots
+
+    def kick(self, live: LiveRoom) -> None:
+        """Let bots play the room's turns (one driver per room, started if idle)."""
+        task = live.driver
+        if task is None or task.done():
+            live.driver = asyncio.get_running_loop().create_task(self._drive(live))
+
+    async def _drive(self, live: LiveRoom) -> None:
+        """Play ``live``'s bots' turns (the bot loop, ``play_bots``), each asked in the
+        room's worker (``BotPool``), at the room's pace."""
+        session = live.room.session
+        bots = self.server.bots
+
+        async def ask(turn: BotTurn) -> Answer:
+            return await bots.choose(
+                live.room.code,
+                live.room.bot_specs(),
+                seed=session.bots.seed,
+                state=turn.state,
+                game_number=turn.game_number,
+                player=turn.player,
+                limit=session.config.time_limit,
+                owner=live.owner,
+            )
+
+        await play_bots(_RoomBots(self, live), ask, lambda: session.config.delay)
+
+
+class Door:
+    """Each connection, from its opening request (or the requests answered before one:
+    challenges, accounts, the lobby's tables, the ladder) to its end: its requests read,
+    checked against its budgets and passed to its room, or relayed to the process that
+    plays the room."""
+
+    def __init__(self, server: RoomServer) -> None:
+        self.server = server
+        self.space = server.space
+        self.log = server.log
+        self.limits = server.limits
+        self.rooms = server.rooms
+        self.clock = server.clock
+        self.audit = server.audit
+        self.shell = server.shell
 
     async def handler(self, ws: ServerConnection) -> None:
         """One connection: its opening request, then its moves, until it closes."""
@@ -459,8 +751,8 @@ class RoomServer:
                         nonce = await self._ask(ws, address, request) or nonce
                         continue
                     if not isinstance(request, Host | Join | Resume | Watch):
-                        await self._send(
-                            ws, ErrorMessage(ErrorCode.NO_ROOM, "say which room first")
+                        await _send(
+                            ws, ErrorMessage(code=ErrorCode.NO_ROOM, message="say which room first")
                         )
                         continue
                     if (why := guarded.route.refuses(request)) is not None:
@@ -468,7 +760,7 @@ class RoomServer:
                     try:
                         account = await self._account(ws, request, nonce)
                     except ProtocolError as problem:
-                        await self._send(ws, ErrorMessage(problem.code, str(problem)))
+                        await _send(ws, ErrorMessage(code=problem.code, message=str(problem)))
                         continue
                     finally:
                         nonce = None  # a challenge answers one opening
@@ -487,7 +779,7 @@ class RoomServer:
         except ClosingError as refused:
             self.audit.note(refused.code, address, str(refused))
             with contextlib.suppress(ConnectionClosed):
-                await ws.send(encode(ErrorMessage(refused.code, str(refused))))
+                await ws.send(encode(ErrorMessage(code=refused.code, message=str(refused))))
                 await ws.close(POLICY, refused.code)
         except TimeoutError:
             await ws.close(POLICY, "no opening request")
@@ -495,7 +787,7 @@ class RoomServer:
             pass
         finally:
             if seat is not None:
-                self._leave(ws, seat)
+                self.shell.leave(ws, seat)
 
     async def _elsewhere(self, ws: ServerConnection, address: str, request: Opening) -> str | None:
         """The process that plays the room ``request`` asks for, when it is another one
@@ -503,15 +795,15 @@ class RoomServer:
         on to this process is never passed on again (it is served here, or told there is
         no such room)."""
         if (
-            self.relay is None
+            self.server.relay is None
             or isinstance(ws, RelayedConnection)
             or isinstance(request, Host)
             or request.room in self.rooms
         ):
             return None
-        self._guesses(address)  # no look-up past the address's budget
+        self.guesses(address)  # no look-up past the address's budget
         for _ in range(3):  # a room let go at this moment is taken here on the next try
-            if await self._take(request.room) is not None:
+            if await self.server.keeper.take(request.room) is not None:
                 return None
             player = await self.space.player_of(request.room)
             if player is None and await self.space.status(request.room) is None:
@@ -526,41 +818,45 @@ class RoomServer:
         """Serve ``ws`` through process ``to``, which plays its room: its frames go there
         (within this process's budget), what that process says comes back. ``account``:
         the one its opening names, checked here."""
-        assert self.relay is not None
+        relay = self.server.relay
+        assert relay is not None
         guarded = cast(GuardedConnection, ws)
-        number = self.relay.forward(to, ws, guarded.address, guarded.route, first, account)
+        number = relay.forward(to, ws, guarded.address, guarded.route, first, account)
         try:
             async for text in ws:
                 if not guarded.budget.take(self.clock()):
                     raise ClosingError(ErrorCode.FLOODING, "too many messages: slow down")
-                self.relay.frame(number, _text(text))
+                relay.frame(number, _text(text))
         finally:
-            self.relay.gone(number)
+            relay.gone(number)
 
     async def _ask(self, ws: ServerConnection, address: str, request: Request) -> bytes | None:
         """Answer a request made before the opening (a challenge, an account to make, the
         lobby's tables, the ladder); the challenge's nonce, for a challenge."""
-        book = self.gate.book.get(address)
+        server = self.server
+        book = server.gate.book.get(address)
         try:
             if isinstance(request, Challenge):
                 challenge = new_challenge()
-                await self._send(ws, challenge)
+                await _send(ws, challenge)
                 return challenge.nonce
             if isinstance(request, Register):
-                if (refused := await self.budgets.may_register(address)) is not None:
+                if (refused := await server.budgets.may_register(address)) is not None:
                     raise ClosingError(ErrorCode.TOO_MANY_TRIES, refused)
-                await self._send(ws, await register(self.accounts, request))
+                await _send(ws, await register(server.accounts, request))
             elif isinstance(request, Tables | Ladder):
                 if not book.lookups.take(self.clock()):
                     raise ClosingError(ErrorCode.TOO_MANY_TRIES, "too many look-ups: wait a minute")
                 if isinstance(request, Tables):
                     listed = await self.space.public_tables(per_host=self.limits.listed_per_host)
-                    await self._send(ws, TablesMessage(tuple(listed)))
+                    await _send(ws, TablesMessage(tables=tuple(listed)))
                 else:
-                    await self._send(ws, LadderMessage(tuple(await ladder(self.space.db))))
+                    await _send(ws, LadderMessage(entries=tuple(await ladder(self.space.db))))
         except StoreError as error:
             self.log.error("a request before an opening not answered: %s", error)
-            await self._send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot answer now"))
+            await _send(
+                ws, ErrorMessage(code=ErrorCode.NOT_SAVED, message="the server cannot answer now")
+            )
         return None
 
     async def _account(
@@ -578,27 +874,28 @@ class RoomServer:
         problem: ProtocolError | None = None
         for server in _server_names(ws):
             try:
-                return await check_account(self.accounts, claim, nonce, server, route)
+                return await check_account(self.server.accounts, claim, nonce, server, route)
             except AccountError as wrong:
                 problem = wrong
         raise problem or AccountError("this connection did not say which server it is for")
 
-    def _relayed(self, connection: RelayedConnection, first: str) -> None:
+    def relayed(self, connection: RelayedConnection, first: str) -> None:
         """A client of another process, passed here: served as one of this process's."""
         connection.feed(first)
-        self._spawn(self._serve_relayed(connection))
+        self.server.keeper.spawn(self._serve_relayed(connection))
 
     async def _serve_relayed(self, connection: RelayedConnection) -> None:
         """``handler`` for a relayed client; however it ends, the connection is then
         closed at both ends and forgotten (as ``serve`` closes its own connections when
         their handler returns)."""
-        assert self.relay is not None
+        relay = self.server.relay
+        assert relay is not None
         code = CloseCode.INTERNAL_ERROR
         try:
             await self.handler(cast(ServerConnection, connection))
             code = CloseCode.NORMAL_CLOSURE
         finally:
-            self.relay.done(connection, CloseCode.SERVICE_RESTART if self.stopping else code)
+            relay.done(connection, CloseCode.SERVICE_RESTART if self.server.stopping else code)
 
     def _parse(self, ws: ServerConnection, text: str | bytes, bucket: Bucket) -> Request | None:
         if not bucket.take(self.clock()):
@@ -606,27 +903,21 @@ class RoomServer:
         try:
             return parse_request(text)
         except ProtocolError as problem:
-            self._tell(ws, ErrorMessage(problem.code, str(problem)))
+            deliver([ws], encode(ErrorMessage(code=problem.code, message=str(problem))))
             return None
 
-    def _tell(self, ws: ServerConnection, message: ServerMessage) -> None:
-        deliver([ws], encode(message))
-
-    async def _send(self, ws: ServerConnection, message: ServerMessage) -> None:
-        await ws.send(encode(message))
-
-    def _guesses(self, address: str) -> Bucket:
+    def guesses(self, address: str) -> Bucket:
         """``address``'s budget of failed look-ups (unknown rooms, wrong tokens)."""
-        bucket = self.gate.book.get(address).lookups
+        bucket = self.server.gate.book.get(address).lookups
         if not bucket.available(self.clock()):
             raise ClosingError(
                 ErrorCode.TOO_MANY_TRIES, "too many wrong rooms or tokens: wait a minute"
             )
         return bucket
 
-    def _find(self, address: str, code: str) -> LiveRoom:
+    def find(self, address: str, code: str) -> LiveRoom:
         """The room played here; ``RoomError`` (a guess counted) if there is none."""
-        guesses = self._guesses(address)
+        guesses = self.guesses(address)
         live = self.rooms.get(code)
         if live is None:
             guesses.take(self.clock())
@@ -637,15 +928,16 @@ class RoomServer:
     async def _open(
         self, ws: ServerConnection, address: str, request: Opening, account: str | None
     ) -> Seat | None:
+        keeper, shell = self.server.keeper, self.shell
         try:
             if not isinstance(request, Host) and request.room not in self.rooms:
-                self._guesses(address)  # no look-up past the address's budget
-                live_now = await self._take(request.room)
+                self.guesses(address)  # no look-up past the address's budget
+                live_now = await keeper.take(request.room)
                 if live_now is not None:
-                    self._watch_idle(live_now)
-            seat, token = await self._seat(address, request, account)
+                    keeper.watch_idle(live_now)
+            seat, token = await self.server.hosting.seat(address, request, account)
         except RoomError as problem:
-            await self._send(ws, ErrorMessage(problem.code, str(problem)))
+            await _send(ws, ErrorMessage(code=problem.code, message=str(problem)))
             return None
         live = seat.live
         room = live.room
@@ -654,40 +946,88 @@ class RoomServer:
         ):
             raise ClosingError(ErrorCode.CROWDED, "the room has too many watchers: try again later")
         if isinstance(request, Host):
-            self._plan_fill(live)
-        if isinstance(request, Host | Join) and not await self._save_locked(live):
-            await self._send(ws, ErrorMessage(ErrorCode.NOT_SAVED, "the server cannot save now"))
+            shell.plan_fill(live)
+        if isinstance(request, Host | Join) and not await keeper.save_locked(live):
+            await _send(
+                ws, ErrorMessage(code=ErrorCode.NOT_SAVED, message="the server cannot save now")
+            )
             if isinstance(request, Host):
-                await self._forget(live)
+                await keeper.forget(live)
             elif seat.player is not None and room.is_person(seat.player) and not room.started:
                 room.remove(seat.player)  # the seat is free again, as on the disk
             return None
         if isinstance(request, Host):
-            await self._keep_owner(live)
-        self._tell(ws, WelcomeMessage(room.code, seat.player, token))  # before any news
-        live.connections[ws] = seat.player
-        if seat.player is not None:
-            live.away_since.pop(seat.player, None)
-        self._plan_next(live)
-        if seat.player is not None:
-            self._presence(live)
+            await self.server.hosting.keep_owner(live)
+        deliver(
+            [ws], encode(WelcomeMessage(room=room.code, seat=seat.player, token=token))
+        )  # before any news
+        shell.arrive(live, ws, seat.player)
         if room.started:
-            await self._send(ws, self._game(live, seat.player))
+            await _send(ws, live.machine.news.game_message(seat.player, self.clock()))
             if room.session.game.is_over:  # over, or a match between two games
-                await self._send(ws, OverMessage(over_record(room)))
+                await _send(ws, OverMessage(record=over_record(room)))
         else:
-            await self._send(ws, self._lobby_message(live))
+            await _send(ws, live.machine.news.lobby_message(time.time()))
             if seat.player is not None:
-                self._lobby(live)  # the others learn of the new person
-        self.kick(live)
+                shell.lobby(live)  # the others learn of the new person
+        shell.kick(live)
         return seat
+
+    async def _request(self, ws: ServerConnection, seat: Seat, request: Request) -> None:
+        live = seat.live
+        if ws not in live.connections:
+            return  # removed, or its seat taken up elsewhere: it is being closed
+        shell = self.shell
+        try:
+            if isinstance(request, Start):
+                if seat.player != 0:
+                    raise RoomError("only the host starts the game", ErrorCode.NOT_HOST)
+                if live.room.started:
+                    raise RoomError("the game has started already", ErrorCode.STARTED)
+                await shell.start(live)
+            elif isinstance(request, Next):
+                if seat.player != 0:
+                    raise RoomError("only the host starts the next game", ErrorCode.NOT_HOST)
+                await shell.deal_next(live, request.game)
+            elif isinstance(request, Act):
+                if seat.player is None:
+                    raise RoomError("watchers cannot play", ErrorCode.WATCHING)
+                await shell.play(live, seat.player, request.ply, request.action)
+            elif isinstance(request, Remove | LockTable):
+                if seat.player != 0:
+                    raise RoomError(
+                        "only the host chooses who sits at the table", ErrorCode.NOT_HOST
+                    )
+                await shell.seating(live, request)
+            else:
+                raise RoomError("this connection has its seat already", ErrorCode.SEATED)
+        except RoomError as problem:
+            await _send(ws, ErrorMessage(code=problem.code, message=str(problem)))
+        except IllegalAction as problem:
+            await _send(ws, ErrorMessage(code=ErrorCode.ILLEGAL, message=str(problem)))
+
+
+class Hosting:
+    """Rooms opened and seats taken: each address's budgets of rooms, the table's clock,
+    guests' names, new codes."""
+
+    def __init__(self, server: RoomServer) -> None:
+        self.server = server
+        self.space = server.space
+        self.log = server.log
+        self.limits = server.limits
+        self.rooms = server.rooms
+        self.clock = server.clock
+        self._hosting = asyncio.Lock()
+        """Held while a room is opened (its budget counted, then the room made)."""
 
     async def _may_host(self, address: str) -> None:
         """Refuse a room past ``address``'s budgets (counted on every process of the
         database: rooms opened a minute, rooms not started, here or elsewhere) or the
         server's cap (call it holding ``_hosting``)."""
+        audit = self.server.audit
         try:
-            opened = await self.budgets.may_open(address)
+            opened = await self.server.budgets.may_open(address)
             elsewhere = await self.space.lobbies_of(address) if opened else []
         except StoreError as error:
             self.log.error("a room not opened: its budget not read: %s", error)
@@ -698,16 +1038,16 @@ class RoomServer:
             live.owner == address and not live.room.started for live in self.rooms.values()
         )
         if lobbies >= self.limits.lobbies_per_address:
-            self.audit.note(ErrorCode.TOO_MANY_ROOMS, address, f"{lobbies} rooms not started")
+            audit.note(ErrorCode.TOO_MANY_ROOMS, address, f"{lobbies} rooms not started")
             raise RoomError(
                 f"you have {lobbies} rooms whose game has not started: start or leave one",
                 ErrorCode.TOO_MANY_ROOMS,
             )
         if len(self.rooms) >= self.limits.max_rooms:
-            self.audit.note(ErrorCode.SERVER_FULL, address, "no room opened: the server is full")
+            audit.note(ErrorCode.SERVER_FULL, address, "no room opened: the server is full")
             raise RoomError("the server is full: try later", ErrorCode.SERVER_FULL)
 
-    async def _keep_owner(self, live: LiveRoom) -> None:
+    async def keep_owner(self, live: LiveRoom) -> None:
         """Keep the address a new room was opened from (its lobby listing and its budget
         of rooms not started count by it on every process)."""
         if live.owner is None:
@@ -717,9 +1057,11 @@ class RoomServer:
         except StoreError as error:
             self.log.error("room %s: its host's address not kept: %s", live.code, error)
 
-    async def _seat(
+    async def seat(
         self, address: str, request: Opening, account: str | None
     ) -> tuple[Seat, str | None]:
+        """The seat ``request`` asks for (a new room's first, a free one, one taken up
+        again with its token, or a watcher's), and its token if it is a new one."""
         if isinstance(request, Host):
             async with self._hosting:  # one at a time: each counts the rooms opened before
                 await self._may_host(address)
@@ -735,11 +1077,12 @@ class RoomServer:
                 try:
                     room, token = Room.open(code, request, account, self._clock_of(request))
                 except RoomError:
-                    await self._release(code)
+                    await self.server.keeper.release(code)
                     raise
-                live = self.rooms[code] = LiveRoom(room, owner=address)
+                live = self.server.keeper.live(room, address)
             return Seat(live, 0), token
-        live = self._find(address, request.room)
+        door = self.server.door
+        live = door.find(address, request.room)
         if isinstance(request, Join):
             if account is None and live.room.table.public:
                 await self._guest_name(request.name)
@@ -748,10 +1091,13 @@ class RoomServer:
         if isinstance(request, Resume):
             owner = live.room.player_of(request.token)
             if owner is None:
-                self._guesses(address).take(self.clock())  # a wrong token is a guess
+                door.guesses(address).take(self.clock())  # a wrong token is a guess
                 raise RoomError("that token is not a seat's in this room", ErrorCode.BAD_TOKEN)
-            self._dismiss(
-                live, owner, ErrorCode.REPLACED, "your seat was taken up on another connection"
+            self.server.shell.run(
+                live,
+                live.machine.dismiss(
+                    owner, ErrorCode.REPLACED, "your seat was taken up on another connection"
+                ),
             )
             return Seat(live, owner), None
         return Seat(live, None), None
@@ -772,7 +1118,7 @@ class RoomServer:
     async def _guest_name(self, name: str) -> None:
         """``RoomError`` (``name-taken``) when a guest's ``name`` reads as an account's: at
         a public table nobody but the account's owner sits under it."""
-        if (owner := await registered_name(self.accounts, name)) is not None:
+        if (owner := await registered_name(self.server.accounts, name)) is not None:
             raise RoomError(
                 f"{name} reads as {owner}, an account's name on this server: sign in as "
                 f"{owner}, or choose another name",
@@ -781,468 +1127,11 @@ class RoomServer:
 
     def _new_code(self) -> str:
         """A random room code that starts with one of ``prefixes``."""
-        return secrets.choice(self.prefixes) + new_code()[1:]
+        return secrets.choice(self.server.prefixes) + new_code()[1:]
 
-    async def _request(self, ws: ServerConnection, seat: Seat, request: Request) -> None:
-        live = seat.live
-        if ws not in live.connections:
-            return  # removed, or its seat taken up elsewhere: it is being closed
-        try:
-            if isinstance(request, Start):
-                if seat.player != 0:
-                    raise RoomError("only the host starts the game", ErrorCode.NOT_HOST)
-                if live.room.started:
-                    raise RoomError("the game has started already", ErrorCode.STARTED)
-                await self._start(live)
-            elif isinstance(request, Next):
-                if seat.player != 0:
-                    raise RoomError("only the host starts the next game", ErrorCode.NOT_HOST)
-                await self._deal_next(live, request.game)
-            elif isinstance(request, Act):
-                if seat.player is None:
-                    raise RoomError("watchers cannot play", ErrorCode.WATCHING)
-                await self._play(live, seat.player, request.ply, request.action)
-            elif isinstance(request, Remove | LockTable):
-                if seat.player != 0:
-                    raise RoomError(
-                        "only the host chooses who sits at the table", ErrorCode.NOT_HOST
-                    )
-                await self._seating(live, request)
-            else:
-                raise RoomError("this connection has its seat already", ErrorCode.SEATED)
-        except RoomError as problem:
-            await self._send(ws, ErrorMessage(problem.code, str(problem)))
-        except IllegalAction as problem:
-            await self._send(ws, ErrorMessage(ErrorCode.ILLEGAL, str(problem)))
 
-    def _leave(self, ws: ServerConnection, seat: Seat) -> None:
-        live = seat.live
-        room = live.room
-        live.connections.pop(ws, None)
-        if room.session.match.is_over and not live.connections:
-            self._spawn(self._archive(live))
-            return
-        if not live.connections:
-            self._watch_idle(live)
-        player = seat.player
-        if (
-            player is not None
-            and room.is_person(player)
-            and player not in live.connections.values()
-        ):
-            live.away_since[player] = self.clock()
-            self._plan_next(live)
-            self._presence(live)
-            if not room.started:
-                self._lobby(live)
-            self.kick(live)
-
-    async def _forget(self, live: LiveRoom) -> None:
-        """A room nobody is in any more leaves the memory, and this process lets it go
-        (what becomes of it in the database is the caller's: archived, kept, or
-        removed)."""
-        if self.rooms.get(live.code) is not live:
-            return
-        del self.rooms[live.code]
-        self.bots.forget(live.code)
-        live.stop_timers()
-        await self._release(live.code)
-
-    # ------------------------------------------------------------------ telling
-
-    def _everyone(self, live: LiveRoom, message: Callable[[int | None], ServerMessage]) -> None:
-        by_player: dict[int | None, list[ServerConnection]] = {}
-        for ws, player in live.connections.items():
-            by_player.setdefault(player, []).append(ws)
-        for player, connections in by_player.items():
-            deliver(connections, encode(message(player)))
-
-    def _all(self, live: LiveRoom, message: ServerMessage) -> None:
-        deliver(live.connections, encode(message))
-
-    def _presence(self, live: LiveRoom) -> None:
-        self._all(live, PresenceMessage(tuple(live.away()), self.next_in(live)))
-
-    # ------------------------------------------------------------------ a match's host away
-
-    def _next_at(self, live: LiveRoom) -> float | None:
-        """When the server deals the room's next game itself (``None``: it waits for the
-        host): between two games of a match, once the host has been away ``away_after``
-        seconds (counted from the end of the game if they left before), at a table with a
-        clock its bank's time (``NEXT_GAME_SECONDS`` at most) after the end at the latest,
-        while someone is in the room to play it. The host's turns are then the bot's, as
-        for anyone away."""
-        room = live.room
-        since = live.away_since.get(0)
-        if not room.started or not room.session.has_next_game or not live.connections:
-            return None  # nobody waits: the match waits for its people (``_watch_idle``)
-        clocked = None
-        if room.table.clock is not None and live.ended is not None:
-            # a host who stays cannot stall the match
-            clocked = live.ended + min(NEXT_GAME_SECONDS, room.table.clock.bank)
-        if since is None:
-            return clocked
-        ended = since if live.ended is None else live.ended
-        away = max(since, ended) + room.away_after
-        return away if clocked is None else min(away, clocked)
-
-    def next_in(self, live: LiveRoom) -> float | None:
-        """Seconds until the server deals the room's next game itself, if it will."""
-        at = self._next_at(live)
-        return None if at is None else max(0.0, at - self.clock())
-
-    def _plan_next(self, live: LiveRoom) -> None:
-        """Set (or cancel) the timer that deals the room's next game for an absent host."""
-        if live.dealer is not None:
-            live.dealer.cancel()
-            live.dealer = None
-        wait = self.next_in(live)
-        if wait is not None:
-            loop = asyncio.get_running_loop()
-            live.dealer = loop.call_later(wait, lambda: loop.create_task(self._deal_for_host(live)))
-
-    async def _deal_for_host(self, live: LiveRoom) -> None:
-        """Deal the next game, the host being away (unless that changed meanwhile)."""
-        room = live.room
-        async with live.lock:
-            at = self._next_at(live)
-            if self.rooms.get(live.code) is not live or at is None:
-                return
-            if at > self.clock():
-                self._plan_next(live)  # a timer that woke early
-                return
-            number = room.session.match.game_number + 1
-            self.log.info("room %s: game %d dealt by the server for its host", room.code, number)
-            try:
-                await self._change(room, lambda: room.next_game(number))
-            except RoomError:
-                self._plan_next(live)  # not saved: try again in a while
-                return
-            self._dealt(live)
-
-    async def _start(self, live: LiveRoom) -> None:
-        """Start the game (the host's request): saved, then told."""
-        async with live.lock:
-            await self._change(live.room, live.room.start)
-            live.turn_at = self.clock()
-        self._everyone(live, lambda player: self._game(live, player))
-        self.kick(live)
-
-    async def _deal_next(self, live: LiveRoom, number: int) -> None:
-        """Deal game ``number`` of the match (the host's request): saved, then told."""
-        async with live.lock:
-            await self._change(live.room, lambda: live.room.next_game(number))
-            self._dealt(live)
-
-    async def _change(self, room: Room, change: Callable[[], object]) -> None:
-        """Make ``change`` to ``room`` and save the whole room; undo it and raise
-        ``RoomError`` (``not-saved``) if the disk refuses (call it holding the lock)."""
-        before = (room.session.match, list(room.covered), room.started, room.standing)
-        change()
-        if not await self._save(room):
-            room.session.match, room.covered, room.started, room.standing = before
-            raise RoomError("the server could not save that: try again", ErrorCode.NOT_SAVED)
-
-    def _dealt(self, live: LiveRoom) -> None:
-        """The match's next game was dealt and saved: tell everyone, let the bots play
-        (call it holding the lock)."""
-        live.ended = None
-        live.turn_at = self.clock()
-        self._plan_next(live)
-        self._everyone(live, lambda player: self._game(live, player))
-        self.kick(live)
-
-    def _lobby(self, live: LiveRoom) -> None:
-        """Tell everyone in the room's lobby who sits where, soon: changes that come
-        close together (people coming and going) are told once."""
-        if live.lobby_update is not None:
-            return
-
-        def send() -> None:
-            live.lobby_update = None
-            if self.rooms.get(live.code) is live and not live.room.started:
-                self._all(live, self._lobby_message(live))
-
-        live.lobby_update = asyncio.get_running_loop().call_later(LOBBY_PAUSE, send)
-
-    def _lobby_message(self, live: LiveRoom) -> LobbyMessage:
-        room = live.room
-        away = set(live.away())
-        seats = tuple(
-            None if name is None else LobbySeat(name, p not in away)
-            for p, name in enumerate(room.people)
-        )
-        rules = room.session.config.rules
-        table = room.table
-        fill_in = None if table.fill_at is None else round(max(0.0, table.fill_at - time.time()), 1)
-        return LobbyMessage(room.code, rules, room.level, seats, room.locked, table.public,
-                            table.rated, fill_in, table.clock)  # fmt: skip
-
-    def _game(self, live: LiveRoom, player: int | None) -> GameMessage:
-        room = live.room
-        session = room.session
-        game = session.game
-        return GameMessage(
-            room.code,
-            session.id,
-            player,
-            game.rules,
-            session.config.players,
-            room.level,
-            session.config.delay,
-            room.away_after,
-            PublicSetup.of(game.setup),
-            game.history(),
-            session.match.game_number,
-            session.match.results,
-            tuple(live.away()),
-            frozenset(room.covered),
-            self.next_in(live),
-            self._timing(live),
-        )
-
-    def _timing(self, live: LiveRoom) -> Timing | None:
-        """The game's clock and standing as a ``game`` message tells them: the player to
-        move's time as of now."""
-        room = live.room
-        standing, clock = room.standing, room.table.clock
-        if clock is None and not any(standing.timeouts) and not standing.left:
-            return None
-        banks = list(standing.banks)
-        mover = room.mover()
-        if mover is not None and (left := self._time_left(live, mover)) is not None:
-            banks[mover] = max(0.0, left)
-        return Timing(clock, tuple(banks), tuple(standing.timeouts), tuple(sorted(standing.left)))
-
-    def _time_left(self, live: LiveRoom, player: int) -> float | None:
-        """Seconds ``player`` has left for the move they are to make now (below 0 once
-        past), at a table with a clock; ``None`` without one, or for a bot's seat."""
-        room = live.room
-        if room.table.clock is None or live.turn_at is None or not room.is_person(player):
-            return None
-        return room.standing.banks[player] - (self.clock() - live.turn_at)
-
-    async def _play(self, live: LiveRoom, player: int, ply: int, action: Action) -> None:
-        """Play a person's ``action`` (``RoomError`` or ``IllegalAction`` if it is not
-        theirs to play); saved, then told."""
-        async with live.lock:
-            room = live.room
-            if room.mover() == player:
-                if room.standing.out_of_time(player):
-                    raise RoomError(
-                        f"you ran out of time {MAX_TIMEOUTS} times: a bot plays for you "
-                        "for the rest of this game",
-                        ErrorCode.OUT_OF_TIME,
-                    )
-                if (left := self._time_left(live, player)) is not None and left <= 0:
-                    raise RoomError(
-                        "your time ran out: a bot plays this move for you", ErrorCode.OUT_OF_TIME
-                    )
-            before = room.session.match
-            move = room.act(player, ply, action)
-            await self._played(live, before, move, player)
-
-    async def _played(
-        self,
-        live: LiveRoom,
-        before: Match,
-        move: Move,
-        player: int,
-        *,
-        covered: bool = False,
-        why: StandIn | None = None,
-    ) -> None:
-        """Save the move ``player`` just made (in a thread), then tell everyone (call it
-        holding the lock); ``covered``: a bot played it for their person, ``why`` it did.
-        The move's time is taken from their clock; a timeout is counted, and a person gone
-        past the wait for someone away (at a table with a clock, or a rated one) or out of
-        time too often has left the game. If the disk refuses, the move is undone, nobody
-        is told of it, and ``RoomError`` (``not-saved``) says so."""
-        room = live.room
-        ply = room.ply - 1
-        standing = room.standing.copy()
-        spent = 0.0 if live.turn_at is None else self.clock() - live.turn_at
-        gone = why is StandIn.AWAY and (room.table.clock is not None or room.table.rated)
-        notes = room.note_move(player, spent, timeout=why is StandIn.TIMEOUT, gone=gone)
-        changes: list[RatingChange] = []
-        try:
-            if room.session.game.is_over:
-                changes = await self.space.end_game(room, move, covered, notes)
-            else:
-                await self.space.append(room.code, ply, move, covered, notes)
-        except (StoreError, ValueError) as error:
-            room.session.match, room.standing = before, standing
-            self._failed(room, f"move {ply + 1} not saved: {error}")
-            raise RoomError(
-                "the server could not save that move, so it was not played: try again",
-                ErrorCode.NOT_SAVED,
-            ) from None
-        if covered:
-            room.covered.append(ply)
-        live.turn_at = self.clock()
-        if notes.get("left"):
-            reason = "out of time" if why is None else why.value
-            self.log.info("room %s: player %d has left the game (%s)", room.code, player, reason)
-        self._all(
-            live,
-            MoveMessage(ply, move, covered, notes.get("bank"), "timeout" in notes, "left" in notes),
-        )
-        if room.session.game.is_over:
-            self._all(live, OverMessage(over_record(room)))
-            if changes:
-                self._all(live, RatedMessage(room.session.match.game_number, tuple(changes)))
-            live.ended = self.clock()
-            self._plan_next(live)
-            if live.dealer is not None:
-                self._presence(live)  # the host is away: when the next game comes
-            if not live.connections:
-                self._watch_idle(live)  # the bots finished it for people all away
-        self.kick(live)
-
-    def _plan_fill(self, live: LiveRoom) -> None:
-        """A public table's bots take its free seats at its ``fill_at`` (its game starts)."""
-        fill_at = live.room.table.fill_at
-        if fill_at is None or live.room.started:
-            return
-        wait = max(0.0, fill_at - time.time())
-        asyncio.get_running_loop().call_later(wait, lambda: self._spawn(self._fill(live)))
-
-    async def _fill(self, live: LiveRoom) -> None:
-        if self.rooms.get(live.code) is not live or live.room.started:
-            return
-        self.log.info("room %s: its wait is over: bots fill the free seats", live.code)
-        try:
-            await self._start(live)
-        except RoomError as problem:
-            self._all(live, ErrorMessage(problem.code, str(problem)))
-
-    # ------------------------------------------------------------------ bots
-
-    def kick(self, live: LiveRoom) -> None:
-        """Let bots play the room's turns (one driver per room, started if idle)."""
-        task = live.driver
-        if task is None or task.done():
-            live.driver = asyncio.get_running_loop().create_task(self._drive(live))
-
-    async def _drive(self, live: LiveRoom) -> None:
-        """Play ``live``'s bots' turns (the bot loop, ``play_bots``), each asked in the
-        room's worker (``BotPool``), at the room's pace."""
-        session = live.room.session
-
-        async def ask(turn: BotTurn) -> Answer:
-            return await self.bots.choose(
-                live.room.code,
-                live.room.bot_specs(),
-                seed=session.bots.seed,
-                state=turn.state,
-                game_number=turn.game_number,
-                player=turn.player,
-                limit=session.config.time_limit,
-                owner=live.owner,
-            )
-
-        await play_bots(_RoomBots(self, live), ask, lambda: session.config.delay)
-
-    def _stand_in(self, live: LiveRoom, player: int) -> StandIn | None:
-        """Why a bot plays ``player``'s move now, if it does: their person has run out of
-        time too often (``GONE``), has been away long enough (``AWAY``), or their time for
-        this move is out (``TIMEOUT``). While none holds yet, wake up when one will."""
-        room = live.room
-        if room.standing.out_of_time(player):
-            return StandIn.GONE
-        waits = []
-        since = live.away_since.get(player)
-        if since is not None:
-            wait = since + room.away_after - self.clock()
-            if wait <= 0:
-                return StandIn.AWAY
-            waits.append(wait)
-        if (left := self._time_left(live, player)) is not None:
-            if left <= 0:
-                return StandIn.TIMEOUT
-            waits.append(left)
-        if live.wake is not None:
-            live.wake.cancel()
-            live.wake = None
-        if waits:
-            live.wake = asyncio.get_running_loop().call_later(min(waits), self.kick, live)
-        return None
-
-    async def _leave_alone(self, live: LiveRoom) -> None:
-        """A game whose people all left long ago leaves the memory (it does not hold a
-        place among ``max_rooms``): kept as it stands, taken again when one of them asks
-        for it (``_take``), and pruned after a week."""
-        try:
-            await self.space.leave_alone(live.code)
-        except StoreError as error:
-            self._failed(live.room, f"not left alone: {error}")
-            return
-        self.log.info("room %s: nobody came back: its game waits in the database", live.code)
-        await self._forget(live)
-
-    def _bots_may_think(self, live: LiveRoom) -> bool:
-        """False once none of the room's people has been connected for
-        ``limits.alone_seconds``: bots think only for people (watchers do not count). The
-        game waits, and goes on when one of them is back (``_open`` kicks the bots). A
-        rated game is played to its end all the same: leaving it must not escape its
-        rating (whoever left ranks last)."""
-        room = live.room
-        if room.table.rated:
-            return True
-        present = set(live.connections.values())
-        people = [p for p in range(len(room.people)) if room.is_person(p)]
-        if any(p in present for p in people):
-            return True
-        left = max((live.away_since.get(p, 0.0) for p in people), default=0.0)
-        return self.clock() - left < self.limits.alone_seconds
-
-    # ------------------------------------------------------------------ the host's table
-
-    _farewells: ClassVar[set[asyncio.Task[None]]] = set()
-    """Connections being closed by ``_dismiss`` (kept here until they are)."""
-
-    async def _seating(self, live: LiveRoom, request: Remove | LockTable) -> None:
-        """The host, before the start, removes a person (their connections closed with
-        the error ``removed``) or closes the table to new players (or opens it again);
-        the room is saved and everyone sees the lobby again. A lock the disk refuses is
-        undone; a removal holds (its person is gone) while the server runs. Either way
-        the host gets ``not-saved``."""
-        room = live.room
-        async with live.lock:
-            if isinstance(request, Remove):
-                room.remove(request.seat)
-                live.away_since.pop(request.seat, None)
-                self._dismiss(
-                    live, request.seat, ErrorCode.REMOVED, "the host removed you from the table"
-                )
-                saved = await self._save(room)
-            else:
-                was = room.locked
-                room.lock(request.locked)
-                if not (saved := await self._save(room)):
-                    room.locked = was
-        self._lobby(live)
-        if not saved:
-            done = "they are removed until it stops" if isinstance(request, Remove) else "try again"
-            raise RoomError(f"the server could not save the room: {done}", ErrorCode.NOT_SAVED)
-
-    def _dismiss(self, live: LiveRoom, player: int, code: ErrorCode, message: str) -> None:
-        """Close every connection of the room holding ``player``'s seat after an error
-        frame (``code``, ``message``); they leave the room's connections at once, so its
-        news and its seat go to nobody else but a new connection."""
-        connections = live.connections
-        for ws in [ws for ws, seated in connections.items() if seated == player]:
-            del connections[ws]
-            self.log.info("room %s: a connection of player %d closed (%s)", live.code, player, code)
-            task = asyncio.get_running_loop().create_task(self._farewell(ws, code, message))
-            self._farewells.add(task)
-            task.add_done_callback(self._farewells.discard)
-
-    async def _farewell(self, ws: ServerConnection, code: ErrorCode, message: str) -> None:
-        """Say why, then close (``broadcast``: a connection that does not read never
-        holds this up; ``close`` gives up after the server's ``close_timeout``)."""
-        deliver([ws], encode(ErrorMessage(code, message)))
-        await ws.close(POLICY, code)
+async def _send(ws: ServerConnection, message: ServerMessage) -> None:
+    await ws.send(encode(message))
 
 
 def _server_names(ws: ServerConnection) -> list[str]:
@@ -1413,50 +1302,42 @@ def _addresses(names: Iterable[Any]) -> str:
 
 class _RoomBots:
     """A room as the bot loop sees it: a bot's turn is one when a bot plays the player to
-    move, or stands in for a person away long enough (``RoomServer._covered``)."""
+    move, or stands in for a person away long enough (``RoomMachine.bot_turn``)."""
 
-    def __init__(self, server: RoomServer, live: LiveRoom) -> None:
-        self.server = server
+    def __init__(self, shell: RoomShell, live: LiveRoom) -> None:
+        self.shell = shell
         self.live = live
         self.failures = 0
         """Moves in a row the disk refused to keep."""
 
     def bot_turn(self) -> BotTurn | None:
-        """The bots' turn now, if it is one."""
-        room = self.live.room
-        player = room.mover()
-        if player is None or self.server.rooms.get(room.code) is not self.live:
+        """The bots' turn now, if it is one (its wake-up timer set while it is not)."""
+        live = self.live
+        if self.shell.rooms.get(live.code) is not live:
             return None
-        if not self.server._bots_may_think(self.live):
-            return None
-        if not room.is_person(player):
-            return BotTurn(room.session.game, room.session.match.game_number)
-        if self.server._stand_in(self.live, player) is not None:
-            return BotTurn(room.session.game, room.session.match.game_number, stand_in(player))
-        return None
+        turn, effects = live.machine.bot_turn(self.shell.clock())
+        self.shell.run(live, effects)
+        return turn
 
     async def play_bot(self, turn: BotTurn, answer: Answer) -> bool:
         """Play the answer if the room still stands at ``turn`` (else ask again), saved
         before it is told; a move the disk refuses is told once, then retried ever later."""
-        server, live, room = self.server, self.live, self.live.room
+        shell, live = self.shell, self.live
         if answer.problem is not None:
-            server.log.warning("room %s: bot failed: %s", room.code, answer.problem)
+            shell.log.warning("room %s: bot failed: %s", live.code, answer.problem)
         async with live.lock:
-            now = self.bot_turn()
-            if now is None or now.state is not turn.state or now.player != turn.player:
+            if shell.rooms.get(live.code) is not live:
+                return True
+            keep = live.machine.play_bot(turn, answer.action, shell.clock())
+            if keep is None:
                 return True  # someone played meanwhile (a person back in time)
-            player = room.mover()
-            assert player is not None
-            why = server._stand_in(live, player) if room.is_person(player) else None
-            before = room.session.match
-            move = room.session.apply(answer.action)
             try:
-                await server._played(live, before, move, player, covered=why is not None, why=why)
+                await shell.kept(live, keep)
                 self.failures = 0
             except RoomError as problem:
                 self.failures += 1
                 if self.failures == 1:
-                    server._all(live, ErrorMessage(problem.code, str(problem)))
+                    shell.run(live, [live.machine.news.error(problem)])
         if self.failures:
             await asyncio.sleep(min(30.0, 2.0**self.failures))  # the disk may come back
         return True
