@@ -54,7 +54,7 @@ def config_of(*argv: str) -> GameConfig:
 
 
 def open_room(games: int = 1) -> Room:
-    room, _ = Room.open("ABC234", Host("Ana", Rules(players=3, games=games), "easy", 0.0, 5.0))
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=3, games=games), "easy", 0.0, 5.0))
     room.start()
     return room
 

@@ -17,7 +17,8 @@ coloretto.online.protocol.ProtocolError: move.ply: expected a whole number from 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +39,6 @@ from coloretto.online.protocol import (
     b64url,
     bot_covered,
     from_b64url,
-    read_frame,
 )
 from coloretto.online.public import PublicSetup, Results, match_progress, move_json, parse_move
 from coloretto.play.config import MAX_DELAY, MAX_NAME, GameConfig, Player
@@ -660,8 +660,23 @@ def parse_message(text: str | bytes) -> ServerMessage:
         raise ProtocolError("frames must be text (JSON), not binary")
     if len(text) > MAX_MESSAGE:
         raise ProtocolError(f"frames are limited to {MAX_MESSAGE} characters")
-    kind, data = read_frame(text, MESSAGES, "message")
+    kind, data = _read_object(text, MESSAGES)
     return MESSAGES[kind].parse(data)
+
+
+def _read_object(text: str, known: Collection[str]) -> tuple[str, dict[str, Any]]:
+    """A frame's type (one of ``known``) and its JSON object, its size checked already;
+    ``ProtocolError`` unless it is a JSON object of a known type."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("expected a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in known:
+        raise ProtocolError(f"unknown message {printable(str(kind), 20)!r}")
+    return kind, data
 
 
 def _room(data: Mapping[str, Any], where: str) -> str:

@@ -21,7 +21,7 @@ it ends; on SQLite the one server process plays them all.
 ...     db = SqliteDatabase(Path(tempfile.mkdtemp()) / "rooms.sqlite3")
 ...     await db.open()
 ...     space = await RoomSpace.open(db, "demo")
-...     room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30))
+...     room, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=3), "easy", 0, 30))
 ...     room.start()
 ...     await space.create(room)
 ...     move = room.session.apply(room.session.game.legal_actions()[0])

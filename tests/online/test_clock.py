@@ -169,7 +169,7 @@ def test_a_game_is_rated_with_its_last_move_or_not_at_all(tmp_path: Path) -> Non
         space = await RoomSpace.open(db, "test")
         for name in ("Ana", "Ben"):
             await StoredAccounts(db).create(name, fold_name(name), bytes(32))
-        room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30, rated=True),
+        room, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=3), "easy", 0, 30, rated=True),
                             "Ana")  # fmt: skip
         room.join("Ben", "Ben")
         room.start()
@@ -212,7 +212,7 @@ def test_the_board_shows_the_time_left_and_the_table_tells_timeouts_and_leaving(
     """Jo's table (seat 1 of Ana's clocked table): the turn bar adds the time the player to
     move has left, counting down; a move played for Ana when her time ran out, and the
     one with which she left, are news in words."""
-    room, _ = Room.open("ABC234", Host("Ana", Rules(players=2), "easy", 0.0, 5.0),
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=2), "easy", 0.0, 5.0),
                         clock=Clock("quick", 60.0, 5.0))  # fmt: skip
     room.join("Jo")
     room.start()

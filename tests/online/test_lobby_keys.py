@@ -23,7 +23,7 @@ from coloretto.tui.widgets import Notice
 from tests.online.conftest import ServerProcess, until
 from tests.online.test_server import ask, receive
 
-HOST = Host("Ana", Rules(players=4), "easy", 0, DEFAULT_AWAY_AFTER)
+HOST = Host.of("Ana", Rules(players=4), "easy", 0, DEFAULT_AWAY_AFTER)
 
 
 def notice(app: OnlineApp) -> str:

@@ -79,15 +79,17 @@ def all_rules(draw: st.DrawFn) -> Rules:
 
 
 requests: st.SearchStrategy[Request] = st.one_of(
-    st.builds(Host, names, all_rules(), levels, seconds.filter(lambda s: s <= MAX_DELAY), seconds),
+    st.builds(
+        Host.of, names, all_rules(), levels, seconds.filter(lambda s: s <= MAX_DELAY), seconds
+    ),
     st.builds(Join, codes, names),
     st.builds(Resume, codes, tokens),
     st.builds(Watch, codes),
     st.just(Start()),
     st.builds(Next, st.integers(2, MAX_GAMES)),
-    st.builds(Act, st.integers(0, MAX_PLY), actions),
+    st.builds(Act.of, st.integers(0, MAX_PLY), actions),
     st.builds(Remove, st.integers(0, 4)),
-    st.builds(LockTable, st.booleans()),
+    st.builds(LockTable.of, st.booleans()),
 )
 
 

@@ -114,7 +114,7 @@ def request(**fields: object) -> str:
 
 def test_each_request_is_parsed() -> None:
     host = parse_request(request(type="host", name=" Ana\x1b[31m ", rules=RULES, bot="hard"))
-    assert host == Host("Ana", Rules(**RULES), "hard", 0.6, 30.0)  # type: ignore[arg-type]
+    assert host == Host.of("Ana", Rules(**RULES), "hard", 0.6, 30.0)  # type: ignore[arg-type]
     assert parse_request(request(type="join", room="ABC234", name="Ben")) == Join("ABC234", "Ben")
     token = "a" * 32
     assert parse_request(request(type="resume", room="ABC234", token=token)) == Resume(
@@ -122,7 +122,7 @@ def test_each_request_is_parsed() -> None:
     )
     assert parse_request(request(type="watch", room="ABC234")) == Watch("ABC234")
     assert parse_request('{"type": "start"}') == Start()
-    assert parse_request('{"type": "act", "ply": 0, "action": "draw"}') == Act(0, DRAW)
+    assert parse_request('{"type": "act", "ply": 0, "action": "draw"}') == Act.of(0, DRAW)
 
 
 @pytest.mark.parametrize(
@@ -213,7 +213,7 @@ def test_a_move_that_does_not_fit_the_game_is_a_protocol_error() -> None:
 
 
 def host(players: int = 3) -> Host:
-    return Host("Ana", Rules(players=players), "easy", 0.0, 5.0)
+    return Host.of("Ana", Rules(players=players), "easy", 0.0, 5.0)
 
 
 def test_a_room_seats_people_then_plays_only_their_own_turns(tmp_path: Path) -> None:
@@ -278,7 +278,7 @@ def test_server_addresses() -> None:
 
 def test_a_host_asks_for_a_match_and_the_host_deals_the_next_game() -> None:
     hosting = request(type="host", name="Ana", rules=RULES, bot="easy", games=3)
-    assert parse_request(hosting) == Host("Ana", Rules(**RULES, games=3), "easy", 0.6, 30.0)  # type: ignore[arg-type]
+    assert parse_request(hosting) == Host.of("Ana", Rules(**RULES, games=3), "easy", 0.6, 30.0)  # type: ignore[arg-type]
     single = parse_request(request(type="host", name="Ana", rules=RULES, bot="easy"))
     assert isinstance(single, Host)
     assert single.rules.games == 1
@@ -362,7 +362,7 @@ def played_out(room: Room, rng: random.Random) -> None:
 
 
 def test_a_match_room_deals_its_next_game_and_is_saved_and_loaded_in_it(tmp_path: Path) -> None:
-    room, ana = Room.open("ABC234", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room, ana = Room.open("ABC234", Host.of("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
     room.join("Ben")
     with pytest.raises(RoomError, match="not started"):
         room.next_game(2)
@@ -400,7 +400,7 @@ def test_a_match_room_deals_its_next_game_and_is_saved_and_loaded_in_it(tmp_path
 
 
 def test_a_room_file_with_a_score_beyond_any_game_is_not_loaded(tmp_path: Path) -> None:
-    room, _ = Room.open("ABC234", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
     room.start()
     played_out(room, random.Random(1))
     room.next_game(2)
@@ -423,7 +423,7 @@ def test_a_game_of_a_match_is_told_without_the_seed_until_the_match_is_over(
     """The next games are dealt from the match's seed: told with the first game's record,
     it would give their decks away. The record without it is still a game one keeps and
     reviews (its deck is the record's)."""
-    room, _ = Room.open("ABC234", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
     room.start()
     rng = random.Random(2)
     played_out(room, rng)
@@ -498,7 +498,7 @@ def test_a_bad_covered_list_is_a_protocol_error(value: object) -> None:
 
 
 def test_a_room_keeps_the_moves_a_bot_played_for_a_person_away(tmp_path: Path) -> None:
-    room, _ = Room.open("ABC235", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room, _ = Room.open("ABC235", Host.of("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
     room.start()
     for _ in range(3):
         room.session.apply(room.session.game.legal_actions()[0])

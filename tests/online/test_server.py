@@ -44,7 +44,7 @@ from tests.online.conftest import (
 )
 
 RULES = {"players": 4, "scoring": "brown", "edition": "classic", "variant": "standard"}
-HOSTING = Host("Ana", Rules(**RULES), "easy", 0, DEFAULT_AWAY_AFTER)  # type: ignore[arg-type]
+HOSTING = Host.of("Ana", Rules(**RULES), "easy", 0, DEFAULT_AWAY_AFTER)  # type: ignore[arg-type]
 HOST = HOSTING.to_json()
 
 

@@ -67,7 +67,7 @@ class Host:
 
 @contextlib.contextmanager
 def hosting(server: ServerProcess, home: Path, tls: ssl.SSLContext | None = None) -> Iterator[Host]:
-    host = Host(server, home, tls)
+    host = Host.of(server, home, tls)
     host.thread.start()
     try:
         yield host
