@@ -428,7 +428,14 @@ ClockName = Annotated[
 Flag = Annotated[bool, msgspec.Meta(description="true or false")]
 Name = Annotated[str, msgspec.Meta(description="a name")]
 ActionText = Annotated[str, msgspec.Meta(description="draw, place N or take N")]
-B64 = Annotated[str, msgspec.Meta(description="bytes in base64url", pattern="^[A-Za-z0-9_-]*$")]
+Key = Annotated[
+    str, msgspec.Meta(description=f"{KEY_BYTES} bytes in base64url", pattern="^[A-Za-z0-9_-]*$")
+]
+Signature = Annotated[
+    str,
+    msgspec.Meta(description=f"{SIGNATURE_BYTES} bytes in base64url", pattern="^[A-Za-z0-9_-]*$"),
+]
+AccountName = Annotated[str, msgspec.Meta(description="an account's name")]
 Players = Annotated[int, msgspec.Meta(description="a whole number from 2 to 5", ge=2, le=5)]
 ScoringName = Annotated[Scoring, msgspec.Meta(description="brown or gray")]
 EditionName = Annotated[Edition, msgspec.Meta(description="classic or anniversary")]
@@ -488,8 +495,8 @@ class AccountClaim(Frame, frozen=True):
     """An opening's ``account``: the account's name and its signature of the connection's
     challenge (``coloretto.online.accounts.sign_challenge``)."""
 
-    name: Name
-    signature: B64
+    name: AccountName
+    signature: Signature
 
     def __post_init__(self) -> None:
         try:
@@ -497,6 +504,9 @@ class AccountClaim(Frame, frozen=True):
             from_b64url(self.signature, SIGNATURE_BYTES, "account.signature")
         except ValueError as error:
             raise ProtocolError(f"account: {error}") from None
+
+
+Claim = Annotated[AccountClaim, msgspec.Meta(description="an object with a name and a signature")]
 
 
 class _Opening(Frame, frozen=True, kw_only=True):
@@ -537,7 +547,7 @@ class Host(_Opening, frozen=True, kw_only=True, tag="host"):
     rated: Flag = False
     fill_after: FillAfter | None = None
     clock: ClockName | None = None
-    account: AccountClaim | None = None
+    account: Claim | None = None
 
     def __post_init__(self) -> None:
         msgspec.structs.force_setattr(self, "name", _seat_name(self.name))
@@ -575,7 +585,7 @@ class Join(_Opening, frozen=True, tag="join"):
 
     room: RoomCode
     name: Name
-    account: AccountClaim | None = None
+    account: Claim | None = None
 
     def __post_init__(self) -> None:
         msgspec.structs.force_setattr(self, "name", _seat_name(self.name))
@@ -587,7 +597,7 @@ class Resume(_Opening, frozen=True, tag="resume"):
 
     room: RoomCode
     token: Token
-    account: AccountClaim | None = None
+    account: Claim | None = None
 
 
 class Watch(_Opening, frozen=True, tag="watch"):
@@ -670,8 +680,8 @@ class Register(Frame, frozen=True, tag="register"):
     """Make an account on this server: its name and its public key (Ed25519, 32 bytes,
     in base64url). Made with ``Register.of``."""
 
-    name: Name
-    key_text: B64 = msgspec.field(name="key")
+    name: AccountName
+    key_text: Key = msgspec.field(name="key")
 
     def __post_init__(self) -> None:
         try:
@@ -757,7 +767,7 @@ def _check_version(text: str | bytes) -> None:
         said = msgspec.json.decode(text, type=_Said)
     except (msgspec.DecodeError, RecursionError):
         return
-    if said.type in _OPENINGS and said.version != VERSION:
+    if isinstance(said.type, str) and said.type in _OPENINGS and said.version != VERSION:
         raise ProtocolError(f"this server speaks version {VERSION}", ErrorCode.VERSION)
 
 

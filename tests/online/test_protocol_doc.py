@@ -74,9 +74,9 @@ def limits(kind: msgspec.inspect.Type) -> list[str]:
         kind = next(k for k in kind.types if not isinstance(k, msgspec.inspect.NoneType))
     if isinstance(kind, msgspec.inspect.Metadata):
         kind = kind.type
-    if isinstance(kind, msgspec.inspect.IntType | msgspec.inspect.FloatType):
-        if kind.ge is not None and kind.le is not None:
-            return [f"{kind.ge:g}-{kind.le:g}"]
+    numbers = msgspec.inspect.IntType | msgspec.inspect.FloatType
+    if isinstance(kind, numbers) and kind.ge is not None and kind.le is not None:
+        return [f"{kind.ge:g}-{kind.le:g}"]
     if isinstance(kind, msgspec.inspect.EnumType):
         return [f"`{member.value}`" for member in kind.cls]
     if isinstance(kind, msgspec.inspect.StructType):
