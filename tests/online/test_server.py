@@ -14,13 +14,13 @@ import subprocess
 import sys
 import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec import structs
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidMessage
 
@@ -298,7 +298,7 @@ def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
 
     async def test() -> None:
         nonlocal ben
-        host = replace(HOSTING, away_after=60)
+        host = structs.replace(HOSTING, away_after=60)
         ana = RemoteTable(server.address, host, Keeper(DataDir(homes[0])))
         player = AutoPlayer(ana, 1)
         running = asyncio.create_task(ana.run())
