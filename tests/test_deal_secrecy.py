@@ -131,7 +131,7 @@ def told_game(room: Room) -> dict[str, Any]:
     """The ``game`` message the server sends a seat of ``room`` (its deal, its match)."""
     session = room.session
     game = session.game
-    return GameMessage(
+    return GameMessage.of(
         room.code, session.id, 0, game.rules, session.config.players, room.level,
         session.config.delay, room.away_after, PublicSetup.of(game.setup), game.history(),
         session.match.game_number, session.match.results,

@@ -82,7 +82,7 @@ class AccountError(ProtocolError):
 def new_challenge() -> ChallengeMessage:
     """The answer to a ``challenge`` request: a fresh random nonce, which the server keeps
     for this connection's opening (and uses once)."""
-    return ChallengeMessage(secrets.token_bytes(KEY_BYTES))
+    return ChallengeMessage.of(secrets.token_bytes(KEY_BYTES))
 
 
 async def register(book: AccountBook, request: Register) -> AccountMessage | ErrorMessage:

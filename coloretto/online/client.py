@@ -910,7 +910,7 @@ class RemoteTable:
                     raise ProtocolError("the game is not the one played before the break")
             self.covered |= message.covered
             for ply in range(len(seen), len(moves)):
-                self._move(MoveMessage(ply, moves[ply]))
+                self._move(MoveMessage.of(ply, moves[ply]))
             if len(moves) > len(seen) and not self.finished:
                 self._tell(TableNews(self.back_words(len(moves), since=len(seen))))
             self._resend(pending)

@@ -249,6 +249,7 @@ class ProtocolError(ValueError):
 # ---------------------------------------------------------------- frames
 
 T = TypeVar("T")
+F = TypeVar("F", bound="Frame")
 
 
 class Frame(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -257,7 +258,7 @@ class Frame(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaul
 
     def to_json(self) -> dict[str, Any]:
         """The object as plain JSON values, as its frame holds it."""
-        value: dict[str, Any] = msgspec.to_builtins(self)
+        value: dict[str, Any] = msgspec.json.decode(_ENCODER.encode(self))
         return value
 
 
@@ -288,6 +289,7 @@ _MISSING = re.compile(r"Object missing required field `(?P<field>[^`]+)`")
 _UNKNOWN = re.compile(r"Object contains unknown field `(?P<field>[^`]+)`")
 _INDEX = re.compile(r"\[\d+\]")
 _MSGSPEC = ("Expected", "Object", "Invalid")
+_FIELD = re.compile(r"[a-z_.]+: ")
 """How msgspec's own words start (a declaration's check says its own)."""
 _CODES = {"room": ErrorCode.NO_ROOM, "token": ErrorCode.BAD_TOKEN}
 """The error code of a request whose field at this path is wrong (else ``bad-request``)."""
@@ -333,30 +335,43 @@ class _Claim(msgspec.Struct):
 def refusal(
     error: msgspec.ValidationError, kind: tuple[str, type[Frame] | None], noun: str
 ) -> ProtocolError:
-    """``error`` (msgspec's) as the protocol says it: the field's path, then what it
-    should have been (its declaration's words)."""
-    if isinstance(error.__cause__, ProtocolError):  # a declaration's own check said why
+    """``error`` (msgspec's, of a frame of type ``kind``: its name and class) as the
+    protocol says it: the field's path (a message's under its type), then what it should
+    have been, in its declaration's words."""
+    if isinstance(error.__cause__, ProtocolError):  # a request's own check, with its code
         return error.__cause__
     name, cls = kind
     found = _AT.fullmatch(str(error))
-    words, path = (found["words"], found["path"] or "") if found else (str(error), "")
-    path = _INDEX.sub("", path).lstrip(".")
-    if path == "type" or (cls is None and not path):
+    assert found is not None  # any text matches
+    words, path = found["words"], _INDEX.sub("", found["path"] or "").lstrip(".")
+    if path == "type" or cls is None:
         if words.startswith("Expected `object`"):
             return ProtocolError("expected a JSON object")
         return ProtocolError(f"unknown {noun} {name!r}")
-    if unknown := _UNKNOWN.fullmatch(words):
-        field = printable(unknown["field"], 20)
-        return ProtocolError(
-            f"{path}: unexpected field {field!r}" if path else f"unexpected field {field!r}"
-        )
     if missing := _MISSING.fullmatch(words):
         path = f"{path}.{missing['field']}".lstrip(".")
-    assert cls is not None
-    what = _expected(msgspec.inspect.type_info(cls), path.split("."))
-    where = f"{name}.{path}" if noun == "message" else path
-    said = f"expected {what}" if what and words.startswith(_MSGSPEC) else _lower(words)
-    return ProtocolError(f"{where}: {said}", _CODES.get(path, ErrorCode.BAD_REQUEST))
+    code = _CODES.get(path, ErrorCode.BAD_REQUEST) if noun == "type" else ErrorCode.BAD_REQUEST
+    if unknown := _UNKNOWN.fullmatch(words):
+        said = f"unexpected field {printable(unknown['field'], 20)!r}"
+    elif not words.startswith(_MSGSPEC):  # a declaration's own check: "players: ..."
+        said = words
+        if _FIELD.match(words):
+            path, _, said = f"{path}.{words}".lstrip(".").partition(": ")
+    else:
+        what = _expected(msgspec.inspect.type_info(cls), path.split(".") if path else [])
+        said = f"expected {what}" if what else _lower(words)
+    where = ".".join(part for part in (name if noun == "message" else "", path) if part)
+    return ProtocolError(f"{where}: {said}" if where else said, code)
+
+
+def convert(data: object, cls: type[F], where: str) -> F:
+    """``cls`` (a ``Frame``) from plain JSON values ``data`` (a store's copy, or part of a
+    frame), checked as a frame's are; ``ProtocolError`` naming the field at fault (under
+    ``where``) unless it is exactly right."""
+    try:
+        return msgspec.convert(data, cls)
+    except msgspec.ValidationError as error:
+        raise refusal(error, (where, cls), "message") from None
 
 
 def _lower(words: str) -> str:
@@ -769,6 +784,11 @@ def _check_version(text: str | bytes) -> None:
         return
     if isinstance(said.type, str) and said.type in _OPENINGS and said.version != VERSION:
         raise ProtocolError(f"this server speaks version {VERSION}", ErrorCode.VERSION)
+
+
+def version_said(text: str | bytes) -> Any:
+    """The ``version`` a frame (a JSON object, decoded already once) says (``None``: none)."""
+    return msgspec.json.decode(text, type=_Said).version
 
 
 class _Said(msgspec.Struct):

@@ -975,14 +975,14 @@ class RoomServer:
         rules = room.session.config.rules
         table = room.table
         fill_in = None if table.fill_at is None else round(max(0.0, table.fill_at - time.time()), 1)
-        return LobbyMessage(room.code, rules, room.level, seats, room.locked, table.public,
+        return LobbyMessage.of(room.code, rules, room.level, seats, room.locked, table.public,
                             table.rated, fill_in, table.clock)  # fmt: skip
 
     def _game(self, live: LiveRoom, player: int | None) -> GameMessage:
         room = live.room
         session = room.session
         game = session.game
-        return GameMessage(
+        return GameMessage.of(
             room.code,
             session.id,
             player,
@@ -1085,7 +1085,9 @@ class RoomServer:
             self.log.info("room %s: player %d has left the game (%s)", room.code, player, reason)
         self._all(
             live,
-            MoveMessage(ply, move, covered, notes.get("bank"), "timeout" in notes, "left" in notes),
+            MoveMessage.of(
+                ply, move, covered, notes.get("bank"), "timeout" in notes, "left" in notes
+            ),
         )
         if room.session.game.is_over:
             self._all(live, OverMessage(over_record(room)))

@@ -99,7 +99,7 @@ class AccountServer:
                 await ws.send(encode(WelcomeMessage("K7PQ2M", 0, token)))
                 rules = Rules()
                 seats = (None,) * rules.players
-                await ws.send(encode(LobbyMessage("K7PQ2M", rules, "easy", seats)))
+                await ws.send(encode(LobbyMessage.of("K7PQ2M", rules, "easy", seats)))
                 if self.drop_first and len(self.seated) == 1:
                     return  # the connection drops: the client comes back
 

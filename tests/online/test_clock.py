@@ -224,7 +224,7 @@ def test_the_board_shows_the_time_left_and_the_table_tells_timeouts_and_leaving(
     session, game = room.session, room.session.game
     timing = Timing(room.table.clock, (42.0, 60.0), (0, 0), ())
     assert table._handle(
-        encode(GameMessage(room.code, session.id, 1, game.rules, session.config.players,
+        encode(GameMessage.of(room.code, session.id, 1, game.rules, session.config.players,
                            room.level, 0.0, 5.0, PublicSetup.of(game.setup), game.history(),
                            timing=timing))
     )  # fmt: skip
@@ -238,7 +238,7 @@ def test_the_board_shows_the_time_left_and_the_table_tells_timeouts_and_leaving(
         player = room.mover()
         move = room.session.apply(room.session.game.legal_actions()[0])
         actions.append(player)
-        message = MoveMessage(room.ply - 1, move, True, 5.0, timeout, left)
+        message = MoveMessage.of(room.ply - 1, move, True, 5.0, timeout, left)
         assert table._handle(encode(message))
     news = [event.text for event in told if isinstance(event, TableNews)]
     names = {0: "Ana's", 1: "Your"}

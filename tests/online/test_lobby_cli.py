@@ -25,8 +25,8 @@ from coloretto.store.paths import DataDir
 from tests.online.test_accounts_cli import coloretto
 
 TABLES = (
-    TableSummary("K7PQ2M", Rules(players=4), "easy", ("Ana", "Ben"), fill_in=41.2),
-    TableSummary("H3JX9W", Rules(players=2, variant="ghost", scoring="gray"), "hard", ("Cy",),
+    TableSummary.of("K7PQ2M", Rules(players=4), "easy", ("Ana", "Ben"), fill_in=41.2),
+    TableSummary.of("H3JX9W", Rules(players=2, variant="ghost", scoring="gray"), "hard", ("Cy",),
                  rated=True, ratings=(1012,), clock=Clock("standard", 180, 10)),
 )  # fmt: skip
 

@@ -10,18 +10,18 @@ import logging
 import random
 import sqlite3
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from msgspec import structs
 
 from coloretto.engine import DRAW, GameState, Match, RecordError, Rules, load_record, new_game
 from coloretto.engine.record import parse_record
 from coloretto.online.client import RemoteTable, server_url
 from coloretto.online.database import SqliteDatabase
-from coloretto.online.messages import MoveMessage, PresenceMessage, parse_message
+from coloretto.online.messages import GameMessage, MoveMessage, PresenceMessage, parse_message
 from coloretto.online.protocol import (
     MAX_REQUEST,
     Act,
@@ -33,12 +33,14 @@ from coloretto.online.protocol import (
     Start,
     Watch,
     bot_covered,
+    convert,
     encode,
     parse_request,
 )
-from coloretto.online.public import PublicGame, PublicSetup, match_progress, move_json, parse_move
+from coloretto.online.public import PublicGame, PublicSetup, move_json, parse_move
 from coloretto.online.room_space import RoomSpace
 from coloretto.online.rooms import Room, RoomError, over_record
+from coloretto.play.config import Player
 from coloretto.play.saving import session_from_record, session_record
 
 LOG = logging.getLogger("test-rooms")
@@ -179,7 +181,7 @@ def test_the_public_game_is_the_real_game_but_for_the_deck_order(rules: Rules) -
             game = game.apply(rng.choice(game.legal_actions()))
         setup = json.loads(json.dumps(PublicSetup.of(game.setup).to_json()))
         assert set(setup) == {"removed", "starting", "first_player"}  # no deck, no seed
-        model = PublicGame(rules, PublicSetup.parse(setup, rules))
+        model = PublicGame(rules, convert(setup, PublicSetup, "setup"))
         real = GameState.from_setup(rules, game.setup)
         for ply, move in enumerate(game.history()):
             model.add(ply, parse_move(json.loads(json.dumps(move_json(move)))))
@@ -206,9 +208,9 @@ def test_a_move_that_does_not_fit_the_game_is_a_protocol_error() -> None:
     with pytest.raises(ProtocolError, match="row 1 is empty"):
         model.add(0, parse_move({"player": drawn.player, "action": "take 1"}))
     with pytest.raises(ProtocolError, match="setup"):
-        PublicSetup.parse({**setup.to_json(), "first_player": 7}, game.rules)
+        convert({**setup.to_json(), "first_player": 7}, PublicSetup, "setup")
     with pytest.raises(ProtocolError, match="setup"):
-        PublicGame(game.rules, replace(setup, removed=setup.removed * 2))
+        PublicGame(game.rules, structs.replace(setup, removed=setup.removed * 2))
     assert model.add(0, drawn) == drawn
 
 
@@ -322,37 +324,51 @@ def test_a_bad_next_game_is_refused(frame: str) -> None:
         parse_request('{"type": "next", "game": 2, "seat": 0}')
 
 
+def game_frame(match: object) -> str:
+    """A ``game`` frame of a 3-game match of 3 players, its ``match`` told as ``match``."""
+    game = new_game(Rules(players=3, games=3), 4)
+    players = (Player("Ana"), Player("Ben"), Player("Cy"))
+    message = GameMessage.of("ABC234", "20261123-012233-a1b2c3", 0, game.rules, players,
+                             "easy", 0.6, 30.0, PublicSetup.of(game.setup), ())  # fmt: skip
+    return json.dumps({**message.to_json(), "match": match})
+
+
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        ([2, []], "match: expected the game's number and the earlier results"),
-        ({"game": 2}, "match: expected the game's number"),
-        ({"game": 2, "results": [[1, 2, 3]], "seed": 4}, "match: expected the game's number"),
-        ({"game": 0, "results": []}, r"match.game: expected a whole number from 1 to 3"),
+        ([2, []], "game.match: expected the game's number and the earlier results"),
+        ({"game": 2}, "game.match.results: expected the scores"),
+        ({"game": 2, "results": [[1, 2, 3]], "seed": 4}, "game.match: unexpected field 'seed'"),
+        ({"game": 0, "results": []}, r"game.match.game: expected a whole number from 1"),
         ({"game": 4, "results": [[0] * 3] * 3}, r"match.game: expected a whole number from 1 to 3"),
         ({"game": True, "results": []}, r"match.game: expected a whole number"),
         ({"game": "2", "results": [[1, 2, 3]]}, r"match.game: expected a whole number"),
         ({"game": 2, "results": []}, r"match.results: expected the scores of 1 games"),
-        ({"game": 2, "results": {"1": [1, 2, 3]}}, r"match.results: expected the scores of 1"),
+        ({"game": 2, "results": {"1": [1, 2, 3]}}, r"match.results: expected the scores"),
         ({"game": 2, "results": [[1, 2]]}, r"match.results: expected 3 scores a game"),
-        ({"game": 2, "results": [[1, 2, True]]}, r"match.results: expected 3 scores a game"),
-        ({"game": 2, "results": [[1, 2, 3.0]]}, r"match.results: expected 3 scores a game"),
+        ({"game": 2, "results": [[1, 2, True]]}, r"match.results: expected the scores"),
+        ({"game": 2, "results": [[1, 2, 3.0]]}, r"match.results: expected the scores"),
         ({"game": 2, "results": [[1, 2, 10**40]]}, r"each from -1000 to 1000"),
-        ({"game": 2, "results": ["1, 2, 3"]}, r"match.results: expected 3 scores a game"),
+        ({"game": 2, "results": ["1, 2, 3"]}, r"match.results: expected the scores"),
     ],
 )
 def test_a_bad_match_from_the_server_is_a_protocol_error(data: object, words: str) -> None:
-    rules = Rules(players=3, games=3)
     with pytest.raises(ProtocolError, match=words):
-        match_progress(rules, data)
+        parse_message(game_frame(data))
 
 
 def test_the_match_as_the_server_tells_it() -> None:
-    rules = Rules(players=3, games=3)
-    assert match_progress(rules, None) == (1, ())
-    match = Match.start(rules, 5)
+    first = parse_message(game_frame(None))
+    assert isinstance(first, GameMessage)
+    assert (first.number, first.results) == (1, ())
+    match = Match.start(Rules(players=3, games=3), 5)
     told = {"game": match.game_number, "results": [list(scores) for scores in match.results]}
-    assert match_progress(rules, json.loads(json.dumps(told))) == (1, ())
+    again = parse_message(game_frame(told))
+    assert isinstance(again, GameMessage)
+    assert (again.number, again.results) == (1, ())
+    third = parse_message(game_frame({"game": 3, "results": [[1, 2, 3], [-4, 5, 6]]}))
+    assert isinstance(third, GameMessage)
+    assert (third.number, third.results) == (3, ((1, 2, 3), (-4, 5, 6)))
 
 
 def played_out(room: Room, rng: random.Random) -> None:
@@ -462,8 +478,7 @@ def test_presence_says_when_the_server_deals_the_next_game_for_an_absent_host() 
 
 
 @pytest.mark.parametrize(
-    "value", [-1, -0.1, 600.5, 10**9, True, "30", None, [30], {"s": 30}, float("nan"),
-              float("inf")],
+    "value", [-1, -0.1, 600.5, 10**9, True, "30", [30], {"s": 30}],
 )  # fmt: skip
 def test_a_bad_next_in_from_the_server_is_a_protocol_error(value: object) -> None:
     message = json.dumps({"type": "presence", "away": [0], "next_in": value})
@@ -472,6 +487,20 @@ def test_a_bad_next_in_from_the_server_is_a_protocol_error(value: object) -> Non
     table = RemoteTable("127.0.0.1:7787", Join("K7PQ2M", "Jo"))
     with pytest.raises(ProtocolError, match="next_in"):  # the client closes, as for any breach
         table._handle(json.dumps({"type": "presence", "away": [], "next_in": value}))
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])
+def test_a_number_json_does_not_have_is_a_protocol_error(value: float) -> None:
+    """NaN and infinities are not JSON: the frame is refused whole."""
+    with pytest.raises(ProtocolError, match="not JSON"):
+        parse_message(json.dumps({"type": "presence", "away": [0], "next_in": value}))
+
+
+def test_a_null_next_in_is_none() -> None:
+    """``next_in`` is there only when set; a null one says the same (nothing set)."""
+    assert parse_message('{"type": "presence", "away": [0], "next_in": null}') == PresenceMessage(
+        (0,)
+    )
 
 
 def test_the_moves_a_bot_played_for_a_person_away_as_the_server_tells_them() -> None:

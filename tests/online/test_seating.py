@@ -211,7 +211,7 @@ def game_message(room: Room, player: int) -> str:
     session = room.session
     game = session.game
     return encode(
-        GameMessage(room.code, session.id, player, game.rules, session.config.players,
+        GameMessage.of(room.code, session.id, player, game.rules, session.config.players,
                     room.level, 0.0, 5.0, PublicSetup.of(game.setup), game.history())
     )  # fmt: skip
 

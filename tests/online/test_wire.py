@@ -108,7 +108,7 @@ def test_the_strategy_builds_every_declared_request() -> None:
     assert built | {LockTable} == set(REQUESTS.values())
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)  # a busy machine: no time limit
 @given(every_request)
 def test_every_request_is_read_back_as_it_was_built(request: Request) -> None:
     frame = encode(request)
@@ -124,7 +124,7 @@ json_values = st.recursive(
 )  # fmt: skip
 
 
-@settings(max_examples=500)
+@settings(max_examples=500, deadline=None)
 @given(every_request, st.data())
 def test_a_request_with_any_field_changed_or_added_is_read_or_refused_clearly(
     request: Request, data: st.DataObject
