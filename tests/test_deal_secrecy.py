@@ -31,7 +31,7 @@ from coloretto.engine import (
 )
 from coloretto.engine.setup import SEED_BITS, KeyedStream, deal_random
 from coloretto.online.messages import GameMessage
-from coloretto.online.protocol import Host
+from coloretto.online.protocol import Host, convert
 from coloretto.online.public import PublicGame, PublicSetup, parse_move
 from coloretto.online.rooms import Room, over_record
 from coloretto.play.config import GameConfig
@@ -349,7 +349,7 @@ async def play_a_match(url: str) -> list[dict[str, Any]]:
             messages.append(message)
             kind = message["type"]
             if kind == "game":
-                game = GameMessage.parse(message)
+                game = convert(message, GameMessage, "game")
                 model, acted = PublicGame(game.rules, game.setup), -1
                 for ply, move in enumerate(game.moves):
                     model.add(ply, move)

@@ -544,7 +544,7 @@ class LadderEntry(Message, frozen=True):
     name: Name
     rating: Rating
     spread: Rating
-    games: Rating
+    games: Annotated[int, msgspec.Meta(ge=0, le=MAX_RATING, description="a whole number of games")]
     bot: Flag = always(False)
 
     def __post_init__(self) -> None:

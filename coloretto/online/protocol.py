@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
@@ -268,20 +268,12 @@ def described(kind: Any, what: str, **limits: Any) -> Any:
     return Annotated[kind, msgspec.Meta(description=what, **limits)]
 
 
-class Message(Protocol):
-    """A server's message not declared as a ``Frame`` yet: it writes its own JSON object."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The message as the JSON object of its frame."""
-        ...
-
-
 _ENCODER = msgspec.json.Encoder()
 
 
-def encode(message: Frame | Message) -> str:
+def encode(message: Frame) -> str:
     """A request or a server's message as the text of one frame."""
-    return _ENCODER.encode(message if isinstance(message, Frame) else message.to_json()).decode()
+    return _ENCODER.encode(message).decode("utf-8")
 
 
 _AT = re.compile(r"^(?P<words>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)

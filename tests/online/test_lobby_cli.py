@@ -20,7 +20,7 @@ from coloretto.online.accounts import new_account, save_account
 from coloretto.online.client import RemoteTable
 from coloretto.online.clock import Clock
 from coloretto.online.messages import TablesMessage, TableSummary
-from coloretto.online.protocol import Host, encode
+from coloretto.online.protocol import Host, convert, encode
 from coloretto.store.paths import DataDir
 from tests.online.test_accounts_cli import coloretto
 
@@ -138,7 +138,7 @@ def test_json_is_the_tables_as_the_protocol_writes_them(
     assert status == 0
     found = json.loads(out)
     assert found["server"] == f"ws://{lobby_server.address}"
-    assert [TableSummary.parse(t) for t in found["tables"]] == list(TABLES)
+    assert [convert(t, TableSummary, "table") for t in found["tables"]] == list(TABLES)
 
 
 def test_control_characters_in_names_never_reach_the_terminal(

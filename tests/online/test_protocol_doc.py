@@ -50,9 +50,9 @@ def test_the_tables_are_read() -> None:
     assert first_column("Nothing") == set()
 
 
-def rows(heading: str) -> dict[str, str]:
+def rows(heading: str, column: int = 1) -> dict[str, str]:
     """Each name in backquotes in the first column of the tables whose first header cell
-    is ``heading``, and the second column of its row."""
+    is ``heading``, and column ``column`` of its row."""
     found: dict[str, str] = {}
     table: list[list[str]] = []
     for line in [*DOC.read_text(encoding="utf-8").splitlines(), ""]:
@@ -62,7 +62,7 @@ def rows(heading: str) -> dict[str, str]:
         if len(table) > 2 and table[0][0] == heading:
             for row in table[2:]:
                 for name in re.findall(r"`([^`]+)`", row[0]):
-                    found[name] = row[1]
+                    found[name] = row[column]
         table = []
     return found
 
@@ -108,3 +108,12 @@ def test_the_bounds_are_read() -> None:
     found = [bound for field in info.fields for bound in limits(field.type)]
     assert {"2-5", "`gray`", "1-99", "0-10", "0-600", "10-3600"} <= set(found)
     assert '"version": 1' in DOC.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("tag", sorted(MESSAGES))
+def test_each_message_s_fields_are_the_ones_the_doc_names(tag: str) -> None:
+    told = rows("Message", column=2)[tag]
+    info = msgspec.inspect.type_info(MESSAGES[tag])
+    assert isinstance(info, msgspec.inspect.StructType)
+    for field in info.fields:
+        assert f"`{field.encode_name}`" in told, field.encode_name

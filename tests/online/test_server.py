@@ -27,7 +27,7 @@ from websockets.exceptions import ConnectionClosed, InvalidMessage
 from coloretto.engine import Rules
 from coloretto.online.client import RemoteTable, SeatRefused
 from coloretto.online.messages import GameMessage
-from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host
+from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host, convert
 from coloretto.online.public import PublicGame
 from coloretto.online.server import Limits, run_server
 from coloretto.play.keeper import Keeper
@@ -116,7 +116,7 @@ async def settled(url: str, room: str) -> PublicGame:
             await watcher.send(json.dumps({"type": "watch", "version": 1, "room": room}))
             game = await receive(watcher, "game")
         if len(game["moves"]) == last:
-            told = GameMessage.parse(game)
+            told = convert(game, GameMessage, "game")
             model = PublicGame(told.rules, told.setup)
             for ply, move in enumerate(told.moves):
                 model.add(ply, move)

@@ -37,9 +37,11 @@ from coloretto.online.protocol import (
     Remove,
     Request,
     Resume,
+    RulesForm,
     Start,
     Tables,
     Watch,
+    convert,
     encode,
     parse_request,
 )
@@ -144,3 +146,12 @@ def test_any_object_of_the_requests_fields_is_a_request_or_a_protocol_error(
 ) -> None:
     with contextlib.suppress(ProtocolError):
         parse_request(json.dumps(frame))
+
+
+@given(all_rules())
+def test_the_rules_wire_form_is_the_game_record_s(rules: Rules) -> None:
+    """One form for the rules: the messages' (``RulesForm``) is what a game record
+    writes (``Rules.to_dict``), and it reads back as the same rules."""
+    assert RulesForm.of(rules).to_json() == rules.to_dict()
+    assert convert(rules.to_dict(), RulesForm, "rules").rules == rules
+    assert Host.of("Ana", rules, "easy", 0.6, 30.0).rules == rules
