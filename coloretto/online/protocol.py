@@ -262,12 +262,6 @@ class Frame(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaul
         return value
 
 
-def described(kind: Any, what: str, **limits: Any) -> Any:
-    """``kind`` with ``limits`` (``msgspec.Meta``: ``ge``, ``le``, ``pattern``,
-    ``max_length``...) and the words an error says it expected (``what``)."""
-    return Annotated[kind, msgspec.Meta(description=what, **limits)]
-
-
 _ENCODER = msgspec.json.Encoder()
 
 
@@ -281,8 +275,9 @@ _MISSING = re.compile(r"Object missing required field `(?P<field>[^`]+)`")
 _UNKNOWN = re.compile(r"Object contains unknown field `(?P<field>[^`]+)`")
 _INDEX = re.compile(r"\[\d+\]")
 _MSGSPEC = ("Expected", "Object", "Invalid")
-_FIELD = re.compile(r"[a-z_.]+: ")
 """How msgspec's own words start (a declaration's check says its own)."""
+_FIELD = re.compile(r"[a-z_.]+: ")
+"""A declaration's own words that start with the field they are about."""
 _CODES = {"room": ErrorCode.NO_ROOM, "token": ErrorCode.BAD_TOKEN}
 """The error code of a request whose field at this path is wrong (else ``bad-request``)."""
 
@@ -314,14 +309,17 @@ def read_frame(
 def _kind(data: bytes, kinds: Mapping[str, type[Frame]]) -> tuple[str, type[Frame] | None]:
     """The ``type`` a refused frame claims, and its class (``None``: none known)."""
     try:
-        claimed = msgspec.json.decode(data, type=_Claim).type
+        claimed = msgspec.json.decode(data, type=_Said).type
     except (msgspec.DecodeError, RecursionError):
         claimed = None
     return printable(str(claimed), 20), kinds.get(claimed) if isinstance(claimed, str) else None
 
 
-class _Claim(msgspec.Struct):
+class _Said(msgspec.Struct):
+    """What a frame says of itself, whatever else it holds: its type and version."""
+
     type: Any = None
+    version: Any = None
 
 
 def refusal(
@@ -759,9 +757,8 @@ def parse_request(text: str | bytes) -> Request:
     try:
         request = read_frame(_REQUEST, text, REQUESTS, "type", MAX_REQUEST)
     except ProtocolError as error:
-        if error.code in (ErrorCode.TOO_LARGE,) or str(error) == "not JSON":
-            raise
-        _check_version(text)
+        if error.code is not ErrorCode.TOO_LARGE and isinstance(text, str):
+            _check_version(text)  # an opening's version comes before its fields
         raise
     if isinstance(request, _Opening):
         _check_version(text)
@@ -769,9 +766,10 @@ def parse_request(text: str | bytes) -> Request:
 
 
 def _check_version(text: str | bytes) -> None:
-    """``version`` unless ``text`` (a JSON object) is an opening of this version."""
+    """``version`` if ``text`` is an opening (a JSON object) of another version."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     try:
-        said = msgspec.json.decode(text, type=_Said)
+        said = msgspec.json.decode(data, type=_Said)
     except (msgspec.DecodeError, RecursionError):
         return
     if isinstance(said.type, str) and said.type in _OPENINGS and said.version != VERSION:
@@ -781,11 +779,6 @@ def _check_version(text: str | bytes) -> None:
 def version_said(text: str | bytes) -> Any:
     """The ``version`` a frame (a JSON object, decoded already once) says (``None``: none)."""
     return msgspec.json.decode(text, type=_Said).version
-
-
-class _Said(msgspec.Struct):
-    type: Any = None
-    version: Any = None
 
 
 # ---------------------------------------------------------------- addresses
