@@ -88,7 +88,7 @@ def parse_move(data: object) -> Move:
 Results = tuple[tuple[int, ...], ...]
 
 
-class PublicSetup(Frame, frozen=True, omit_defaults=False):
+class PublicSetup(Frame, frozen=True, omit_defaults=False, forbid_unknown_fields=False):
     """The deal as everyone sees it: the colours removed, the starting cards and the first
     seat; no deck order, no seed (they would give the deck away). Whether the cards fit
     the rules is ``PublicGame``'s to say."""
