@@ -1,7 +1,7 @@
-"""The requests as declared (``msgspec`` Structs): every one, with every optional field,
-is read back as it was built, and a frame of any shape, or a request with any field
-changed or any field added, is read or refused with a ``ProtocolError``, never another
-exception."""
+"""The requests and messages as declared (``msgspec`` Structs): every one, with every
+optional field, is read back as it was built, and a frame of any shape, or one with any
+field changed or any field added, is read or refused with a ``ProtocolError``, never
+another exception (``test_messages`` has the server's game, lobby and move messages)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,27 @@ from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
 from coloretto.engine.rules import MAX_GAMES
 from coloretto.online.accounts import new_account, sign_challenge
+from coloretto.online.messages import (
+    MAX_RATING,
+    MESSAGES,
+    AccountMessage,
+    ChallengeMessage,
+    ErrorMessage,
+    GameMessage,
+    LadderEntry,
+    LadderMessage,
+    LobbyMessage,
+    MoveMessage,
+    OverMessage,
+    PresenceMessage,
+    RatedMessage,
+    RatingChange,
+    ServerMessage,
+    TablesMessage,
+    TableSummary,
+    WelcomeMessage,
+    parse_message,
+)
 from coloretto.online.protocol import (
     CLOCK_NAME,
     MAX_AWAY_AFTER,
@@ -155,3 +176,51 @@ def test_the_rules_wire_form_is_the_game_record_s(rules: Rules) -> None:
     assert RulesForm.of(rules).to_json() == rules.to_dict()
     assert convert(rules.to_dict(), RulesForm, "rules").rules == rules
     assert Host.of("Ana", rules, "easy", 0.6, 30.0).rules == rules
+
+
+tables = st.builds(
+    TableSummary.of, codes, all_rules().filter(lambda rules: rules.players > 2),
+    st.sampled_from(list(LEVELS)), st.lists(names, max_size=2).map(tuple), st.booleans(),
+    st.none() | tenths, st.just(()),
+)  # fmt: skip
+ratings = st.integers(-MAX_RATING, MAX_RATING)
+other_messages: st.SearchStrategy[ServerMessage] = st.one_of(
+    st.builds(ChallengeMessage.of, st.binary(min_size=32, max_size=32)),
+    st.builds(AccountMessage, names),
+    st.builds(TablesMessage, st.lists(tables, max_size=3).map(tuple)),
+    st.builds(
+        LadderMessage,
+        st.lists(
+            st.builds(LadderEntry, names, ratings, ratings, st.integers(0, 500), st.booleans()),
+            max_size=4,
+        ).map(tuple),
+    ),
+    st.builds(
+        RatedMessage,
+        st.integers(1, 99),
+        st.lists(
+            st.builds(RatingChange, st.integers(0, 4), names, ratings, ratings), max_size=5
+        ).map(tuple),
+    ),
+)
+
+
+def test_every_declared_message_is_built_by_a_round_trip_test() -> None:
+    """This file's strategy and ``test_messages``' together cover every message."""
+    here = {ChallengeMessage, AccountMessage, TablesMessage, LadderMessage, RatedMessage}
+    there = {WelcomeMessage, LobbyMessage, GameMessage, MoveMessage, PresenceMessage,
+             OverMessage, ErrorMessage}  # fmt: skip
+    assert here | there == set(MESSAGES.values())
+
+
+@settings(max_examples=200, deadline=None)
+@given(other_messages, st.data())
+def test_the_other_messages_are_read_back_and_any_field_changed_is_read_or_refused(
+    message: ServerMessage, data: st.DataObject
+) -> None:
+    frame = encode(message)
+    assert parse_message(frame) == message
+    fields = message.to_json()
+    key = data.draw(st.sampled_from(sorted(fields)) | st.text(max_size=8))
+    with contextlib.suppress(ProtocolError):
+        parse_message(json.dumps({**fields, key: data.draw(json_values)}))
