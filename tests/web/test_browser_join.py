@@ -32,7 +32,7 @@ class Host:
     def __init__(
         self, server: ServerProcess, home: Path, tls: ssl.SSLContext | None = None
     ) -> None:
-        opening = protocol.Host("Ann", Rules(players=3), "easy", 0, protocol.DEFAULT_AWAY_AFTER)
+        opening = protocol.Host.of("Ann", Rules(players=3), "easy", 0, protocol.DEFAULT_AWAY_AFTER)
         self.table = RemoteTable(server.url, opening, Keeper(DataDir(home)), tls=tls)
         self.seated: list[str] = []
         self.table.subscribe(self._heard)
@@ -67,7 +67,7 @@ class Host:
 
 @contextlib.contextmanager
 def hosting(server: ServerProcess, home: Path, tls: ssl.SSLContext | None = None) -> Iterator[Host]:
-    host = Host.of(server, home, tls)
+    host = Host(server, home, tls)
     host.thread.start()
     try:
         yield host
