@@ -34,6 +34,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from coloretto.engine import DRAW
 from coloretto.online.messages import GameMessage
+from coloretto.online.protocol import convert
 from coloretto.online.public import PublicGame, parse_move
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,7 +92,7 @@ async def play_at_once(ws: ClientConnection) -> None:
     async for text in ws:
         message = json.loads(text)
         if message["type"] == "game":
-            told = GameMessage.parse(message)
+            told = convert(message, GameMessage, "game")
             game, number = PublicGame(told.rules, told.setup), told.number
             for ply, move in enumerate(told.moves):
                 game.add(ply, move)
@@ -126,7 +127,7 @@ async def person(url: str, seconds: float) -> tuple[list[float], list[float]]:
             while time.monotonic() < deadline:
                 message = json.loads(await ws.recv())
                 if message["type"] == "game":
-                    told = GameMessage.parse(message)
+                    told = convert(message, GameMessage, "game")
                     game = PublicGame(told.rules, told.setup)
                 elif message["type"] == "move" and game is not None:
                     if sent is not None and message["move"]["player"] == welcome["seat"]:

@@ -74,7 +74,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from coloretto.engine import DRAW
 from coloretto.online.messages import GameMessage
-from coloretto.online.protocol import CODE_ALPHABET
+from coloretto.online.protocol import CODE_ALPHABET, convert
 from coloretto.online.public import PublicGame, parse_move
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,7 +196,7 @@ async def client(  # noqa: PLR0917
         kind = message.get("type")
         if kind == "game":
             if room.model is None:
-                told = GameMessage.parse(message)
+                told = convert(message, GameMessage, "game")
                 room.model = PublicGame(told.rules, told.setup)
                 for ply, move in enumerate(told.moves):
                     room.model.add(ply, move)

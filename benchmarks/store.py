@@ -77,7 +77,7 @@ async def measure(space: RoomSpace, games: int, players: int) -> Figures:
     log = logging.getLogger("benchmark")
     try:
         for number in range(games):
-            room, _ = Room.open(new_code(), Host("Ana", Rules(players=players), "easy", 0, 30))
+            room, _ = Room.open(new_code(), Host.of("Ana", Rules(players=players), "easy", 0, 30))
             room.join("Ben")
             room.start()
             saved = twin(room, new_code())

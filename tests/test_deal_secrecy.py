@@ -31,7 +31,7 @@ from coloretto.engine import (
 )
 from coloretto.engine.seeds import SEED_BITS, KeyedStream, deal_random
 from coloretto.online.messages import GameMessage
-from coloretto.online.protocol import Host
+from coloretto.online.protocol import Host, convert
 from coloretto.online.public import PublicGame, PublicSetup, parse_move
 from coloretto.online.rooms import Room, over_record
 from coloretto.play.config import GameConfig
@@ -54,7 +54,7 @@ def config_of(*argv: str) -> GameConfig:
 
 
 def open_room(games: int = 1) -> Room:
-    room, _ = Room.open("ABC234", Host("Ana", Rules(players=3, games=games), "easy", 0.0, 5.0))
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=3, games=games), "easy", 0.0, 5.0))
     room.start()
     return room
 
@@ -131,7 +131,7 @@ def told_game(room: Room) -> dict[str, Any]:
     """The ``game`` message the server sends a seat of ``room`` (its deal, its match)."""
     session = room.session
     game = session.game
-    return GameMessage(
+    return GameMessage.of(
         room.code, session.id, 0, game.rules, session.config.players, room.level,
         session.config.delay, room.away_after, PublicSetup.of(game.setup), game.history(),
         session.match.game_number, session.match.results,
@@ -349,7 +349,7 @@ async def play_a_match(url: str) -> list[dict[str, Any]]:
             messages.append(message)
             kind = message["type"]
             if kind == "game":
-                game = GameMessage.parse(message)
+                game = convert(message, GameMessage, "game")
                 model, acted = PublicGame(game.rules, game.setup), -1
                 for ply, move in enumerate(game.moves):
                     model.add(ply, move)

@@ -438,7 +438,7 @@ def new_table(args: argparse.Namespace, parser: argparse.ArgumentParser, *, publ
             parser.error("--fill-after is for a public table (--public): bots fill it")
         if args.fill_after < MIN_FILL_AFTER:
             parser.error(f"--fill-after must be {MIN_FILL_AFTER:g} to {MAX_FILL_AFTER:g} seconds")
-    return Host(_name(args, "Host"), rules, args.bot, args.delay, args.away_after,
+    return Host.of(_name(args, "Host"), rules, args.bot, args.delay, args.away_after,
                 public=public, rated=args.rated, fill_after=args.fill_after,
                 clock=args.clock)  # fmt: skip
 

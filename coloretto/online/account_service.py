@@ -9,9 +9,9 @@ registered, however the opening spells it.
 >>> import asyncio
 >>> from coloretto.online.accounts import new_account, sign_challenge
 >>> book, ana = MemoryAccountBook(), new_account("127.0.0.1:7787", "Ana")
->>> asyncio.run(register(book, Register("Ana", ana.public_key)))
+>>> asyncio.run(register(book, Register.of("Ana", ana.public_key)))
 AccountMessage(name='Ana')
->>> asyncio.run(register(book, Register("ANA", bytes(32)))).code
+>>> asyncio.run(register(book, Register.of("ANA", bytes(32)))).code
 <ErrorCode.NAME_TAKEN: 'name-taken'>
 >>> nonce = new_challenge().nonce
 >>> claim = AccountClaim("Ana", sign_challenge(ana, nonce, ana.server, "host"))
@@ -82,7 +82,7 @@ class AccountError(ProtocolError):
 def new_challenge() -> ChallengeMessage:
     """The answer to a ``challenge`` request: a fresh random nonce, which the server keeps
     for this connection's opening (and uses once)."""
-    return ChallengeMessage(secrets.token_bytes(KEY_BYTES))
+    return ChallengeMessage.of(secrets.token_bytes(KEY_BYTES))
 
 
 async def register(book: AccountBook, request: Register) -> AccountMessage | ErrorMessage:

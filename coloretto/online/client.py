@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.connection import broadcast
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
@@ -167,7 +168,7 @@ async def register_account(account: Account, *, tls: ssl.SSLContext | None = Non
             server.rstrip("/") + "/", ssl=tls, max_size=MAX_MESSAGE, open_timeout=10,
             compression=None,
         ) as ws:  # fmt: skip
-            await ws.send(encode(Register(account.name, account.public_key)))
+            await ws.send(encode(Register.of(account.name, account.public_key)))
             async with asyncio.timeout(ANSWER_SECONDS):
                 answer = parse_message(await ws.recv())
     except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as error:
@@ -538,7 +539,7 @@ class RemoteTable:
 
     def _send_act(self, ws: ClientConnection, ply: int, action: Action) -> None:
         self._sent = ply
-        broadcast([ws], encode(Act(ply, action)))
+        broadcast([ws], encode(Act.of(ply, action)))
 
     def _resend(self, pending: Pending | None) -> None:
         """Back after a break (the game caught up): send the move chosen while away (or
@@ -625,7 +626,7 @@ class RemoteTable:
     def lock(self, locked: bool) -> None:
         """The host closes the table to new players (``locked``) or opens it again."""
         if self._ws is not None:
-            broadcast([self._ws], encode(LockTable(locked)))
+            broadcast([self._ws], encode(LockTable.of(locked)))
 
     @property
     def comeback(self) -> str | None:
@@ -797,7 +798,10 @@ class RemoteTable:
             raise ProtocolError("expected the challenge that was asked for")
         route = opening_route(opening)
         signature = sign_challenge(account, answer.nonce, account.server, route)
-        return replace(opening, account=AccountClaim(account.name, signature))
+        signed: Opening = msgspec.structs.replace(
+            opening, account=AccountClaim(account.name, signature)
+        )
+        return signed
 
     def _handle(self, text: str | bytes) -> bool:
         """Act on one message from the server; False when the server refuses us.
@@ -906,7 +910,7 @@ class RemoteTable:
                     raise ProtocolError("the game is not the one played before the break")
             self.covered |= message.covered
             for ply in range(len(seen), len(moves)):
-                self._move(MoveMessage(ply, moves[ply]))
+                self._move(MoveMessage.of(ply, moves[ply]))
             if len(moves) > len(seen) and not self.finished:
                 self._tell(TableNews(self.back_words(len(moves), since=len(seen))))
             self._resend(pending)

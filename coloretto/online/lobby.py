@@ -112,8 +112,8 @@ def table_rules(rules: Rules) -> str:
 def table_start(table: TableSummary) -> str:
     """When a table's game starts: ``"bots fill in 42 s"`` or ``"host starts"``.
 
-    >>> table = TableSummary("K7PQ2M", Rules(), "easy", ("Ana",), fill_in=41.2)
-    >>> table_start(table), table_start(TableSummary("K7PQ2M", Rules(), "easy", ("Ana",)))
+    >>> table = TableSummary.of("K7PQ2M", Rules(), "easy", ("Ana",), fill_in=41.2)
+    >>> table_start(table), table_start(TableSummary.of("K7PQ2M", Rules(), "easy", ("Ana",)))
     ('bots fill in 42 s', 'host starts')
     """
     if table.fill_in is None:
@@ -129,7 +129,7 @@ def table_row(number: int, table: TableSummary) -> tuple[str, ...]:
     """Table ``number``'s cells in the lobby's ``COLUMNS`` (plain text: names are never
     markup).
 
-    >>> table_row(1, TableSummary("K7PQ2M", Rules(), "easy", ("Ana",)))
+    >>> table_row(1, TableSummary.of("K7PQ2M", Rules(), "easy", ("Ana",)))
     ('1', 'K7PQ2M', '1/4 Ana', '3', 'easy', 'brown side', '-', '-', 'host starts')
     """
     return (

@@ -1,13 +1,15 @@
 """The online protocol, version 1: JSON objects in WebSocket text frames (``docs/protocol.md``).
 
-Pure: no network here. Every request a client sends is a frozen dataclass here, built by
-the client (``to_json``) and checked by the server: ``parse_request`` checks a frame (its
-size, its type, each field's type and bounds) and gives back the typed request, or raises
-``ProtocolError`` with an ``ErrorCode`` and a one-line message for the error frame. The
-server's messages are in ``coloretto.online.messages``.
+Pure: no network here. Every request a client sends is declared once here, as a frozen
+``msgspec.Struct`` tagged by its ``type`` with each field's kind and bounds
+(``msgspec.Meta``): the client sends ``encode(request)``, and ``parse_request`` checks a
+frame (its size, then its type, fields and bounds, in one decoding) and gives back the
+typed request, or raises ``ProtocolError`` with an ``ErrorCode`` and a one-line message
+naming the field for the error frame. The server's messages are declared alike in
+``coloretto.online.messages``.
 
 >>> parse_request('{"type": "act", "ply": 3, "action": "take 2"}')
-Act(ply=3, action=Action.parse('take 2'))
+Act(ply=3, text='take 2')
 >>> parse_request('{"type": "act", "ply": -1, "action": "take 2"}')
 Traceback (most recent call last):
 ...
@@ -18,17 +20,18 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import Annotated, Any, TypeVar
+
+import msgspec
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
-from coloretto.engine.rules import MAX_GAMES
+from coloretto.engine.rules import MAX_GAMES, Edition, Scoring, Variant
 from coloretto.online.names import NameRefused, check_name
 from coloretto.play.config import MAX_DELAY, MAX_NAME
 from coloretto.store.text import printable
@@ -243,41 +246,293 @@ class ProtocolError(ValueError):
         self.code = code
 
 
-class Message(Protocol):
-    """A request or a server's message: a JSON object with its ``type``."""
+# ---------------------------------------------------------------- frames
+
+T = TypeVar("T")
+F = TypeVar("F", bound="Frame")
+
+
+class Frame(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A JSON object of the protocol, declared once: its fields, their kinds and bounds
+    (``msgspec.Meta``) are both what is sent and what is checked when one is read."""
 
     def to_json(self) -> dict[str, Any]:
-        """The message as the JSON object of its frame."""
-        ...
+        """The object as plain JSON values, as its frame holds it."""
+        value: dict[str, Any] = msgspec.json.decode(_ENCODER.encode(self))
+        return value
 
 
-def encode(message: Message) -> str:
-    """A message as the text of one frame."""
-    return json.dumps(message.to_json(), separators=(",", ":"))
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode(message: Frame) -> str:
+    """A request or a server's message as the text of one frame."""
+    return _ENCODER.encode(message).decode("utf-8")
+
+
+_AT = re.compile(r"^(?P<words>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
+_MISSING = re.compile(r"Object missing required field `(?P<field>[^`]+)`")
+_UNKNOWN = re.compile(r"Object contains unknown field `(?P<field>[^`]+)`")
+_INDEX = re.compile(r"\[\d+\]")
+_MSGSPEC = ("Expected", "Object", "Invalid")
+"""How msgspec's own words start (a declaration's check says its own)."""
+_FIELD = re.compile(r"[a-z_.]+: ")
+"""A declaration's own words that start with the field they are about."""
+_CODES = {"room": ErrorCode.NO_ROOM, "token": ErrorCode.BAD_TOKEN}
+"""The error code of a request whose field at this path is wrong (else ``bad-request``)."""
+
+
+def read_frame(
+    decoder: msgspec.json.Decoder[T],
+    text: str | bytes,
+    kinds: Mapping[str, type[Frame]],
+    noun: str,
+    limit: int,
+) -> T:
+    """The frame ``text`` decoded and checked by ``decoder`` in one step (its size first:
+    at most ``limit`` bytes); ``ProtocolError`` naming the field at fault unless it is
+    exactly right. ``kinds``: each ``type``'s class (an unknown one is an unknown
+    ``noun``)."""
+    if isinstance(text, bytes):
+        raise ProtocolError("frames must be text (JSON), not binary")
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) > limit:
+        raise ProtocolError(f"frames are limited to {limit} bytes", ErrorCode.TOO_LARGE)
+    try:
+        return decoder.decode(data)
+    except msgspec.ValidationError as error:
+        raise refusal(error, _kind(data, kinds), noun) from None
+    except (msgspec.DecodeError, RecursionError):
+        raise ProtocolError("not JSON") from None
+
+
+def _kind(data: bytes, kinds: Mapping[str, type[Frame]]) -> tuple[str, type[Frame] | None]:
+    """The ``type`` a refused frame claims, and its class (``None``: none known)."""
+    try:
+        claimed = msgspec.json.decode(data, type=_Said).type
+    except (msgspec.DecodeError, RecursionError):
+        claimed = None
+    return printable(str(claimed), 20), kinds.get(claimed) if isinstance(claimed, str) else None
+
+
+class _Said(msgspec.Struct):
+    """What a frame says of itself, whatever else it holds: its type and version."""
+
+    type: Any = None
+    version: Any = None
+
+
+def refusal(
+    error: msgspec.ValidationError, kind: tuple[str, type[Frame] | None], noun: str
+) -> ProtocolError:
+    """``error`` (msgspec's, of a frame of type ``kind``: its name and class) as the
+    protocol says it: the field's path (a message's under its type), then what it should
+    have been, in its declaration's words."""
+    if isinstance(error.__cause__, ProtocolError):  # a request's own check, with its code
+        return error.__cause__
+    name, cls = kind
+    found = _AT.fullmatch(str(error))
+    assert found is not None  # any text matches
+    words, path = found["words"], _INDEX.sub("", found["path"] or "").lstrip(".")
+    if path == "type" or cls is None:
+        if words.startswith("Expected `object`"):
+            return ProtocolError("expected a JSON object")
+        return ProtocolError(f"unknown {noun} {name!r}")
+    if missing := _MISSING.fullmatch(words):
+        path = f"{path}.{missing['field']}".lstrip(".")
+    code = _CODES.get(path, ErrorCode.BAD_REQUEST) if noun == "type" else ErrorCode.BAD_REQUEST
+    if unknown := _UNKNOWN.fullmatch(words):
+        said = f"unexpected field {printable(unknown['field'], 20)!r}"
+    elif not words.startswith(_MSGSPEC):  # a declaration's own check: "players: ..."
+        said = words
+        if _FIELD.match(words):
+            path, _, said = f"{path}.{words}".lstrip(".").partition(": ")
+    else:
+        what = _expected(msgspec.inspect.type_info(cls), path.split(".") if path else [])
+        said = f"expected {what}" if what else _lower(words)
+    where = ".".join(part for part in (name if noun == "message" else "", path) if part)
+    return ProtocolError(f"{where}: {said}" if where else said, code)
+
+
+def convert(data: object, cls: type[F], where: str) -> F:
+    """``cls`` (a ``Frame``) from plain JSON values ``data`` (a store's copy, or part of a
+    frame), checked as a frame's are; ``ProtocolError`` naming the field at fault (under
+    ``where``) unless it is exactly right."""
+    try:
+        return msgspec.convert(data, cls)
+    except msgspec.ValidationError as error:
+        raise refusal(error, (where, cls), "message") from None
+
+
+def _lower(words: str) -> str:
+    return words[:1].lower() + words[1:]
+
+
+def _expected(info: msgspec.inspect.Type, path: list[str]) -> str | None:
+    """The words declared for the field at ``path`` inside ``info`` (``None``: none)."""
+    while True:
+        if isinstance(info, msgspec.inspect.Metadata):
+            if not path:
+                schema = info.extra_json_schema or {}
+                return str(schema["description"]) if "description" in schema else None
+            info = info.type
+        elif isinstance(info, msgspec.inspect.UnionType):
+            found = [_expected(t, path) for t in info.types]
+            return next((words for words in found if words), None)
+        elif isinstance(info, msgspec.inspect.StructType) and path:
+            field = next((f for f in info.fields if f.encode_name == path[0]), None)
+            if field is None:
+                return None
+            info, path = field.type, path[1:]
+        elif isinstance(info, msgspec.inspect.ListType | msgspec.inspect.VarTupleType):
+            info = info.item_type
+        else:
+            return None
 
 
 # ---------------------------------------------------------------- requests
 
+RoomCode = Annotated[str, msgspec.Meta(description="a room code", pattern=f"^{ROOM_CODE.pattern}$")]
+Token = Annotated[str, msgspec.Meta(description="a seat's token", pattern=f"^{TOKEN.pattern}$")]
+Level = Annotated[
+    str, msgspec.Meta(description=f"one of {', '.join(LEVELS)}", pattern=f"^({'|'.join(LEVELS)})$")
+]
+Seat = Annotated[
+    int, msgspec.Meta(description=f"a whole number from 0 to {MAX_SEAT}", ge=0, le=MAX_SEAT)
+]
+Ply = Annotated[
+    int, msgspec.Meta(description=f"a whole number from 0 to {MAX_PLY}", ge=0, le=MAX_PLY)
+]
+Games = Annotated[
+    int, msgspec.Meta(description=f"a whole number from 1 to {MAX_GAMES}", ge=1, le=MAX_GAMES)
+]
+NextGame = Annotated[
+    int, msgspec.Meta(description=f"a whole number from 2 to {MAX_GAMES}", ge=2, le=MAX_GAMES)
+]
+Delay = Annotated[
+    float, msgspec.Meta(description=f"a number from 0 to {MAX_DELAY:g}", ge=0, le=MAX_DELAY)
+]
+AwayAfter = Annotated[
+    float,
+    msgspec.Meta(description=f"a number from 0 to {MAX_AWAY_AFTER:g}", ge=0, le=MAX_AWAY_AFTER),
+]
+FillAfter = Annotated[
+    float,
+    msgspec.Meta(
+        description=f"a number from {MIN_FILL_AFTER:g} to {MAX_FILL_AFTER:g}",
+        ge=MIN_FILL_AFTER,
+        le=MAX_FILL_AFTER,
+    ),
+]
+ClockName = Annotated[
+    str,
+    msgspec.Meta(
+        description="a clock's name (small letters, digits, '-')", pattern=f"^{CLOCK_NAME.pattern}$"
+    ),
+]
+Flag = Annotated[bool, msgspec.Meta(description="true or false")]
+Name = Annotated[str, msgspec.Meta(description="a name")]
+ActionText = Annotated[str, msgspec.Meta(description="draw, place N or take N")]
+Key = Annotated[
+    str, msgspec.Meta(description=f"{KEY_BYTES} bytes in base64url", pattern="^[A-Za-z0-9_-]*$")
+]
+Signature = Annotated[
+    str,
+    msgspec.Meta(description=f"{SIGNATURE_BYTES} bytes in base64url", pattern="^[A-Za-z0-9_-]*$"),
+]
+AccountName = Annotated[str, msgspec.Meta(description="an account's name")]
+Players = Annotated[int, msgspec.Meta(description="a whole number from 2 to 5", ge=2, le=5)]
+ScoringName = Annotated[Scoring, msgspec.Meta(description="brown or gray")]
+EditionName = Annotated[Edition, msgspec.Meta(description="classic or anniversary")]
+VariantName = Annotated[Variant, msgspec.Meta(description="standard, four-rows or ghost")]
 
-@dataclass(frozen=True)
-class AccountClaim:
+
+def _version() -> int:
+    return VERSION
+
+
+Version = Annotated[int, msgspec.Meta(description=f"version {VERSION}")]
+"""An opening's ``version`` (always written: a default of ``msgspec.field``'s factory
+is never left out; whether the frame said it is ``parse_request``'s to check)."""
+
+
+class TableRules(Frame, frozen=True, omit_defaults=False):
+    """The rules of a game as they go on the wire, but for the match's length: ``host``'s
+    ``rules`` (its ``games`` is a field of the request), and with ``games`` (``RulesForm``)
+    every message's; any left out take their default. ``Rules`` checks them whole."""
+
+    players: Players = 4
+    scoring: ScoringName = Scoring.BROWN
+    edition: EditionName = Edition.CLASSIC
+    variant: VariantName = Variant.STANDARD
+
+    def __post_init__(self) -> None:
+        self.with_games(1)  # the rules' own check: a 2-player variant, say
+
+    def with_games(self, games: int) -> Rules:
+        """The engine's ``Rules``: these, for a match of ``games`` games."""
+        return Rules(self.players, self.scoring, self.edition, self.variant, games)
+
+    @classmethod
+    def of(cls, rules: Rules) -> TableRules:
+        """``rules``' wire form, without the match's length."""
+        return cls(rules.players, rules.scoring, rules.edition, rules.variant)
+
+
+class RulesForm(TableRules, frozen=True):
+    """The rules of a game or match as they go on the wire (as a game record writes
+    them): ``Rules``' one wire form."""
+
+    games: Games = 1
+
+    @property
+    def rules(self) -> Rules:
+        """The engine's ``Rules``."""
+        return self.with_games(self.games)
+
+    @classmethod
+    def of(cls, rules: Rules) -> RulesForm:
+        """``rules``' wire form."""
+        return cls(rules.players, rules.scoring, rules.edition, rules.variant, rules.games)
+
+
+class AccountClaim(Frame, frozen=True):
     """An opening's ``account``: the account's name and its signature of the connection's
     challenge (``coloretto.online.accounts.sign_challenge``)."""
 
-    name: str
-    signature: str
+    name: AccountName
+    signature: Signature
 
-    def to_json(self) -> dict[str, Any]:
-        """The claim's object in the opening."""
-        return {"name": self.name, "signature": self.signature}
+    def __post_init__(self) -> None:
+        try:
+            msgspec.structs.force_setattr(self, "name", account_name(self.name))
+            from_b64url(self.signature, SIGNATURE_BYTES, "account.signature")
+        except ValueError as error:
+            raise ProtocolError(f"account: {error}") from None
 
 
-def _claimed(data: dict[str, Any], account: AccountClaim | None) -> dict[str, Any]:
-    return data if account is None else {**data, "account": account.to_json()}
+Claim = Annotated[AccountClaim, msgspec.Meta(description="an object with a name and a signature")]
 
 
-@dataclass(frozen=True)
-class Host:
+class _Opening(Frame, frozen=True, kw_only=True):
+    """The first request of a connection: it carries the protocol's version."""
+
+    version: Version = msgspec.field(default_factory=_version)
+
+
+def _seat_name(name: str) -> str:
+    """An opening's seat name: control characters dropped (``seat_name``), then kept by the
+    name rule (``names.check_name``), else ``bad-name`` saying why."""
+    cleaned = seat_name(name)
+    if not cleaned:
+        raise ProtocolError("name: expected a name")
+    try:
+        return check_name(cleaned)
+    except NameRefused as refused:
+        raise ProtocolError(f"name: {refused}", ErrorCode.BAD_NAME) from None
+
+
+class Host(_Opening, frozen=True, kw_only=True, tag="host"):
     """Open a room: the host's name, the rules (``rules.games``: the games of the match),
     the bots' level and pace; ``account``: who the host is on this server (a guest:
     ``None``). A ``public`` table is listed in the lobby (``Tables``); ``fill_after``
@@ -285,196 +540,245 @@ class Host:
     host starts it). A ``rated`` table seats only players with an account, and its games
     change their ratings. ``clock``: the name of the server's speed profile every
     person's moves are timed by (``None``: none at a private table, the server's default
-    at a public or rated one)."""
+    at a public or rated one). Made with ``Host.of``."""
 
-    name: str
-    rules: Rules
-    bot: str
-    delay: float
-    away_after: float
-    account: AccountClaim | None = None
-    public: bool = False
-    rated: bool = False
-    fill_after: float | None = None
-    clock: str | None = None
+    name: Name
+    table_rules: TableRules = msgspec.field(name="rules")
+    games: Games = msgspec.field(default_factory=lambda: 1)
+    bot: Level
+    delay: Delay = msgspec.field(default_factory=lambda: 0.6)
+    away_after: AwayAfter = msgspec.field(default_factory=lambda: DEFAULT_AWAY_AFTER)
+    public: Flag = False
+    rated: Flag = False
+    fill_after: FillAfter | None = None
+    clock: ClockName | None = None
+    account: Claim | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame (``rules.games`` goes as the field ``games``; ``public``,
-        ``rated``, ``fill_after`` and ``clock`` only when set)."""
-        rules = {key: value for key, value in self.rules.to_dict().items() if key != "games"}
-        data = {"type": "host", "version": VERSION, "name": self.name, "rules": rules,
-                "games": self.rules.games, "bot": self.bot, "delay": self.delay,
-                "away_after": self.away_after}  # fmt: skip
-        if self.public:
-            data["public"] = True
-        if self.rated:
-            data["rated"] = True
-        if self.fill_after is not None:
-            data["fill_after"] = self.fill_after
-        if self.clock is not None:
-            data["clock"] = self.clock
-        return _claimed(data, self.account)
+    def __post_init__(self) -> None:
+        msgspec.structs.force_setattr(self, "name", _seat_name(self.name))
+        if self.fill_after is not None and not self.public:
+            raise ProtocolError("fill_after: only a public table fills itself with bots")
+
+    @classmethod
+    def of(
+        cls,
+        name: str,
+        rules: Rules,
+        bot: str,
+        delay: float,
+        away_after: float,
+        *,
+        account: AccountClaim | None = None,
+        public: bool = False,
+        rated: bool = False,
+        fill_after: float | None = None,
+        clock: str | None = None,
+    ) -> Host:
+        """The request for a table of ``rules`` (``rules.games`` goes as ``games``)."""
+        return cls(name=name, table_rules=TableRules.of(rules), games=rules.games, bot=bot,
+                   delay=float(delay), away_after=float(away_after), account=account,
+                   public=public, rated=rated, fill_after=fill_after, clock=clock)  # fmt: skip
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the table's games, and their number."""
+        return self.table_rules.with_games(self.games)
 
 
-@dataclass(frozen=True)
-class Join:
+class Join(_Opening, frozen=True, tag="join"):
     """Take a free seat in room ``room`` (``account``: as ``Host``'s)."""
 
-    room: str
-    name: str
-    account: AccountClaim | None = None
+    room: RoomCode
+    name: Name
+    account: Claim | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        data = {"type": "join", "version": VERSION, "room": self.room, "name": self.name}
-        return _claimed(data, self.account)
+    def __post_init__(self) -> None:
+        msgspec.structs.force_setattr(self, "name", _seat_name(self.name))
 
 
-@dataclass(frozen=True)
-class Resume:
+class Resume(_Opening, frozen=True, tag="resume"):
     """Come back to one's seat (after a dropped connection) with its secret token
     (``account``: as ``Host``'s)."""
 
-    room: str
-    token: str
-    account: AccountClaim | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        data = {"type": "resume", "version": VERSION, "room": self.room, "token": self.token}
-        return _claimed(data, self.account)
+    room: RoomCode
+    token: Token
+    account: Claim | None = None
 
 
-@dataclass(frozen=True)
-class Watch:
+class Watch(_Opening, frozen=True, tag="watch"):
     """Watch room ``room`` without a seat."""
 
-    room: str
-
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        return {"type": "watch", "version": VERSION, "room": self.room}
+    room: RoomCode
 
 
-@dataclass(frozen=True)
-class Start:
+class Start(Frame, frozen=True, tag="start"):
     """The host starts the game; bots take the empty seats."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        return {"type": "start"}
 
-
-@dataclass(frozen=True)
-class Next:
+class Next(Frame, frozen=True, tag="next"):
     """The host starts game number ``game`` of the match (the one after the game just
     over: a second press of the key, sent twice, starts nothing more)."""
 
-    game: int
-
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        return {"type": "next", "game": self.game}
+    game: NextGame
 
 
-@dataclass(frozen=True)
-class Act:
-    """Play ``action`` at position ``ply`` (the number of actions played before it)."""
+class Act(Frame, frozen=True, tag="act"):
+    """Play ``action`` at position ``ply`` (the number of actions played before it). Made
+    with ``Act.of``."""
 
-    ply: int
-    action: Action
+    ply: Ply
+    text: ActionText = msgspec.field(name="action")
 
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        return {"type": "act", "ply": self.ply, "action": str(self.action)}
+    def __post_init__(self) -> None:
+        try:
+            Action.parse(self.text[:20])
+        except ValueError:
+            raise ProtocolError("action: expected draw, place N or take N") from None
+
+    @classmethod
+    def of(cls, ply: int, action: Action) -> Act:
+        """The request to play ``action`` as action number ``ply``."""
+        return cls(ply, str(action))
+
+    @property
+    def action(self) -> Action:
+        """The action to play."""
+        return Action.parse(self.text[:20])
 
 
-@dataclass(frozen=True)
-class Remove:
+class Remove(Frame, frozen=True, tag="remove"):
     """The host, before the start, removes the person in seat ``seat`` (a player number):
     their seat is free again and their token forgotten."""
 
-    seat: int
-
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        return {"type": "remove", "seat": self.seat}
+    seat: Seat
 
 
-@dataclass(frozen=True)
-class LockTable:
-    """The host, before the start, closes the table to new players (``locked``) or opens
-    it again (``lock`` and ``unlock``)."""
+class LockTable(Frame, frozen=True, tag="lock"):
+    """The host, before the start, closes the table to new players (``lock``; its
+    subclass ``UnlockTable``, ``unlock``, opens it again). Made with ``LockTable.of``."""
 
-    locked: bool
+    @property
+    def locked(self) -> bool:
+        """Whether the table is to be closed (else opened)."""
+        return True
 
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        return {"type": "lock" if self.locked else "unlock"}
+    @staticmethod
+    def of(locked: bool) -> LockTable:
+        """The request to close the table (``locked``) or to open it."""
+        return LockTable() if locked else UnlockTable()
 
 
-@dataclass(frozen=True)
-class Challenge:
+class UnlockTable(LockTable, frozen=True, tag="unlock"):
+    """The host, before the start, opens the table to new players again."""
+
+    @property
+    def locked(self) -> bool:
+        """Whether the table is to be closed (else opened)."""
+        return False
+
+
+class Challenge(Frame, frozen=True, tag="challenge"):
     """Ask for a nonce to sign (``challenge``), before an opening that names an account."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        return {"type": "challenge"}
+
+class Register(Frame, frozen=True, tag="register"):
+    """Make an account on this server: its name and its public key (Ed25519, 32 bytes,
+    in base64url). Made with ``Register.of``."""
+
+    name: AccountName
+    key_text: Key = msgspec.field(name="key")
+
+    def __post_init__(self) -> None:
+        try:
+            from_b64url(self.key_text, KEY_BYTES, "key")
+        except ValueError as error:
+            raise ProtocolError(str(error)) from None
+        try:
+            msgspec.structs.force_setattr(self, "name", account_name(self.name))
+        except ValueError as error:
+            raise ProtocolError(f"name: {error}", ErrorCode.BAD_NAME) from None
+
+    @classmethod
+    def of(cls, name: str, key: bytes) -> Register:
+        """The request to register ``key`` under ``name``."""
+        return cls(name, b64url(key))
+
+    @property
+    def key(self) -> bytes:
+        """The account's public key."""
+        return from_b64url(self.key_text, KEY_BYTES, "key")
 
 
-@dataclass(frozen=True)
-class Register:
-    """Make an account on this server: its name and its public key (Ed25519, 32 bytes)."""
-
-    name: str
-    key: bytes
-
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame (the key in base64url)."""
-        return {"type": "register", "name": self.name, "key": b64url(self.key)}
-
-
-@dataclass(frozen=True)
-class Tables:
+class Tables(Frame, frozen=True, tag="tables"):
     """Ask for the public tables waiting for players (the lobby), on any connection
     before its opening."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        return {"type": "tables"}
 
-
-@dataclass(frozen=True)
-class Ladder:
+class Ladder(Frame, frozen=True, tag="ladder"):
     """Ask for the server's ratings (its best players, and its bots' levels)."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The request's frame."""
-        return {"type": "ladder"}
 
 
 Opening = Host | Join | Resume | Watch
 """The first request of a connection: it says which room and seat it is about."""
 
-Request = Opening | Start | Next | Act | Remove | LockTable | Challenge | Register | Tables | Ladder
+Request = (
+    Opening | Start | Next | Act | Remove | LockTable | UnlockTable | Challenge | Register
+    | Tables | Ladder
+)  # fmt: skip
 
 REQUESTS: dict[str, type[Request]] = {
-    "host": Host,
-    "join": Join,
-    "resume": Resume,
-    "watch": Watch,
-    "start": Start,
-    "next": Next,
-    "act": Act,
-    "remove": Remove,
-    "lock": LockTable,
-    "unlock": LockTable,
-    "challenge": Challenge,
-    "register": Register,
-    "tables": Tables,
-    "ladder": Ladder,
+    str(cls.__struct_config__.tag): cls
+    for cls in (
+        Host,
+        Join,
+        Resume,
+        Watch,
+        Start,
+        Next,
+        Act,
+        Remove,
+        LockTable,
+        UnlockTable,
+        Challenge,
+        Register,
+        Tables,
+        Ladder,
+    )
 }
 """Each request's ``type`` on the wire, and its class."""
+
+_REQUEST = msgspec.json.Decoder(Request)
+_OPENINGS = frozenset(("host", "join", "resume", "watch"))
+
+
+def parse_request(text: str | bytes) -> Request:
+    """The request in one client frame; ``ProtocolError`` unless it is exactly right: of
+    an opening, its version first."""
+    try:
+        request = read_frame(_REQUEST, text, REQUESTS, "type", MAX_REQUEST)
+    except ProtocolError as error:
+        if error.code is not ErrorCode.TOO_LARGE and isinstance(text, str):
+            _check_version(text)  # an opening's version comes before its fields
+        raise
+    if isinstance(request, _Opening):
+        _check_version(text)
+    return request
+
+
+def _check_version(text: str | bytes) -> None:
+    """``version`` if ``text`` is an opening (a JSON object) of another version."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    try:
+        said = msgspec.json.decode(data, type=_Said)
+    except (msgspec.DecodeError, RecursionError):
+        return
+    if isinstance(said.type, str) and said.type in _OPENINGS and said.version != VERSION:
+        raise ProtocolError(f"this server speaks version {VERSION}", ErrorCode.VERSION)
+
+
+def version_said(text: str | bytes) -> Any:
+    """The ``version`` a frame (a JSON object, decoded already once) says (``None``: none)."""
+    return msgspec.json.decode(text, type=_Said).version
 
 
 # ---------------------------------------------------------------- addresses
@@ -544,232 +848,6 @@ def parse_route(path: str) -> Route:
         if not last and f"{ROOMS_PATH}/" not in path:
             return Route(None, anywhere=True)
     raise BadPath(f"no such address: rooms are at {ROOMS_PATH}/CODE", 404)
-
-
-def read_frame(text: str, known: Collection[str], noun: str) -> tuple[str, dict[str, Any]]:
-    """A frame's type (one of ``known``) and its JSON object, its size checked already;
-    ``ProtocolError`` (naming an unknown ``noun``) unless it is a JSON object of a known type.
-
-    >>> read_frame('{"type": "next", "game": 2}', {"next"}, "type")
-    ('next', {'type': 'next', 'game': 2})
-    """
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ProtocolError("not JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("expected a JSON object")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in known:
-        raise ProtocolError(f"unknown {noun} {printable(str(kind), 20)!r}")
-    return kind, data
-
-
-def parse_request(text: str | bytes) -> Request:
-    """The request in one client frame; ``ProtocolError`` unless it is exactly right."""
-    if isinstance(text, bytes):
-        raise ProtocolError("frames must be text (JSON), not binary")
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_REQUEST:
-        raise ProtocolError(f"frames are limited to {MAX_REQUEST} bytes", ErrorCode.TOO_LARGE)
-    kind, data = read_frame(text, _PARSERS, "type")
-    if kind in _OPENINGS and data.get("version") != VERSION:
-        raise ProtocolError(f"this server speaks version {VERSION}", ErrorCode.VERSION)
-    allowed = _FIELDS[kind]
-    extra = sorted(set(data) - allowed)
-    if extra:
-        raise ProtocolError(f"unexpected field {printable(str(extra[0]), 20)!r}")
-    request: Request = _PARSERS[kind](data)
-    return request
-
-
-T = TypeVar("T")
-
-
-def _field(data: Mapping[str, Any], key: str, kind: type[T], what: str) -> T:
-    value = data.get(key)
-    if not isinstance(value, kind):
-        raise ProtocolError(f"{key}: expected {what}")
-    return value
-
-
-def _number(data: Mapping[str, Any], key: str, low: float, high: float, default: float) -> float:
-    if key not in data:
-        return default
-    value = data[key]
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise ProtocolError(f"{key}: expected a number from {low:g} to {high:g}")
-    return float(value)
-
-
-def _whole(data: Mapping[str, Any], key: str, low: int, high: int, default: int | None) -> int:
-    if key not in data and default is not None:
-        return default
-    value = data.get(key)
-    if type(value) is not int or not low <= value <= high:
-        raise ProtocolError(f"{key}: expected a whole number from {low} to {high}")
-    return value
-
-
-def _name(data: Mapping[str, Any]) -> str:
-    """An opening's seat name: control characters dropped (``seat_name``), then kept by the
-    name rule (``names.check_name``), else ``bad-name`` saying why."""
-    name = seat_name(_field(data, "name", str, "a name"))
-    if not name:
-        raise ProtocolError("name: expected a name")
-    try:
-        return check_name(name)
-    except NameRefused as refused:
-        raise ProtocolError(f"name: {refused}", ErrorCode.BAD_NAME) from None
-
-
-def _room(data: Mapping[str, Any]) -> str:
-    code = _field(data, "room", str, "a room code")
-    if not ROOM_CODE.fullmatch(code):
-        raise ProtocolError("room: not a room code", ErrorCode.NO_ROOM)
-    return code
-
-
-def _account(data: Mapping[str, Any]) -> AccountClaim | None:
-    """An opening's optional ``account``: ``bad-request`` unless it is exactly a name and a
-    signature."""
-    if "account" not in data:
-        return None
-    claim = _field(data, "account", dict, "an object with a name and a signature")
-    if set(claim) != {"name", "signature"}:
-        raise ProtocolError("account: expected a name and a signature only")
-    try:
-        name = account_name(_field(claim, "name", str, "an account's name"))
-        from_b64url(claim["signature"], SIGNATURE_BYTES, "account.signature")
-    except ValueError as error:
-        raise ProtocolError(f"account: {error}") from None
-    return AccountClaim(name, claim["signature"])
-
-
-def _register(data: Mapping[str, Any]) -> Register:
-    name = _field(data, "name", str, "an account's name")
-    try:
-        key = from_b64url(data.get("key"), KEY_BYTES, "key")
-    except ValueError as error:
-        raise ProtocolError(str(error)) from None
-    try:
-        return Register(account_name(name), key)
-    except ValueError as error:
-        raise ProtocolError(f"name: {error}", ErrorCode.BAD_NAME) from None
-
-
-def _host(data: Mapping[str, Any]) -> Host:
-    rules_data = _field(data, "rules", dict, "the rules (an object)")
-    if set(rules_data) - {"players", "scoring", "edition", "variant"}:
-        raise ProtocolError(
-            "rules: expected players, scoring, edition and variant only (games is a field "
-            "of the request)"
-        )
-    games = _whole(data, "games", 1, MAX_GAMES, 1)
-    try:
-        rules = Rules(**rules_data, games=games)
-    except (TypeError, ValueError) as error:
-        raise ProtocolError(f"rules: {printable(str(error), 80)}") from None
-    bot = _field(data, "bot", str, "a bot level")
-    if bot not in LEVELS:
-        raise ProtocolError(f"bot: expected one of {', '.join(LEVELS)}")
-    public, rated = _flag(data, "public"), _flag(data, "rated")
-    fill_after = None
-    if "fill_after" in data:
-        if not public:
-            raise ProtocolError("fill_after: only a public table fills itself with bots")
-        fill_after = _number(data, "fill_after", MIN_FILL_AFTER, MAX_FILL_AFTER, 0)
-    clock = None
-    if "clock" in data:
-        clock = _field(data, "clock", str, "a clock's name")
-        if not CLOCK_NAME.fullmatch(clock):
-            raise ProtocolError("clock: expected a clock's name (small letters, digits, '-')")
-    return Host(
-        _name(data),
-        rules,
-        bot,
-        _number(data, "delay", 0, MAX_DELAY, 0.6),
-        _number(data, "away_after", 0, MAX_AWAY_AFTER, DEFAULT_AWAY_AFTER),
-        _account(data),
-        public=public,
-        rated=rated,
-        fill_after=fill_after,
-        clock=clock,
-    )
-
-
-def _flag(data: Mapping[str, Any], key: str) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise ProtocolError(f"{key}: expected true or false")
-    return value
-
-
-def _act(data: Mapping[str, Any]) -> Act:
-    ply = data.get("ply")
-    if type(ply) is not int or not 0 <= ply <= MAX_PLY:
-        raise ProtocolError(f"ply: expected a whole number from 0 to {MAX_PLY}")
-    text = _field(data, "action", str, "an action")
-    try:
-        action = Action.parse(text[:20])
-    except ValueError:
-        raise ProtocolError("action: expected draw, place N or take N") from None
-    return Act(ply, action)
-
-
-def _resume(data: Mapping[str, Any]) -> Resume:
-    token = _field(data, "token", str, "a token")
-    if not TOKEN.fullmatch(token):
-        raise ProtocolError("token: not a seat's token", ErrorCode.BAD_TOKEN)
-    return Resume(_room(data), token, _account(data))
-
-
-_PARSERS: dict[str, Any] = {
-    "host": _host,
-    "join": lambda data: Join(_room(data), _name(data), _account(data)),
-    "resume": _resume,
-    "watch": lambda data: Watch(_room(data)),
-    "start": lambda data: Start(),
-    "next": lambda data: Next(_whole(data, "game", 2, MAX_GAMES, None)),
-    "act": _act,
-    "remove": lambda data: Remove(_whole(data, "seat", 0, MAX_SEAT, None)),
-    "lock": lambda data: LockTable(locked=True),
-    "unlock": lambda data: LockTable(locked=False),
-    "challenge": lambda data: Challenge(),
-    "tables": lambda data: Tables(),
-    "ladder": lambda data: Ladder(),
-    "register": _register,
-}
-_OPENINGS = {"host", "join", "resume", "watch"}
-_FIELDS = {
-    "host": {
-        "type",
-        "version",
-        "name",
-        "rules",
-        "games",
-        "bot",
-        "delay",
-        "away_after",
-        "account",
-        "public",
-        "rated",
-        "fill_after",
-        "clock",
-    },
-    "join": {"type", "version", "room", "name", "account"},
-    "resume": {"type", "version", "room", "token", "account"},
-    "watch": {"type", "version", "room"},
-    "start": {"type"},
-    "next": {"type", "game"},
-    "act": {"type", "ply", "action"},
-    "remove": {"type", "seat"},
-    "lock": {"type"},
-    "unlock": {"type"},
-    "challenge": {"type"},
-    "register": {"type", "name", "key"},
-    "tables": {"type"},
-    "ladder": {"type"},
-}
 
 
 # ---------------------------------------------------------------- shared with the server's messages

@@ -2,7 +2,8 @@
 
 In Coloretto only the order of the deck is secret. The server sends the deal without it
 (``PublicSetup``: the colours removed, the starting cards, the first seat) and every move
-as the table saw it (``move_json``: the card a draw turned up). ``PublicGame`` rebuilds a
+as the table saw it (``MoveForm``, ``move_json``: the card a draw turned up), each declared
+once as a ``msgspec.Struct``. ``PublicGame`` rebuilds a
 real engine state from that: the undrawn cards in an arbitrary order, each revealed card
 moved to the top just before the move that turned it up. Legal moves, rows, collections
 and scores are the real ones; only the order of the undrawn cards is invented, and nothing
@@ -20,130 +21,111 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from coloretto.engine import Action, Card, GameState, IllegalAction, Move, Rules, Setup
 from coloretto.engine.setup import CARDS_BELOW_LAST_ROUND, full_deck
-from coloretto.online.protocol import MAX_SCORE, ProtocolError
+from coloretto.online.protocol import MAX_SEAT, Frame, ProtocolError, convert
+
+CardName = Annotated[str, msgspec.Meta(max_length=20, description="a card")]
+Cards = Annotated[
+    tuple[CardName, ...], msgspec.Meta(max_length=10, description="a short list of cards")
+]
+
+
+def _card(text: str) -> Card:
+    try:
+        return Card.from_text(text)
+    except ValueError:
+        raise ValueError(f"not a card: {text[:20]!r}") from None
+
+
+class MoveForm(Frame, frozen=True):
+    """One move as the table saw it (the format of a game record's actions): ``Move``'s
+    wire form. ``card``: the card a draw turned up (or a golden joker brought in);
+    ``last_round``: the move turned up the Last Round card."""
+
+    player: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEAT + 1, description="a seat")]
+    action: Annotated[str, msgspec.Meta(max_length=20, description="an action")]
+    card: CardName | None = None
+    last_round: Annotated[bool, msgspec.Meta(description="true or false")] = False
+
+    def __post_init__(self) -> None:
+        try:
+            Action.parse(self.action)
+        except ValueError:
+            raise ValueError(f"not an action: {self.action[:20]!r}") from None
+        if self.card is not None:
+            _card(self.card)
+
+    @classmethod
+    def of(cls, move: Move) -> MoveForm:
+        """``move``'s wire form."""
+        card = None if move.card is None else move.card.text
+        return cls(move.player, str(move.action), card, move.last_round)
+
+    @property
+    def move(self) -> Move:
+        """The engine's ``Move``."""
+        card = None if self.card is None else Card.from_text(self.card)
+        return Move(self.player, Action.parse(self.action), card, self.last_round)
 
 
 def move_json(move: Move) -> dict[str, Any]:
     """One move as the table saw it (the format of a game record's actions)."""
-    entry: dict[str, Any] = {"player": move.player, "action": str(move.action)}
-    if move.last_round:
-        entry["last_round"] = True
-    if move.card is not None:
-        entry["card"] = move.card.text
-    return entry
-
-
-Results = tuple[tuple[int, ...], ...]
-
-
-def match_progress(rules: Rules, data: object) -> tuple[int, Results]:
-    """The game number and the earlier games' scores of a ``game`` message's ``match``,
-    checked against ``rules`` (``None``: the first game); ``ProtocolError`` saying what is
-    wrong.
-
-    >>> match_progress(Rules(players=3, games=2), {"game": 2, "results": [[10, 4, -2]]})
-    (2, ((10, 4, -2),))
-    >>> match_progress(Rules(players=3, games=2), {"game": 3, "results": []})
-    Traceback (most recent call last):
-    ...
-    coloretto.online.protocol.ProtocolError: match.game: expected a whole number from 1 to 2
-    """
-    if data is None:
-        return 1, ()
-    if not isinstance(data, Mapping) or set(data) != {"game", "results"}:
-        raise ProtocolError("match: expected the game's number and the earlier results")
-    number = data["game"]
-    if type(number) is not int or not 1 <= number <= rules.games:
-        raise ProtocolError(f"match.game: expected a whole number from 1 to {rules.games}")
-    results = data["results"]
-    if not isinstance(results, list) or len(results) != number - 1:
-        raise ProtocolError(f"match.results: expected the scores of {number - 1} games")
-    for scores in results:
-        if (
-            not isinstance(scores, list)
-            or len(scores) != rules.seats
-            or not all(type(s) is int and -MAX_SCORE <= s <= MAX_SCORE for s in scores)
-        ):
-            raise ProtocolError(
-                f"match.results: expected {rules.seats} scores a game, each from "
-                f"-{MAX_SCORE} to {MAX_SCORE}"
-            )
-    return number, tuple(tuple(scores) for scores in results)
-
-
-def _card(value: object) -> Card:
-    if not isinstance(value, str) or len(value) > 20:
-        raise ProtocolError("expected a card")
-    try:
-        return Card.from_text(value)
-    except ValueError:
-        raise ProtocolError(f"not a card: {value[:20]!r}") from None
-
-
-def _cards(value: object) -> tuple[Card, ...]:
-    if not isinstance(value, list) or len(value) > 10:
-        raise ProtocolError("expected a short list of cards")
-    return tuple(_card(item) for item in value)
+    return MoveForm.of(move).to_json()
 
 
 def parse_move(data: object) -> Move:
     """A move as ``move_json`` writes it; ``ProtocolError`` unless it is one (whether it
     fits the game is ``PublicGame.add``'s to say)."""
-    if not isinstance(data, Mapping) or set(data) - {"player", "action", "card", "last_round"}:
-        raise ProtocolError("expected a move")
-    player, text = data.get("player"), data.get("action")
-    if type(player) is not int or not isinstance(text, str):
-        raise ProtocolError("expected a move's player and action")
-    try:
-        action = Action.parse(text[:20])
-    except ValueError:
-        raise ProtocolError("not an action") from None
-    card = _card(data["card"]) if "card" in data else None
-    return Move(player, action, card, data.get("last_round", False) is True)
+    form: MoveForm = convert(data, MoveForm, "move")
+    return form.move
 
 
-@dataclass(frozen=True)
-class PublicSetup:
+Results = tuple[tuple[int, ...], ...]
+
+
+class PublicSetup(Frame, frozen=True, omit_defaults=False, forbid_unknown_fields=False):
     """The deal as everyone sees it: the colours removed, the starting cards and the first
-    seat; no deck order, no seed (they would give the deck away)."""
+    seat; no deck order, no seed (they would give the deck away). Whether the cards fit
+    the rules is ``PublicGame``'s to say."""
 
-    removed: tuple[Card, ...]
-    starting: tuple[tuple[Card, ...], ...]
-    first_player: int
+    removed: Cards
+    starting: Annotated[
+        tuple[Cards, ...], msgspec.Meta(max_length=MAX_SEAT + 1, description="one hand per seat")
+    ]
+    first_player: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEAT, description="a seat")]
+
+    def __post_init__(self) -> None:
+        for text in (*self.removed, *(text for hand in self.starting for text in hand)):
+            _card(text)
 
     @classmethod
     def of(cls, setup: Setup) -> PublicSetup:
         """What everyone may know of ``setup``."""
-        return cls(setup.removed, setup.starting, setup.first_player)
+        return cls(
+            tuple(card.text for card in setup.removed),
+            tuple(tuple(card.text for card in hand) for hand in setup.starting),
+            setup.first_player,
+        )
 
-    def to_json(self) -> dict[str, Any]:
-        """The deal as the ``game`` message's ``setup``."""
-        return {
-            "removed": [card.text for card in self.removed],
-            "starting": [[card.text for card in hand] for hand in self.starting],
-            "first_player": self.first_player,
-        }
+    def check(self, rules: Rules) -> None:
+        """``ValueError`` unless it has one hand per seat of ``rules`` and a seat to start."""
+        if len(self.starting) != rules.seats:
+            raise ValueError("setup.starting: expected one hand per seat")
+        if not self.first_player < rules.seats:
+            raise ValueError("setup.first_player: expected a seat")
 
-    @classmethod
-    def parse(cls, data: object, rules: Rules) -> PublicSetup:
-        """The deal ``to_json`` wrote, for a game of ``rules``; ``ProtocolError`` unless it
-        has one short hand per seat and a seat to start (whether the cards fit is
-        ``PublicGame``'s to say)."""
-        if not isinstance(data, Mapping):
-            raise ProtocolError("setup: expected an object")
-        hands = data.get("starting")
-        if not isinstance(hands, list) or len(hands) != rules.seats:
-            raise ProtocolError("setup.starting: expected one hand per seat")
-        first = data.get("first_player")
-        if type(first) is not int or not 0 <= first < rules.seats:
-            raise ProtocolError("setup.first_player: expected a seat")
-        return cls(_cards(data.get("removed")), tuple(_cards(hand) for hand in hands), first)
+    @property
+    def cards(self) -> tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
+        """The colours removed and the starting hands, as the engine's cards."""
+        removed = tuple(Card.from_text(text) for text in self.removed)
+        return removed, tuple(
+            tuple(Card.from_text(text) for text in hand) for hand in self.starting
+        )
 
 
 class PublicGame:
@@ -153,12 +135,13 @@ class PublicGame:
 
     def __init__(self, rules: Rules, setup: PublicSetup) -> None:
         try:
-            starting = Counter(card for hand in setup.starting for card in hand)
-            rest = full_deck(rules, setup.removed) - starting
+            removed, hands = setup.cards
+            starting = Counter(card for hand in hands for card in hand)
+            rest = full_deck(rules, removed) - starting
             deck = sorted(rest.elements())
             deck.insert(len(deck) - CARDS_BELOW_LAST_ROUND, Card.LAST_ROUND)
             self.state = GameState.from_setup(
-                rules, Setup(setup.removed, setup.starting, tuple(deck), setup.first_player, None)
+                rules, Setup(removed, hands, tuple(deck), setup.first_player, None)
             )
             self._ply = 0
         except (ValueError, TypeError) as problem:

@@ -22,7 +22,7 @@ at a time (the caller serialises them).
 >>> from coloretto.engine import Rules
 >>> from coloretto.online.protocol import Host
 >>> from coloretto.online.rooms import Room
->>> room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=2), "easy", 0, 30))
+>>> room, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=2), "easy", 0, 30))
 >>> machine = RoomMachine(room, alone_seconds=600)
 >>> effects = machine.join("ws-ana", 0, now=0.0)
 >>> keep = machine.start(now=1.0)
@@ -170,7 +170,7 @@ class RoomNews(Generic[C]):
         room = self.machine.room
         session = room.session
         game = session.game
-        return GameMessage(
+        return GameMessage.of(
             room=room.code,
             id=session.id,
             player=player,
@@ -217,7 +217,7 @@ class RoomNews(Generic[C]):
         )
         table = room.table
         fill_in = None if table.fill_at is None else round(max(0.0, table.fill_at - wall), 1)
-        return LobbyMessage(
+        return LobbyMessage.of(
             room=room.code,
             rules=room.session.config.rules,
             bot=room.level,
@@ -492,7 +492,7 @@ class RoomMachine(Generic[C]):
             )
         effects.append(
             self.news.to_all(
-                MoveMessage(
+                MoveMessage.of(
                     ply=keep.ply,
                     move=keep.move,
                     covered=keep.covered,

@@ -21,7 +21,7 @@ it ends; on SQLite the one server process plays them all.
 ...     db = SqliteDatabase(Path(tempfile.mkdtemp()) / "rooms.sqlite3")
 ...     await db.open()
 ...     space = await RoomSpace.open(db, "demo")
-...     room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30))
+...     room, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=3), "easy", 0, 30))
 ...     room.start()
 ...     await space.create(room)
 ...     move = room.session.apply(room.session.game.legal_actions()[0])
@@ -48,7 +48,7 @@ from coloretto.online.accounts import fold_name
 from coloretto.online.database import Database, SharedDatabase, StoreError, Transaction
 from coloretto.online.messages import MAX_TABLES, RatingChange, TableSummary
 from coloretto.online.migrations import migrate
-from coloretto.online.protocol import CODE_ALPHABET, ROOM_CODE
+from coloretto.online.protocol import CODE_ALPHABET, ROOM_CODE, convert
 from coloretto.online.public import move_json
 from coloretto.online.rooms import Room
 from coloretto.online.standings import rate_within, rated_game
@@ -372,7 +372,7 @@ class RoomSpace:
         for code, data, accounts in listed:
             data["ratings"] = [ratings.get(account) for account in accounts]
             try:
-                tables.append(TableSummary.parse({**data, "room": code}))
+                tables.append(convert({**data, "room": code}, TableSummary, "table"))
             except (ValueError, TypeError):
                 continue
         return tables
@@ -511,7 +511,7 @@ def _listing(room: Room) -> tuple[int, str | None, int, str | None]:
     if not table.public or room.started or room.locked or len(seated) >= len(room.people):
         return 0, None, len(seated), host
     rules = room.session.config.rules
-    summary = TableSummary(
+    summary = TableSummary.of(
         room.code, rules, room.level, seated, table.rated, clock=table.clock
     ).to_json()
     summary["fill_at"] = table.fill_at

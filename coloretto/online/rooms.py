@@ -7,7 +7,7 @@ with the actions played since, in ``room_space.RoomSpace``.
 
 >>> from coloretto.engine import Rules
 >>> from coloretto.online.protocol import Host
->>> room, token = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30))
+>>> room, token = Room.open("ABCDEF", Host.of("Ana", Rules(players=3), "easy", 0, 30))
 >>> seat, _ = room.join("Ben")
 >>> room.start()
 >>> room.session.seat_names, room.player_of(token), room.mover() is not None

@@ -28,6 +28,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from coloretto.online.messages import GameMessage
+from coloretto.online.protocol import convert
 from coloretto.online.public import PublicGame, parse_move
 from tests.online.conftest import ROOT, ServerProcess, choose
 
@@ -322,7 +323,7 @@ class Player:
         assert game["type"] == "game", game
         self.ws = ws
         self.seat = seat
-        told = GameMessage.parse(game)
+        told = convert(game, GameMessage, "game")
         self.model = PublicGame(told.rules, told.setup)
         for ply, move in enumerate(told.moves):
             self.model.add(ply, move)

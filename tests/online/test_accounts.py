@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 import stat
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from coloretto.engine import Rules
 from coloretto.online.account_service import (
@@ -240,7 +240,7 @@ def test_a_signature_is_bound_to_the_nonce_the_server_and_the_route(ana: Account
 
 def test_each_opening_has_its_route() -> None:
     rules = Rules()
-    assert opening_route(Host("Ana", rules, "easy", 0.6, 30)) == "host"
+    assert opening_route(Host.of("Ana", rules, "easy", 0.6, 30)) == "host"
     assert opening_route(Join("K7PQ2M", "Ana")) == "join K7PQ2M"
     assert opening_route(Resume("K7PQ2M", "a" * 32)) == "resume K7PQ2M"
     assert opening_route(Watch("K7PQ2M")) == "watch K7PQ2M"
@@ -258,10 +258,12 @@ def test_the_new_requests_are_parsed_and_sent_alike(ana: Account) -> None:
     longest = "\N{MATHEMATICAL BOLD CAPITAL A}" * 16  # 12 bytes each as JSON escapes
     requests = [
         Challenge(),
-        Register("Ana", ana.public_key),
-        Register(longest, ana.public_key),
-        Host(longest, Rules(players=5), "normal", 0.6, 30.0, AccountClaim(longest, "A" * 86)),
-        Host("Ana", Rules(), "easy", 0.6, 30.0, claim),
+        Register.of("Ana", ana.public_key),
+        Register.of(longest, ana.public_key),
+        Host.of(
+            longest, Rules(players=5), "normal", 0.6, 30.0, account=AccountClaim(longest, "A" * 86)
+        ),
+        Host.of("Ana", Rules(), "easy", 0.6, 30.0, account=claim),
         Join("K7PQ2M", "Ana", claim),
         Join("K7PQ2M", "Ana"),
         Resume("K7PQ2M", "a" * 32, claim),
@@ -297,8 +299,8 @@ def test_a_bad_register_is_refused(fields: dict[str, object], code: ErrorCode, w
     ("account", "words"),
     [
         ("Ana", "expected an object"),
-        ({"name": "Ana"}, "a name and a signature only"),
-        ({"name": "Ana", "signature": "A" * 86, "key": "x"}, "a name and a signature only"),
+        ({"name": "Ana"}, "account.signature: expected 64 bytes"),
+        ({"name": "Ana", "signature": "A" * 86, "key": "x"}, "account: unexpected field 'key'"),
         ({"name": "Ana", "signature": "A" * 85}, "expected 64 bytes"),
         ({"name": "Ana", "signature": 5}, "expected 64 bytes"),
         ({"name": ["Ana"], "signature": "A" * 86}, "expected an account's name"),
@@ -343,12 +345,15 @@ def test_register_keeps_one_account_per_name_as_it_looks(ana: Account) -> None:
     book = MemoryAccountBook()
 
     async def run() -> None:
-        assert await register(book, Register("Ana", ana.public_key)) == AccountMessage("Ana")
-        for name in ("ana", CYRILLIC_ANA, FULLWIDTH_ANA):
-            answer = await register(book, Register(name, new_account(SERVER, "X").public_key))
+        assert await register(book, Register.of("Ana", ana.public_key)) == AccountMessage("Ana")
+        for name in ("ana", FULLWIDTH_ANA):
+            answer = await register(book, Register.of(name, new_account(SERVER, "X").public_key))
             assert isinstance(answer, ErrorMessage)
             assert answer.code is ErrorCode.NAME_TAKEN
             assert "is taken" in answer.message
+        with pytest.raises(ProtocolError, match="one script") as refused:  # not even a request
+            Register.of(CYRILLIC_ANA, new_account(SERVER, "X").public_key)
+        assert refused.value.code is ErrorCode.BAD_NAME
         assert await book.find("ana") == ("Ana", ana.public_key)
         assert await book.find("ben") is None
 
@@ -365,7 +370,7 @@ def test_check_account_takes_only_a_fresh_signature_for_this_opening(ana: Accoun
         return await check_account(book, claim, nonce, SERVER, route)
 
     async def run() -> None:
-        await register(book, Register("Ana", ana.public_key))
+        await register(book, Register.of("Ana", ana.public_key))
         assert await check(None, None, "join K7PQ2M") is None  # a guest
         assert await check(good, nonce, "join K7PQ2M") == "Ana"
         refusals = [

@@ -99,7 +99,7 @@ class AccountServer:
                 await ws.send(encode(WelcomeMessage("K7PQ2M", 0, token)))
                 rules = Rules()
                 seats = (None,) * rules.players
-                await ws.send(encode(LobbyMessage("K7PQ2M", rules, "easy", seats)))
+                await ws.send(encode(LobbyMessage.of("K7PQ2M", rules, "easy", seats)))
                 if self.drop_first and len(self.seated) == 1:
                     return  # the connection drops: the client comes back
 
@@ -260,10 +260,10 @@ def test_the_client_signs_its_openings_with_the_account_kept(
     guest's and a watcher's openings are as before accounts."""
     server = accounts_server.address
     ana = new_account(server, "Ana")
-    asyncio.run(register(accounts_server.book, Register("Ana", ana.public_key)))
+    asyncio.run(register(accounts_server.book, Register.of("Ana", ana.public_key)))
     for home in (tmp_path / "here", tmp_path / "there"):
         save_account(DataDir(home), ana)
-    host = Host("Ana", Rules(), "easy", 0.6, 30.0)
+    host = Host.of("Ana", Rules(), "easy", 0.6, 30.0)
     events = asyncio.run(seated(RemoteTable(server, host, Keeper(DataDir(tmp_path / "here")))))
     assert any(isinstance(e, LobbyChanged) for e in events)
     join = Join("K7PQ2M", "Ana")
@@ -280,7 +280,7 @@ def test_the_seat_taken_back_after_a_break_is_signed_afresh(
 ) -> None:
     server = accounts_server.address
     ana = new_account(server, "Ana")
-    asyncio.run(register(accounts_server.book, Register("Ana", ana.public_key)))
+    asyncio.run(register(accounts_server.book, Register.of("Ana", ana.public_key)))
     save_account(DataDir(tmp_path), ana)
     accounts_server.drop_first = True
     table = RemoteTable(server, Join("K7PQ2M", "Ana"), Keeper(DataDir(tmp_path)))

@@ -121,7 +121,7 @@ def test_a_game_over_a_slow_lossy_network_ends_the_same_everywhere(
             assert relay.stdout.readline().strip() == "ready"
             target = f"127.0.0.1:{RELAY_PORT}"
         rules = {"players": 3, "scoring": "brown", "edition": "classic", "variant": "standard"}
-        opening = Host("Ana", Rules(**rules), "easy", 0, 60)  # type: ignore[arg-type]
+        opening = Host.of("Ana", Rules(**rules), "easy", 0, 60)  # type: ignore[arg-type]
         ana = RemoteTable(server.address, opening, Keeper(DataDir(homes["ana"])))
         AutoPlayer(ana, 4)
 

@@ -169,7 +169,7 @@ def test_a_game_is_rated_with_its_last_move_or_not_at_all(tmp_path: Path) -> Non
         space = await RoomSpace.open(db, "test")
         for name in ("Ana", "Ben"):
             await StoredAccounts(db).create(name, fold_name(name), bytes(32))
-        room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30, rated=True),
+        room, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=3), "easy", 0, 30, rated=True),
                             "Ana")  # fmt: skip
         room.join("Ben", "Ben")
         room.start()
@@ -212,7 +212,7 @@ def test_the_board_shows_the_time_left_and_the_table_tells_timeouts_and_leaving(
     """Jo's table (seat 1 of Ana's clocked table): the turn bar adds the time the player to
     move has left, counting down; a move played for Ana when her time ran out, and the
     one with which she left, are news in words."""
-    room, _ = Room.open("ABC234", Host("Ana", Rules(players=2), "easy", 0.0, 5.0),
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=2), "easy", 0.0, 5.0),
                         clock=Clock("quick", 60.0, 5.0))  # fmt: skip
     room.join("Jo")
     room.start()
@@ -224,7 +224,7 @@ def test_the_board_shows_the_time_left_and_the_table_tells_timeouts_and_leaving(
     session, game = room.session, room.session.game
     timing = Timing(room.table.clock, (42.0, 60.0), (0, 0), ())
     assert table._handle(
-        encode(GameMessage(room.code, session.id, 1, game.rules, session.config.players,
+        encode(GameMessage.of(room.code, session.id, 1, game.rules, session.config.players,
                            room.level, 0.0, 5.0, PublicSetup.of(game.setup), game.history(),
                            timing=timing))
     )  # fmt: skip
@@ -238,7 +238,7 @@ def test_the_board_shows_the_time_left_and_the_table_tells_timeouts_and_leaving(
         player = room.mover()
         move = room.session.apply(room.session.game.legal_actions()[0])
         actions.append(player)
-        message = MoveMessage(room.ply - 1, move, True, 5.0, timeout, left)
+        message = MoveMessage.of(room.ply - 1, move, True, 5.0, timeout, left)
         assert table._handle(encode(message))
     news = [event.text for event in told if isinstance(event, TableNews)]
     names = {0: "Ana's", 1: "Your"}

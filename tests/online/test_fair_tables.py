@@ -332,7 +332,7 @@ async def alone_with_bots(
     """Ana hosts a 3-player game with two bots, through a relay, and starts it; once it is
     her turn: her table, what it told, the relay and the task running the table."""
     relay = await Relay(server.port).start()
-    opening = Host("Ana", Rules(**{**RULES, "players": 3}), "easy", 0, away_after)  # type: ignore[arg-type]
+    opening = Host.of("Ana", Rules(**{**RULES, "players": 3}), "easy", 0, away_after)  # type: ignore[arg-type]
     table = RemoteTable(f"127.0.0.1:{relay.port}", opening, Keeper(DataDir(tmp_path / "ana")))
     events = Events(table)
     running = asyncio.create_task(table.run())

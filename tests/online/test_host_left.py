@@ -35,7 +35,7 @@ def test_the_server_deals_the_next_game_when_the_host_has_left(
 
 
 async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
-    opening = Host("Hana", Rules(players=3, games=2), "easy", 0, AWAY)
+    opening = Host.of("Hana", Rules(players=3, games=2), "easy", 0, AWAY)
     hana = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "hana")))
     AutoPlayer(hana, seed=5, draws=0.1)
     hanas = asyncio.create_task(hana.run())

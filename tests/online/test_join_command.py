@@ -21,7 +21,7 @@ from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, join_hint
 from tests.online.conftest import ServerProcess, until
 
-HOST = Host("Ana", Rules(players=3), "easy", 0, DEFAULT_AWAY_AFTER)
+HOST = Host.of("Ana", Rules(players=3), "easy", 0, DEFAULT_AWAY_AFTER)
 
 
 def read_back(command: str) -> tuple[str, str]:

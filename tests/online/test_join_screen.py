@@ -45,7 +45,7 @@ def test_a_bad_code_is_told_then_a_good_one_joins(server: ServerProcess, tmp_pat
 
 async def bad_code_then_good_code(server: ServerProcess, tmp_path: Path) -> None:
     """Bob's join screen: a code too short, a room the server does not know, Ann's room."""
-    opening = Host("Ann", Rules(players=3), "easy", 0, DEFAULT_AWAY_AFTER)
+    opening = Host.of("Ann", Rules(players=3), "easy", 0, DEFAULT_AWAY_AFTER)
     host = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "ann")))
     seen: list[LobbyChanged] = []
     host.subscribe(lambda event: seen.append(event) if isinstance(event, LobbyChanged) else None)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from coloretto.online.messages import LadderEntry, LadderMessage
-from coloretto.online.protocol import encode
+from coloretto.online.protocol import convert, encode
 from tests.online.test_accounts_cli import coloretto
 from tests.online.test_lobby_cli import LobbyServer, running
 
@@ -48,7 +48,7 @@ def test_json_is_the_ladder_as_the_protocol_writes_it(
         tmp_path, monkeypatch, "ladder", "--server", ladder_server.address, "--json"
     )
     assert status == 0
-    assert [LadderEntry.parse(e) for e in json.loads(out)["entries"]] == list(ENTRIES)
+    assert [convert(e, LadderEntry, "entry") for e in json.loads(out)["entries"]] == list(ENTRIES)
 
 
 def test_an_empty_ladder_says_so(
@@ -67,10 +67,10 @@ def entry(**changed: object) -> str:
 @pytest.mark.parametrize(
     ("answer", "said"),
     [
-        (entry(rating="1412"), "whole ratings"),
-        (entry(rating=10**9), "whole ratings"),
-        (entry(games=1.5), "whole ratings"),
-        (entry(bot="yes"), "ladder.bot"),
+        (entry(rating="1412"), "ladder.entries.rating: expected a whole rating"),
+        (entry(rating=10**9), "ladder.entries.rating: expected a whole rating"),
+        (entry(games=1.5), "ladder.entries.games: expected a whole number of games"),
+        (entry(bot="yes"), "ladder.entries.bot: expected true or false"),
         (entry(name=["Ana"]), "expected a name"),
         (json.dumps({"type": "ladder", "entries": [ENTRIES[0].to_json()] * 500}), "a list"),
         ("x" * (2 << 20), "too long"),

@@ -20,13 +20,13 @@ from coloretto.online.accounts import new_account, save_account
 from coloretto.online.client import RemoteTable
 from coloretto.online.clock import Clock
 from coloretto.online.messages import TablesMessage, TableSummary
-from coloretto.online.protocol import Host, encode
+from coloretto.online.protocol import Host, convert, encode
 from coloretto.store.paths import DataDir
 from tests.online.test_accounts_cli import coloretto
 
 TABLES = (
-    TableSummary("K7PQ2M", Rules(players=4), "easy", ("Ana", "Ben"), fill_in=41.2),
-    TableSummary("H3JX9W", Rules(players=2, variant="ghost", scoring="gray"), "hard", ("Cy",),
+    TableSummary.of("K7PQ2M", Rules(players=4), "easy", ("Ana", "Ben"), fill_in=41.2),
+    TableSummary.of("H3JX9W", Rules(players=2, variant="ghost", scoring="gray"), "hard", ("Cy",),
                  rated=True, ratings=(1012,), clock=Clock("standard", 180, 10)),
 )  # fmt: skip
 
@@ -138,7 +138,7 @@ def test_json_is_the_tables_as_the_protocol_writes_them(
     assert status == 0
     found = json.loads(out)
     assert found["server"] == f"ws://{lobby_server.address}"
-    assert [TableSummary.parse(t) for t in found["tables"]] == list(TABLES)
+    assert [convert(t, TableSummary, "table") for t in found["tables"]] == list(TABLES)
 
 
 def test_control_characters_in_names_never_reach_the_terminal(

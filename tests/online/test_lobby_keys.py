@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from msgspec import structs
 from websockets.asyncio.client import connect
 
 from coloretto.engine import Rules
@@ -23,7 +23,7 @@ from coloretto.tui.widgets import Notice
 from tests.online.conftest import ServerProcess, until
 from tests.online.test_server import ask, receive
 
-HOST = Host("Ana", Rules(players=4), "easy", 0, DEFAULT_AWAY_AFTER)
+HOST = Host.of("Ana", Rules(players=4), "easy", 0, DEFAULT_AWAY_AFTER)
 
 
 def notice(app: OnlineApp) -> str:
@@ -133,7 +133,7 @@ def test_a_public_table_says_so_and_when_bots_fill_it(
     what time (the player's clock) the game starts."""
 
     async def test() -> str:
-        opening = replace(HOST, public=True, fill_after=60.0)
+        opening = structs.replace(HOST, public=True, fill_after=60.0)
         ana = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "ana")))
         app = OnlineApp(ana, host=True)
         async with app.run_test(size=(120, 40)) as pilot:

@@ -70,12 +70,12 @@ class HostingServer(LobbyServer):
             self.frames.append(frame)
             self.asked.append((frame["type"], ws.request.path))
             if frame["type"] == "challenge":
-                await ws.send(encode(ChallengeMessage(bytes(range(32)))))
+                await ws.send(encode(ChallengeMessage.of(bytes(range(32)))))
             elif frame["type"] == "host" and "host" not in self.answers:
                 rules = Rules(players=frame["rules"]["players"])
                 seats = (LobbySeat(frame["name"], True), *(None,) * (rules.players - 1))
                 await ws.send(encode(WelcomeMessage(NEW_ROOM, 0, "t" * 32)))
-                lobby = LobbyMessage(NEW_ROOM, rules, frame["bot"], seats, public=True,
+                lobby = LobbyMessage.of(NEW_ROOM, rules, frame["bot"], seats, public=True,
                                      rated=frame.get("rated", False),
                                      fill_in=frame.get("fill_after"))  # fmt: skip
                 await ws.send(encode(lobby))

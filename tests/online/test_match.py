@@ -44,7 +44,7 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
     server: ServerProcess, tmp_path: Path
 ) -> None:
     homes = {name: tmp_path / name for name in ("ana", "ben")}
-    opening = Host("Ana", Rules(players=3, games=2), "easy", 0, 60)
+    opening = Host.of("Ana", Rules(players=3, games=2), "easy", 0, 60)
     table = RemoteTable(server.address, opening, Keeper(DataDir(homes["ana"])))
     app = OnlineApp(table, host=True)
     rng = random.Random(11)

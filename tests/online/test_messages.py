@@ -79,15 +79,17 @@ def all_rules(draw: st.DrawFn) -> Rules:
 
 
 requests: st.SearchStrategy[Request] = st.one_of(
-    st.builds(Host, names, all_rules(), levels, seconds.filter(lambda s: s <= MAX_DELAY), seconds),
+    st.builds(
+        Host.of, names, all_rules(), levels, seconds.filter(lambda s: s <= MAX_DELAY), seconds
+    ),
     st.builds(Join, codes, names),
     st.builds(Resume, codes, tokens),
     st.builds(Watch, codes),
     st.just(Start()),
     st.builds(Next, st.integers(2, MAX_GAMES)),
-    st.builds(Act, st.integers(0, MAX_PLY), actions),
+    st.builds(Act.of, st.integers(0, MAX_PLY), actions),
     st.builds(Remove, st.integers(0, 4)),
-    st.builds(LockTable, st.booleans()),
+    st.builds(LockTable.of, st.booleans()),
 )
 
 
@@ -116,7 +118,7 @@ def game_messages(draw: st.DrawFn) -> GameMessage:
     )
     bots = draw(st.lists(st.none() | levels, min_size=rules.players, max_size=rules.players))
     player = st.integers(0, rules.players - 1)
-    return GameMessage(
+    return GameMessage.of(
         draw(codes),
         draw(st.from_regex(r"[0-9]{8}-[0-9]{6}-[0-9a-f]{6}", fullmatch=True)),
         draw(st.none() | player),
@@ -140,7 +142,7 @@ def lobby_messages(draw: st.DrawFn) -> LobbyMessage:
     rules = draw(all_rules())
     seat = st.none() | st.builds(LobbySeat, names, st.booleans())
     seats = draw(st.lists(seat, min_size=rules.players, max_size=rules.players))
-    return LobbyMessage(draw(codes), rules, draw(levels), tuple(seats), draw(st.booleans()))
+    return LobbyMessage.of(draw(codes), rules, draw(levels), tuple(seats), draw(st.booleans()))
 
 
 @st.composite
@@ -148,11 +150,15 @@ def move_messages(draw: st.DrawFn) -> MoveMessage:
     game = new_game(draw(all_rules()), draw(st.integers(0, 99)))
     game = game.apply(draw(st.sampled_from(game.legal_actions())))
     assert game.last_move is not None
-    return MoveMessage(draw(st.integers(0, MAX_PLY)), game.last_move, draw(st.booleans()))
+    return MoveMessage.of(draw(st.integers(0, MAX_PLY)), game.last_move, draw(st.booleans()))
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),  # JSON has no infinity (nor NaN)
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
     max_leaves=8,
 )
@@ -214,25 +220,29 @@ LOBBY = {"type": "lobby", "room": "ABC234", "rules": {"players": 2}, "bot": "eas
         ({"type": "welcome", "version": 1, "room": "ABC234", "seat": "1"}, "welcome.seat"),
         ({"type": "welcome", "version": 1, "room": "ABC234", "seat": 0, "token": "../x"},
          "welcome.token"),
-        ({**LOBBY, "rules": {"players": 9}}, "lobby.rules: players must be 2 to 5"),
+        ({**LOBBY, "rules": {"players": 9}},
+         "lobby.rules.players: expected a whole number from 2 to 5"),
         ({**LOBBY, "rules": {"colour": 1}}, "lobby.rules"),
-        ({**LOBBY, "rules": []}, "lobby.rules: expected an object"),
+        ({**LOBBY, "rules": []}, "lobby.rules: expected the rules"),
         ({**LOBBY, "seats": [None]}, "lobby.seats: expected 2 seats"),
-        ({**LOBBY, "seats": [{"name": 7, "present": True}, None]}, "lobby.seats: expected a name"),
-        ({**LOBBY, "seats": [{"name": "Ana"}, None]}, "lobby.seats: expected a name and"),
+        ({**LOBBY, "seats": [{"name": 7, "present": True}, None]},
+         "lobby.seats.name: expected a name"),
+        ({**LOBBY, "seats": [{"name": "Ana"}, None]},
+         "lobby.seats.present: expected true or false"),
         ({**LOBBY, "bot": "search:iterations=9"}, "lobby.bot: expected one of"),
         ({**LOBBY, "locked": "yes"}, "lobby.locked"),
         ({"type": "move", "ply": 1001, "move": MOVE}, "move.ply"),
         ({"type": "move", "ply": True, "move": MOVE}, "move.ply"),
         ({"type": "move", "ply": 1, "move": {**MOVE, "card": "gold"}}, "not a card"),
-        ({"type": "move", "ply": 1, "move": {**MOVE, "extra": 1}}, "expected a move"),
+        ({"type": "move", "ply": 1, "move": {**MOVE, "extra": 1}},
+         "move.move: unexpected field 'extra'"),
         ({"type": "move", "ply": 1, "move": {**MOVE, "action": "fly"}}, "not an action"),
         ({"type": "presence", "away": [7]}, "presence.away: expected players from 0 to 4"),
         ({"type": "presence", "away": [0] * 6}, "presence.away"),
         ({"type": "presence", "away": 0}, "presence.away"),
-        ({"type": "presence", "away": [], "next_in": float("inf")}, "next_in"),
+        ({"type": "presence", "away": [], "next_in": float("inf")}, "not JSON"),  # nor NaN
         ({"type": "over", "record": []}, "over.record: expected a game record"),
-        ({"type": "error", "code": "teapot", "message": "no"}, "error.code: unknown code"),
+        ({"type": "error", "code": "teapot", "message": "no"}, "error.code: expected one of the"),
         ({"type": "error", "code": "full", "message": 3}, "error.message"),
         ({"type": "shout"}, "unknown message 'shout'"),
         ({"room": "ABC234"}, "unknown message 'None'"),
@@ -249,7 +259,7 @@ def good_game() -> dict[str, Any]:
     """A ``game`` message as the server sends it: three players, two moves played."""
     game = new_game(Rules(players=3), 4).apply("draw").apply("place 1")
     players = (Player("Ana"), Player("Ben"), Player("Bot 1", "easy"))
-    return GameMessage(
+    return GameMessage.of(
         "ABC234", "20261123-012233-a1b2c3", 1, game.rules, players, "easy", 0.6, 30.0,
         PublicSetup.of(game.setup), game.history(),
     ).to_json()  # fmt: skip
@@ -260,7 +270,7 @@ def good_game() -> dict[str, Any]:
     [
         ({"players": [{"name": "Ana", "bot": None}] * 3}, "two players are named 'Ana'"),
         ({"players": [{"name": "Ana", "bot": None}]}, "game.players: expected 3 players"),
-        ({"players": [{"name": "A", "bot": 7}] * 3}, "game.players: expected a bot"),
+        ({"players": [{"name": "A", "bot": 7}] * 3}, "game.players.bot: expected a bot"),
         ({"player": 3}, "game.player: expected a player from 0 to 2"),
         ({"id": "x" * 65}, "game.id"),
         ({"delay": 11}, "game.delay: expected seconds from 0 to 10"),

@@ -164,18 +164,18 @@ def test_any_text_folds_and_is_taken_or_refused_without_another_error(text: str)
 
 
 def test_an_account_at_a_public_table_sits_under_its_registered_name() -> None:
-    host = Host("Ben", Rules(players=4), "easy", 0.0, 60.0, public=True)
+    host = Host.of("Ben", Rules(players=4), "easy", 0.0, 60.0, public=True)
     room, _ = Room.open("ABC234", host, "Ana")
     assert room.people[0] == "Ana"
     room.join("Zed")  # a guest, before Zed had an account
     room.join("Ana's friend", "Zed")
     assert room.people == ["Ana", "Zed 2", "Zed", None]
-    private, _ = Room.open("ABC235", Host("Mum", Rules(players=3), "easy", 0.0, 60.0), "Ana")
+    private, _ = Room.open("ABC235", Host.of("Mum", Rules(players=3), "easy", 0.0, 60.0), "Ana")
     assert private.people[0] == "Mum"  # among friends, the name given
 
 
 def test_the_same_account_cannot_sit_twice_whatever_its_spelling() -> None:
-    room, _ = Room.open("ABC234", Host("Ana", Rules(players=4), "easy", 0.0, 60.0), "Ana")
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=4), "easy", 0.0, 60.0), "Ana")
     with pytest.raises(ValueError, match="sits at this table already"):
         room.join("Ann", "ANA")
 

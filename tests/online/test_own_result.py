@@ -116,7 +116,7 @@ def test_the_leave_dialog_keeps_the_command_on_one_line_and_the_scores_mark_ones
     the game to its end."""
 
     async def play() -> None:
-        opening = Host("Jo", Rules(players=3), "easy", 0, 60)
+        opening = Host.of("Jo", Rules(players=3), "easy", 0, 60)
         table = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "jo")))
         app = OnlineApp(table, host=True)
         async with app.run_test(size=(100, 30)) as pilot:
@@ -153,7 +153,7 @@ def test_a_command_too_long_for_the_screen_breaks_where_the_shell_reads_it_whole
 
     async def play() -> None:
         address = f"127.000.000.001:{server.port}"  # the same server, spelt longer
-        opening = Host("Alexandra Smithe", Rules(players=3), "easy", 0, 60)
+        opening = Host.of("Alexandra Smithe", Rules(players=3), "easy", 0, 60)
         table = RemoteTable(address, opening, Keeper(DataDir(tmp_path / "al")))
         app = OnlineApp(table, host=True)
         async with app.run_test(size=(width, 24)) as pilot:

@@ -39,7 +39,7 @@ def test_each_seat_reads_its_own_turn_and_the_others(server: ServerProcess, tmp_
 
 async def own_seat(server: ServerProcess, tmp_path: Path) -> None:
     """Ana hosts (in a pilot app), Ben joins (a bare table), a bot takes the third seat."""
-    opening = Host(NAME, Rules(players=3), "easy", 0, 60)
+    opening = Host.of(NAME, Rules(players=3), "easy", 0, 60)
     table = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "ana")))
     app = OnlineApp(table, host=True)
     lobby: list[LobbyChanged] = []

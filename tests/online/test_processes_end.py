@@ -22,7 +22,7 @@ from tests.processes import Tree, alive, command, descendants, end_all, gone
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
-HOSTING = Host("Ana", Rules(players=4), "normal", 0, 60)
+HOSTING = Host.of("Ana", Rules(players=4), "normal", 0, 60)
 """Ana and three bots, who think in the server's workers."""
 
 WORKERS = ("--bot-workers", "2")

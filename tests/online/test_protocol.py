@@ -10,18 +10,18 @@ import logging
 import random
 import sqlite3
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from msgspec import structs
 
 from coloretto.engine import DRAW, GameState, Match, RecordError, Rules, load_record, new_game
 from coloretto.engine.record import parse_record
 from coloretto.online.client import RemoteTable, server_url
 from coloretto.online.database import SqliteDatabase
-from coloretto.online.messages import MoveMessage, PresenceMessage, parse_message
+from coloretto.online.messages import GameMessage, MoveMessage, PresenceMessage, parse_message
 from coloretto.online.protocol import (
     MAX_REQUEST,
     Act,
@@ -33,12 +33,14 @@ from coloretto.online.protocol import (
     Start,
     Watch,
     bot_covered,
+    convert,
     encode,
     parse_request,
 )
-from coloretto.online.public import PublicGame, PublicSetup, match_progress, move_json, parse_move
+from coloretto.online.public import PublicGame, PublicSetup, move_json, parse_move
 from coloretto.online.room_space import RoomSpace
 from coloretto.online.rooms import Room, RoomError, over_record
+from coloretto.play.config import Player
 from coloretto.play.saving import session_from_record, session_record
 
 LOG = logging.getLogger("test-rooms")
@@ -114,7 +116,7 @@ def request(**fields: object) -> str:
 
 def test_each_request_is_parsed() -> None:
     host = parse_request(request(type="host", name=" Ana\x1b[31m ", rules=RULES, bot="hard"))
-    assert host == Host("Ana", Rules(**RULES), "hard", 0.6, 30.0)  # type: ignore[arg-type]
+    assert host == Host.of("Ana", Rules(**RULES), "hard", 0.6, 30.0)  # type: ignore[arg-type]
     assert parse_request(request(type="join", room="ABC234", name="Ben")) == Join("ABC234", "Ben")
     token = "a" * 32
     assert parse_request(request(type="resume", room="ABC234", token=token)) == Resume(
@@ -122,7 +124,7 @@ def test_each_request_is_parsed() -> None:
     )
     assert parse_request(request(type="watch", room="ABC234")) == Watch("ABC234")
     assert parse_request('{"type": "start"}') == Start()
-    assert parse_request('{"type": "act", "ply": 0, "action": "draw"}') == Act(0, DRAW)
+    assert parse_request('{"type": "act", "ply": 0, "action": "draw"}') == Act.of(0, DRAW)
 
 
 @pytest.mark.parametrize(
@@ -179,7 +181,7 @@ def test_the_public_game_is_the_real_game_but_for_the_deck_order(rules: Rules) -
             game = game.apply(rng.choice(game.legal_actions()))
         setup = json.loads(json.dumps(PublicSetup.of(game.setup).to_json()))
         assert set(setup) == {"removed", "starting", "first_player"}  # no deck, no seed
-        model = PublicGame(rules, PublicSetup.parse(setup, rules))
+        model = PublicGame(rules, convert(setup, PublicSetup, "setup"))
         real = GameState.from_setup(rules, game.setup)
         for ply, move in enumerate(game.history()):
             model.add(ply, parse_move(json.loads(json.dumps(move_json(move)))))
@@ -206,14 +208,14 @@ def test_a_move_that_does_not_fit_the_game_is_a_protocol_error() -> None:
     with pytest.raises(ProtocolError, match="row 1 is empty"):
         model.add(0, parse_move({"player": drawn.player, "action": "take 1"}))
     with pytest.raises(ProtocolError, match="setup"):
-        PublicSetup.parse({**setup.to_json(), "first_player": 7}, game.rules)
+        convert({**setup.to_json(), "first_player": 7}, PublicSetup, "setup")
     with pytest.raises(ProtocolError, match="setup"):
-        PublicGame(game.rules, replace(setup, removed=setup.removed * 2))
+        PublicGame(game.rules, structs.replace(setup, removed=setup.removed * 2))
     assert model.add(0, drawn) == drawn
 
 
 def host(players: int = 3) -> Host:
-    return Host("Ana", Rules(players=players), "easy", 0.0, 5.0)
+    return Host.of("Ana", Rules(players=players), "easy", 0.0, 5.0)
 
 
 def test_a_room_seats_people_then_plays_only_their_own_turns(tmp_path: Path) -> None:
@@ -278,7 +280,7 @@ def test_server_addresses() -> None:
 
 def test_a_host_asks_for_a_match_and_the_host_deals_the_next_game() -> None:
     hosting = request(type="host", name="Ana", rules=RULES, bot="easy", games=3)
-    assert parse_request(hosting) == Host("Ana", Rules(**RULES, games=3), "easy", 0.6, 30.0)  # type: ignore[arg-type]
+    assert parse_request(hosting) == Host.of("Ana", Rules(**RULES, games=3), "easy", 0.6, 30.0)  # type: ignore[arg-type]
     single = parse_request(request(type="host", name="Ana", rules=RULES, bot="easy"))
     assert isinstance(single, Host)
     assert single.rules.games == 1
@@ -322,37 +324,51 @@ def test_a_bad_next_game_is_refused(frame: str) -> None:
         parse_request('{"type": "next", "game": 2, "seat": 0}')
 
 
+def game_frame(match: object) -> str:
+    """A ``game`` frame of a 3-game match of 3 players, its ``match`` told as ``match``."""
+    game = new_game(Rules(players=3, games=3), 4)
+    players = (Player("Ana"), Player("Ben"), Player("Cy"))
+    message = GameMessage.of("ABC234", "20261123-012233-a1b2c3", 0, game.rules, players,
+                             "easy", 0.6, 30.0, PublicSetup.of(game.setup), ())  # fmt: skip
+    return json.dumps({**message.to_json(), "match": match})
+
+
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        ([2, []], "match: expected the game's number and the earlier results"),
-        ({"game": 2}, "match: expected the game's number"),
-        ({"game": 2, "results": [[1, 2, 3]], "seed": 4}, "match: expected the game's number"),
-        ({"game": 0, "results": []}, r"match.game: expected a whole number from 1 to 3"),
+        ([2, []], "game.match: expected the game's number and the earlier results"),
+        ({"game": 2}, "game.match.results: expected the scores"),
+        ({"game": 2, "results": [[1, 2, 3]], "seed": 4}, "game.match: unexpected field 'seed'"),
+        ({"game": 0, "results": []}, r"game.match.game: expected a whole number from 1"),
         ({"game": 4, "results": [[0] * 3] * 3}, r"match.game: expected a whole number from 1 to 3"),
         ({"game": True, "results": []}, r"match.game: expected a whole number"),
         ({"game": "2", "results": [[1, 2, 3]]}, r"match.game: expected a whole number"),
         ({"game": 2, "results": []}, r"match.results: expected the scores of 1 games"),
-        ({"game": 2, "results": {"1": [1, 2, 3]}}, r"match.results: expected the scores of 1"),
+        ({"game": 2, "results": {"1": [1, 2, 3]}}, r"match.results: expected the scores"),
         ({"game": 2, "results": [[1, 2]]}, r"match.results: expected 3 scores a game"),
-        ({"game": 2, "results": [[1, 2, True]]}, r"match.results: expected 3 scores a game"),
-        ({"game": 2, "results": [[1, 2, 3.0]]}, r"match.results: expected 3 scores a game"),
+        ({"game": 2, "results": [[1, 2, True]]}, r"match.results: expected the scores"),
+        ({"game": 2, "results": [[1, 2, 3.0]]}, r"match.results: expected the scores"),
         ({"game": 2, "results": [[1, 2, 10**40]]}, r"each from -1000 to 1000"),
-        ({"game": 2, "results": ["1, 2, 3"]}, r"match.results: expected 3 scores a game"),
+        ({"game": 2, "results": ["1, 2, 3"]}, r"match.results: expected the scores"),
     ],
 )
 def test_a_bad_match_from_the_server_is_a_protocol_error(data: object, words: str) -> None:
-    rules = Rules(players=3, games=3)
     with pytest.raises(ProtocolError, match=words):
-        match_progress(rules, data)
+        parse_message(game_frame(data))
 
 
 def test_the_match_as_the_server_tells_it() -> None:
-    rules = Rules(players=3, games=3)
-    assert match_progress(rules, None) == (1, ())
-    match = Match.start(rules, 5)
+    first = parse_message(game_frame(None))
+    assert isinstance(first, GameMessage)
+    assert (first.number, first.results) == (1, ())
+    match = Match.start(Rules(players=3, games=3), 5)
     told = {"game": match.game_number, "results": [list(scores) for scores in match.results]}
-    assert match_progress(rules, json.loads(json.dumps(told))) == (1, ())
+    again = parse_message(game_frame(told))
+    assert isinstance(again, GameMessage)
+    assert (again.number, again.results) == (1, ())
+    third = parse_message(game_frame({"game": 3, "results": [[1, 2, 3], [-4, 5, 6]]}))
+    assert isinstance(third, GameMessage)
+    assert (third.number, third.results) == (3, ((1, 2, 3), (-4, 5, 6)))
 
 
 def played_out(room: Room, rng: random.Random) -> None:
@@ -362,7 +378,7 @@ def played_out(room: Room, rng: random.Random) -> None:
 
 
 def test_a_match_room_deals_its_next_game_and_is_saved_and_loaded_in_it(tmp_path: Path) -> None:
-    room, ana = Room.open("ABC234", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room, ana = Room.open("ABC234", Host.of("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
     room.join("Ben")
     with pytest.raises(RoomError, match="not started"):
         room.next_game(2)
@@ -400,7 +416,7 @@ def test_a_match_room_deals_its_next_game_and_is_saved_and_loaded_in_it(tmp_path
 
 
 def test_a_room_file_with_a_score_beyond_any_game_is_not_loaded(tmp_path: Path) -> None:
-    room, _ = Room.open("ABC234", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
     room.start()
     played_out(room, random.Random(1))
     room.next_game(2)
@@ -423,7 +439,7 @@ def test_a_game_of_a_match_is_told_without_the_seed_until_the_match_is_over(
     """The next games are dealt from the match's seed: told with the first game's record,
     it would give their decks away. The record without it is still a game one keeps and
     reviews (its deck is the record's)."""
-    room, _ = Room.open("ABC234", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
     room.start()
     rng = random.Random(2)
     played_out(room, rng)
@@ -462,8 +478,7 @@ def test_presence_says_when_the_server_deals_the_next_game_for_an_absent_host() 
 
 
 @pytest.mark.parametrize(
-    "value", [-1, -0.1, 600.5, 10**9, True, "30", None, [30], {"s": 30}, float("nan"),
-              float("inf")],
+    "value", [-1, -0.1, 600.5, 10**9, True, "30", [30], {"s": 30}],
 )  # fmt: skip
 def test_a_bad_next_in_from_the_server_is_a_protocol_error(value: object) -> None:
     message = json.dumps({"type": "presence", "away": [0], "next_in": value})
@@ -472,6 +487,20 @@ def test_a_bad_next_in_from_the_server_is_a_protocol_error(value: object) -> Non
     table = RemoteTable("127.0.0.1:7787", Join("K7PQ2M", "Jo"))
     with pytest.raises(ProtocolError, match="next_in"):  # the client closes, as for any breach
         table._handle(json.dumps({"type": "presence", "away": [], "next_in": value}))
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])
+def test_a_number_json_does_not_have_is_a_protocol_error(value: float) -> None:
+    """NaN and infinities are not JSON: the frame is refused whole."""
+    with pytest.raises(ProtocolError, match="not JSON"):
+        parse_message(json.dumps({"type": "presence", "away": [0], "next_in": value}))
+
+
+def test_a_null_next_in_is_none() -> None:
+    """``next_in`` is there only when set; a null one says the same (nothing set)."""
+    assert parse_message('{"type": "presence", "away": [0], "next_in": null}') == PresenceMessage(
+        (0,)
+    )
 
 
 def test_the_moves_a_bot_played_for_a_person_away_as_the_server_tells_them() -> None:
@@ -498,7 +527,7 @@ def test_a_bad_covered_list_is_a_protocol_error(value: object) -> None:
 
 
 def test_a_room_keeps_the_moves_a_bot_played_for_a_person_away(tmp_path: Path) -> None:
-    room, _ = Room.open("ABC235", Host("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
+    room, _ = Room.open("ABC235", Host.of("Ana", Rules(players=3, games=2), "easy", 0.0, 5.0))
     room.start()
     for _ in range(3):
         room.session.apply(room.session.game.legal_actions()[0])

@@ -101,7 +101,7 @@ def nginx(folder: Path, http: str, server: str) -> Iterator[int]:
 
 async def host_and_join(base: str, folder: Path, number: int) -> str:
     """Ana opens a room at the server ``base`` and Ben joins it; both leave; its code."""
-    opening = Host(f"Ana {number}", Rules(players=3), "easy", 0, 60)
+    opening = Host.of(f"Ana {number}", Rules(players=3), "easy", 0, 60)
     ana = RemoteTable(base, opening, Keeper(DataDir(folder / f"ana{number}")))
     hosting = asyncio.create_task(ana.run())
     await until(lambda: ana.player == 0 and ana.room is not None, 10)

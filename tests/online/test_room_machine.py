@@ -57,7 +57,7 @@ def new_room(
 ) -> Room:
     """A room of Ana (the host, seat 0), Ben (seat 1) and a bot, not started, its match
     dealt from ``seed``."""
-    host = Host("Ana", Rules(players=3, games=games), "easy", 0, AWAY_AFTER, rated=rated)
+    host = Host.of("Ana", Rules(players=3, games=games), "easy", 0, AWAY_AFTER, rated=rated)
     room, _ = Room.open("ABCDEF", host, "Ana" if rated else None, clock)
     room.join("Ben", "Ben" if rated else None)
     room.session = Session(replace(room.session.config, seed=seed))

@@ -59,7 +59,7 @@ T = TypeVar("T")
 def new_room(code: str = "ABCDEF", games: int = 1, players: int = 4) -> tuple[Room, str]:
     """A started room: two people (Ana hosts, Ben), bots in the other seats; returns it
     and Ben's token."""
-    room, _ = Room.open(code, Host("Ana", Rules(players=players, games=games), "easy", 0, 30))
+    room, _ = Room.open(code, Host.of("Ana", Rules(players=players, games=games), "easy", 0, 30))
     _, token = room.join("Ben")
     room.start()
     return room, token
@@ -505,7 +505,7 @@ def test_a_hostile_code_finds_no_room(store: Store, code: str) -> None:
 
 
 def test_the_status_of_a_room_follows_its_match() -> None:
-    lobby, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3, games=2), "easy", 0, 30))
+    lobby, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=3, games=2), "easy", 0, 30))
     assert status_of(lobby) == "lobby"
     room, _ = new_room(games=2)
     assert status_of(room) == "playing"
@@ -521,7 +521,7 @@ def test_the_status_of_a_room_follows_its_match() -> None:
 
 
 def test_a_room_is_kept_with_its_status_and_taken_in_play_or_finished(store: Store) -> None:
-    lobby, _ = Room.open("LBBYAA", Host("Ana", Rules(players=3), "easy", 0, 30))
+    lobby, _ = Room.open("LBBYAA", Host.of("Ana", Rules(players=3), "easy", 0, 30))
     room, _ = new_room()
 
     async def keep(space: RoomSpace) -> list[object]:
@@ -595,7 +595,7 @@ def test_finished_rooms_older_than_a_week_are_pruned_and_nothing_else(store: Sto
 
 
 def test_a_room_that_never_started_is_removed(store: Store) -> None:
-    room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30))
+    room, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=3), "easy", 0, 30))
 
     async def keep(space: RoomSpace) -> list[object]:
         await space.create(room)
@@ -692,7 +692,7 @@ async def main() -> None:
     db = SqliteDatabase(Path(sys.argv[1]))
     await db.open()
     space = await RoomSpace.open(db, "child")
-    room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=5), "easy", 0, 30))
+    room, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=5), "easy", 0, 30))
     room.start()
     await space.create(room)
     rng = random.Random(int(sys.argv[2]))

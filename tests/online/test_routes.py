@@ -87,7 +87,7 @@ def test_the_client_connects_at_the_rooms_address(
     monkeypatch.setattr(client_module, "connect", recording)
 
     async def test() -> None:
-        opening = Host("Ana", Rules(players=3), "easy", 0, 60)
+        opening = Host.of("Ana", Rules(players=3), "easy", 0, 60)
         ana = RemoteTable(server.address, opening, Keeper(DataDir(tmp_path / "ana")))
         hosting = asyncio.create_task(ana.run())
         await until(lambda: ana.player == 0 and ana.room is not None)
@@ -221,7 +221,7 @@ def test_a_prefix_a_proxy_passes_on_is_read_past(server: ServerProcess, tmp_path
 
     async def test() -> None:
         base = f"{server.url}/coloretto/"
-        ana = RemoteTable(base, Host("Ana", Rules(players=3), "easy", 0, 60),
+        ana = RemoteTable(base, Host.of("Ana", Rules(players=3), "easy", 0, 60),
                           Keeper(DataDir(tmp_path / "ana")))  # fmt: skip
         hosting = asyncio.create_task(ana.run())
         await until(lambda: ana.player == 0 and ana.room is not None)

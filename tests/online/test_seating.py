@@ -38,7 +38,7 @@ def request(**fields: object) -> str:
 
 
 def host(players: int = 4, name: str = "Ana") -> Host:
-    return Host(name, Rules(players=players), "easy", 0.0, 5.0)
+    return Host.of(name, Rules(players=players), "easy", 0.0, 5.0)
 
 
 @pytest.mark.parametrize(
@@ -118,8 +118,8 @@ def test_a_name_with_the_you_marker_is_refused(name: str) -> None:
 
 def test_the_hosts_requests_are_parsed() -> None:
     assert parse_request('{"type": "remove", "seat": 2}') == Remove(2)
-    assert parse_request('{"type": "lock"}') == LockTable(locked=True)
-    assert parse_request('{"type": "unlock"}') == LockTable(locked=False)
+    assert parse_request('{"type": "lock"}') == LockTable.of(locked=True)
+    assert parse_request('{"type": "unlock"}') == LockTable.of(locked=False)
 
 
 @pytest.mark.parametrize(
@@ -211,7 +211,7 @@ def game_message(room: Room, player: int) -> str:
     session = room.session
     game = session.game
     return encode(
-        GameMessage(room.code, session.id, player, game.rules, session.config.players,
+        GameMessage.of(room.code, session.id, player, game.rules, session.config.players,
                     room.level, 0.0, 5.0, PublicSetup.of(game.setup), game.history())
     )  # fmt: skip
 
@@ -236,7 +236,7 @@ def seated_table(tmp_path: Path, room: Room | None = None) -> tuple[RemoteTable,
 
 
 def test_not_saved_is_news_and_the_move_may_be_sent_again(tmp_path: Path) -> None:
-    room, _ = Room.open("ABC234", Host("Ana", Rules(players=2), "easy", 0.0, 5.0))
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=2), "easy", 0.0, 5.0))
     room.join("Jo")
     room.start()
     table, told = seated_table(tmp_path, room)

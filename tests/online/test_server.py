@@ -14,20 +14,20 @@ import subprocess
 import sys
 import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec import structs
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 from coloretto.engine import Rules
 from coloretto.online.client import RemoteTable, SeatRefused
 from coloretto.online.messages import GameMessage
-from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host
+from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host, convert
 from coloretto.online.public import PublicGame
 from coloretto.online.server import Limits, run_server
 from coloretto.play.keeper import Keeper
@@ -44,7 +44,7 @@ from tests.online.conftest import (
 )
 
 RULES = {"players": 4, "scoring": "brown", "edition": "classic", "variant": "standard"}
-HOSTING = Host("Ana", Rules(**RULES), "easy", 0, DEFAULT_AWAY_AFTER)  # type: ignore[arg-type]
+HOSTING = Host.of("Ana", Rules(**RULES), "easy", 0, DEFAULT_AWAY_AFTER)  # type: ignore[arg-type]
 HOST = HOSTING.to_json()
 
 
@@ -116,7 +116,7 @@ async def settled(url: str, room: str) -> PublicGame:
             await watcher.send(json.dumps({"type": "watch", "version": 1, "room": room}))
             game = await receive(watcher, "game")
         if len(game["moves"]) == last:
-            told = GameMessage.parse(game)
+            told = convert(game, GameMessage, "game")
             model = PublicGame(told.rules, told.setup)
             for ply, move in enumerate(told.moves):
                 model.add(ply, move)
@@ -298,7 +298,7 @@ def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
 
     async def test() -> None:
         nonlocal ben
-        host = replace(HOSTING, away_after=60)
+        host = structs.replace(HOSTING, away_after=60)
         ana = RemoteTable(server.address, host, Keeper(DataDir(homes[0])))
         player = AutoPlayer(ana, 1)
         running = asyncio.create_task(ana.run())

@@ -193,7 +193,7 @@ def test_rooms_in_play_whose_process_ended_are_found_by_the_others(pg_url: str) 
         theirs = await RoomSpace.open(second, "coloretto-00000a02")
         codes = ["ABCDEF", "BCDEFG", "CDEFGH", "DEFGHJ"]
         for code in codes:
-            room, _ = Room.open(code, Host("Ana", Rules(players=3), "easy", 0, 30))
+            room, _ = Room.open(code, Host.of("Ana", Rules(players=3), "easy", 0, 30))
             if code != "DEFGHJ":
                 room.start()  # the last one stays in its lobby
             assert await mine.claim(code)

@@ -269,7 +269,7 @@ def finished_room(
     """A 3-player room played to its end: Ana hosts (account ``accounts[0]``), Ben joins
     (``accounts[1]``), a bot in the third seat; ``cover``: a bot played one of Ana's
     moves while she was away; ``leave``: with that move, Ana left the game."""
-    room, _ = Room.open("ABCDEF", Host("Ana", Rules(players=3), "easy", 0, 30, rated=rated),
+    room, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=3), "easy", 0, 30, rated=rated),
                         accounts[0])  # fmt: skip
     room.join("Ben", accounts[1])
     room.start()

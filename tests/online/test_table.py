@@ -90,7 +90,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
     homes = {name: tmp_path / name for name in ("ana", "ben", "cy")}
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     rules = {"players": 4, "scoring": "brown", "edition": "classic", "variant": "standard"}
-    opening = Host("Ana", Rules(**rules), "easy", 0, 1.0)  # type: ignore[arg-type]
+    opening = Host.of("Ana", Rules(**rules), "easy", 0, 1.0)  # type: ignore[arg-type]
     table = RemoteTable(server.address, opening, Keeper(DataDir(homes["ana"])))
     app = OnlineApp(table, host=True)
     rng = random.Random(5)

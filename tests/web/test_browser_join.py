@@ -32,7 +32,7 @@ class Host:
     def __init__(
         self, server: ServerProcess, home: Path, tls: ssl.SSLContext | None = None
     ) -> None:
-        opening = protocol.Host("Ann", Rules(players=3), "easy", 0, protocol.DEFAULT_AWAY_AFTER)
+        opening = protocol.Host.of("Ann", Rules(players=3), "easy", 0, protocol.DEFAULT_AWAY_AFTER)
         self.table = RemoteTable(server.url, opening, Keeper(DataDir(home)), tls=tls)
         self.seated: list[str] = []
         self.table.subscribe(self._heard)

@@ -49,7 +49,7 @@ class NewTable:
     def host(self, name: str) -> Host:
         """The opening of this table with ``name`` as its host (one game; the bots' pace
         and the wait for someone away as the server's defaults)."""
-        return Host(name, Rules(players=self.players), self.bot, DEFAULT_DELAY,
+        return Host.of(name, Rules(players=self.players), self.bot, DEFAULT_DELAY,
                     DEFAULT_AWAY_AFTER, public=True, rated=self.rated,
                     fill_after=self.fill_after, clock=self.clock)  # fmt: skip
 
