@@ -208,19 +208,11 @@ class SqliteDatabase(Database):
             tx = _SqliteTransaction(self)  # its BEGIN goes with its first statement
             try:
                 yield tx
-                await self._run(self._commit, tx._take_deferred())
+                await self._run(self._within, tx._take_deferred(), "COMMIT", (), False)
             except BaseException:
                 with contextlib.suppress(StoreError):
                     await self._run(self._rollback)
                 raise
-
-    def _commit(self, before: list[str]) -> None:
-        assert self._db is not None
-        for statement in before:
-            self._db.execute(statement)
-        if not self._db.in_transaction:  # SQLite undid it all (a full disk, say)
-            raise sqlite3.OperationalError("the transaction was rolled back")
-        self._db.execute("COMMIT")
 
     def _rollback(self) -> None:
         assert self._db is not None
@@ -338,7 +330,7 @@ class SharedDatabase(Database):
             async with self._open_pool().acquire() as connection, connection.transaction():
                 tx = _PgTransaction(connection, self._errors)
                 yield tx
-                await tx.send_deferred()
+                await tx.send_deferred(committing=True)
         except self._errors as error:
             raise StoreError(f"the database refused: {_said(error)}") from None
 
@@ -385,9 +377,13 @@ class _PgTransaction(Transaction):
         self._connection = connection
         self._errors = errors
 
-    async def send_deferred(self) -> None:
-        """Send the savepoint statements not sent yet (one trip for them all)."""
-        if deferred := self._take_deferred():
+    async def send_deferred(self, *, committing: bool = False) -> None:
+        """Send the savepoint statements not sent yet (one trip for them all); before the
+        commit (which lets every savepoint go), only those that undo."""
+        deferred = self._take_deferred()
+        if committing:
+            deferred = [statement for statement in deferred if not statement.startswith("RELEASE")]
+        if deferred:
             await self._connection.execute("; ".join(deferred))
 
     async def execute(self, sql: str, *args: Any) -> int:
