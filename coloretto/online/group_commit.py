@@ -2,10 +2,11 @@
 then go together in the next one, so that one flush to the disk keeps them all.
 
 Each write is a small piece of work on a transaction (``Write``), run inside a savepoint
-of its own: one that fails (a constraint, a ``CodeTaken``) is undone alone, its caller
-told, and the others of its transaction go on. A caller's ``write`` returns only once
-the transaction that holds its work has committed, so a write returned is on the disk,
-as when each write had a transaction of its own. Writes run in the order they came (the
+of its own (but when it is alone in its transaction): one that fails (a constraint, a
+``CodeTaken``) is undone alone, its caller told, and the others of its transaction go
+on. A caller's ``write`` returns only once the transaction that holds its work has
+committed, so a write returned is on the disk, as when each write had a transaction of
+its own. Writes run in the order they came (the
 rooms' actions in their order). When nothing is being committed a write goes at once;
 while a commit is under way the writes that come wait for the next one, ``max_batch``
 at most in one transaction; past ``max_waiting`` writes waiting, a caller waits before
@@ -102,21 +103,19 @@ class GroupCommit:
                     done.set_exception(StoreError("not written: the store is stopping"))
 
     async def _commit(self, batch: list[tuple[Write[Any], asyncio.Future[Any]]]) -> None:
-        """One transaction for ``batch``: each write in a savepoint of its own; then each
-        caller told."""
+        """One transaction for ``batch``: each write in a savepoint of its own (a write
+        alone needs none: what fails undoes its transaction); then each caller told."""
         told: list[tuple[bool, Any]] = []
         try:
             async with self.db.transaction() as tx:
-                for work, _ in batch:
-                    try:
-                        async with tx.savepoint():
-                            told.append((True, await work(tx)))
-                    except Exception as error:  # its caller's to handle
-                        told.append((False, error))
-        except StoreError as error:  # not committed: nothing of the batch is kept
+                if len(batch) == 1:
+                    told.append((True, await batch[0][0](tx)))
+                else:
+                    told = [await _in_savepoint(tx, work) for work, _ in batch]
+        except Exception as error:  # not committed: nothing of the batch is kept
             for _, done in batch:
                 if not done.done():
-                    done.set_exception(StoreError(str(error)))
+                    done.set_exception(error if len(batch) == 1 else StoreError(str(error)))
             return
         self.transactions += 1
         for (_, done), (ok, value) in zip(batch, told, strict=True):
@@ -126,3 +125,12 @@ class GroupCommit:
                 done.set_result(value)
             else:
                 done.set_exception(value)
+
+
+async def _in_savepoint(tx: Transaction, work: Write[Any]) -> tuple[bool, Any]:
+    """True and what ``work`` gave, or False and the exception it raised (undone)."""
+    try:
+        async with tx.savepoint():
+            return True, await work(tx)
+    except Exception as error:  # its caller's to handle
+        return False, error

@@ -212,7 +212,8 @@ async def beside(url: StoreUrl, sql: str) -> list[int]:
 def test_a_write_that_fails_fails_alone(url: StoreUrl) -> None:
     """In one transaction: good writes, a row already kept (the database refuses it), a
     write whose first statement is undone by its own exception after it ran, and a room
-    whose code is taken. Each caller is told its own outcome; the others' rows are kept."""
+    whose code is taken. Each caller is told its own outcome; the others' rows are kept.
+    The same failures alone in their transactions leave nothing either."""
 
     async def half_then_fail(tx: Transaction) -> None:
         await tx.execute("INSERT INTO kept (n) VALUES (?)", 100)
@@ -222,6 +223,10 @@ def test_a_write_that_fails_fails_alone(url: StoreUrl) -> None:
         space = RoomSpace(db, "test")
         await space.writes.write(put(7))
         await space.create(started_room("TAKENA"))
+        with pytest.raises(RuntimeError):  # alone in its transaction
+            await space.writes.write(half_then_fail)
+        with pytest.raises(StoreError):
+            await space.writes.write(put(7))
         db.hold()
         first = asyncio.create_task(space.writes.write(put(0)))
         await asyncio.sleep(0.05)  # the first in a transaction of its own, at the gate
