@@ -6,12 +6,11 @@ of its own (but when it is alone in its transaction): one that fails (a constrai
 ``CodeTaken``) is undone alone, its caller told, and the others of its transaction go
 on. A caller's ``write`` returns only once the transaction that holds its work has
 committed, so a write returned is on the disk, as when each write had a transaction of
-its own. Writes run in the order they came (the
-rooms' actions in their order). When nothing is being committed a write goes at once;
-while a commit is under way the writes that come wait for the next one, ``max_batch``
-at most in one transaction; past ``max_waiting`` writes waiting, a caller waits before
-its write is taken (the store's pace holds the server back, rather than its memory
-growing).
+its own. Writes run in the order they came (the rooms' actions in their order). When
+nothing is being committed a write goes at once; while a commit is under way the writes
+that come wait for the next one, ``max_batch`` at most in one transaction; past
+``max_waiting`` writes waiting, a caller waits before its write is taken (the store's
+pace holds the server back, rather than its memory growing).
 
 >>> import asyncio, tempfile
 >>> from pathlib import Path
