@@ -3,7 +3,7 @@
 kept (``RoomSpace.append``: one small row), and a room read back (``RoomSpace.load``:
 its snapshot, then its actions played again), on SQLite and, if given, PostgreSQL.
 
-Run: ``python benchmarks/store.py [--games 5] [--players 4] [--folder DIR]
+Run: ``python benchmarks/store.py [--games 5] [--players 4] [--rooms 200] [--folder DIR]
 [--postgres postgresql://USER@HOST/DB] [--postgres-only]``.
 
 Plays ``--games`` games of scripted people and bots (in this process), each in two rooms
@@ -14,7 +14,11 @@ as the server runs it). PostgreSQL: the database ``--postgres`` names (its table
 need be; the rooms made here removed at the end). Prints the median time per action in
 microseconds, elapsed and of this process's processor time (the database's own is not
 counted for PostgreSQL), and at the games' last actions, where the whole save is at its
-dearest; then the median time to read a finished game's room back.
+dearest; then the median time to read a finished game's room back. Then ``--rooms``
+rooms keep their actions all at once, each one after the other as a server's rooms do
+(each room's next action once its last is kept): actions kept a second, the time from an
+action asked to its ``append`` returned (p50, p95), and this process's processor time per
+action (group commit: the actions that come while a transaction commits share the next).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import random
 import statistics
 import tempfile
@@ -126,10 +131,47 @@ def report(name: str, found: Figures, games: int, players: int) -> None:
     )
 
 
-async def on(db: Database, args: argparse.Namespace) -> Figures:
+async def at_once(space: RoomSpace, rooms: int, players: int) -> None:
+    """``rooms`` rooms play a game each, all at once, every action kept; the figures."""
+    log = logging.getLogger("benchmark")
+    waits: list[float] = []
+
+    async def one(number: int) -> None:
+        room, _ = Room.open(new_code(), Host("Ana", Rules(players=players), "easy", 0, 30))
+        room.start()
+        await space.create(room)
+        rng = random.Random(number)
+        while not room.session.game.is_over:
+            ply = room.ply
+            move = room.session.apply(rng.choice(room.session.game.legal_actions()))
+            asked = time.perf_counter()
+            await space.append(room.code, ply, move, False)
+            waits.append(time.perf_counter() - asked)
+        again = await space.load(room.code, log)
+        assert again is not None
+        assert again.ply == room.ply
+        await space.remove(room.code)
+
+    load = os.getloadavg()
+    started = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(one(number) for number in range(rooms)))
+    wall, cpu = time.perf_counter() - started[0], time.process_time() - started[1]
+    cuts = statistics.quantiles(waits, n=20)
+    print(
+        f"  {rooms} rooms at once (load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}): "
+        f"{len(waits)} actions in {wall:.1f} s = {len(waits) / wall:.0f} actions/s; "
+        f"an action asked to kept: p50 {cuts[9] * 1e3:.1f} ms, p95 {cuts[18] * 1e3:.1f} ms; "
+        f"{cpu / len(waits) * 1e6:.0f} µs of processor time per action (rooms made, read "
+        "back and removed included)"
+    )
+
+
+async def on(db: Database, args: argparse.Namespace, name: str) -> None:
     try:
         space = await RoomSpace.open(db, "benchmark")
-        return await measure(space, args.games, args.players)
+        report(name, await measure(space, args.games, args.players), args.games, args.players)
+        if args.rooms:
+            await at_once(space, args.rooms, args.players)
     finally:
         await db.close()
 
@@ -139,17 +181,18 @@ async def main_async(args: argparse.Namespace) -> None:
         with tempfile.TemporaryDirectory(dir=args.folder) as home:
             sqlite = SqliteDatabase(Path(home) / "rooms.sqlite3")
             await sqlite.open()
-            report("SQLite", await on(sqlite, args), args.games, args.players)
+            await on(sqlite, args, "SQLite")
     if args.postgres:
         shared = SharedDatabase(args.postgres, "coloretto-benchmark")
         await shared.open()
-        report("PostgreSQL", await on(shared, args), args.games, args.players)
+        await on(shared, args, "PostgreSQL")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rooms", type=int, default=200, help="rooms at once (0: none)")
     parser.add_argument("--folder", default=None, help="where the SQLite file goes")
     parser.add_argument("--postgres", metavar="URL", help="also a PostgreSQL database")
     parser.add_argument("--postgres-only", action="store_true", help="not SQLite")

@@ -85,6 +85,12 @@ class Database(ABC):
 class Transaction(ABC):
     """Statements inside one transaction."""
 
+    def __init__(self) -> None:
+        self._deferred: list[str] = []
+        """Savepoint statements not sent yet: they go with the next statement (in the same
+        trip to the database) or before the commit."""
+        self._savepoints = 0
+
     @abstractmethod
     async def execute(self, sql: str, *args: Any) -> int:
         """Run one statement; how many rows it changed."""
@@ -92,6 +98,33 @@ class Transaction(ABC):
     @abstractmethod
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         """The rows of one query."""
+
+    @contextlib.asynccontextmanager
+    async def savepoint(self) -> AsyncIterator[None]:
+        """Statements that hold or go together inside the transaction: an exception undoes
+        them alone (and goes on), the transaction goes on. Costs no trip of its own to
+        the database: its statements go with the next one."""
+        self._savepoints += 1
+        name = f"s{self._savepoints}"
+        self._deferred.append(f"SAVEPOINT {name}")
+        try:
+            yield
+        except Exception:
+            self._undo(name, f"ROLLBACK TO SAVEPOINT {name}")
+            raise
+        self._undo(name, None)
+
+    def _undo(self, name: str, rollback: str | None) -> None:
+        if self._deferred and self._deferred[-1] == f"SAVEPOINT {name}":
+            self._deferred.pop()  # nothing ran inside it
+            return
+        if rollback is not None:
+            self._deferred.append(rollback)
+        self._deferred.append(f"RELEASE SAVEPOINT {name}")
+
+    def _take_deferred(self) -> list[str]:
+        taken, self._deferred = self._deferred, []
+        return taken
 
 
 # ---------------------------------------------------------------------- SQLite
@@ -150,6 +183,17 @@ class SqliteDatabase(Database):
         assert self._db is not None
         return self._db.execute(sql, args).fetchall()
 
+    def _within(self, before: list[str], sql: str, args: Sequence[Any], rows: bool) -> Any:
+        """In the transaction: the statements ``before`` (``BEGIN``, savepoints), then
+        ``sql``, in one trip to the database's thread; its rows or its count."""
+        assert self._db is not None
+        for statement in before:
+            self._db.execute(statement)
+        if not self._db.in_transaction:  # SQLite undid it all (a full disk, say)
+            raise sqlite3.OperationalError("the transaction was rolled back")
+        cursor = self._db.execute(sql, args)
+        return cursor.fetchall() if rows else cursor.rowcount
+
     async def execute(self, sql: str, *args: Any) -> int:
         async with self._turn:
             return int(await self._run(self._statement, sql, args))
@@ -161,19 +205,19 @@ class SqliteDatabase(Database):
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         async with self._turn:
-            await self._run(self._statement, "BEGIN IMMEDIATE", ())
+            tx = _SqliteTransaction(self)  # its BEGIN goes with its first statement
             try:
-                yield _SqliteTransaction(self)
+                yield tx
+                await self._run(self._within, tx._take_deferred(), "COMMIT", (), False)
             except BaseException:
                 with contextlib.suppress(StoreError):
-                    await self._run(self._statement, "ROLLBACK", ())
+                    await self._run(self._rollback)
                 raise
-            try:
-                await self._run(self._statement, "COMMIT", ())
-            except StoreError:
-                with contextlib.suppress(StoreError):
-                    await self._run(self._statement, "ROLLBACK", ())
-                raise
+
+    def _rollback(self) -> None:
+        assert self._db is not None
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
 
     async def close(self) -> None:
         if self._db is not None:
@@ -184,13 +228,15 @@ class SqliteDatabase(Database):
 
 class _SqliteTransaction(Transaction):
     def __init__(self, db: SqliteDatabase) -> None:
+        super().__init__()
         self._db = db
+        self._deferred.append("BEGIN IMMEDIATE")
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return int(await self._db._run(self._db._statement, sql, args))
+        return int(await self._db._run(self._db._within, self._take_deferred(), sql, args, False))
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return list(await self._db._run(self._db._query, sql, args))
+        return list(await self._db._run(self._db._within, self._take_deferred(), sql, args, True))
 
 
 # ---------------------------------------------------------------------- PostgreSQL
@@ -282,7 +328,9 @@ class SharedDatabase(Database):
     async def transaction(self) -> AsyncIterator[Transaction]:
         try:
             async with self._open_pool().acquire() as connection, connection.transaction():
-                yield _PgTransaction(connection, self._errors)
+                tx = _PgTransaction(connection, self._errors)
+                yield tx
+                await tx.send_deferred(committing=True)
         except self._errors as error:
             raise StoreError(f"the database refused: {_said(error)}") from None
 
@@ -325,17 +373,29 @@ class SharedDatabase(Database):
 
 class _PgTransaction(Transaction):
     def __init__(self, connection: Any, errors: tuple[type[BaseException], ...]) -> None:
+        super().__init__()
         self._connection = connection
         self._errors = errors
 
+    async def send_deferred(self, *, committing: bool = False) -> None:
+        """Send the savepoint statements not sent yet (one trip for them all); before the
+        commit (which lets every savepoint go), only those that undo."""
+        deferred = self._take_deferred()
+        if committing:
+            deferred = [statement for statement in deferred if not statement.startswith("RELEASE")]
+        if deferred:
+            await self._connection.execute("; ".join(deferred))
+
     async def execute(self, sql: str, *args: Any) -> int:
         try:
+            await self.send_deferred()
             return _count(await self._connection.execute(_numbered(sql), *args))
         except self._errors as error:
             raise StoreError(f"the database refused: {_said(error)}") from None
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         try:
+            await self.send_deferred()
             return [tuple(row) for row in await self._connection.fetch(_numbered(sql), *args)]
         except self._errors as error:
             raise StoreError(f"the database refused: {_said(error)}") from None

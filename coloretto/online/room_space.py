@@ -40,12 +40,13 @@ import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from coloretto.engine import Action, IllegalAction, Move, RecordError
 from coloretto.engine.record import parse_record, record_text
 from coloretto.online.accounts import fold_name
 from coloretto.online.database import Database, SharedDatabase, StoreError, Transaction
+from coloretto.online.group_commit import GroupCommit
 from coloretto.online.messages import MAX_TABLES, RatingChange, TableSummary
 from coloretto.online.migrations import migrate
 from coloretto.online.protocol import CODE_ALPHABET, ROOM_CODE, convert
@@ -139,6 +140,9 @@ class RoomSpace:
         self.db = db
         self.server = server
         """This process's name for the others (``application_name`` on PostgreSQL)."""
+        self.writes = GroupCommit(db)
+        """Every write of the rooms goes through it: those that come while a transaction
+        commits are kept together by the next one (each returns once its own is kept)."""
 
     @classmethod
     async def open(cls, db: Database, server: str) -> RoomSpace:
@@ -158,30 +162,35 @@ class RoomSpace:
         if it is no room code."""
         if not ROOM_CODE.fullmatch(room.code):
             raise ValueError(f"not a room code: {room.code[:20]!r}")
-        text = _snapshot_text(room)
-        async with self.db.transaction() as tx:
-            taken = await tx.fetch("SELECT 1 FROM rooms WHERE code = ?", room.code)
-            if taken:
-                raise CodeTaken(room.code)
-            await _insert(tx, room, text, time.time(), None)
+        row = _row(room)
+
+        async def create(tx: Transaction) -> None:
+            if await tx.fetch("SELECT 1 FROM rooms WHERE code = ?", row.code):
+                raise CodeTaken(row.code)
+            await _insert(tx, row, time.time(), None)
+
+        await self.writes.write(create)
 
     async def save(self, room: Room) -> None:
         """Keep the whole room as it stands (its snapshot; no actions after it)."""
         if not ROOM_CODE.fullmatch(room.code):
             raise ValueError(f"not a room code: {room.code[:20]!r}")
-        text, status, now = _snapshot_text(room), status_of(room), time.time()
-        finished = now if status == "over" else None  # a finished room is pruned in time
-        async with self.db.transaction() as tx:
+        row, now = _row(room), time.time()
+        finished = now if row.status == "over" else None  # a finished room is pruned in time
+
+        async def save(tx: Transaction) -> None:
             changed = await tx.execute(
                 "UPDATE rooms SET status = ?, record = ?, base = ?, updated = ?, finished ="
                 " CASE WHEN finished IS NULL OR CAST(? AS DOUBLE PRECISION) IS NULL"
                 " THEN CAST(? AS DOUBLE PRECISION) ELSE finished END,"
                 " public = ?, summary = ?, seated = ?, host_account = ? WHERE code = ?",
-                status, text, room.ply, now, finished, finished, *_listing(room), room.code,
+                row.status, row.record, row.base, now, finished, finished, *row.listing, row.code,
             )  # fmt: skip
             if not changed:
-                await _insert(tx, room, text, now, finished)
-            await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
+                await _insert(tx, row, now, finished)
+            await tx.execute("DELETE FROM room_actions WHERE code = ?", row.code)
+
+        await self.writes.write(save)
 
     async def append(
         self,
@@ -197,9 +206,11 @@ class RoomSpace:
         entry: dict[str, Any] = {"ply": ply, "move": move_json(move), **(notes or {})}
         if covered:
             entry["covered"] = True
-        await self.db.execute(
-            "INSERT INTO room_actions (code, ply, entry) VALUES (?, ?, ?)",
-            code, ply, json.dumps(entry),
+        await self.writes.write(
+            lambda tx: tx.execute(
+                "INSERT INTO room_actions (code, ply, entry) VALUES (?, ?, ?)",
+                code, ply, json.dumps(entry),
+            )
         )  # fmt: skip
 
     async def end_game(
@@ -213,64 +224,77 @@ class RoomSpace:
         entry: dict[str, Any] = {"ply": ply, "move": move_json(move), **(notes or {})}
         if covered:
             entry["covered"] = True
-        async with self.db.transaction() as tx:
+        status, game = status_of(room), rated_game(room)
+
+        async def end_game(tx: Transaction) -> list[RatingChange]:
             await tx.execute(
                 "INSERT INTO room_actions (code, ply, entry) VALUES (?, ?, ?)",
                 room.code, ply, json.dumps(entry),
             )  # fmt: skip
             await tx.execute(
                 "UPDATE rooms SET status = ?, updated = ? WHERE code = ?",
-                status_of(room), time.time(), room.code,
+                status, time.time(), room.code,
             )  # fmt: skip
-            game = rated_game(room)
             return [] if game is None else await rate_within(tx, game)
+
+        return await self.writes.write(end_game)
 
     async def set_status(self, room: Room) -> None:
         """Keep the room's status after a move (a game that ended changes it)."""
-        await self.db.execute(
-            "UPDATE rooms SET status = ?, updated = ? WHERE code = ?",
-            status_of(room), time.time(), room.code,
-        )  # fmt: skip
+        status, now = status_of(room), time.time()
+        await self.writes.write(
+            lambda tx: tx.execute(
+                "UPDATE rooms SET status = ?, updated = ? WHERE code = ?", status, now, room.code
+            )
+        )
 
     async def archive(self, room: Room) -> None:
         """The room's match is over: keep its whole record as finished (for a late player
         or watcher, ``KEEP_FINISHED`` seconds); older finished rooms go."""
-        text = _snapshot_text(room)
-        now = time.time()
-        async with self.db.transaction() as tx:
+        text, ply, now = _snapshot_text(room), room.ply, time.time()
+
+        async def archive(tx: Transaction) -> None:
             await tx.execute(
                 "UPDATE rooms SET status = 'over', record = ?, base = ?, updated = ?,"
                 " finished = ? WHERE code = ?",
-                text, room.ply, now, now, room.code,
+                text, ply, now, now, room.code,
             )  # fmt: skip
             await tx.execute("DELETE FROM room_actions WHERE code = ?", room.code)
+
+        await self.writes.write(archive)
 
     async def prune_finished(self, now: float | None = None) -> int:
         """Forget the rooms finished, or whose game was left alone (``leave_alone``), more
         than ``KEEP_FINISHED`` seconds before ``now``; how many went."""
         cutoff = (time.time() if now is None else now) - KEEP_FINISHED
-        return await self.db.execute(
-            "DELETE FROM rooms WHERE (status = 'over' AND finished < ?)"
-            " OR (alone = 1 AND updated < ?)",
-            cutoff, cutoff,
+        return await self.writes.write(
+            lambda tx: tx.execute(
+                "DELETE FROM rooms WHERE (status = 'over' AND finished < ?)"
+                " OR (alone = 1 AND updated < ?)",
+                cutoff, cutoff,
+            )
         )  # fmt: skip
 
     async def leave_alone(self, code: str, alone: bool = True) -> None:
         """Room ``code``'s game waits for its people, all gone (``alone``), and leaves the
         memory: no process takes it over (``orphans``) until one of them asks for it; or
         (``alone`` False) it is played again."""
-        await self.db.execute(
-            "UPDATE rooms SET alone = ?, updated = ? WHERE code = ?",
-            int(alone), time.time(), code,
-        )  # fmt: skip
+        now = time.time()
+        await self.writes.write(
+            lambda tx: tx.execute(
+                "UPDATE rooms SET alone = ?, updated = ? WHERE code = ?", int(alone), now, code
+            )
+        )
 
     async def opened_by(self, code: str, address: str) -> None:
         """Keep the address (``limits.address_key``) room ``code`` was opened from."""
-        await self.db.execute("UPDATE rooms SET host_key = ? WHERE code = ?", address, code)
+        await self.writes.write(
+            lambda tx: tx.execute("UPDATE rooms SET host_key = ? WHERE code = ?", address, code)
+        )
 
     async def remove(self, code: str) -> None:
         """Forget room ``code`` (a lobby nobody came back to)."""
-        await self.db.execute("DELETE FROM rooms WHERE code = ?", code)
+        await self.writes.write(lambda tx: tx.execute("DELETE FROM rooms WHERE code = ?", code))
 
     # ------------------------------------------------------------------ reading
 
@@ -488,15 +512,28 @@ def _kept(row: tuple[Any, ...]) -> KeptRoom:
     )  # fmt: skip
 
 
-async def _insert(
-    tx: Transaction, room: Room, text: str, now: float, finished: float | None
-) -> None:
-    """Keep ``room`` (its snapshot ``text``) as a new row."""
+class _Row(NamedTuple):
+    """A room's row as it stands when a write of it is asked for (the write may wait for
+    a transaction while the room goes on)."""
+
+    code: str
+    status: str
+    record: str
+    base: int
+    listing: tuple[int, str | None, int, str | None]
+
+
+def _row(room: Room) -> _Row:
+    return _Row(room.code, status_of(room), _snapshot_text(room), room.ply, _listing(room))
+
+
+async def _insert(tx: Transaction, row: _Row, now: float, finished: float | None) -> None:
+    """Keep the room of ``row`` as a new row."""
     await tx.execute(
         "INSERT INTO rooms (code, lock_key, status, record, base, updated, finished, opened,"
         " public, summary, seated, host_account) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        room.code, room_key(room.code), status_of(room), text, room.ply, now, finished, now,
-        *_listing(room),
+        row.code, room_key(row.code), row.status, row.record, row.base, now, finished, now,
+        *row.listing,
     )  # fmt: skip
 
 
