@@ -137,7 +137,7 @@ async def at_once(space: RoomSpace, rooms: int, players: int) -> None:
     waits: list[float] = []
 
     async def one(number: int) -> None:
-        room, _ = Room.open(new_code(), Host("Ana", Rules(players=players), "easy", 0, 30))
+        room, _ = Room.open(new_code(), Host.of("Ana", Rules(players=players), "easy", 0, 30))
         room.start()
         await space.create(room)
         rng = random.Random(number)

@@ -114,7 +114,7 @@ async def numbers(db: Database) -> list[int]:
 
 
 def started_room(code: str) -> Room:
-    room, _ = Room.open(code, Host("Ana", Rules(players=4), "easy", 0, 30))
+    room, _ = Room.open(code, Host.of("Ana", Rules(players=4), "easy", 0, 30))
     room.start()
     return room
 
@@ -379,7 +379,7 @@ from coloretto.online.room_space import RoomSpace
 from coloretto.online.rooms import Room
 
 async def play(space, code, rng):
-    room, _ = Room.open(code, Host("Ana", Rules(players=5), "easy", 0, 30))
+    room, _ = Room.open(code, Host.of("Ana", Rules(players=5), "easy", 0, 30))
     room.start()
     await space.create(room)
     while not room.session.game.is_over:

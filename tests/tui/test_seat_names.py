@@ -45,7 +45,7 @@ async def test_a_person_named_like_a_bot_gets_the_same_table_everywhere() -> Non
     cli = config_of("--seat", "Bot 1", "--seat", "bot", "--seat", "bot", "--seat", "bot")
     assert tuple(p.name for p in cli.players) == LIKE_A_BOT
     assert await setup_screen_names(4, 1, "Bot 1") == LIKE_A_BOT
-    room, _ = Room.open("ABC234", Host("Bot 1", Rules(players=4), "easy", 0.0, 5.0))
+    room, _ = Room.open("ABC234", Host.of("Bot 1", Rules(players=4), "easy", 0.0, 5.0))
     assert room.session.seat_names == LIKE_A_BOT
 
 
