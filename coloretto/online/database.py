@@ -131,9 +131,9 @@ class Transaction(ABC):
 
 
 class SqliteDatabase(Database):
-    """A SQLite file, used by one process: statements run one at a time, what may wait
-    (taking the write lock, a commit's flush to the disk, a statement outside a
-    transaction) in a thread of their own, off the event loop."""
+    """A SQLite file, used by one process: statements run one at a time; a commit's flush
+    to the disk and a statement outside a transaction in a thread of their own, off the
+    event loop."""
 
     def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
@@ -178,7 +178,7 @@ class SqliteDatabase(Database):
 
     @staticmethod
     def _inline(work: Callable[..., Any], *args: Any) -> Any:
-        """``work`` on the event loop (a statement inside a begun transaction)."""
+        """``work`` on the event loop (a statement inside a transaction)."""
         try:
             return work(*args)
         except sqlite3.Error as error:
@@ -236,29 +236,21 @@ class SqliteDatabase(Database):
 
 
 class _SqliteTransaction(Transaction):
-    """Its ``BEGIN IMMEDIATE`` (which may wait for another process's write lock) goes to
-    the database's thread with the first statement; once the lock is held, statements
-    only touch the page cache and run on the event loop at once, saving a trip to the
-    thread each; the commit, which flushes to the disk, goes to the thread again."""
+    """Its statements run on the event loop, its ``BEGIN IMMEDIATE`` with the first: they
+    touch only the page cache, and nothing else writes to the file (one server a file:
+    ``ServerInUse``; ``coloretto rooms`` only reads), so none of them waits. Only the
+    commit, which flushes to the disk, goes to the database's thread."""
 
     def __init__(self, db: SqliteDatabase) -> None:
         super().__init__()
         self._db = db
-        self._begun = False
         self._deferred.append("BEGIN IMMEDIATE")
 
-    async def _step(self, sql: str, args: Sequence[Any], rows: bool) -> Any:
-        if self._begun:
-            return self._db._inline(self._db._within, self._take_deferred(), sql, args, rows)
-        result = await self._db._run(self._db._within, self._take_deferred(), sql, args, rows)
-        self._begun = True
-        return result
-
     async def execute(self, sql: str, *args: Any) -> int:
-        return int(await self._step(sql, args, False))
+        return int(self._db._inline(self._db._within, self._take_deferred(), sql, args, False))
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return list(await self._step(sql, args, True))
+        return list(self._db._inline(self._db._within, self._take_deferred(), sql, args, True))
 
 
 # ---------------------------------------------------------------------- PostgreSQL
