@@ -41,7 +41,7 @@ async def main(server: str, code: str, name: str, seed: int) -> None:
     told: set[str] = set()
     async with app.run_test(size=(120, 40)) as pilot:
         async with asyncio.timeout(150):
-            while not (isinstance(app.screen, OnlineEndScreen) and table.match_over):
+            while not (isinstance(app.screen, OnlineEndScreen) and table.machine.match_over):
                 if app.refusal is not None:
                     raise SystemExit(app.refusal)
                 screen = app.screen

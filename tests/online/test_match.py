@@ -124,7 +124,7 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
             await play_until_scores(app, pilot, rng)
             end = app.screen
             assert isinstance(end, OnlineEndScreen)
-            assert table.match_over
+            assert table.machine.match_over
             headline = text_of(end.query_one("#headline")).splitlines()
             assert headline[0].startswith("Game 2 of 2: ")
             assert any("the match with" in line for line in headline), headline

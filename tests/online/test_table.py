@@ -172,7 +172,12 @@ def test_three_people_and_a_bot_play_online_to_the_end(
                         if not cut and ply >= 12:
                             os.kill(cy, signal.SIGKILL)  # Cy's client dies on Cy's turn
                             cut = True
-                            await until(lambda: cy_seat in watcher.away and cy_seat in table.away)
+                            await until(
+                                lambda: (
+                                    cy_seat in watcher.machine.away
+                                    and cy_seat in table.machine.away
+                                )
+                            )
                         elif back == cut and (
                             (sent[0] != ply and cy_sees(game)) or loop.time() - sent[1] > 1.5
                         ):
@@ -185,7 +190,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
                         and any(m.player == cy_seat for m in game.history()[ply - 1 :])
                     ):  # a bot played for Cy: Cy comes back
                         cy = join_cy()
-                        await until(lambda: cy_seat not in watcher.away)
+                        await until(lambda: cy_seat not in watcher.machine.away)
                         back = True
                     await pilot.pause(0.02)
             await until(lambda: table.finished and isinstance(app.screen, OnlineEndScreen))
