@@ -316,7 +316,8 @@ class ClientMachine:
     def _error(self, message: ErrorMessage) -> None:
         """An error frame: news once seated (a move or request refused), else the server
         will not seat us; some end the table for good."""
-        code, text = message.code, message.message
+        code = message.code
+        text = message.message or f"no reason given ({code.value})"
         if code in ENDS or not self._seated:
             if code in (ErrorCode.REMOVED, ErrorCode.BAD_TOKEN) and self.room is not None:
                 self.token = None  # nothing left to resume; the next try joins afresh
