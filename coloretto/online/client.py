@@ -311,12 +311,6 @@ class RemoteTable:
         return self.machine.view is not None
 
     @property
-    def finished(self) -> bool:
-        """True once the game is over and its whole record has come (deck and all); in a
-        match, until the host deals the next game."""
-        return self.machine.finished
-
-    @property
     def room(self) -> str | None:
         """The room's code (``None``: a new room, until the server names it)."""
         return self.machine.room
@@ -475,7 +469,7 @@ class RemoteTable:
                 return
             finally:
                 self._ws = None
-            lost = self.machine.disconnected()
+                lost = self.machine.disconnected()
             if self.closed:
                 return
             self.carry_out(lost)

@@ -290,9 +290,11 @@ class ClientMachine:
             raise IllegalAction(IllegalReason.GAME_OVER, "the game has not started")
         view.game.apply(action)  # the rules' reasons, before bothering the server
         ply = view.game.ply
-        if self._sent == ply:
+        if self._online and self._sent == ply:
             return []  # sent already: the answer is on its way
-        self._pending = Pending(ply, action, sent=self._online)
+        before = self._pending
+        sent = before is not None and before.sent and before[:2] == (ply, action)
+        self._pending = Pending(ply, action, sent=self._online or sent)
         if not self._online:
             text = (
                 "Not connected to the server: your move is sent once connected again, if "

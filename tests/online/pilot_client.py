@@ -27,7 +27,7 @@ async def play_turns(
     """Press a key for this player's move whenever it is their turn (drawing with chance
     ``draws``, else taking a row)."""
     table = app.table
-    if not isinstance(app.screen, GameScreen) or table.finished:
+    if not isinstance(app.screen, GameScreen) or table.machine.finished:
         return
     game = table.view.game
     if not game.is_over and table.plays_here(game.current_player):

@@ -169,13 +169,13 @@ def step(run: Run, op: str) -> None:
         action = script.moves[ply].action if ply == run.told else view.game.legal_actions()[0]
         effects = run.check(machine.act(action))
         if ply != run.told or action != script.moves[ply].action:
-            return  # the machine sent it; this test's server never plays a stale move
-        if run.pending == ply:
-            assert effects == []  # chosen already: sent, or sent again once connected
-            return
-        if run.online and run.sent[ply] == 1 and effects:
+            return  # a stale move (the game went on): this test's server never plays it
+        if run.online and run.sent[ply] and not effects:
+            assert run.pending == ply  # sent already on this connection: on its way
+        elif run.online:
+            assert effects == [Send(Act(ply, action))]
             run.pending = ply
-        elif not run.online:
+        else:
             assert effects == [TableNews(
                 "Not connected to the server: your move is sent once connected again, if the "
                 "game is still where it was."

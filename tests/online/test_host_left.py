@@ -53,7 +53,11 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
         hana.start()
 
         async with asyncio.timeout(40):
-            while not (isinstance(app.screen, OnlineEndScreen) and jo.finished and hana.finished):
+            while not (
+                isinstance(app.screen, OnlineEndScreen)
+                and jo.machine.finished
+                and hana.machine.finished
+            ):
                 await play_turns(app, pilot, rng, draws=0.1)
                 await pilot.pause(0.02)
         end = app.screen

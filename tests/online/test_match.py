@@ -34,7 +34,7 @@ from tests.tui.conftest import text_of
 async def play_until_scores(app: OnlineApp, pilot: Pilot[None], rng: random.Random) -> None:
     """Ana plays her turns until the score screen of the game on the table."""
     async with asyncio.timeout(60):
-        while not (isinstance(app.screen, OnlineEndScreen) and app.table.finished):
+        while not (isinstance(app.screen, OnlineEndScreen) and app.table.machine.finished):
             await play_turns(app, pilot, rng, draws=0.1)
             await pilot.pause(0.02)
     await pilot.pause()

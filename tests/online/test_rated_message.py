@@ -49,7 +49,7 @@ def table_after(tmp_path: Path, *, over: bool = True) -> tuple[RemoteTable, list
     assert table.handle(game_message(room, 1))
     if over:
         assert table.handle(encode(OverMessage(over_record(room))))
-        assert table.finished
+        assert table.machine.finished
     told: list[object] = []
     table.subscribe(told.append)
     return table, told
