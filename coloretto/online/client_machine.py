@@ -158,7 +158,17 @@ class ClientMachine:
     """One seat (or a watcher) at a room, as a state machine: messages and wishes in,
     effects out (see the module). ``opening`` is the first request (``Host``, ``Join`` or
     ``Watch``); ``token``, the seat's secret token kept from before (then the first
-    request resumes the seat)."""
+    request resumes the seat).
+
+    >>> from coloretto.online.protocol import Join
+    >>> machine = ClientMachine(Join("K7PQ2M", "Jo"))
+    >>> machine.connected()
+    []
+    >>> machine.receive('{"type": "error", "code": "no-room", "message": "no room"}', 0.0)
+    [SeatRefused(message='no room')]
+    >>> machine.ended
+    True
+    """
 
     def __init__(self, opening: Opening, token: str | None = None) -> None:
         self.opening = opening

@@ -253,6 +253,23 @@ def test_a_move_chosen_while_away_is_sent_once_on_coming_back() -> None:
     assert run.machine.act(SCRIPT.moves[run.told].action) == []  # on its way already
 
 
+def test_a_move_sent_as_the_connection_dropped_is_sent_again_once() -> None:
+    run = Run()
+    run.check(run.connect())
+    while not SCRIPT.jos(run.told):
+        step(run, "move")
+    step(run, "act")
+    assert run.sent == {run.told: 1}
+    step(run, "drop")
+    step(run, "back")  # sent again once; the game told again on the same connection: not
+    assert run.sent == {run.told: 1}
+    step(run, "move")  # played
+    assert run.pending is None
+    step(run, "drop")
+    step(run, "back")
+    assert run.sent == {}
+
+
 def test_a_move_chosen_on_a_game_that_went_on_is_not_sent() -> None:
     run = Run()
     run.check(run.connect())
