@@ -300,11 +300,9 @@ class ClientMachine:
             raise IllegalAction(IllegalReason.GAME_OVER, "the game has not started")
         view.game.apply(action)  # the rules' reasons, before bothering the server
         ply = view.game.ply
-        if self._online and self._sent == ply:
-            return []  # sent already: the answer is on its way
-        before = self._pending
-        sent = before is not None and before.sent and before[:2] == (ply, action)
-        self._pending = Pending(ply, action, sent=self._online or sent)
+        if self._sent == ply:
+            return []  # sent already: the answer is on its way (or it is sent again)
+        self._pending = Pending(ply, action, sent=self._online)
         if not self._online:
             text = (
                 "Not connected to the server: your move is sent once connected again, if "
