@@ -105,7 +105,7 @@ class OnlineEndScreen(EndScreen):
         """What the others wait for between two games of the match: the host, or the
         server once the host has left ("Hana has left: game 2 of 2 starts in 25 s…")."""
         host = self.view.config.players[0].name
-        at = None if self.table is None else self.table.next_at
+        at = None if self.table is None else self.table.machine.next_at
         if at is not None:
             left = max(0, math.ceil(at - time.monotonic()))
             return f"{host} has left: {self.next_number} starts in {left} s…"
@@ -138,7 +138,7 @@ class OnlineEndScreen(EndScreen):
         lines = super().headline_lines()
         table = self.table
         if table is not None and table.started and table.view is self.view:
-            lines += rating_lines(table.rated, self.you)
+            lines += rating_lines(table.view.rated, self.you)
         if self.view.has_next_game:
             if self.start_next is not None:
                 lines.append(Text(f"Press n to start {self.next_number}.", "bold"))
@@ -341,15 +341,15 @@ class OnlineApp(GuardedApp):
         table = self.table
         if table.player is None:
             return "Stop watching? The game goes on."
-        if table.match_over:
+        if table.machine.match_over:
             return "Leave the table? The game is kept in your history (coloretto replay)."
         back = f"; to take your seat back:\n{escape(table.comeback)}" if table.comeback else "."
-        if table.between_games:
-            return f"Leave the table? {escape(table.without_you())}{back}"
+        if table.machine.between_games:
+            return f"Leave the table? {escape(table.machine.without_you())}{back}"
         what = "match" if table.view.game.rules.games > 1 else "game"
         return (
             f"Leave the table? The {what} goes on without you (a bot plays for you after "
-            f"{table.away_after:g} s){back}"
+            f"{table.machine.away_after:g} s){back}"
         )
 
     def leave(self) -> None:

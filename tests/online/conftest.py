@@ -170,7 +170,7 @@ class AutoPlayer:
 
     def poke(self) -> None:
         table = self.table
-        if not table.started or table.finished:
+        if not table.started or table.machine.finished:
             return
         game = table.view.game
         if not game.is_over and table.plays_here(game.current_player):

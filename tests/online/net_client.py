@@ -18,7 +18,7 @@ async def main(server: str, code: str, name: str, seed: int) -> None:
     player = AutoPlayer(table, seed, draws=0.0)  # takes at once: few moves, each one slow
     running = asyncio.create_task(table.run())
     async with asyncio.timeout(150):
-        while not table.finished:
+        while not table.machine.finished:
             if running.done():
                 raise SystemExit(f"the connection ended: {running.result()}")
             await asyncio.sleep(0.05)

@@ -27,7 +27,7 @@ async def play_turns(
     """Press a key for this player's move whenever it is their turn (drawing with chance
     ``draws``, else taking a row)."""
     table = app.table
-    if not isinstance(app.screen, GameScreen) or table.finished:
+    if not isinstance(app.screen, GameScreen) or table.machine.finished:
         return
     game = table.view.game
     if not game.is_over and table.plays_here(game.current_player):
@@ -41,7 +41,7 @@ async def main(server: str, code: str, name: str, seed: int) -> None:
     told: set[str] = set()
     async with app.run_test(size=(120, 40)) as pilot:
         async with asyncio.timeout(150):
-            while not (isinstance(app.screen, OnlineEndScreen) and table.match_over):
+            while not (isinstance(app.screen, OnlineEndScreen) and table.machine.match_over):
                 if app.refusal is not None:
                     raise SystemExit(app.refusal)
                 screen = app.screen

@@ -136,11 +136,11 @@ def test_a_game_over_a_slow_lossy_network_ends_the_same_everywhere(
                     text=True,
                 )  # fmt: skip
                 helpers.append(ben)
-                while len(ana.away) or not ana.room or not _seated(server, ana.room):
+                while len(ana.machine.away) or not ana.room or not _seated(server, ana.room):
                     await asyncio.sleep(0.05)
                 start = time.monotonic()
                 ana.start()
-                while not ana.finished:
+                while not ana.machine.finished:
                     await asyncio.sleep(0.05)
                 out, _ = await asyncio.to_thread(ben.communicate, timeout=60)
                 assert "finished" in out, out

@@ -9,6 +9,7 @@ import pytest
 
 from coloretto.cli import online_command
 from coloretto.cli.main import build_parser
+from coloretto.online.messages import WelcomeMessage
 from coloretto.online.protocol import Host, Join, Opening, encode, parse_request
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
@@ -63,7 +64,7 @@ def test_the_command_that_takes_a_seat_back_trusts_the_same_authority(
     argv = ["join", "K7PQ2M", "--server", "wss://127.0.0.1:7787", "--name", "Ana"]
     args = parser.parse_args([*argv, "--cafile", cert.name])  # relative to where it runs
     table = online_command._connect(args, parser)(Join("K7PQ2M", "Ana"), Keeper(DataDir(tmp_path)))
-    table.player = 0
+    assert table.handle(encode(WelcomeMessage("K7PQ2M", 0)))  # seated, no token kept
     comeback = table.comeback
     assert comeback is not None
     assert comeback.endswith(f"--name Ana --cafile {cert}")  # absolute: it works from anywhere
@@ -74,7 +75,9 @@ def test_host_games_opens_a_room_for_a_match(monkeypatch: pytest.MonkeyPatch) ->
     args = parser.parse_args(["host", "--games", "3", "--players", "3", "--name", "Hana"])
     opened: list[Opening] = []
     monkeypatch.setattr(
-        online_command, "_play", lambda parser, table, host: opened.append(table.opening) or 0
+        online_command,
+        "_play",
+        lambda parser, table, host: opened.append(table.machine.opening) or 0,
     )
     assert args.run(args, parser) == 0
     request = parse_request(encode(opened[0]))  # as the table sends it

@@ -220,17 +220,17 @@ def test_the_board_shows_the_time_left_and_the_table_tells_timeouts_and_leaving(
     told: list[object] = []
     table.subscribe(told.append)
     welcome = {"type": "welcome", "version": 1, "room": "ABC234", "seat": 1, "token": "t" * 32}
-    assert table._handle(json.dumps(welcome))
+    assert table.handle(json.dumps(welcome))
     session, game = room.session, room.session.game
     timing = Timing(room.table.clock, (42.0, 60.0), (0, 0), ())
-    assert table._handle(
+    assert table.handle(
         encode(GameMessage.of(room.code, session.id, 1, game.rules, session.config.players,
                            room.level, 0.0, 5.0, PublicSetup.of(game.setup), game.history(),
                            timing=timing))
     )  # fmt: skip
     now = time.monotonic()
     mover = game.rules.controller(game.current_player)
-    prompt = with_clock(Text("Ana's turn"), table.view, table.clock, now + 10)
+    prompt = with_clock(Text("Ana's turn"), table.view, table.machine.clock, now + 10)
     expected = {0: "0:32", 1: "0:50"}[mover]  # the mover's time runs
     assert prompt.plain == f"Ana's turn · {expected} left"
     actions = []
@@ -239,7 +239,7 @@ def test_the_board_shows_the_time_left_and_the_table_tells_timeouts_and_leaving(
         move = room.session.apply(room.session.game.legal_actions()[0])
         actions.append(player)
         message = MoveMessage.of(room.ply - 1, move, True, 5.0, timeout, left)
-        assert table._handle(encode(message))
+        assert table.handle(encode(message))
     news = [event.text for event in told if isinstance(event, TableNews)]
     names = {0: "Ana's", 1: "Your"}
     assert news[0] == (

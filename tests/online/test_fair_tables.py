@@ -93,7 +93,7 @@ def test_the_host_removes_a_person_who_is_told_and_does_not_come_back(
             events = Events(ben)
             running = asyncio.create_task(ben.run())
             await lobby_where(ana, lambda lobby: names(lobby)[1] == "Ben")
-            token = ben.token
+            token = ben.machine.token
             assert token is not None
             assert SeatKeys(data).get(ben.server, room, "Ben") == token
 
@@ -217,8 +217,8 @@ def test_a_seat_opened_on_a_second_connection_closes_the_first(
             events = Events(ben)
             running = asyncio.create_task(ben.run())
             await lobby_where(ana, lambda lobby: names(lobby)[1] == "Ben")
-            assert ben.token is not None
-            resume = {"type": "resume", "version": 1, "room": room, "token": ben.token}
+            assert ben.machine.token is not None
+            resume = {"type": "resume", "version": 1, "room": room, "token": ben.machine.token}
             async with connect(server.url) as elsewhere:
                 assert (await ask(elsewhere, resume))["seat"] == 1
                 await asyncio.wait_for(running, 10)  # the first one stops, for good
@@ -361,7 +361,7 @@ def test_a_key_pressed_while_disconnected_is_sent_once_connected_again(
             await until(lambda: len(table.view.game.history()) > ply, 15)
             move = table.view.game.history()[ply]
             assert (move.player, move.action) == (0, action)
-            assert ply not in table.covered
+            assert ply not in table.view.covered
             assert not any("not sent" in news for news in events.news)
         finally:
             table.closed = True
@@ -385,7 +385,7 @@ def test_a_key_pressed_while_disconnected_is_refused_once_the_game_went_on(
             relay.up = True
             refused = "You were disconnected: that move was not sent (the game went on)."
             await until(lambda: refused in events.news, 15)
-            assert ply in table.covered  # the bot's move, not hers
+            assert ply in table.view.covered  # the bot's move, not hers
         finally:
             table.closed = True
             relay.close()

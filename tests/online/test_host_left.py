@@ -53,7 +53,11 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
         hana.start()
 
         async with asyncio.timeout(40):
-            while not (isinstance(app.screen, OnlineEndScreen) and jo.finished and hana.finished):
+            while not (
+                isinstance(app.screen, OnlineEndScreen)
+                and jo.machine.finished
+                and hana.machine.finished
+            ):
                 await play_turns(app, pilot, rng, draws=0.1)
                 await pilot.pause(0.02)
         end = app.screen
@@ -62,7 +66,7 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
         headline = text_of(end.query_one("#headline")).splitlines()
         assert headline[-1] == "Waiting for Hana to start game 2 of 2…"
         # Leaving now: no game runs, the match goes on when Hana deals the next one.
-        assert jo.without_you() == (
+        assert jo.machine.without_you() == (
             f"The match goes on when Hana starts game 2 of 2; a bot plays for you when it "
             f"is your turn and you have been away {AWAY} s"
         )
@@ -82,11 +86,11 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
         news = f"Hana has left: game 2 of 2 starts in {AWAY} s (a bot plays for Hana until"
         await until(lambda: news in str(end.query_one(Notice).render()), 5)
         assert "Hana has left: game 2 of 2 starts in " in text_of(end.query_one("#headline"))
-        assert jo.next_at is not None
+        assert jo.machine.next_at is not None
         await until(lambda: isinstance(app.screen, OnlineGameScreen), AWAY + 5)
         assert jo.view.match.game_number == 2
-        assert jo.away == {0}
-        assert jo.next_at is None
+        assert jo.machine.away == {0}
+        assert jo.machine.next_at is None
         game = jo.view
         async with asyncio.timeout(15):  # a bot plays Hana's turns in game 2
             while not any(move.player == 0 for move in game.game.history()):
@@ -110,10 +114,10 @@ async def host_leaves(server: ServerProcess, tmp_path: Path) -> None:
     backs = asyncio.create_task(back.run())
     await until(lambda: back.started, 10)
     moves = len(back.view.game.history())
-    mine = sum(1 for ply in back.covered if back.view.game.history()[ply].player == 0)
+    mine = sum(1 for ply in back.view.covered if back.view.game.history()[ply].player == 0)
     assert mine > 0
     of_them = "one of them" if mine == 1 else f"{mine} of them"
-    assert back.back_words(moves) == (
+    assert back.machine.back_words(moves) == (
         f"You are back after {moves} moves; a bot played {of_them} for you while away."
     )
     back.suspend()

@@ -15,7 +15,8 @@ from coloretto.cli.main import build_parser
 from coloretto.cli.online_command import run_join, server_address
 from coloretto.engine import Rules
 from coloretto.online.client import RemoteTable, server_url
-from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host, Join, room_code
+from coloretto.online.messages import WelcomeMessage
+from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host, Join, encode, room_code
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, join_hint
@@ -54,7 +55,7 @@ def test_the_join_command_names_the_server_it_was_printed_for(server: str) -> No
 @pytest.mark.parametrize("server", ["127.0.0.1:7787", "ws://games.example.org/coloretto"])
 def test_the_command_that_takes_a_seat_back_names_the_server_too(server: str) -> None:
     table = RemoteTable(server, Join("K7PQ2M", "Ana"))
-    table.player = 1
+    assert table.handle(encode(WelcomeMessage("K7PQ2M", 1)))  # seated, no token kept
     assert table.comeback is not None
     assert read_back(table.comeback) == (server_url(server), "K7PQ2M")
 

@@ -265,8 +265,8 @@ def hosted(
     openings: list[Host] = []
 
     def play(parser: object, table: RemoteTable, *, host: bool) -> int:
-        assert isinstance(table.opening, Host)
-        openings.append(table.opening)
+        assert isinstance(table.machine.opening, Host)
+        openings.append(table.machine.opening)
         return 0
 
     monkeypatch.setattr(online_command, "_play", play)

@@ -34,7 +34,7 @@ from tests.tui.conftest import text_of
 async def play_until_scores(app: OnlineApp, pilot: Pilot[None], rng: random.Random) -> None:
     """Ana plays her turns until the score screen of the game on the table."""
     async with asyncio.timeout(60):
-        while not (isinstance(app.screen, OnlineEndScreen) and app.table.finished):
+        while not (isinstance(app.screen, OnlineEndScreen) and app.table.machine.finished):
             await play_turns(app, pilot, rng, draws=0.1)
             await pilot.pause(0.02)
     await pilot.pause()
@@ -124,7 +124,7 @@ def test_a_match_of_two_games_online_survives_a_server_restart(
             await play_until_scores(app, pilot, rng)
             end = app.screen
             assert isinstance(end, OnlineEndScreen)
-            assert table.match_over
+            assert table.machine.match_over
             headline = text_of(end.query_one("#headline")).splitlines()
             assert headline[0].startswith("Game 2 of 2: ")
             assert any("the match with" in line for line in headline), headline

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules, new_game
 from coloretto.engine.rules import MAX_GAMES
-from coloretto.online.client import RemoteTable
+from coloretto.online.client import RemoteTable, SeatRefused
 from coloretto.online.messages import (
     MESSAGES,
     ErrorMessage,
@@ -293,22 +293,28 @@ def test_a_bad_game_message_is_refused_saying_what_is_wrong(
 
 
 def test_the_client_refuses_what_does_not_fit_the_game_it_was_told(tmp_path: Any) -> None:
-    """Well formed but wrong: the client's model of the game refuses it, with a reason."""
+    """Well formed but wrong: the client's model of the game refuses it, with a reason, and
+    the table ends saying so (nothing of the wrong message is played)."""
     table = RemoteTable("127.0.0.1:7787", Join("ABC234", "Ben"), Keeper(DataDir(tmp_path)))
+    told: list[object] = []
+    table.subscribe(told.append)
     welcome = WelcomeMessage("ABC234", 1, "t" * 32)
-    assert table._handle(encode(welcome))
+    assert table.handle(encode(welcome))
     game = good_game()
-    assert table._handle(json.dumps(game))
-    with pytest.raises(ProtocolError, match="move 2: "):  # not that seat's to play, or no row
-        table._handle(
-            json.dumps({"type": "move", "ply": 2, "move": {"player": 2, "action": "take 2"}})
-        )
-    with pytest.raises(ProtocolError, match="arrived after 2 moves"):
-        table._handle(json.dumps({"type": "move", "ply": 5, "move": MOVE}))
-    with pytest.raises(ProtocolError, match="the end before the last move"):
-        table._handle(json.dumps({"type": "over", "record": {}}))
-    first = {**game, "moves": game["moves"][:1], "covered": []}
-    with pytest.raises(ProtocolError, match="the game is not the one played"):
-        table._handle(
-            json.dumps({**first, "moves": [{"player": 0, "action": "draw", "card": "green"}]})
-        )
+    assert table.handle(json.dumps(game))
+    wrong = [
+        ({"type": "move", "ply": 2, "move": {"player": 2, "action": "take 2"}}, "move 2: "),
+        ({"type": "move", "ply": 5, "move": MOVE}, "move 5 arrived after 2 moves"),
+        ({"type": "over", "record": {}}, "the end before the last move"),
+        (
+            {**game, "moves": [{"player": 0, "action": "draw", "card": "green"}], "covered": []},
+            "the game is not the one played before the break",
+        ),
+    ]  # the first: not that seat's to play, or no row
+    for message, words in wrong:
+        told.clear()
+        assert not table.handle(json.dumps(message))
+        assert len(told) == 1
+        assert isinstance(told[0], SeatRefused)
+        assert told[0].message.startswith(f"the server broke the protocol: {words}")
+        assert table.view.game.ply == 2

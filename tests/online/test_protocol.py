@@ -19,7 +19,7 @@ from msgspec import structs
 
 from coloretto.engine import DRAW, GameState, Match, RecordError, Rules, load_record, new_game
 from coloretto.engine.record import parse_record
-from coloretto.online.client import RemoteTable, server_url
+from coloretto.online.client import RemoteTable, SeatRefused, server_url
 from coloretto.online.database import SqliteDatabase
 from coloretto.online.messages import GameMessage, MoveMessage, PresenceMessage, parse_message
 from coloretto.online.protocol import (
@@ -485,8 +485,13 @@ def test_a_bad_next_in_from_the_server_is_a_protocol_error(value: object) -> Non
     with pytest.raises(ProtocolError, match="next_in: expected seconds from 0 to 600"):
         parse_message(message)
     table = RemoteTable("127.0.0.1:7787", Join("K7PQ2M", "Jo"))
-    with pytest.raises(ProtocolError, match="next_in"):  # the client closes, as for any breach
-        table._handle(json.dumps({"type": "presence", "away": [], "next_in": value}))
+    told: list[object] = []
+    table.subscribe(told.append)
+    assert not table.handle(json.dumps({"type": "presence", "away": [], "next_in": value}))
+    assert len(told) == 1  # the client closes, as for any breach, saying why
+    assert isinstance(told[0], SeatRefused)
+    assert told[0].message.startswith("the server broke the protocol: ")
+    assert "next_in" in told[0].message
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])

@@ -6,32 +6,50 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
 
 import pytest
 
+from coloretto.engine import Rules
 from coloretto.online.client import Rated, RemoteTable
-from coloretto.online.messages import RatedMessage, RatingChange, parse_message
-from coloretto.online.protocol import Join, ProtocolError, encode
+from coloretto.online.messages import (
+    OverMessage,
+    RatedMessage,
+    RatingChange,
+    WelcomeMessage,
+    parse_message,
+)
+from coloretto.online.protocol import Host, Join, ProtocolError, encode
+from coloretto.online.rooms import Room, over_record
 from coloretto.play.keeper import Keeper
-from coloretto.play.session import Session
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineEndScreen
 from coloretto.tui.screens.end import rating_lines
 from coloretto.tui.widgets.seats import MINUS
-from tests.tui.conftest import make_config, text_of
-from tests.tui.test_score_layout import ScoresApp, finished
+from tests.online.test_seating import game_message
+from tests.tui.conftest import text_of
+from tests.tui.test_score_layout import ScoresApp
 
 CHANGES = (RatingChange(0, "Hana", 990, 975), RatingChange(1, "Jo", 1012, 1040))
 
 
-def table_after(session: Session, tmp_path: Path) -> tuple[RemoteTable, list[object]]:
-    """Jo's table (seat 1), its game over as ``session`` (no server: the messages are
-    handed to it), and what it told."""
-    table = RemoteTable("127.0.0.1:7787", Join("K7PQ2M", "Jo"), Keeper(DataDir(tmp_path)))
-    table.player = 1
-    table._view = session  # type: ignore[assignment]
-    table._final = session
+def table_after(tmp_path: Path, *, over: bool = True) -> tuple[RemoteTable, list[object]]:
+    """Jo's table (seat 1 of Hana's table of 4, two bots), its game played to the end (no
+    server: the messages are handed to it), with the game's record unless not ``over``;
+    and what it tells from then on."""
+    room, _ = Room.open("ABC234", Host.of("Hana", Rules(players=4), "easy", 0.0, 5.0))
+    room.join("Jo")
+    room.start()
+    rng = random.Random(1)
+    while not room.session.game.is_over:
+        room.session.apply(rng.choice(room.session.game.legal_actions()))
+    table = RemoteTable("127.0.0.1:7787", Join("ABC234", "Jo"), Keeper(DataDir(tmp_path)))
+    assert table.handle(encode(WelcomeMessage("ABC234", 1)))
+    assert table.handle(game_message(room, 1))
+    if over:
+        assert table.handle(encode(OverMessage(over_record(room))))
+        assert table.machine.finished
     told: list[object] = []
     table.subscribe(told.append)
     return table, told
@@ -47,23 +65,21 @@ def test_the_lines_put_ones_own_first() -> None:
 
 
 def test_the_table_keeps_the_changes_of_the_game_just_over(tmp_path: Path) -> None:
-    session = finished(make_config(4, humans=2, names=["Hana", "Jo"], seed=1), 1)
-    table, told = table_after(session, tmp_path)
-    assert table._handle(encode(RatedMessage(1, CHANGES)))
-    assert table.rated == CHANGES
+    table, told = table_after(tmp_path)
+    assert table.handle(encode(RatedMessage(1, CHANGES)))
+    assert table.view.rated == CHANGES
     assert told == [Rated(CHANGES)]
-    assert table._handle(encode(RatedMessage(1, CHANGES)))  # told again after a break
+    assert table.handle(encode(RatedMessage(1, CHANGES)))  # told again after a break
     assert told == [Rated(CHANGES)]
 
 
 def test_a_stray_rated_message_is_left_out(tmp_path: Path) -> None:
-    session = finished(make_config(4, humans=2, names=["Hana", "Jo"], seed=1), 1)
-    table, told = table_after(session, tmp_path)
-    table._handle(encode(RatedMessage(2, CHANGES)))  # another game of the match
-    assert (table.rated, told) == ((), [])
-    table._final = None  # before the game's end
-    table._handle(encode(RatedMessage(1, CHANGES)))
-    assert (table.rated, told) == ((), [])
+    table, told = table_after(tmp_path)
+    assert table.handle(encode(RatedMessage(2, CHANGES)))  # another game of the match
+    assert (table.view.rated, told) == ((), [])
+    table, told = table_after(tmp_path / "early", over=False)  # before the game's record
+    assert table.handle(encode(RatedMessage(1, CHANGES)))
+    assert (table.view.rated, told) == ((), [])
 
 
 @pytest.mark.parametrize(
@@ -92,16 +108,15 @@ def test_names_lose_their_control_characters() -> None:
 
 
 def test_the_score_screen_shows_the_ratings_when_they_come(tmp_path: Path) -> None:
-    session = finished(make_config(4, humans=2, names=["Hana", "Jo"], seed=1), 1)
-    table, _ = table_after(session, tmp_path)
+    table, _ = table_after(tmp_path)
 
     async def check() -> None:
-        screen = OnlineEndScreen(session, 1, table=table)
+        screen = OnlineEndScreen(table.view, 1, table=table)
         async with ScoresApp(screen).run_test(size=(100, 30)) as pilot:
             await pilot.pause()
             headline = text_of(screen.query_one("#headline")).splitlines()
             assert not any("ating" in line for line in headline)
-            table._handle(encode(RatedMessage(1, CHANGES)))
+            assert table.handle(encode(RatedMessage(1, CHANGES)))
             screen.show_headline()
             await pilot.pause()
             headline = text_of(screen.query_one("#headline")).splitlines()
@@ -114,12 +129,11 @@ def test_the_score_screen_shows_the_ratings_when_they_come(tmp_path: Path) -> No
 
 
 def test_ratings_that_came_first_show_at_once(tmp_path: Path) -> None:
-    session = finished(make_config(4, humans=2, names=["Hana", "Jo"], seed=1), 1)
-    table, _ = table_after(session, tmp_path)
-    table._handle(encode(RatedMessage(1, CHANGES)))
+    table, _ = table_after(tmp_path)
+    assert table.handle(encode(RatedMessage(1, CHANGES)))
 
     async def check() -> None:
-        screen = OnlineEndScreen(session, 0, table=table)
+        screen = OnlineEndScreen(table.view, 0, table=table)
         async with ScoresApp(screen).run_test(size=(100, 30)) as pilot:
             await pilot.pause()
             headline = text_of(screen.query_one("#headline")).splitlines()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.http11 import Response
@@ -79,12 +79,21 @@ def test_the_client_connects_at_the_rooms_address(
     """The host's table opens its room at ``/rooms`` and comes back (``resume``) at the
     room's address; a player joins and a watcher watches at the room's address."""
     urls: list[str] = []
+    connections: list[ClientConnection] = []
 
-    def recording(url: str, **options: Any) -> Any:
-        urls.append(url)
-        return connect(url, **options)
+    class Recording(connect):
+        """``connect``, keeping each address and connection."""
 
-    monkeypatch.setattr(client_module, "connect", recording)
+        def __init__(self, url: str, **options: Any) -> None:
+            urls.append(url)
+            super().__init__(url, **options)
+
+        async def __aenter__(self) -> ClientConnection:
+            connection = await super().__aenter__()
+            connections.append(connection)
+            return connection
+
+    monkeypatch.setattr(client_module, "connect", Recording)
 
     async def test() -> None:
         opening = Host.of("Ana", Rules(players=3), "easy", 0, 60)
@@ -99,8 +108,7 @@ def test_the_client_connects_at_the_rooms_address(
         watcher = RemoteTable(server.address, Watch(room), Keeper(DataDir(tmp_path / "w")))
         watching = asyncio.create_task(watcher.run())
         await until(lambda: watcher.connected)
-        assert ana._ws is not None
-        await ana._ws.close()  # Ana's connection drops: her table comes back by itself
+        await connections[0].close()  # Ana's connection drops: her table comes back by itself
         await until(lambda: len(urls) == 4 and ana.connected)
         assert ana.player == 0
         address = f"ws://{server.address}"

@@ -11,9 +11,11 @@ import pytest
 
 from coloretto.engine import Rules
 from coloretto.online.client import RemoteTable, SeatKeys, SeatRefused
+from coloretto.online.client_machine import Send
 from coloretto.online.messages import GameMessage
 from coloretto.online.names import fold, has_you_marker
 from coloretto.online.protocol import (
+    Act,
     Host,
     Join,
     LockTable,
@@ -228,9 +230,10 @@ def seated_table(tmp_path: Path, room: Room | None = None) -> tuple[RemoteTable,
     table.subscribe(told.append)
     token = "t" * 32
     welcome = {"type": "welcome", "version": 1, "room": "ABC234", "seat": 1, "token": token}
-    assert table._handle(json.dumps(welcome))
+    table.machine.connected()  # as if the welcome came over a connection
+    assert table.handle(json.dumps(welcome))
     if room is not None:
-        assert table._handle(game_message(room, 1))
+        assert table.handle(game_message(room, 1))
     told.clear()
     return table, told
 
@@ -240,16 +243,18 @@ def test_not_saved_is_news_and_the_move_may_be_sent_again(tmp_path: Path) -> Non
     room.join("Jo")
     room.start()
     table, told = seated_table(tmp_path, room)
-    table._sent = 0
-    assert table._handle(error("not-saved", "the server could not save that move"))
+    action = table.legal_actions()[0]
+    assert table.machine.act(action) == [Send(Act.of(0, action))]
+    assert table.machine.act(action) == []  # sent already: its answer is on its way
+    assert table.handle(error("not-saved", "the server could not save that move"))
     assert told == [TableNews("The server could not save that move: try again.")]
-    assert table._sent is None
+    assert table.machine.act(action) == [Send(Act.of(0, action))]  # the answer came: again
 
 
 def test_errors_once_seated_are_news_and_end_nothing(tmp_path: Path) -> None:
     table, told = seated_table(tmp_path)
     for code in ("started", "bad-seat", "not-saved"):
-        assert table._handle(error(code, "no"))
+        assert table.handle(error(code, "no"))
     assert told == [TableNews("The server refused that: no.")] * 3
 
 
@@ -264,7 +269,7 @@ def test_errors_once_seated_are_news_and_end_nothing(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_errors_that_end_the_table(tmp_path: Path, code: str, words: str) -> None:
     table, told = seated_table(tmp_path)
-    assert not table._handle(error(code, "\x1b[2Jspoofed words"))
+    assert not table.handle(error(code, "\x1b[2Jspoofed words"))
     assert told == [SeatRefused(words)]
     kept = SeatKeys(table.keeper.data).get(table.server, "ABC234", "Jo")
     assert (kept is None) == (code == "removed")  # removed: nothing left to resume
@@ -279,14 +284,14 @@ def test_an_error_before_the_welcome_ends_the_table_and_a_bad_token_is_forgotten
                         Keeper(DataDir(tmp_path)))  # fmt: skip
     told: list[object] = []
     table.subscribe(told.append)
-    assert table.token == "t" * 32
-    assert not table._handle(error("bad-token", "that token is not a seat's in this room"))
+    assert table.machine.token == "t" * 32
+    assert not table.handle(error("bad-token", "that token is not a seat's in this room"))
     assert told == [
         SeatRefused("that token is not a seat's in this room (the host may have removed you)")
     ]
-    assert table.token is None
+    assert table.machine.token is None
     assert keys.get("ws://127.0.0.1:7787", "ABC234", "Jo") is None
-    assert not table._handle(error("not-saved", "the server cannot save now"))
+    assert not table.handle(error("not-saved", "the server cannot save now"))
     assert told[-1] == SeatRefused("the server cannot save now")
 
 

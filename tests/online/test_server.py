@@ -316,7 +316,7 @@ def test_a_server_killed_mid_game_resumes_and_its_clients_reconnect(
         server.kill9()
         await until(lambda: not ana.connected)
         server.start()
-        await until(lambda: ana.finished, 45)
+        await until(lambda: ana.machine.finished, 45)
         out, _ = await asyncio.to_thread(ben.communicate, timeout=45)
         for news in (player.news, out.splitlines()):
             assert any("reconnecting" in line for line in news)
@@ -373,7 +373,7 @@ def test_a_room_archived_as_it_is_read_reads_whole(
         running = asyncio.create_task(ana.run())
         await until(lambda: ana.room is not None)
         ana.start()
-        await until(lambda: ana.finished, 45)
+        await until(lambda: ana.machine.finished, 45)
         assert actions_kept() > 0  # the match is over, the room not yet archived
         monkeypatch.setattr(sqlite3, "connect", Slow)
         reading = asyncio.create_task(asyncio.to_thread(server.finished_game))

@@ -160,7 +160,7 @@ def test_three_people_and_a_bot_play_online_to_the_end(
             assert any("the pace the room's host set" in line for line in said), said
             hinted = False
             async with asyncio.timeout(90):
-                while not watcher.finished:
+                while not watcher.machine.finished:
                     if not hinted and table.plays_here(table.view.game.current_player):
                         await pilot.press("h")  # the hint bot thinks here, on Ana's view
                         await until(lambda: bool(screen.hints), 15)
@@ -172,7 +172,12 @@ def test_three_people_and_a_bot_play_online_to_the_end(
                         if not cut and ply >= 12:
                             os.kill(cy, signal.SIGKILL)  # Cy's client dies on Cy's turn
                             cut = True
-                            await until(lambda: cy_seat in watcher.away and cy_seat in table.away)
+                            await until(
+                                lambda: (
+                                    cy_seat in watcher.machine.away
+                                    and cy_seat in table.machine.away
+                                )
+                            )
                         elif back == cut and (
                             (sent[0] != ply and cy_sees(game)) or loop.time() - sent[1] > 1.5
                         ):
@@ -185,10 +190,10 @@ def test_three_people_and_a_bot_play_online_to_the_end(
                         and any(m.player == cy_seat for m in game.history()[ply - 1 :])
                     ):  # a bot played for Cy: Cy comes back
                         cy = join_cy()
-                        await until(lambda: cy_seat not in watcher.away)
+                        await until(lambda: cy_seat not in watcher.machine.away)
                         back = True
                     await pilot.pause(0.02)
-            await until(lambda: table.finished and isinstance(app.screen, OnlineEndScreen))
+            await until(lambda: table.machine.finished and isinstance(app.screen, OnlineEndScreen))
             assert cut
             assert back
             await until(lambda: "points" in tmux.screen("cy"), 10)

@@ -100,20 +100,20 @@ class OnlineGameScreen(GameScreen):
     def resumed_words(self, moves: int) -> str:
         """How many moves were played while away, and how many of this player's a bot
         played (nothing once the game is over)."""
-        return "" if self.view.game.is_over else self.remote.back_words(moves)
+        return "" if self.view.game.is_over else self.remote.machine.back_words(moves)
 
     def on_mount(self) -> None:
         """Count the clock down (Textual calls ``GameScreen.on_mount`` as well)."""
         self.set_interval(1.0, self._tick)
 
     def _prompt(self) -> Text:
-        view = self.remote.view
-        prompt = online_turn_prompt(view, away_after=self.remote.away_after, plain=self.plain)
-        return with_clock(prompt, view, self.remote.clock, time.monotonic(), plain=self.plain)
+        view, machine = self.remote.view, self.remote.machine
+        prompt = online_turn_prompt(view, away_after=machine.away_after, plain=self.plain)
+        return with_clock(prompt, view, machine.clock, time.monotonic(), plain=self.plain)
 
     def _tick(self) -> None:
         """The clock of the player to move, counting down (a table with a clock)."""
-        if self.remote.clock.clock is not None and self.remote.started:
+        if self.remote.machine.clock.clock is not None and self.remote.started:
             waiting = self.view.mover(self.view.game.current_player) is not Mover.HERE
             self.query_one(TurnBar).show(self._prompt(), waiting=waiting)
 
