@@ -31,7 +31,7 @@ from typing import Any
 from coloretto.bots.registry import BotSpec
 from coloretto.engine import Rules
 from coloretto.engine.match import Match
-from coloretto.online.bot_pool import BotPool
+from coloretto.online.server.bot_pool import BotPool
 
 
 class Measured(Executor):

@@ -33,9 +33,9 @@ from pathlib import Path
 from websockets.asyncio.client import ClientConnection, connect
 
 from coloretto.engine import DRAW
-from coloretto.online.messages import GameMessage
-from coloretto.online.protocol import convert
-from coloretto.online.public import PublicGame, parse_move
+from coloretto.online.wire.messages import GameMessage
+from coloretto.online.wire.protocol import convert
+from coloretto.online.wire.public import PublicGame, parse_move
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -73,9 +73,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from coloretto.engine import DRAW
-from coloretto.online.messages import GameMessage
-from coloretto.online.protocol import CODE_ALPHABET, convert
-from coloretto.online.public import PublicGame, parse_move
+from coloretto.online.wire.messages import GameMessage
+from coloretto.online.wire.protocol import CODE_ALPHABET, convert
+from coloretto.online.wire.public import PublicGame, parse_move
 
 ROOT = Path(__file__).resolve().parents[1]
 

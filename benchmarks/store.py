@@ -38,10 +38,10 @@ from typing import TypeVar
 
 from coloretto.engine import Rules
 from coloretto.engine.record import parse_record, record_text
-from coloretto.online.database import Database, SharedDatabase, SqliteDatabase
-from coloretto.online.protocol import Host
-from coloretto.online.room_space import RoomSpace
-from coloretto.online.rooms import Room, new_code
+from coloretto.online.server.database import Database, SharedDatabase, SqliteDatabase
+from coloretto.online.server.room_space import RoomSpace
+from coloretto.online.server.rooms import Room, new_code
+from coloretto.online.wire.protocol import Host
 
 T = TypeVar("T")
 Timing = tuple[float, float]

@@ -1,5 +1,5 @@
 """Write the Unicode data that names are compared and checked by
-(``coloretto/online/unicode_names.json.gz``, read by ``coloretto.online.names``).
+(``coloretto/online/unicode_names.json.gz``, read by ``coloretto.online.wire.names``).
 
 Run: ``python benchmarks/update_unicode_names.py --confusables SOURCE [--ucd DIR]
 [--out coloretto/online/unicode_names.json.gz]``.
@@ -15,7 +15,7 @@ each source's first line and date and its SHA-256, so that ``names.SOURCES`` tel
 Unicode versions are in force.
 
 Rewriting the file changes names' skeletons: a server started with new data re-keys its
-accounts once (``coloretto.online.account_keys``).
+accounts once (``coloretto.online.server.account_keys``).
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from coloretto.engine import Action, Rules, new_game
-from coloretto.online import messages, protocol
-from coloretto.online.public import PublicSetup
+from coloretto.online.wire import messages, protocol
+from coloretto.online.wire.public import PublicSetup
 from coloretto.play.config import Player
 
 

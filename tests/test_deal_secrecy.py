@@ -30,10 +30,10 @@ from coloretto.engine import (
     to_record,
 )
 from coloretto.engine.seeds import SEED_BITS, KeyedStream, deal_random
-from coloretto.online.messages import GameMessage
-from coloretto.online.protocol import Host, convert
-from coloretto.online.public import PublicGame, PublicSetup, parse_move
-from coloretto.online.rooms import Room, over_record
+from coloretto.online.server.rooms import Room, over_record
+from coloretto.online.wire.messages import GameMessage
+from coloretto.online.wire.protocol import Host, convert
+from coloretto.online.wire.public import PublicGame, PublicSetup, parse_move
 from coloretto.play.config import GameConfig
 from coloretto.play.replay import Replay
 from coloretto.play.saving import read_session, session_meta

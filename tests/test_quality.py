@@ -103,6 +103,25 @@ def test_imports_flow_one_way(layer: str) -> None:
     assert not wrong, "\n".join(wrong)
 
 
+ONLINE_PARTS = {"wire": set(), "server": {"wire"}, "client": {"wire"}}
+"""Which parts of ``online`` each one may import: the server and the client speak the wire
+and never reach into each other."""
+
+
+@pytest.mark.parametrize("part", sorted(ONLINE_PARTS))
+def test_the_online_parts_keep_to_their_side(part: str) -> None:
+    allowed = ONLINE_PARTS[part] | {part}
+    online = ROOT / "coloretto" / "online"
+    assert {p.name for p in online.iterdir() if p.suffix == ".py"} == {"__init__.py"}
+    wrong = []
+    for path in sorted((online / part).rglob("*.py")):
+        for module in imports_of(path):
+            parts = module.split(".")
+            if parts[:2] == ["coloretto", "online"] and parts[2:3] and parts[2] not in allowed:
+                wrong.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert not wrong, "\n".join(wrong)
+
+
 def test_the_command_line_loads_textual_only_to_play() -> None:
     eager = [
         f"{path.name} imports {module}"

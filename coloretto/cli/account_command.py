@@ -1,6 +1,6 @@
 """``coloretto account``: an account on a game server, its key kept in the data directory
 (``create``), carried to another machine (``export``, ``import``) and listed (``list``).
-No password crosses the wire (see ``coloretto.online.accounts``)."""
+No password crosses the wire (see ``coloretto.online.wire.accounts``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 
 from coloretto.cli.parser import Commands, fail
 from coloretto.cli.server_options import add_server_arguments
-from coloretto.online.accounts import (
+from coloretto.online.wire.accounts import (
     MAX_EXPORT,
     Account,
     account_path,
@@ -97,7 +97,7 @@ def _server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
 def run_create(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Make the account: its key kept first, then its name and public key registered."""
     from coloretto.cli.online_command import trusting  # noqa: PLC0415
-    from coloretto.online.client import RegisterError, register_account  # noqa: PLC0415
+    from coloretto.online.client.remote_table import RegisterError, register_account  # noqa: PLC0415
 
     server, data = _server(args, parser), DataDir.default()
     try:

@@ -15,8 +15,8 @@ from rich.text import Text
 from coloretto.cli.online_command import server_address, trusting
 from coloretto.cli.parser import Commands, fail
 from coloretto.cli.server_options import add_server_arguments
-from coloretto.online.lobby import LobbyError, fetch_ladder
-from coloretto.online.messages import LadderEntry
+from coloretto.online.client.lobby import LobbyError, fetch_ladder
+from coloretto.online.wire.messages import LadderEntry
 
 PIPE_WIDTH = 200
 """The width of the list written to a pipe or a file."""

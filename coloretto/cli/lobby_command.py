@@ -24,10 +24,10 @@ from coloretto.cli.online_command import (
 )
 from coloretto.cli.parser import Commands, fail
 from coloretto.cli.server_options import add_server_arguments
-from coloretto.online.accounts import load_account
-from coloretto.online.lobby import COLUMNS, LobbyError, fetch_tables, table_row
-from coloretto.online.messages import TableSummary
-from coloretto.online.protocol import (
+from coloretto.online.client.lobby import COLUMNS, LobbyError, fetch_tables, table_row
+from coloretto.online.wire.accounts import load_account
+from coloretto.online.wire.messages import TableSummary
+from coloretto.online.wire.protocol import (
     MAX_FILL_AFTER,
     MIN_FILL_AFTER,
     room_code,

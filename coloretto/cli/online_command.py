@@ -18,10 +18,10 @@ from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.cli.parser import Commands, bounded_int, bounded_seconds, need_terminal
 from coloretto.cli.rules_options import add_games_argument, add_rules_arguments, rules_from_args
 from coloretto.cli.server_options import add_server_arguments
-from coloretto.online.clock import DEFAULT_PROFILE, PROFILES, Clock, ClockError, parse_clock
-from coloretto.online.database import StoreUrl, parse_store_url
-from coloretto.online.limits import Limits
-from coloretto.online.protocol import (
+from coloretto.online.server.database import StoreUrl, parse_store_url
+from coloretto.online.server.limits import Limits
+from coloretto.online.wire.clock import DEFAULT_PROFILE, PROFILES, Clock, ClockError, parse_clock
+from coloretto.online.wire.protocol import (
     CLOCK_NAME,
     CODE_ALPHABET,
     DEFAULT_AWAY_AFTER,
@@ -41,7 +41,7 @@ from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
 
 if TYPE_CHECKING:
-    from coloretto.online.client import RemoteTable
+    from coloretto.online.client.remote_table import RemoteTable
     from coloretto.play.keeper import Keeper
     from coloretto.tui.online_app import JoinForm
 
@@ -293,9 +293,9 @@ def _prefixes(text: str) -> str:
 
 def run_server(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Serve until interrupted."""
-    from coloretto.online.database import StoreError  # noqa: PLC0415
-    from coloretto.online.server import ServerInUse  # noqa: PLC0415
-    from coloretto.online.server import run_server as serve  # noqa: PLC0415
+    from coloretto.online.server.database import StoreError  # noqa: PLC0415
+    from coloretto.online.server.room_server import ServerInUse  # noqa: PLC0415
+    from coloretto.online.server.room_server import run_server as serve  # noqa: PLC0415
 
     tls = None
     if args.certfile or args.keyfile:
@@ -406,7 +406,7 @@ def trusting(cafile: str | None, parser: argparse.ArgumentParser) -> ssl.SSLCont
 def server_address(text: str, parser: argparse.ArgumentParser) -> str:
     """The server's WebSocket address given as ``--server`` (a usage error if it is not
     ``HOST:PORT`` or a ``ws://``/``wss://`` address)."""
-    from coloretto.online.client import server_url  # noqa: PLC0415
+    from coloretto.online.client.remote_table import server_url  # noqa: PLC0415
 
     try:
         return server_url(text)
@@ -416,7 +416,7 @@ def server_address(text: str, parser: argparse.ArgumentParser) -> str:
 
 def _connect(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Connect:
     """How this command makes its table, ``--server`` and ``--cafile`` checked first."""
-    from coloretto.online.client import RemoteTable  # noqa: PLC0415
+    from coloretto.online.client.remote_table import RemoteTable  # noqa: PLC0415
 
     tls = _tls(args, parser)
     server = server_address(args.server, parser)
@@ -473,7 +473,7 @@ def run_join(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     if code is not None and not (args.name == "" and not args.watch):
         return _play(parser, table_for(code, _name(args, "Player"), None), host=False)
-    from coloretto.online.lobby import fetch_tables  # noqa: PLC0415
+    from coloretto.online.client.lobby import fetch_tables  # noqa: PLC0415
     from coloretto.tui.online_app import JoinForm  # noqa: PLC0415 (Textual only to play)
 
     address, tls = server_address(args.server, parser), _tls(args, parser)

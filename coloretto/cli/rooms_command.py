@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from coloretto.cli.parser import Commands, bounded_int, fail
-from coloretto.online.database import (
+from coloretto.online.server.database import (
     Database,
     SharedDatabase,
     SqliteDatabase,
@@ -27,7 +27,7 @@ from coloretto.online.database import (
     StoreUrl,
     parse_store_url,
 )
-from coloretto.online.room_space import KeptRoom, RoomSpace
+from coloretto.online.server.room_space import KeptRoom, RoomSpace
 from coloretto.store.lock import Holder
 from coloretto.store.paths import DataDir
 from coloretto.store.text import printable
@@ -92,7 +92,7 @@ def _store(text: str) -> StoreUrl:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Print the rooms."""
-    from coloretto.online.server import default_store  # noqa: PLC0415 (the server's own)
+    from coloretto.online.server.room_server import default_store  # noqa: PLC0415 (the server's own)
 
     store: StoreUrl = args.store or default_store(DataDir.default())
     if store.kind == "sqlite" and not Path(store.target).is_file():

@@ -7,7 +7,7 @@ import argparse
 
 def add_server_arguments(parser: argparse.ArgumentParser, *, cafile: bool = True) -> None:
     """Add ``--server`` (and, unless ``cafile`` is false, ``--cafile``) to ``parser``."""
-    from coloretto.online.client import DEFAULT_SERVER  # noqa: PLC0415 (the client's own default)
+    from coloretto.online.client.remote_table import DEFAULT_SERVER  # noqa: PLC0415 (the client's own default)
 
     parser.add_argument(
         "--server",

@@ -1,6 +1,8 @@
 """Online play: a game server and the client the game screen plays at (``docs/online.md``).
 
-No Textual here: ``protocol`` (the messages, every request checked), ``public`` (the game as
-a seat sees it), ``rooms`` (tables and their saves), ``server`` (the asyncio WebSocket
-server, bots through the guard) and ``client`` (``RemoteTable``, a ``play.table.Table``).
+No Textual here. ``wire`` is what both ends agree on (the requests and messages, declared
+once); ``server`` the game server (each room a state machine in an asyncio shell, its
+store, accounts, budgets, the relay); ``client`` a player's side (a state machine in the
+``RemoteTable`` shell, a ``play.table.Table``). ``wire`` imports neither of the others,
+and ``client`` and ``server`` never import each other.
 """

@@ -15,8 +15,7 @@ from textual.binding import Binding
 from textual.markup import escape
 from textual.widgets import Static
 
-from coloretto.online.accounts import load_account
-from coloretto.online.client import (
+from coloretto.online.client.remote_table import (
     GameStarted,
     LobbyChanged,
     Rated,
@@ -25,7 +24,8 @@ from coloretto.online.client import (
     SeatRefused,
     server_option,
 )
-from coloretto.online.protocol import Host
+from coloretto.online.wire.accounts import load_account
+from coloretto.online.wire.protocol import Host
 from coloretto.play.config import YOU
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews

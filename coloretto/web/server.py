@@ -30,9 +30,15 @@ from aiohttp.typedefs import Handler
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from coloretto.online.lobby import LobbyError, fetch_tables, seated_names, table_rules, table_start
-from coloretto.online.messages import TableSummary
-from coloretto.online.protocol import room_code
+from coloretto.online.client.lobby import (
+    LobbyError,
+    fetch_tables,
+    seated_names,
+    table_rules,
+    table_start,
+)
+from coloretto.online.wire.messages import TableSummary
+from coloretto.online.wire.protocol import room_code
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 """The page (textual-serve's, with its fonts served locally)."""

@@ -19,9 +19,9 @@ import pytest
 
 from coloretto.engine import DRAW, Action, to_record
 from coloretto.engine.record import parse_record
-from coloretto.online.client import GameStarted, RemoteTable
-from coloretto.online.room_space import replay_entry
-from coloretto.online.rooms import Room
+from coloretto.online.client.remote_table import GameStarted, RemoteTable
+from coloretto.online.server.room_space import replay_entry
+from coloretto.online.server.rooms import Room
 from coloretto.play.table import MovePlayed, TableNews
 from tests.postgres import Postgres, running_postgres
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from coloretto.online.client import RemoteTable
-from coloretto.online.protocol import Join
+from coloretto.online.client.remote_table import RemoteTable
+from coloretto.online.wire.protocol import Join
 from tests.online.conftest import AutoPlayer
 
 

@@ -14,8 +14,8 @@ import sys
 
 from textual.pilot import Pilot
 
-from coloretto.online.client import RemoteTable
-from coloretto.online.protocol import Join
+from coloretto.online.client.remote_table import RemoteTable
+from coloretto.online.wire.protocol import Join
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen
 from coloretto.tui.screens import GameScreen
 from tests.online.conftest import choose, key_of

@@ -27,9 +27,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from coloretto.online.messages import GameMessage
-from coloretto.online.protocol import convert
-from coloretto.online.public import PublicGame, parse_move
+from coloretto.online.wire.messages import GameMessage
+from coloretto.online.wire.protocol import convert
+from coloretto.online.wire.public import PublicGame, parse_move
 from tests.online.conftest import ROOT, ServerProcess, choose
 
 TEXT = 0x1

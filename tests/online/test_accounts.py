@@ -13,14 +13,14 @@ import pytest
 from msgspec.structs import replace
 
 from coloretto.engine import Rules
-from coloretto.online.account_service import (
+from coloretto.online.server.account_service import (
     AccountError,
     MemoryAccountBook,
     check_account,
     new_challenge,
     register,
 )
-from coloretto.online.accounts import (
+from coloretto.online.wire.accounts import (
     EXPORT_PREFIX,
     MAX_EXPORT,
     Account,
@@ -38,12 +38,12 @@ from coloretto.online.accounts import (
     sign_challenge,
     verify_challenge,
 )
-from coloretto.online.messages import (
+from coloretto.online.wire.messages import (
     AccountMessage,
     ErrorMessage,
     parse_message,
 )
-from coloretto.online.protocol import (
+from coloretto.online.wire.protocol import (
     MAX_REQUEST,
     AccountClaim,
     Challenge,
@@ -173,7 +173,7 @@ def test_a_changed_cut_or_huge_line_is_refused_with_a_message(ana: Account) -> N
 
 def test_a_line_made_again_with_another_key_is_refused(ana: Account) -> None:
     """A check made anew does not let a wrong key through: the public key must match."""
-    from coloretto.online import accounts  # noqa: PLC0415
+    from coloretto.online.wire import accounts  # noqa: PLC0415
 
     data = json.loads(
         accounts._unb64url(export_text(ana).removeprefix(EXPORT_PREFIX).partition(".")[0])

@@ -16,23 +16,23 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from coloretto.cli.main import main
 from coloretto.engine import Rules
-from coloretto.online.account_service import (
+from coloretto.online.client.remote_table import LobbyChanged, RemoteTable, SeatRefused
+from coloretto.online.server.account_service import (
     AccountError,
     MemoryAccountBook,
     check_account,
     new_challenge,
     register,
 )
-from coloretto.online.accounts import (
+from coloretto.online.wire.accounts import (
     export_text,
     load_account,
     new_account,
     opening_route,
     save_account,
 )
-from coloretto.online.client import LobbyChanged, RemoteTable, SeatRefused
-from coloretto.online.messages import ErrorMessage, LobbyMessage, WelcomeMessage
-from coloretto.online.protocol import (
+from coloretto.online.wire.messages import ErrorMessage, LobbyMessage, WelcomeMessage
+from coloretto.online.wire.protocol import (
     Challenge,
     ErrorCode,
     Host,

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from coloretto.engine import Rules, load_record
-from coloretto.online.client import RemoteTable
-from coloretto.online.protocol import Host
+from coloretto.online.client.remote_table import RemoteTable
+from coloretto.online.wire.protocol import Host
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import ROOT, AutoPlayer, ServerProcess, history_record

@@ -10,9 +10,9 @@ import pytest
 
 from coloretto.bots.guard import Answer
 from coloretto.engine import GameState, Rules, new_game
-from coloretto.online import bot_pool
-from coloretto.online.bot_pool import HEAVY, BotPool, Question
-from coloretto.online.limits import AddressBook, Limits, address_key
+from coloretto.online.server import bot_pool
+from coloretto.online.server.bot_pool import HEAVY, BotPool, Question
+from coloretto.online.server.limits import AddressBook, Limits, address_key
 
 GAME = new_game(seed=1)
 

@@ -1,5 +1,5 @@
 """A room's game lives in its bot worker, which is told the moves since it last heard of
-the room (``coloretto.online.bot_pool``): the whole game only when the worker does not have
+the room (``coloretto.online.server.bot_pool``): the whole game only when the worker does not have
 it, and the bots choose exactly as when they were sent the whole position."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from coloretto.bots.guard import Answer
 from coloretto.bots.players import BotPlayers
 from coloretto.engine import Card, Rules
 from coloretto.engine.match import Match
-from coloretto.online import bot_pool
-from coloretto.online.bot_pool import BotPool, Question, Resync, Start
+from coloretto.online.server import bot_pool
+from coloretto.online.server.bot_pool import BotPool, Question, Resync, Start
 
 LIMIT = 30.0
 """Time for a move: more than any of these bots takes, so none is cut short."""

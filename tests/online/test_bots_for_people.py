@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from coloretto.online.limits import Limits
-from coloretto.online.public import parse_move
-from coloretto.online.server import run_server
+from coloretto.online.server.limits import Limits
+from coloretto.online.server.room_server import run_server
+from coloretto.online.wire.public import parse_move
 from coloretto.store.paths import DataDir
 from tests.online.conftest import kept_rooms
 from tests.online.raw_ws import (

@@ -20,10 +20,10 @@ from typing import Any
 
 import asyncpg
 
-from coloretto.online.accounts import fold_name, new_account
-from coloretto.online.limits import Limits
-from coloretto.online.room_space import MAX_TABLES
-from coloretto.online.standings import LADDER_GAMES
+from coloretto.online.server.limits import Limits
+from coloretto.online.server.room_space import MAX_TABLES
+from coloretto.online.server.standings import LADDER_GAMES
+from coloretto.online.wire.accounts import fold_name, new_account
 from tests.online.raw_ws import LEGIT, Server, open_ws, receive, send, source
 from tests.online.test_shared_store import servers
 from tests.online.test_standings import ask, register, signed

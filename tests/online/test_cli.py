@@ -9,8 +9,8 @@ import pytest
 
 from coloretto.cli import online_command
 from coloretto.cli.main import build_parser
-from coloretto.online.messages import WelcomeMessage
-from coloretto.online.protocol import Host, Join, Opening, encode, parse_request
+from coloretto.online.wire.messages import WelcomeMessage
+from coloretto.online.wire.protocol import Host, Join, Opening, encode, parse_request
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.conftest import run_coloretto

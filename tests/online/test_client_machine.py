@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coloretto.engine import Move, Rules
-from coloretto.online.client_machine import (
+from coloretto.online.client.machine import (
     ClientMachine,
     Effect,
     GameStarted,
@@ -25,16 +25,16 @@ from coloretto.online.client_machine import (
     SeatRefused,
     Send,
 )
-from coloretto.online.messages import (
+from coloretto.online.server.rooms import Room, over_record
+from coloretto.online.wire.messages import (
     GameMessage,
     MoveMessage,
     OverMessage,
     PresenceMessage,
     WelcomeMessage,
 )
-from coloretto.online.protocol import Act, Host, Join, Resume, encode
-from coloretto.online.public import PublicSetup
-from coloretto.online.rooms import Room, over_record
+from coloretto.online.wire.protocol import Act, Host, Join, Resume, encode
+from coloretto.online.wire.public import PublicSetup
 from coloretto.play.table import MovePlayed, TableNews
 from tests.online.test_messages import server_messages
 

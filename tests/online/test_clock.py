@@ -19,19 +19,19 @@ import pytest
 from rich.text import Text
 
 from coloretto.engine import Rules, new_game
-from coloretto.online.accounts import fold_name, new_account, normalise_server, sign_challenge
-from coloretto.online.client import RemoteTable, RemoteView
-from coloretto.online.clock import Clock
-from coloretto.online.clock_face import ClockFace
-from coloretto.online.database import StoreError, StoreUrl, open_database
-from coloretto.online.limits import Limits
-from coloretto.online.messages import GameMessage, MoveMessage, Timing
-from coloretto.online.protocol import Host, Join, encode
-from coloretto.online.public import PublicSetup, parse_move
-from coloretto.online.room_space import RoomSpace
-from coloretto.online.rooms import Room
-from coloretto.online.server import run_server
-from coloretto.online.standings import StoredAccounts
+from coloretto.online.client.clock_face import ClockFace
+from coloretto.online.client.remote_table import RemoteTable, RemoteView
+from coloretto.online.server.database import StoreError, StoreUrl, open_database
+from coloretto.online.server.limits import Limits
+from coloretto.online.server.room_server import run_server
+from coloretto.online.server.room_space import RoomSpace
+from coloretto.online.server.rooms import Room
+from coloretto.online.server.standings import StoredAccounts
+from coloretto.online.wire.accounts import fold_name, new_account, normalise_server, sign_challenge
+from coloretto.online.wire.clock import Clock
+from coloretto.online.wire.messages import GameMessage, MoveMessage, Timing
+from coloretto.online.wire.protocol import Host, Join, encode
+from coloretto.online.wire.public import PublicSetup, parse_move
 from coloretto.play import config
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews

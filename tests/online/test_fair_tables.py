@@ -17,9 +17,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from coloretto.engine import Rules
-from coloretto.online import client as client_module
-from coloretto.online.client import RemoteTable, SeatKeys, SeatRefused
-from coloretto.online.protocol import Host, Join, Watch
+from coloretto.online.client import remote_table as client_module
+from coloretto.online.client.remote_table import RemoteTable, SeatKeys, SeatRefused
+from coloretto.online.wire.protocol import Host, Join, Watch
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews
 from coloretto.store.paths import DataDir

@@ -24,13 +24,13 @@ from typing import Any, TypeVar
 import pytest
 
 from coloretto.engine import Rules
-from coloretto.online.database import Database, Row, StoreError, StoreUrl, Transaction
-from coloretto.online.database import open_database as open_store
-from coloretto.online.group_commit import GroupCommit
-from coloretto.online.migrations import migrate
-from coloretto.online.protocol import Host
-from coloretto.online.room_space import RoomSpace
-from coloretto.online.rooms import Room
+from coloretto.online.server.database import Database, Row, StoreError, StoreUrl, Transaction
+from coloretto.online.server.database import open_database as open_store
+from coloretto.online.server.group_commit import GroupCommit
+from coloretto.online.server.migrations import migrate
+from coloretto.online.server.room_space import RoomSpace
+from coloretto.online.server.rooms import Room
+from coloretto.online.wire.protocol import Host
 from tests.online.conftest import ROOT
 from tests.postgres import Postgres
 
@@ -373,10 +373,10 @@ CHILD = """
 import asyncio, random, sys, time
 from pathlib import Path
 from coloretto.engine import Rules
-from coloretto.online.database import SqliteDatabase
-from coloretto.online.protocol import Host
-from coloretto.online.room_space import RoomSpace
-from coloretto.online.rooms import Room
+from coloretto.online.server.database import SqliteDatabase
+from coloretto.online.wire.protocol import Host
+from coloretto.online.server.room_space import RoomSpace
+from coloretto.online.server.rooms import Room
 
 async def play(space, code, rng):
     room, _ = Room.open(code, Host.of("Ana", Rules(players=5), "easy", 0, 30))

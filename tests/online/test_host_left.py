@@ -13,8 +13,8 @@ import random
 from pathlib import Path
 
 from coloretto.engine import Rules
-from coloretto.online.client import RemoteTable
-from coloretto.online.protocol import Host, Join
+from coloretto.online.client.remote_table import RemoteTable
+from coloretto.online.wire.protocol import Host, Join
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen

@@ -14,9 +14,9 @@ import pytest
 from coloretto.cli.main import build_parser
 from coloretto.cli.online_command import run_join, server_address
 from coloretto.engine import Rules
-from coloretto.online.client import RemoteTable, server_url
-from coloretto.online.messages import WelcomeMessage
-from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host, Join, encode, room_code
+from coloretto.online.client.remote_table import RemoteTable, server_url
+from coloretto.online.wire.messages import WelcomeMessage
+from coloretto.online.wire.protocol import DEFAULT_AWAY_AFTER, Host, Join, encode, room_code
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, join_hint

@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from coloretto.engine import Rules
-from coloretto.online.client import LobbyChanged, RemoteTable
-from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host, Join
+from coloretto.online.client.remote_table import LobbyChanged, RemoteTable
+from coloretto.online.wire.protocol import DEFAULT_AWAY_AFTER, Host, Join
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import JoinForm, OnlineApp

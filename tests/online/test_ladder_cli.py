@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from coloretto.online.messages import LadderEntry, LadderMessage
-from coloretto.online.protocol import convert, encode
+from coloretto.online.wire.messages import LadderEntry, LadderMessage
+from coloretto.online.wire.protocol import convert, encode
 from tests.online.test_accounts_cli import coloretto
 from tests.online.test_lobby_cli import LobbyServer, running
 

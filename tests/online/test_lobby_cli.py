@@ -16,11 +16,11 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from coloretto.cli import lobby_command, online_command
 from coloretto.engine import Rules
-from coloretto.online.accounts import new_account, save_account
-from coloretto.online.client import RemoteTable
-from coloretto.online.clock import Clock
-from coloretto.online.messages import TablesMessage, TableSummary
-from coloretto.online.protocol import Host, convert, encode
+from coloretto.online.client.remote_table import RemoteTable
+from coloretto.online.wire.accounts import new_account, save_account
+from coloretto.online.wire.clock import Clock
+from coloretto.online.wire.messages import TablesMessage, TableSummary
+from coloretto.online.wire.protocol import Host, convert, encode
 from coloretto.store.paths import DataDir
 from tests.online.test_accounts_cli import coloretto
 

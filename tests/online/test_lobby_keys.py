@@ -13,8 +13,8 @@ from msgspec import structs
 from websockets.asyncio.client import connect
 
 from coloretto.engine import Rules
-from coloretto.online.client import LobbyChanged, RemoteTable, SeatRefused
-from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host, Join
+from coloretto.online.client.remote_table import LobbyChanged, RemoteTable, SeatRefused
+from coloretto.online.wire.protocol import DEFAULT_AWAY_AFTER, Host, Join
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp

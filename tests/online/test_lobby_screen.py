@@ -16,11 +16,11 @@ from textual.widgets import DataTable, Input
 from websockets.asyncio.server import ServerConnection
 
 from coloretto.engine import Rules
-from coloretto.online.accounts import new_account, save_account
-from coloretto.online.client import RemoteTable
-from coloretto.online.lobby import fetch_tables
-from coloretto.online.messages import ChallengeMessage, LobbyMessage, LobbySeat, WelcomeMessage
-from coloretto.online.protocol import Host, Join, encode
+from coloretto.online.client.lobby import fetch_tables
+from coloretto.online.client.remote_table import RemoteTable
+from coloretto.online.wire.accounts import new_account, save_account
+from coloretto.online.wire.messages import ChallengeMessage, LobbyMessage, LobbySeat, WelcomeMessage
+from coloretto.online.wire.protocol import Host, Join, encode
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import JoinForm, OnlineApp

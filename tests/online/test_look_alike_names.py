@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from coloretto.online.accounts import Account, new_account
-from coloretto.online.database import StoreUrl, open_database
-from coloretto.online.migrations import STEPS, schema_version
-from coloretto.online.names import fold
+from coloretto.online.server.database import StoreUrl, open_database
+from coloretto.online.server.migrations import STEPS, schema_version
+from coloretto.online.wire.accounts import Account, new_account
+from coloretto.online.wire.names import fold
 from tests.online.raw_ws import Server, host_request, open_ws, receive, send, source
 from tests.online.test_standings import signed
 

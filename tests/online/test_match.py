@@ -18,8 +18,8 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from coloretto.engine import Rules
-from coloretto.online.client import GameStarted, RemoteTable
-from coloretto.online.protocol import Host, Watch
+from coloretto.online.client.remote_table import GameStarted, RemoteTable
+from coloretto.online.wire.protocol import Host, Watch
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import MovePlayed
 from coloretto.store.paths import DataDir

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules, new_game
 from coloretto.engine.rules import MAX_GAMES
-from coloretto.online.client import RemoteTable, SeatRefused
-from coloretto.online.messages import (
+from coloretto.online.client.remote_table import RemoteTable, SeatRefused
+from coloretto.online.wire.messages import (
     MESSAGES,
     ErrorMessage,
     GameMessage,
@@ -30,7 +30,7 @@ from coloretto.online.messages import (
     WelcomeMessage,
     parse_message,
 )
-from coloretto.online.protocol import (
+from coloretto.online.wire.protocol import (
     MAX_PLY,
     REQUESTS,
     ROOM_CODE,
@@ -50,7 +50,7 @@ from coloretto.online.protocol import (
     encode,
     parse_request,
 )
-from coloretto.online.public import PublicSetup
+from coloretto.online.wire.public import PublicSetup
 from coloretto.play.config import MAX_DELAY, Player
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir

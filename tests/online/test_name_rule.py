@@ -1,5 +1,5 @@
-"""The name rule and the skeleton names are compared by (``coloretto.online.names``), and
-the accounts keyed again when the skeleton changes (``coloretto.online.account_keys``):
+"""The name rule and the skeleton names are compared by (``coloretto.online.wire.names``), and
+the accounts keyed again when the skeleton changes (``coloretto.online.server.account_keys``):
 every character of issue 57's finding, and properties over many names (hypothesis)."""
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coloretto.engine import Rules
-from coloretto.online.account_keys import RETIRED, rekey_accounts
-from coloretto.online.accounts import fold_name
-from coloretto.online.database import SqliteDatabase
-from coloretto.online.migrations import migrate
-from coloretto.online.names import (
+from coloretto.online.server.account_keys import RETIRED, rekey_accounts
+from coloretto.online.server.database import SqliteDatabase
+from coloretto.online.server.migrations import migrate
+from coloretto.online.server.rooms import Room
+from coloretto.online.wire.accounts import fold_name
+from coloretto.online.wire.names import (
     FILLERS,
     NameRefused,
     check_name,
@@ -28,8 +29,7 @@ from coloretto.online.names import (
     skeleton_version,
     sources,
 )
-from coloretto.online.protocol import Host, ProtocolError, account_name, parse_request
-from coloretto.online.rooms import Room
+from coloretto.online.wire.protocol import Host, ProtocolError, account_name, parse_request
 
 INVISIBLE = ["\u034f", "\ufe0f", "\ufe00", "\u180b", "\u17b4", "\u17b5", "\u3164", "\u115f",
              "\u1160", "\uffa0", "\u2800", "\u200b", "\u200d", "\u2060", "\u00ad",

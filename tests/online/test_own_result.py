@@ -16,8 +16,8 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from coloretto.engine import Rules
-from coloretto.online.client import RemoteTable
-from coloretto.online.protocol import Host
+from coloretto.online.client.remote_table import RemoteTable
+from coloretto.online.wire.protocol import Host
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineApp, OnlineEndScreen

@@ -13,8 +13,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from coloretto.engine import Match, Rules, new_game
-from coloretto.online.client import LobbyChanged, RemoteTable, RemoteView
-from coloretto.online.protocol import Host, Join
+from coloretto.online.client.remote_table import LobbyChanged, RemoteTable, RemoteView
+from coloretto.online.wire.protocol import Host, Join
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir

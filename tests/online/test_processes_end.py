@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from coloretto.engine import Rules
-from coloretto.online.client import RemoteTable
-from coloretto.online.protocol import Host
+from coloretto.online.client.remote_table import RemoteTable
+from coloretto.online.wire.protocol import Host
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import AutoPlayer, ServerProcess, until

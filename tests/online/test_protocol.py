@@ -19,10 +19,12 @@ from msgspec import structs
 
 from coloretto.engine import DRAW, GameState, Match, RecordError, Rules, load_record, new_game
 from coloretto.engine.record import parse_record
-from coloretto.online.client import RemoteTable, SeatRefused, server_url
-from coloretto.online.database import SqliteDatabase
-from coloretto.online.messages import GameMessage, MoveMessage, PresenceMessage, parse_message
-from coloretto.online.protocol import (
+from coloretto.online.client.remote_table import RemoteTable, SeatRefused, server_url
+from coloretto.online.server.database import SqliteDatabase
+from coloretto.online.server.room_space import RoomSpace
+from coloretto.online.server.rooms import Room, RoomError, over_record
+from coloretto.online.wire.messages import GameMessage, MoveMessage, PresenceMessage, parse_message
+from coloretto.online.wire.protocol import (
     MAX_REQUEST,
     Act,
     Host,
@@ -37,9 +39,7 @@ from coloretto.online.protocol import (
     encode,
     parse_request,
 )
-from coloretto.online.public import PublicGame, PublicSetup, move_json, parse_move
-from coloretto.online.room_space import RoomSpace
-from coloretto.online.rooms import Room, RoomError, over_record
+from coloretto.online.wire.public import PublicGame, PublicSetup, move_json, parse_move
 from coloretto.play.config import Player
 from coloretto.play.saving import session_from_record, session_record
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from coloretto.online.messages import MESSAGES
-from coloretto.online.protocol import REQUESTS, ErrorCode
+from coloretto.online.wire.messages import MESSAGES
+from coloretto.online.wire.protocol import REQUESTS, ErrorCode
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 

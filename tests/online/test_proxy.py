@@ -21,9 +21,9 @@ import pytest
 from websockets.exceptions import WebSocketException
 
 from coloretto.engine import Rules
-from coloretto.online.accounts import new_account, sign_challenge
-from coloretto.online.client import RemoteTable
-from coloretto.online.protocol import Host, Join, b64url, from_b64url
+from coloretto.online.client.remote_table import RemoteTable
+from coloretto.online.wire.accounts import new_account, sign_challenge
+from coloretto.online.wire.protocol import Host, Join, b64url, from_b64url
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import ROOT, ServerProcess, until

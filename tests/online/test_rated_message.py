@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 
 from coloretto.engine import Rules
-from coloretto.online.client import Rated, RemoteTable
-from coloretto.online.messages import (
+from coloretto.online.client.remote_table import Rated, RemoteTable
+from coloretto.online.server.rooms import Room, over_record
+from coloretto.online.wire.messages import (
     OverMessage,
     RatedMessage,
     RatingChange,
     WelcomeMessage,
     parse_message,
 )
-from coloretto.online.protocol import Host, Join, ProtocolError, encode
-from coloretto.online.rooms import Room, over_record
+from coloretto.online.wire.protocol import Host, Join, ProtocolError, encode
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from coloretto.tui.online_app import OnlineEndScreen

@@ -24,17 +24,7 @@ from hypothesis.stateful import (
 )
 
 from coloretto.engine import Action, IllegalAction, Rules
-from coloretto.online.clock import MAX_TIMEOUTS, Clock
-from coloretto.online.messages import (
-    GameMessage,
-    MoveMessage,
-    OverMessage,
-    PresenceMessage,
-    RatedMessage,
-    RatingChange,
-)
-from coloretto.online.protocol import ErrorCode, Host
-from coloretto.online.room_machine import (
+from coloretto.online.server.room_machine import (
     Close,
     Effect,
     KeepMove,
@@ -45,7 +35,17 @@ from coloretto.online.room_machine import (
     StandIn,
     Timer,
 )
-from coloretto.online.rooms import Room, RoomError, stand_in
+from coloretto.online.server.rooms import Room, RoomError, stand_in
+from coloretto.online.wire.clock import MAX_TIMEOUTS, Clock
+from coloretto.online.wire.messages import (
+    GameMessage,
+    MoveMessage,
+    OverMessage,
+    PresenceMessage,
+    RatedMessage,
+    RatingChange,
+)
+from coloretto.online.wire.protocol import ErrorCode, Host
 from coloretto.play.session import Session
 
 QUICK = Clock("quick", 60.0, 5.0)

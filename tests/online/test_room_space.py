@@ -30,20 +30,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coloretto.engine import Move, Rules
-from coloretto.online.database import Database, StoreError, StoreUrl, open_database
-from coloretto.online.legacy_files import MOVED, import_files
-from coloretto.online.migrations import STEPS, migrate, schema_version
-from coloretto.online.protocol import CODE_ALPHABET, Host
-from coloretto.online.public import move_json
-from coloretto.online.room_space import (
+from coloretto.online.server.database import Database, StoreError, StoreUrl, open_database
+from coloretto.online.server.legacy_files import MOVED, import_files
+from coloretto.online.server.migrations import STEPS, migrate, schema_version
+from coloretto.online.server.room_server import run_server
+from coloretto.online.server.room_space import (
     KEEP_FINISHED,
     CodeTaken,
     RoomSpace,
     room_key,
     status_of,
 )
-from coloretto.online.rooms import Room
-from coloretto.online.server import run_server
+from coloretto.online.server.rooms import Room
+from coloretto.online.wire.protocol import CODE_ALPHABET, Host
+from coloretto.online.wire.public import move_json
 from coloretto.store.paths import DataDir
 from coloretto.store.records import MAX_RECORD_BYTES, write_record
 from tests.online.conftest import ROOT, kept_rooms
@@ -683,10 +683,10 @@ CHILD = """
 import asyncio, random, sys, time
 from pathlib import Path
 from coloretto.engine import Rules
-from coloretto.online.database import SqliteDatabase
-from coloretto.online.protocol import Host
-from coloretto.online.room_space import RoomSpace
-from coloretto.online.rooms import Room
+from coloretto.online.server.database import SqliteDatabase
+from coloretto.online.wire.protocol import Host
+from coloretto.online.server.room_space import RoomSpace
+from coloretto.online.server.rooms import Room
 
 async def main() -> None:
     db = SqliteDatabase(Path(sys.argv[1]))

@@ -23,9 +23,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.http11 import Response
 
 from coloretto.engine import Rules
-from coloretto.online import client as client_module
-from coloretto.online.client import RemoteTable, unreachable
-from coloretto.online.protocol import Host, Join, Watch
+from coloretto.online.client import remote_table as client_module
+from coloretto.online.client.remote_table import RemoteTable, unreachable
+from coloretto.online.wire.protocol import Host, Join, Watch
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import ROOT, ServerProcess, until

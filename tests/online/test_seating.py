@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from coloretto.engine import Rules
-from coloretto.online.client import RemoteTable, SeatKeys, SeatRefused
-from coloretto.online.client_machine import Send
-from coloretto.online.messages import GameMessage
-from coloretto.online.names import fold, has_you_marker
-from coloretto.online.protocol import (
+from coloretto.online.client.machine import Send
+from coloretto.online.client.remote_table import RemoteTable, SeatKeys, SeatRefused
+from coloretto.online.server.rooms import Room, RoomError
+from coloretto.online.wire.messages import GameMessage
+from coloretto.online.wire.names import fold, has_you_marker
+from coloretto.online.wire.protocol import (
     Act,
     Host,
     Join,
@@ -24,8 +25,7 @@ from coloretto.online.protocol import (
     encode,
     parse_request,
 )
-from coloretto.online.public import PublicSetup
-from coloretto.online.rooms import Room, RoomError
+from coloretto.online.wire.public import PublicSetup
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import TableNews
 from coloretto.store.paths import DataDir

@@ -25,11 +25,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 from coloretto.engine import Rules
-from coloretto.online.client import RemoteTable, SeatRefused
-from coloretto.online.messages import GameMessage
-from coloretto.online.protocol import DEFAULT_AWAY_AFTER, Host, convert
-from coloretto.online.public import PublicGame
-from coloretto.online.server import Limits, run_server
+from coloretto.online.client.remote_table import RemoteTable, SeatRefused
+from coloretto.online.server.room_server import Limits, run_server
+from coloretto.online.wire.messages import GameMessage
+from coloretto.online.wire.protocol import DEFAULT_AWAY_AFTER, Host, convert
+from coloretto.online.wire.public import PublicGame
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import (

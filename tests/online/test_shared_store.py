@@ -16,11 +16,11 @@ import asyncpg
 
 from coloretto.engine import Rules
 from coloretto.engine.record import parse_record
-from coloretto.online.database import StoreUrl, open_database
-from coloretto.online.protocol import Host
-from coloretto.online.relay import MAX_NOTIFY
-from coloretto.online.room_space import RoomSpace, replay_entry
-from coloretto.online.rooms import Room
+from coloretto.online.server.database import StoreUrl, open_database
+from coloretto.online.server.relay import MAX_NOTIFY
+from coloretto.online.server.room_space import RoomSpace, replay_entry
+from coloretto.online.server.rooms import Room
+from coloretto.online.wire.protocol import Host
 from tests.online.raw_ws import LEGIT, Player, Server, open_ws, receive, send, source
 
 TAKEOVER_SECONDS = 10.0

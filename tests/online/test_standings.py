@@ -20,7 +20,11 @@ from typing import Any
 import pytest
 
 from coloretto.engine import Rules
-from coloretto.online.accounts import (
+from coloretto.online.server.database import SharedDatabase, SqliteDatabase, StoreUrl, open_database
+from coloretto.online.server.migrations import migrate
+from coloretto.online.server.rooms import Room
+from coloretto.online.server.standings import RatedGame, rate, rated_game
+from coloretto.online.wire.accounts import (
     Account,
     export_text,
     fold_name,
@@ -29,11 +33,7 @@ from coloretto.online.accounts import (
     normalise_server,
     sign_challenge,
 )
-from coloretto.online.database import SharedDatabase, SqliteDatabase, StoreUrl, open_database
-from coloretto.online.migrations import migrate
-from coloretto.online.protocol import Host
-from coloretto.online.rooms import Room
-from coloretto.online.standings import RatedGame, rate, rated_game
+from coloretto.online.wire.protocol import Host
 from coloretto.rating import NEW, bot_rating, rate_game
 from tests.online.raw_ws import LEGIT, Player, Server, open_ws, receive, send, source
 

@@ -21,8 +21,8 @@ import pytest
 from rich.text import Text
 
 from coloretto.engine import GameState, Match, Rules, new_game
-from coloretto.online.client import RemoteTable, RemoteView
-from coloretto.online.protocol import Host, Watch
+from coloretto.online.client.remote_table import RemoteTable, RemoteView
+from coloretto.online.wire.protocol import Host, Watch
 from coloretto.play.config import GameConfig, Player
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay

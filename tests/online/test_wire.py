@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
 from coloretto.engine.rules import MAX_GAMES
-from coloretto.online.accounts import new_account, sign_challenge
-from coloretto.online.messages import (
+from coloretto.online.wire.accounts import new_account, sign_challenge
+from coloretto.online.wire.messages import (
     MAX_RATING,
     MESSAGES,
     AccountMessage,
@@ -36,7 +36,7 @@ from coloretto.online.messages import (
     WelcomeMessage,
     parse_message,
 )
-from coloretto.online.protocol import (
+from coloretto.online.wire.protocol import (
     CLOCK_NAME,
     MAX_AWAY_AFTER,
     MAX_FILL_AFTER,

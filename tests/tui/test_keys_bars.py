@@ -9,7 +9,7 @@ from textual.app import App
 from textual.screen import Screen
 
 from coloretto.engine import Rules
-from coloretto.online.client import LobbyChanged
+from coloretto.online.client.remote_table import LobbyChanged
 from coloretto.tui.screens.dialogs import (
     ConfirmDiscard,
     ConfirmQuit,

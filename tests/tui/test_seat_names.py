@@ -7,8 +7,8 @@ import pytest
 from textual.widgets import Input
 
 from coloretto.engine import Rules
-from coloretto.online.protocol import Host
-from coloretto.online.rooms import Room
+from coloretto.online.server.rooms import Room
+from coloretto.online.wire.protocol import Host
 from coloretto.play.config import GameConfig, name_players
 from coloretto.tui import ColorettoApp
 from coloretto.tui.screens import GameScreen, SetupScreen

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from coloretto.engine import Rules
-from coloretto.online import protocol
-from coloretto.online.client import LobbyChanged, RemoteTable
+from coloretto.online.client.remote_table import LobbyChanged, RemoteTable
+from coloretto.online.wire import protocol
 from coloretto.play.keeper import Keeper
 from coloretto.store.paths import DataDir
 from tests.online.conftest import ServerProcess, certificate

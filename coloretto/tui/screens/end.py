@@ -31,7 +31,7 @@ from coloretto.tui.widgets.score_card import legend
 from coloretto.tui.widgets.seats import MINUS
 
 if TYPE_CHECKING:
-    from coloretto.online.messages import RatingChange
+    from coloretto.online.wire.messages import RatingChange
 
 GROWTH = 8
 """The most cells a score card grows wider than its content needs (a wide terminal)."""

@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
-from coloretto.online.protocol import Host, room_code, seat_name
+from coloretto.online.wire.protocol import Host, room_code, seat_name
 from coloretto.play.config import MAX_NAME
 from coloretto.store.text import printable
 from coloretto.tui.screens.new_table import NewTable, RatedCheck

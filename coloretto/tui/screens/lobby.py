@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from coloretto.online.client import LobbyChanged
+from coloretto.online.client.remote_table import LobbyChanged
 from coloretto.play.words import rules_in_words
 from coloretto.tui.keys import LOBBY_KEYS, bindings
 from coloretto.tui.services import services

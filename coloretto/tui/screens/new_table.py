@@ -18,8 +18,8 @@ from textual.widgets import Input, Label, Static
 
 from coloretto.bots.registry import DEFAULT_LEVEL, LEVELS
 from coloretto.engine import Rules
-from coloretto.online.clock import DEFAULT_PROFILE, PROFILES
-from coloretto.online.protocol import DEFAULT_AWAY_AFTER, MAX_FILL_AFTER, MIN_FILL_AFTER, Host
+from coloretto.online.wire.clock import DEFAULT_PROFILE, PROFILES
+from coloretto.online.wire.protocol import DEFAULT_AWAY_AFTER, MAX_FILL_AFTER, MIN_FILL_AFTER, Host
 from coloretto.play.config import DEFAULT_DELAY
 from coloretto.store.text import printable
 from coloretto.tui.widgets import KeysBar, Notice, TextInput

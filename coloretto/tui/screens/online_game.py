@@ -8,9 +8,9 @@ import time
 
 from rich.text import Text
 
-from coloretto.online.client import RemoteTable, RemoteView
-from coloretto.online.clock import MAX_TIMEOUTS
-from coloretto.online.clock_face import ClockFace, clock_text
+from coloretto.online.client.clock_face import ClockFace, clock_text
+from coloretto.online.client.remote_table import RemoteTable, RemoteView
+from coloretto.online.wire.clock import MAX_TIMEOUTS
 from coloretto.play.config import possessive
 from coloretto.play.table_view import Mover
 from coloretto.tui.prompt import turn_prompt

@@ -14,8 +14,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from coloretto.online.lobby import COLUMNS, LobbyError, table_row
-from coloretto.online.messages import TableSummary
+from coloretto.online.client.lobby import COLUMNS, LobbyError, table_row
+from coloretto.online.wire.messages import TableSummary
 from coloretto.store.text import printable
 from coloretto.tui.screens.new_table import NewTable, NewTableScreen, RatedCheck
 from coloretto.tui.widgets import KeysBar, Notice

@@ -253,11 +253,11 @@ def check_name(text: str) -> str:
     >>> check_name("A\\u0430na")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    coloretto.online.names.NameRefused: a name is written in one script: U+0430 (Cyrl) ...
+    coloretto.online.wire.names.NameRefused: a name is written in one script: U+0430 (Cyrl) ...
     >>> check_name("Ana\\u034f")
     Traceback (most recent call last):
     ...
-    coloretto.online.names.NameRefused: a name may not hold invisible characters (U+034F)
+    coloretto.online.wire.names.NameRefused: a name may not hold invisible characters (U+034F)
     """
     name = unicodedata.normalize("NFC", " ".join(text.split()))
     hidden = [f"U+{ord(c):04X}" for c in name if is_invisible(c)]

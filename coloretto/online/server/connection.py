@@ -31,9 +31,9 @@ from websockets.datastructures import Headers
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 
-from coloretto.online.audit import Audit
-from coloretto.online.limits import AddressBook, Bucket, Limits, address_key
-from coloretto.online.protocol import BadPath, Route, parse_route
+from coloretto.online.server.audit import Audit
+from coloretto.online.server.limits import AddressBook, Bucket, Limits, address_key
+from coloretto.online.wire.protocol import BadPath, Route, parse_route
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network

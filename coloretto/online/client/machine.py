@@ -24,7 +24,9 @@ from coloretto.engine import (
     Rules,
     load_record,
 )
-from coloretto.online.client_words import (
+from coloretto.online.client.clock_face import ClockFace
+from coloretto.online.client.view import RemoteView
+from coloretto.online.client.words import (
     ENDS,
     back_words,
     clock_news,
@@ -32,9 +34,8 @@ from coloretto.online.client_words import (
     presence_news,
     without_you,
 )
-from coloretto.online.clock import Clock
-from coloretto.online.clock_face import ClockFace
-from coloretto.online.messages import (
+from coloretto.online.wire.clock import Clock
+from coloretto.online.wire.messages import (
     ErrorMessage,
     GameMessage,
     LobbyMessage,
@@ -46,7 +47,7 @@ from coloretto.online.messages import (
     WelcomeMessage,
     parse_message,
 )
-from coloretto.online.protocol import (
+from coloretto.online.wire.protocol import (
     Act,
     ErrorCode,
     Host,
@@ -56,8 +57,7 @@ from coloretto.online.protocol import (
     Request,
     Resume,
 )
-from coloretto.online.public import PublicGame, Results
-from coloretto.online.remote_view import RemoteView
+from coloretto.online.wire.public import PublicGame, Results
 from coloretto.play.saving import session_from_record
 from coloretto.play.table import Event, MovePlayed, TableNews
 
@@ -160,7 +160,7 @@ class ClientMachine:
     ``Watch``); ``token``, the seat's secret token kept from before (then the first
     request resumes the seat).
 
-    >>> from coloretto.online.protocol import Join
+    >>> from coloretto.online.wire.protocol import Join
     >>> machine = ClientMachine(Join("K7PQ2M", "Jo"))
     >>> machine.connected()
     []

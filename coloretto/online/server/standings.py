@@ -20,11 +20,11 @@ import base64
 import time
 from dataclasses import dataclass
 
-from coloretto.online.account_service import Registered
-from coloretto.online.accounts import fold_name
-from coloretto.online.database import Database, Transaction
-from coloretto.online.messages import LadderEntry, RatingChange
-from coloretto.online.rooms import Room
+from coloretto.online.server.account_service import Registered
+from coloretto.online.server.database import Database, Transaction
+from coloretto.online.server.rooms import Room
+from coloretto.online.wire.accounts import fold_name
+from coloretto.online.wire.messages import LadderEntry, RatingChange
 from coloretto.rating import NEW, Rating, bot_rating, bot_ratings, rate_game
 
 LADDER_SIZE = 50

@@ -36,8 +36,8 @@ from urllib.parse import urlsplit
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from coloretto.online.names import fold
-from coloretto.online.protocol import (
+from coloretto.online.wire.names import fold
+from coloretto.online.wire.protocol import (
     KEY_BYTES,
     SIGNATURE_BYTES,
     Host,

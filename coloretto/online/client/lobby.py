@@ -14,8 +14,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from coloretto.engine import Rules, Variant
-from coloretto.online.client import ANSWER_SECONDS, server_url, unreachable
-from coloretto.online.messages import (
+from coloretto.online.client.remote_table import ANSWER_SECONDS, server_url, unreachable
+from coloretto.online.wire.messages import (
     MAX_MESSAGE,
     ErrorMessage,
     LadderEntry,
@@ -25,7 +25,7 @@ from coloretto.online.messages import (
     TableSummary,
     parse_message,
 )
-from coloretto.online.protocol import ErrorCode, Ladder, ProtocolError, Tables, encode
+from coloretto.online.wire.protocol import ErrorCode, Ladder, ProtocolError, Tables, encode
 from coloretto.store.text import printable
 
 OPEN_SECONDS = 10.0

@@ -10,9 +10,9 @@ import ssl
 from websockets.exceptions import InvalidStatus
 
 from coloretto.engine import GameState, Move
-from coloretto.online.clock import MAX_TIMEOUTS
-from coloretto.online.protocol import ErrorCode
-from coloretto.online.remote_view import RemoteView
+from coloretto.online.client.view import RemoteView
+from coloretto.online.wire.clock import MAX_TIMEOUTS
+from coloretto.online.wire.protocol import ErrorCode
 from coloretto.play.config import possessive
 from coloretto.play.words import Line, describe_move
 from coloretto.store.text import printable

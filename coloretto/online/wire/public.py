@@ -27,7 +27,7 @@ import msgspec
 
 from coloretto.engine import Action, Card, GameState, IllegalAction, Move, Rules, Setup
 from coloretto.engine.setup import CARDS_BELOW_LAST_ROUND, full_deck
-from coloretto.online.protocol import MAX_SEAT, Frame, ProtocolError, convert
+from coloretto.online.wire.protocol import MAX_SEAT, Frame, ProtocolError, convert
 
 CardName = Annotated[str, msgspec.Meta(max_length=20, description="a card")]
 Cards = Annotated[

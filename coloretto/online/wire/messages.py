@@ -15,7 +15,7 @@ PresenceMessage(away=(1,), next_in=29.5)
 >>> parse_message('{"type": "move", "ply": -1, "move": {"player": 0, "action": "draw"}}')
 Traceback (most recent call last):
 ...
-coloretto.online.protocol.ProtocolError: move.ply: expected a whole number from 0 to 1000
+coloretto.online.wire.protocol.ProtocolError: move.ply: expected a whole number from 0 to 1000
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ import msgspec
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Move, Rules
 from coloretto.engine.rules import MAX_GAMES
-from coloretto.online.clock import MAX_BANK, MAX_TIMEOUTS, Clock
-from coloretto.online.protocol import (
+from coloretto.online.wire.clock import MAX_BANK, MAX_TIMEOUTS, Clock
+from coloretto.online.wire.protocol import (
     KEY_BYTES,
     MAX_AWAY_AFTER,
     MAX_PLY,
@@ -48,7 +48,7 @@ from coloretto.online.protocol import (
     read_frame,
     version_said,
 )
-from coloretto.online.public import MoveForm, PublicSetup, Results
+from coloretto.online.wire.public import MoveForm, PublicSetup, Results
 from coloretto.play.config import MAX_DELAY, MAX_NAME, GameConfig, Player
 from coloretto.store.text import printable
 

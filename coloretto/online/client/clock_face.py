@@ -1,8 +1,8 @@
 """The game clock as a client shows it: each player's time left, counting down for the
 player to move, from what the server's ``game`` and ``move`` messages tell.
 
->>> from coloretto.online.clock import MAX_TIMEOUTS, Clock
->>> from coloretto.online.messages import Timing
+>>> from coloretto.online.wire.clock import MAX_TIMEOUTS, Clock
+>>> from coloretto.online.wire.messages import Timing
 >>> face = ClockFace()
 >>> face.told(Timing(Clock("quick", 60.0, 5.0), (60.0, 42.0), (0, 0), ()), now=100.0)
 >>> face.time_left(1, mover=1, now=110.0), face.time_left(0, mover=1, now=110.0)
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from coloretto.online.clock import MAX_TIMEOUTS, Clock
-from coloretto.online.messages import Timing
+from coloretto.online.wire.clock import MAX_TIMEOUTS, Clock
+from coloretto.online.wire.messages import Timing
 
 
 @dataclass

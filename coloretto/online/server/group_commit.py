@@ -14,7 +14,7 @@ pace holds the server back, rather than its memory growing).
 
 >>> import asyncio, tempfile
 >>> from pathlib import Path
->>> from coloretto.online.database import SqliteDatabase
+>>> from coloretto.online.server.database import SqliteDatabase
 >>> async def demo() -> tuple[object, ...]:
 ...     db = SqliteDatabase(Path(tempfile.mkdtemp()) / "demo.sqlite3")
 ...     await db.open()
@@ -41,7 +41,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from coloretto.online.database import Database, StoreError, Transaction
+from coloretto.online.server.database import Database, StoreError, Transaction
 
 T = TypeVar("T")
 

@@ -26,8 +26,7 @@ from websockets.asyncio.connection import broadcast
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from coloretto.engine import Action, GameState, Move
-from coloretto.online.accounts import Account, load_account, opening_route, sign_challenge
-from coloretto.online.client_machine import (
+from coloretto.online.client.machine import (
     ClientMachine,
     Effect,
     GameStarted,
@@ -39,15 +38,17 @@ from coloretto.online.client_machine import (
     SeatRefused,
     Send,
 )
-from coloretto.online.client_words import comeback_command, move_lines, unreachable
-from coloretto.online.messages import (
+from coloretto.online.client.view import RemoteView
+from coloretto.online.client.words import comeback_command, move_lines, unreachable
+from coloretto.online.wire.accounts import Account, load_account, opening_route, sign_challenge
+from coloretto.online.wire.messages import (
     MAX_MESSAGE,
     AccountMessage,
     ChallengeMessage,
     ErrorMessage,
     parse_message,
 )
-from coloretto.online.protocol import (
+from coloretto.online.wire.protocol import (
     ROOM_CODE,
     TOKEN,
     AccountClaim,
@@ -66,7 +67,6 @@ from coloretto.online.protocol import (
     encode,
     room_path,
 )
-from coloretto.online.remote_view import RemoteView
 from coloretto.play.analysis import Hints
 from coloretto.play.keeper import Keeper
 from coloretto.play.table import Hint, Listener, NotSaved, TableNews, advise

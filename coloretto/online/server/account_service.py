@@ -7,7 +7,7 @@ names that look alike are one name. An opening's account is known by the name as
 registered, however the opening spells it.
 
 >>> import asyncio
->>> from coloretto.online.accounts import new_account, sign_challenge
+>>> from coloretto.online.wire.accounts import new_account, sign_challenge
 >>> book, ana = MemoryAccountBook(), new_account("127.0.0.1:7787", "Ana")
 >>> asyncio.run(register(book, Register.of("Ana", ana.public_key)))
 AccountMessage(name='Ana')
@@ -26,9 +26,15 @@ from __future__ import annotations
 import secrets
 from typing import NamedTuple, Protocol
 
-from coloretto.online.accounts import fold_name, verify_challenge
-from coloretto.online.messages import AccountMessage, ChallengeMessage, ErrorMessage
-from coloretto.online.protocol import KEY_BYTES, AccountClaim, ErrorCode, ProtocolError, Register
+from coloretto.online.wire.accounts import fold_name, verify_challenge
+from coloretto.online.wire.messages import AccountMessage, ChallengeMessage, ErrorMessage
+from coloretto.online.wire.protocol import (
+    KEY_BYTES,
+    AccountClaim,
+    ErrorCode,
+    ProtocolError,
+    Register,
+)
 
 
 class Registered(NamedTuple):

@@ -38,10 +38,10 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosedOK
 
-from coloretto.online.database import SharedDatabase, StoreError
-from coloretto.online.limits import Bucket, Limits
-from coloretto.online.messages import MAX_MESSAGE
-from coloretto.online.protocol import MAX_REQUEST, ROOM_CODE, Route
+from coloretto.online.server.database import SharedDatabase, StoreError
+from coloretto.online.server.limits import Bucket, Limits
+from coloretto.online.wire.messages import MAX_MESSAGE
+from coloretto.online.wire.protocol import MAX_REQUEST, ROOM_CODE, Route
 from coloretto.play.config import MAX_NAME
 
 RESTART = 1012

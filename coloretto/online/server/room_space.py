@@ -15,8 +15,8 @@ it ends; on SQLite the one server process plays them all.
 >>> import asyncio, logging, tempfile
 >>> from pathlib import Path
 >>> from coloretto.engine import Rules
->>> from coloretto.online.database import SqliteDatabase
->>> from coloretto.online.protocol import Host
+>>> from coloretto.online.server.database import SqliteDatabase
+>>> from coloretto.online.wire.protocol import Host
 >>> async def demo() -> list[tuple[str, int]]:
 ...     db = SqliteDatabase(Path(tempfile.mkdtemp()) / "rooms.sqlite3")
 ...     await db.open()
@@ -44,15 +44,15 @@ from typing import Any, NamedTuple
 
 from coloretto.engine import Action, IllegalAction, Move, RecordError
 from coloretto.engine.record import parse_record, record_text
-from coloretto.online.accounts import fold_name
-from coloretto.online.database import Database, SharedDatabase, StoreError, Transaction
-from coloretto.online.group_commit import GroupCommit
-from coloretto.online.messages import MAX_TABLES, RatingChange, TableSummary
-from coloretto.online.migrations import migrate
-from coloretto.online.protocol import CODE_ALPHABET, ROOM_CODE, convert
-from coloretto.online.public import move_json
-from coloretto.online.rooms import Room
-from coloretto.online.standings import rate_within, rated_game
+from coloretto.online.server.database import Database, SharedDatabase, StoreError, Transaction
+from coloretto.online.server.group_commit import GroupCommit
+from coloretto.online.server.migrations import migrate
+from coloretto.online.server.rooms import Room
+from coloretto.online.server.standings import rate_within, rated_game
+from coloretto.online.wire.accounts import fold_name
+from coloretto.online.wire.messages import MAX_TABLES, RatingChange, TableSummary
+from coloretto.online.wire.protocol import CODE_ALPHABET, ROOM_CODE, convert
+from coloretto.online.wire.public import move_json
 from coloretto.rating import Rating
 from coloretto.store.records import MAX_RECORD_BYTES
 

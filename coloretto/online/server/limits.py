@@ -15,7 +15,7 @@ import ipaddress
 import resource
 from dataclasses import dataclass, field, replace
 
-from coloretto.online.clock import PROFILES, Clock
+from coloretto.online.wire.clock import PROFILES, Clock
 
 RESERVED_FILES = 64
 """Open files kept for the server's own work (room files, logs, bot processes) beyond its

@@ -54,7 +54,7 @@ from coloretto.bots.players import BotPlayers
 from coloretto.bots.workers import process_pool
 from coloretto.engine import GameState, IllegalAction, Move, Rules, Setup
 from coloretto.engine.seeds import Seed
-from coloretto.online.bot_wire import (
+from coloretto.online.server.bot_wire import (
     PackedAnswer,
     pack_answer,
     pack_moves,
@@ -116,7 +116,7 @@ class Question:
     limit: float
 
     def __reduce__(self) -> tuple[Callable[..., Question], tuple[object, ...]]:
-        """Pickled small, its moves as bytes (``coloretto.online.bot_wire``)."""
+        """Pickled small, its moves as bytes (``coloretto.online.server.bot_wire``)."""
         moves = pack_moves(self.moves)
         fields = (self.room, self.start, self.since, moves, self.game_number, self.player)
         return _question, (*fields, self.limit)

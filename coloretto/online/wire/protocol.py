@@ -6,14 +6,14 @@ Pure: no network here. Every request a client sends is declared once here, as a 
 frame (its size, then its type, fields and bounds, in one decoding) and gives back the
 typed request, or raises ``ProtocolError`` with an ``ErrorCode`` and a one-line message
 naming the field for the error frame. The server's messages are declared alike in
-``coloretto.online.messages``.
+``coloretto.online.wire.messages``.
 
 >>> parse_request('{"type": "act", "ply": 3, "action": "take 2"}')
 Act(ply=3, text='take 2')
 >>> parse_request('{"type": "act", "ply": -1, "action": "take 2"}')
 Traceback (most recent call last):
 ...
-coloretto.online.protocol.ProtocolError: ply: expected a whole number from 0 to 1000
+coloretto.online.wire.protocol.ProtocolError: ply: expected a whole number from 0 to 1000
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import msgspec
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
 from coloretto.engine.rules import MAX_GAMES, Edition, Scoring, Variant
-from coloretto.online.names import NameRefused, check_name
+from coloretto.online.wire.names import NameRefused, check_name
 from coloretto.play.config import MAX_DELAY, MAX_NAME
 from coloretto.store.text import printable
 
@@ -68,7 +68,7 @@ ROOM_CODE = re.compile(f"[{CODE_ALPHABET}]{{6}}")
 """A room's code: six letters and digits that cannot be mistaken for each other."""
 
 CLOCK_NAME = re.compile(r"[a-z][a-z0-9-]{0,15}")
-"""A clock profile's name (``coloretto.online.clock.Clock``)."""
+"""A clock profile's name (``coloretto.online.wire.clock.Clock``)."""
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
 """What a seat's secret token looks like."""
@@ -498,7 +498,7 @@ class RulesForm(TableRules, frozen=True):
 
 class AccountClaim(Frame, frozen=True):
     """An opening's ``account``: the account's name and its signature of the connection's
-    challenge (``coloretto.online.accounts.sign_challenge``)."""
+    challenge (``coloretto.online.wire.accounts.sign_challenge``)."""
 
     name: AccountName
     signature: Signature
@@ -832,10 +832,10 @@ def parse_route(path: str) -> Route:
     (Route(room='K7PQ2M', anywhere=False), Route(room=None, anywhere=False))
     >>> parse_route("/"), parse_route("/coloretto/")
     (Route(room=None, anywhere=True), Route(room=None, anywhere=True))
-    >>> parse_route("/rooms/k7pq2m")
+    >>> parse_route("/rooms/k7pq2m")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    coloretto.online.protocol.BadPath: not a room code: expected /rooms/ and six letters and digits
+    coloretto.online.wire.protocol.BadPath: not a room code: expected /rooms/ and six letters...
     """
     head, _, last = path.rpartition("/")
     if path.startswith("/"):
@@ -862,7 +862,7 @@ def bot_covered(value: object, plies: int) -> frozenset[int]:
     >>> bot_covered([10], 10)
     Traceback (most recent call last):
     ...
-    coloretto.online.protocol.ProtocolError: covered: expected numbers of the 10 actions played
+    coloretto.online.wire.protocol.ProtocolError: covered: expected numbers of the 10 actions played
     """
     if value is None:
         return frozenset()

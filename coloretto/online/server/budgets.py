@@ -10,8 +10,8 @@ Addresses are counted as ``limits.address_key`` says (IPv6: by /64).
 
 >>> import asyncio, tempfile
 >>> from pathlib import Path
->>> from coloretto.online.database import SqliteDatabase
->>> from coloretto.online.migrations import migrate
+>>> from coloretto.online.server.database import SqliteDatabase
+>>> from coloretto.online.server.migrations import migrate
 >>> async def demo() -> list[bool]:
 ...     db = SqliteDatabase(Path(tempfile.mkdtemp()) / "rooms.sqlite3")
 ...     await db.open()
@@ -29,8 +29,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from coloretto.online.database import Database
-from coloretto.online.limits import Limits
+from coloretto.online.server.database import Database
+from coloretto.online.server.limits import Limits
 
 MINUTE = 60.0
 HOUR = 3600.0

@@ -48,28 +48,41 @@ from websockets.frames import CloseCode
 from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
 from coloretto.engine import Action, IllegalAction
-from coloretto.online.account_service import (
+from coloretto.online.server.account_service import (
     AccountError,
     check_account,
     new_challenge,
     register,
     registered_name,
 )
-from coloretto.online.accounts import normalise_server, opening_route
-from coloretto.online.audit import Audit
-from coloretto.online.bot_pool import BotPool
-from coloretto.online.budgets import SharedBudgets
-from coloretto.online.clock import DEFAULT_PROFILE, Clock, ClockError, profile
-from coloretto.online.connection import Gatekeeper, GuardedConnection
-from coloretto.online.database import (
+from coloretto.online.server.audit import Audit
+from coloretto.online.server.bot_pool import BotPool
+from coloretto.online.server.budgets import SharedBudgets
+from coloretto.online.server.connection import Gatekeeper, GuardedConnection
+from coloretto.online.server.database import (
     SharedDatabase,
     StoreError,
     StoreUrl,
     open_database,
 )
-from coloretto.online.legacy_files import import_files
-from coloretto.online.limits import Bucket, Limits
-from coloretto.online.messages import (
+from coloretto.online.server.legacy_files import import_files
+from coloretto.online.server.limits import Bucket, Limits
+from coloretto.online.server.relay import Relay, RelayedConnection, deliver
+from coloretto.online.server.room_machine import (
+    Close,
+    Effect,
+    KeepMove,
+    KeepRoom,
+    RoomMachine,
+    Send,
+    Timer,
+)
+from coloretto.online.server.room_space import RoomSpace, status_of
+from coloretto.online.server.rooms import Room, RoomError, new_code, over_record
+from coloretto.online.server.standings import StoredAccounts, ladder
+from coloretto.online.wire.accounts import normalise_server, opening_route
+from coloretto.online.wire.clock import DEFAULT_PROFILE, Clock, ClockError, profile
+from coloretto.online.wire.messages import (
     ErrorMessage,
     LadderMessage,
     OverMessage,
@@ -78,7 +91,7 @@ from coloretto.online.messages import (
     TablesMessage,
     WelcomeMessage,
 )
-from coloretto.online.protocol import (
+from coloretto.online.wire.protocol import (
     CODE_ALPHABET,
     MAX_REQUEST,
     Act,
@@ -101,19 +114,6 @@ from coloretto.online.protocol import (
     encode,
     parse_request,
 )
-from coloretto.online.relay import Relay, RelayedConnection, deliver
-from coloretto.online.room_machine import (
-    Close,
-    Effect,
-    KeepMove,
-    KeepRoom,
-    RoomMachine,
-    Send,
-    Timer,
-)
-from coloretto.online.room_space import RoomSpace, status_of
-from coloretto.online.rooms import Room, RoomError, new_code, over_record
-from coloretto.online.standings import StoredAccounts, ladder
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Locked, hold
 from coloretto.store.paths import DataDir

@@ -20,8 +20,8 @@ pending; ``confirm`` then gives the messages, ``refuse`` undoes it. One change i
 at a time (the caller serialises them).
 
 >>> from coloretto.engine import Rules
->>> from coloretto.online.protocol import Host
->>> from coloretto.online.rooms import Room
+>>> from coloretto.online.wire.protocol import Host
+>>> from coloretto.online.server.rooms import Room
 >>> room, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=2), "easy", 0, 30))
 >>> machine = RoomMachine(room, alone_seconds=600)
 >>> effects = machine.join("ws-ana", 0, now=0.0)
@@ -39,8 +39,9 @@ from typing import Any, Generic, Literal, TypeVar
 
 from coloretto.bots.driver import BotTurn
 from coloretto.engine import Action, Match, Move
-from coloretto.online.clock import MAX_TIMEOUTS, Standing
-from coloretto.online.messages import (
+from coloretto.online.server.rooms import Room, RoomError, over_record, stand_in
+from coloretto.online.wire.clock import MAX_TIMEOUTS, Standing
+from coloretto.online.wire.messages import (
     ErrorMessage,
     GameMessage,
     LobbyMessage,
@@ -53,9 +54,8 @@ from coloretto.online.messages import (
     ServerMessage,
     Timing,
 )
-from coloretto.online.protocol import ErrorCode
-from coloretto.online.public import PublicSetup
-from coloretto.online.rooms import Room, RoomError, over_record, stand_in
+from coloretto.online.wire.protocol import ErrorCode
+from coloretto.online.wire.public import PublicSetup
 
 C = TypeVar("C", bound=Hashable)
 """A connection, as the caller knows it (the machine only compares them)."""

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from coloretto.engine import RecordError
-from coloretto.online.protocol import ROOM_CODE
-from coloretto.online.room_space import RoomSpace, replay_entry
-from coloretto.online.rooms import Room
+from coloretto.online.server.room_space import RoomSpace, replay_entry
+from coloretto.online.server.rooms import Room
+from coloretto.online.wire.protocol import ROOM_CODE
 from coloretto.store.files import TooLarge, read_bounded
 from coloretto.store.paths import DataDir
 

@@ -6,7 +6,7 @@ where, each person's secret token (kept only as a hash) and the room's settings.
 with the actions played since, in ``room_space.RoomSpace``.
 
 >>> from coloretto.engine import Rules
->>> from coloretto.online.protocol import Host
+>>> from coloretto.online.wire.protocol import Host
 >>> room, token = Room.open("ABCDEF", Host.of("Ana", Rules(players=3), "easy", 0, 30))
 >>> seat, _ = room.join("Ben")
 >>> room.start()
@@ -40,9 +40,9 @@ from coloretto.engine import (
     to_record,
 )
 from coloretto.engine.record import expect
-from coloretto.online.clock import Clock, ClockError, Standing
-from coloretto.online.names import fold
-from coloretto.online.protocol import (
+from coloretto.online.wire.clock import Clock, ClockError, Standing
+from coloretto.online.wire.names import fold
+from coloretto.online.wire.protocol import (
     CODE_ALPHABET,
     MAX_AWAY_AFTER,
     MAX_SCORE,

@@ -12,8 +12,8 @@ name is the older one's now.
 
 >>> import asyncio, tempfile
 >>> from pathlib import Path
->>> from coloretto.online.database import SqliteDatabase
->>> from coloretto.online.migrations import migrate
+>>> from coloretto.online.server.database import SqliteDatabase
+>>> from coloretto.online.server.migrations import migrate
 >>> async def rekeyed() -> list[tuple[str, str]]:
 ...     db = SqliteDatabase(Path(tempfile.mkdtemp()) / "rooms.sqlite3")
 ...     await db.open()
@@ -31,9 +31,9 @@ name is the older one's now.
 
 from __future__ import annotations
 
-from coloretto.online.accounts import fold_name
-from coloretto.online.database import Database, Transaction
-from coloretto.online.names import skeleton_version
+from coloretto.online.server.database import Database, Transaction
+from coloretto.online.wire.accounts import fold_name
+from coloretto.online.wire.names import skeleton_version
 
 RETIRED = "\x01retired "
 """How the key of an account set aside starts (no name's skeleton holds a control

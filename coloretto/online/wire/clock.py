@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from coloretto.online.protocol import CLOCK_NAME
+from coloretto.online.wire.protocol import CLOCK_NAME
 
 MAX_TIMEOUTS = 3
 """Timeouts in one game after which a person counts as having left it (a bot plays the
@@ -176,7 +176,7 @@ def parse_clock(text: str) -> Clock:
     >>> parse_clock("blitz")
     Traceback (most recent call last):
     ...
-    coloretto.online.clock.ClockError: a clock is NAME=BANK+INCREMENT or NAME=SECONDS/move \
+    coloretto.online.wire.clock.ClockError: a clock is NAME=BANK+INCREMENT or NAME=SECONDS/move \
 (seconds), not 'blitz'
     """
     found = _SPEC.fullmatch(text.strip())

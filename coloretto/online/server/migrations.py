@@ -7,7 +7,7 @@ newer than this program (a step it does not know) is refused rather than guessed
 
 >>> import asyncio, tempfile
 >>> from pathlib import Path
->>> from coloretto.online.database import SqliteDatabase
+>>> from coloretto.online.server.database import SqliteDatabase
 >>> async def fresh() -> int:
 ...     db = SqliteDatabase(Path(tempfile.mkdtemp()) / "rooms.sqlite3")
 ...     await db.open()
@@ -21,8 +21,8 @@ True
 
 from __future__ import annotations
 
-from coloretto.online.account_keys import rekey_accounts
-from coloretto.online.database import Database, SharedDatabase, StoreError
+from coloretto.online.server.account_keys import rekey_accounts
+from coloretto.online.server.database import Database, SharedDatabase, StoreError
 
 STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from coloretto.engine import GameState, Match, Move
-from coloretto.online.messages import RatingChange
-from coloretto.online.protocol import ProtocolError
-from coloretto.online.public import PublicGame, Results
+from coloretto.online.wire.messages import RatingChange
+from coloretto.online.wire.protocol import ProtocolError
+from coloretto.online.wire.public import PublicGame, Results
 from coloretto.play.config import GameConfig
 from coloretto.play.session import Session
 from coloretto.play.table_view import Mover, has_next_game, shown_seed

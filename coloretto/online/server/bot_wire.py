@@ -1,5 +1,5 @@
 """Moves and answers as plain values, for crossing between the server and its bot workers
-(``coloretto.online.bot_pool``).
+(``coloretto.online.server.bot_pool``).
 
 Pickle writes an ``Action``, a ``Card`` or an ``Answer`` through Python-level code, class
 names and all: a question of three moves took some 380 bytes and 0.1 ms to pickle and
