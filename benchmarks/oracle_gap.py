@@ -10,7 +10,7 @@ once to ``--out`` (JSON lines) and not played again, so a run can be stopped and
 continued, and the bots may be played by separate runs into the same file. At the end the
 tables are printed as Markdown: per table each bot's win rate (ties split) with its
 Wilson 95% interval, and the share of the possible edge the first bot takes: its edge over
-a fair share (1/players) over the oracle's.
+a fair share (1/players) over the oracle's (``edge_share``).
 
 The tables' opponents include the held-out players (``benchmarks/heldout``, installed
 in a virtual environment of its own: never the development one).
@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from coloretto.bots.arena import Arena, run_arena
+from coloretto.bots.arena import DEFAULT_TIME_LIMIT, Arena, run_arena
 from coloretto.engine import Rules, Scoring
 
 HARD = "search:iterations=64:at_five=32:sample=true"
@@ -43,6 +43,7 @@ TABLES: dict[str, tuple[int, str, tuple[str, ...]]] = {
     "5/brown/builder": (5, "brown", ("builder",) * 4),
     "5/gray/netgain": (5, "gray", ("netgain",) * 4),
     "4/gray/heldout-spoiler": (4, "gray", ("heldout-spoiler",) * 3),
+    "4/gray/taker": (4, "gray", ("taker",) * 3),
 }
 """Each table by name (players/side/opponent): players, scoring side, opponents."""
 
@@ -50,9 +51,8 @@ TABLES: dict[str, tuple[int, str, tuple[str, ...]]] = {
 def play(table: str, bot: str, games: int, args: argparse.Namespace) -> dict[str, Any]:
     """``bot`` plays ``table``: its figures as ``coloretto arena --json`` gives them."""
     players, side, opponents = TABLES[table]
-    arena = Arena(
-        Rules(players=players, scoring=Scoring(side)), (bot, *opponents), games, args.seed
-    )
+    rules = Rules(players=players, scoring=Scoring(side))
+    arena = Arena(rules, (bot, *opponents), games, args.seed, time_limit=args.time_limit)
     start = time.perf_counter()
 
     def progress(done: int) -> None:
@@ -81,16 +81,24 @@ def cell(row: dict[str, Any] | None) -> str:
 
 
 def edge_share(table: str, hard: dict[str, Any] | None, oracle: dict[str, Any] | None) -> str:
-    """The share of the oracle's edge over a fair share that ``hard`` takes, paired games.
+    """The share of the oracle's edge over a fair share (1/players) that ``hard`` takes, and
+    in brackets the widest range its two Wilson intervals allow (a conservative bound, not
+    an interval of its own: the games are paired, which the bound does not use).
 
-    >>> edge_share("4/brown/builder", {"win_rate": 0.75}, {"win_rate": 0.95})
-    '71%'
+    >>> hard = {"win_rate": 0.75, "ci95": [0.7, 0.8]}
+    >>> edge_share("4/brown/builder", hard, {"win_rate": 0.95, "ci95": [0.9, 0.97]})
+    '71% (62-85%)'
     """
     if hard is None or oracle is None:
         return ""
     fair = 1 / TABLES[table][0]
-    possible = oracle["win_rate"] - fair
-    return f"{(hard['win_rate'] - fair) / possible:.0%}" if possible > 0 else "n/a"
+    (low, high), (oracle_low, oracle_high) = hard["ci95"], oracle["ci95"]
+    if oracle_low <= fair:
+        return "n/a"
+    share = (hard["win_rate"] - fair) / (oracle["win_rate"] - fair)
+    least = (low - fair) / (oracle_high - fair)
+    most = min(1.0, (high - fair) / (oracle_low - fair))
+    return f"{share:.0%} ({100 * least:.0f}-{most:.0%})"
 
 
 def main() -> None:
@@ -101,6 +109,12 @@ def main() -> None:
     parser.add_argument("--games-at-five", type=int, default=50, help="per 5-player table")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        help="seconds a move may take (the arena's; half of it is each move's budget)",
+    )
     parser.add_argument("--out", type=Path, required=True, help="JSON lines, one per table")
     parser.add_argument("--play", default=None, help="play only these of --bots (default all)")
     args = parser.parse_args()
