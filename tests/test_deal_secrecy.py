@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 import secrets
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,15 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
+from coloretto.bots.arena import Arena, run_arena
+from coloretto.bots.oracle import OracleBot
+from coloretto.bots.search import SearchBot
 from coloretto.cli import play_command
 from coloretto.cli.main import build_parser
 from coloretto.engine import (
+    GameState,
     Match,
+    PlayerView,
     RecordError,
     Rules,
     SeedSecrecy,
@@ -40,6 +46,7 @@ from coloretto.play.saving import read_session, session_meta
 from coloretto.play.seed_text import seed_code
 from coloretto.play.session import Session
 from coloretto.store.records import read_record, write_record
+from tests.conftest import install_bots
 from tests.online.conftest import ServerProcess
 
 FAR_BEYOND_A_SEARCH = 96
@@ -302,6 +309,85 @@ def test_a_record_file_holds_a_39_digit_seed_and_no_longer_number(tmp_path: Path
     path.write_text(path.read_text().replace(str(2**SEED_BITS - 1), "9" * 41))
     with pytest.raises(RecordError, match="41 digits"):
         read_record(path)
+
+
+# ------------------------------------------------------------------ the bots' views
+
+
+def shown(view: PlayerView) -> dict[str, object]:
+    """Everything a seat's view shows: each public property, and each public method that
+    takes only the seat (or nothing), called; ``sample`` aside (it takes a generator)."""
+    values: dict[str, object] = {}
+    for name in dir(view):
+        if name.startswith("_") or name == "sample":
+            continue
+        value = getattr(view, name)
+        if callable(value):
+            seats = range(view.seats)
+            try:
+                value = value()
+            except TypeError:
+                value = [value(seat) for seat in seats]
+        values[name] = value
+    return values
+
+
+def test_a_bots_view_shows_nothing_of_the_order_of_the_deck() -> None:
+    """Two games alike but for the order of their decks look alike from every seat, and
+    their views deal the same samples: a bot given a seat's view cannot tell them apart."""
+    state = new_game(Rules(players=4), seed=9)
+    rng = random.Random(9)
+    for _ in range(30):
+        state = state.apply(rng.choice(state.legal_actions()))
+    sorted_rest = [card for card, n in sorted(state.unseen().items()) for _ in range(n)]
+    other = state.with_deck_order(sorted_rest)
+    assert other.setup.deck != state.setup.deck
+    for seat in range(4):
+        view, twin = state.view(seat), other.view(seat)
+        assert type(view) is PlayerView
+        assert not hasattr(view, "true_state")
+        assert shown(view) == shown(twin)
+        assert not any(isinstance(v, GameState) for v in shown(view).values())
+        assert view.sample(random.Random(2)).setup.deck == twin.sample(random.Random(2)).setup.deck
+
+
+SPY = """
+SEEN = []
+
+
+class Spy:
+    def __init__(self, seed=None):
+        pass
+
+    def choose(self, view, legal, budget=None):
+        SEEN.append(type(view))
+        return legal[0]
+"""
+
+
+def test_in_the_arena_only_the_oracle_is_shown_the_deck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a table with the oracle (which refuses to move without the deck: the arena is
+    strict), every other bot, a plug-in or the search, is given its seat's view alone."""
+    install_bots(tmp_path / "site", monkeypatch, "spy_bots", SPY, ["spy = spy_bots:Spy"])
+    arena = Arena(
+        Rules(players=3), ("oracle:iterations=2", "spy", "search:iterations=2"), 3, strict=True
+    )
+    seen: list[type] = []
+    real_choose = SearchBot.choose
+
+    def choose(bot: SearchBot, view: PlayerView, *args: Any) -> Any:
+        if not isinstance(bot, OracleBot):
+            seen.append(type(view))
+        return real_choose(bot, view, *args)
+
+    monkeypatch.setattr(SearchBot, "choose", choose)
+    run_arena(arena, jobs=1)
+    spied = sys.modules["spy_bots"].SEEN
+    assert spied
+    assert seen
+    assert set(spied) == set(seen) == {PlayerView}
 
 
 # ------------------------------------------------------------------ a real server

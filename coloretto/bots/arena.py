@@ -26,8 +26,8 @@ from typing import Protocol
 from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
 from coloretto.bots.options import number
+from coloretto.bots.oracle import make_measured_bot
 from coloretto.bots.players import BotPlayers
-from coloretto.bots.registry import make_bot
 from coloretto.bots.workers import process_pool
 from coloretto.engine import GameState, Match, Outcome, Rules, record_text
 from coloretto.engine.seeds import arena_deal_seed
@@ -69,7 +69,7 @@ class Arena:
             raise ValueError("games must be at least 1")
         number("the time limit", self.time_limit, above=0)
         for spec in self.bots:
-            make_bot(spec, seed=0)  # fail early on unknown bots or bad options
+            make_measured_bot(spec, seed=0)  # fail early on unknown bots or bad options
 
     def deal_seed(self, deal: int) -> int:
         """The seed that deals the arena's deal number ``deal`` (from 0), as a game's seed:
@@ -255,7 +255,7 @@ def played_game(arena: Arena, number: int) -> FinishedGame:
     entry_of = [(p + rotation) % players for p in range(players)]
     seed = arena.deal_seed(number // players)
     game = _ArenaGame(arena, Match.start(rules, seed).game, entry_of)
-    bots = BotPlayers({p: arena.bots[entry_of[p]] for p in range(players)}, seed)
+    bots = BotPlayers({p: arena.bots[entry_of[p]] for p in range(players)}, seed, measuring=True)
 
     async def ask(turn: BotTurn) -> Answer:
         return bots.choose(turn.state, time_limit=arena.time_limit)

@@ -23,7 +23,8 @@ from uuid import uuid4
 
 import coloretto
 from coloretto.bots.arena import Arena, FinishedGame, played_game
-from coloretto.bots.registry import BotError, make_bot
+from coloretto.bots.oracle import make_measured_bot
+from coloretto.bots.registry import BotError
 
 CONNECT_SECONDS = 10.0
 """How long the scheduler may take to answer, and to have a worker, before giving up."""
@@ -65,7 +66,7 @@ def check_worker(bots: tuple[str, ...]) -> WorkerCheck:
     problems = []
     for spec in bots:
         try:
-            make_bot(spec, seed=0)
+            make_measured_bot(spec, seed=0)
         except (BotError, ValueError) as error:
             problems.append(str(error))
     return WorkerCheck(coloretto.__version__, code_fingerprint(), tuple(problems))

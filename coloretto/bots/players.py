@@ -35,6 +35,7 @@ from coloretto.bots.guard import Analysis, Answer, guarded_analysis, guarded_cho
 from coloretto.bots.registry import make_bot
 from coloretto.engine import Action, GameState, PlayerView
 from coloretto.engine.seeds import Seed, match_ply, move_seed
+from coloretto.engine.view import RevealedView
 
 
 @runtime_checkable
@@ -76,12 +77,17 @@ class BotPlayers:
     one question at a time: one still thinking (a late bot in its abandoned thread, or a
     second hint asked before the first is answered) is not asked again until it is done;
     meanwhile a new bot, made for the one question, answers (after catching up).
+
+    ``measuring`` (the arena's tables only, never a game's) lets a spec name the oracle
+    (``coloretto.bots.oracle``), which is shown the whole game; every other bot is
+    shown its seat's view alone, as in the game.
     """
 
-    def __init__(self, specs: Mapping[int, str], seed: Seed) -> None:
+    def __init__(self, specs: Mapping[int, str], seed: Seed, *, measuring: bool = False) -> None:
         self.specs: Mapping[int, str] = dict(specs)
         """Each bot's spec, by player."""
         self.seed = seed
+        self.measuring = measuring
         self._bots: dict[int, Bot] = {}
         self._lent: set[int] = set()
         self._lock = threading.Lock()
@@ -107,7 +113,7 @@ class BotPlayers:
         lent = _Lent(self, player if free else None)
         try:
             if bot is None:
-                bot = make_bot(self.specs[player], seed=move_seed(self.seed, seat, ply))
+                bot = self._make(self.specs[player], seed=move_seed(self.seed, seat, ply))
                 if view.history() and isinstance(bot, CatchesUp):
                     bot.catch_up(view)
                 if free:
@@ -120,6 +126,24 @@ class BotPlayers:
             raise
         lent.bot = bot
         return lent
+
+    def _make(self, spec: str, seed: int) -> Bot:
+        """The bot ``spec`` names (the oracle too when ``measuring``). Raises ``BotError``."""
+        if not self.measuring:
+            return make_bot(spec, seed)
+        from coloretto.bots.oracle import make_measured_bot  # noqa: PLC0415 (the search)
+
+        return make_measured_bot(spec, seed)
+
+    def _view(self, state: GameState, seat: int, player: int) -> PlayerView:
+        """What ``player``'s bot is shown of ``state`` to move ``seat``: the seat's view,
+        or when ``measuring`` the whole game if the bot is the oracle."""
+        if self.measuring:
+            from coloretto.bots.oracle import sees_the_deck  # noqa: PLC0415 (the search)
+
+            if sees_the_deck(self.specs[player]):
+                return RevealedView(state, seat)
+        return state.view(seat)
 
     def _returned(self, player: int) -> None:
         with self._lock:
@@ -138,7 +162,7 @@ class BotPlayers:
         within ``time_limit`` seconds (``budget_for``)."""
         seat = state.current_player
         who = state.rules.controller(seat) if player is None else player
-        view = state.view(seat)
+        view = self._view(state, seat, who)
         ply = match_ply(state, game_number)
         seed_seat = seat if player is None else player
         return guarded_choice(

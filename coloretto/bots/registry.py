@@ -56,6 +56,10 @@ when to set it and lists the changes)."""
 
 DEFAULT_LEVEL = "normal"
 
+ORACLE = "oracle"
+"""The bot for measurement only that sees the order of the deck (``coloretto.bots.oracle``):
+no entry point, never a player's opponent; only the arena makes it."""
+
 
 class BotError(ValueError):
     """An unknown bot, a bot that fails to load, or options it does not take."""
@@ -133,6 +137,11 @@ def load_factory(name: str) -> BotFactory:
         raise BotError(
             f"the level {name!r} takes no options (it stands for {LEVELS[name]}; give that "
             "spec with other options instead)"
+        )
+    if name == ORACLE and name not in points:
+        raise BotError(
+            "the oracle sees the order of the deck: it is for measurement with "
+            f"coloretto arena only, never a player's opponent; {choices(points)}"
         )
     if name not in points:
         raise BotError(f"unknown bot {name!r}; {choices(points)}")

@@ -200,6 +200,11 @@ class SearchBot:
         """A deal consistent with ``view``, and who plays each seat in it (``sample``)."""
         if self.sample and self._opponents is not None:
             self._players = self._opponents.sample(self._rng)
+        return self._cards(view)
+
+    def _cards(self, view: PlayerView) -> GameState:
+        """The order of the deck in one deal: the unseen cards shuffled (the oracle,
+        ``coloretto.bots.oracle``, is given the real order instead)."""
         return view.sample(self._rng)
 
     def _compare(

@@ -1,4 +1,5 @@
-"""One seat's view of a game: everything but the order of the deck."""
+"""One seat's view of a game: everything but the order of the deck (and, for measurement
+only, a view that holds the deck too)."""
 
 from __future__ import annotations
 
@@ -184,3 +185,25 @@ class PlayerView:
         the real order of the deck.
         """
         return self._state.shuffled(rng)
+
+
+class RevealedView(PlayerView):
+    """A seat's view that also holds the whole game, the order of the deck included: for
+    measurement only.
+
+    Only the arena makes one, and only for the oracle (``coloretto.bots.oracle``), which
+    measures how far a bot stands from a player who knows the next cards. Every other bot,
+    in the game, the server, the hints and the arena alike, is given a ``PlayerView``, which
+    has no way to the deck's order.
+
+    >>> from coloretto.engine import Rules, new_game
+    >>> game = new_game(Rules(players=3), seed=5)
+    >>> RevealedView(game, 0).true_state() is game
+    True
+    """
+
+    __slots__ = ()
+
+    def true_state(self) -> GameState:
+        """The game itself, as the table holds it: the real order of the deck."""
+        return self._state
