@@ -26,6 +26,7 @@ from coloretto.online.server.limits import Bucket
 from coloretto.online.server.live_room import POLICY, ClosingError, LiveRoom, Seat
 from coloretto.online.server.relay import RelayedConnection, deliver
 from coloretto.online.server.rooms import RoomError, over_record
+from coloretto.online.server.server_part import ServerPart
 from coloretto.online.server.standings import ladder
 from coloretto.online.wire.accounts import normalise_server, opening_route
 from coloretto.online.wire.messages import (
@@ -62,19 +63,14 @@ if TYPE_CHECKING:
     from coloretto.online.server.room_server import RoomServer
 
 
-class Door:
+class Door(ServerPart):
     """Each connection, from its opening request (or the requests answered before one:
     challenges, accounts, the lobby's tables, the ladder) to its end: its requests read,
     checked against its budgets and passed to its room, or relayed to the process that
     plays the room."""
 
     def __init__(self, server: RoomServer) -> None:
-        self.server = server
-        self.space = server.space
-        self.log = server.log
-        self.limits = server.limits
-        self.rooms = server.rooms
-        self.clock = server.clock
+        super().__init__(server)
         self.audit = server.audit
         self.shell = server.shell
 

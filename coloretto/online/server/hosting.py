@@ -11,6 +11,7 @@ from coloretto.online.server.account_service import registered_name
 from coloretto.online.server.database import StoreError
 from coloretto.online.server.live_room import ClosingError, LiveRoom, Seat
 from coloretto.online.server.rooms import Room, RoomError, new_code
+from coloretto.online.server.server_part import ServerPart
 from coloretto.online.wire.clock import DEFAULT_PROFILE, Clock, ClockError, profile
 from coloretto.online.wire.protocol import ErrorCode, Host, Join, Opening, Resume
 
@@ -18,17 +19,12 @@ if TYPE_CHECKING:
     from coloretto.online.server.room_server import RoomServer
 
 
-class Hosting:
+class Hosting(ServerPart):
     """Rooms opened and seats taken: each address's budgets of rooms, the table's clock,
     guests' names, new codes."""
 
     def __init__(self, server: RoomServer) -> None:
-        self.server = server
-        self.space = server.space
-        self.log = server.log
-        self.limits = server.limits
-        self.rooms = server.rooms
-        self.clock = server.clock
+        super().__init__(server)
         self._hosting = asyncio.Lock()
         """Held while a room is opened (its budget counted, then the room made)."""
 

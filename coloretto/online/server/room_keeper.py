@@ -11,6 +11,7 @@ from coloretto.online.server.live_room import LiveRoom
 from coloretto.online.server.room_machine import RoomMachine
 from coloretto.online.server.room_space import status_of
 from coloretto.online.server.rooms import Room
+from coloretto.online.server.server_part import ServerPart
 from coloretto.online.wire.protocol import ErrorCode
 
 if TYPE_CHECKING:
@@ -25,17 +26,12 @@ SWEEP_ROOMS = 50
 """The most rooms one sweep takes over."""
 
 
-class RoomKeeper:
+class RoomKeeper(ServerPart):
     """The rooms in this process's memory: taken from the database (at the start, when
     asked for, by the sweep), kept whole, and let go (archived, left alone, removed)."""
 
     def __init__(self, server: RoomServer) -> None:
-        self.server = server
-        self.space = server.space
-        self.log = server.log
-        self.limits = server.limits
-        self.rooms = server.rooms
-        self.clock = server.clock
+        super().__init__(server)
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def load(self) -> int:

@@ -18,18 +18,19 @@ from coloretto.online.server.live_room import POLICY, LiveRoom, Seat
 from coloretto.online.server.relay import deliver
 from coloretto.online.server.room_machine import Close, Effect, KeepMove, KeepRoom, Send, Timer
 from coloretto.online.server.rooms import RoomError
+from coloretto.online.server.server_part import ServerPart
 from coloretto.online.wire.messages import ErrorMessage, RatingChange, ServerMessage
 from coloretto.online.wire.protocol import ErrorCode, LockTable, Remove, encode
 
 if TYPE_CHECKING:
-    from coloretto.online.server.room_server import RoomServer
+    pass
 
 
 LOBBY_PAUSE = 0.2
 """Seconds a lobby update waits for more changes to tell with it."""
 
 
-class RoomShell:
+class RoomShell(ServerPart):
     """The asyncio shell around each room's ``RoomMachine``: it feeds the machine its
     events (requests, connections coming and going, timers, bots' answers, the database's
     answers) and carries out its effects (messages, closings, timers, records kept before
@@ -37,13 +38,6 @@ class RoomShell:
 
     _farewells: ClassVar[set[asyncio.Task[None]]] = set()
     """Connections being closed (kept here until they are)."""
-
-    def __init__(self, server: RoomServer) -> None:
-        self.server = server
-        self.space = server.space
-        self.log = server.log
-        self.rooms = server.rooms
-        self.clock = server.clock
 
     # ------------------------------------------------------------------ effects
 
