@@ -9,7 +9,7 @@ import json
 import logging
 import random
 import sqlite3
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 
 import pytest
@@ -516,6 +516,38 @@ def test_the_moves_a_bot_played_for_a_person_away_as_the_server_tells_them() -> 
         assert message.covered is covered
     assert bot_covered([0, 5], 6) == {0, 5}
     assert bot_covered(None, 6) == set()
+
+
+def test_the_moves_a_bot_played_go_sorted_the_same_bytes_whatever_their_order() -> None:
+    """``covered`` is encoded in the moves' order (a set's own order is not: ``{8, 1}``
+    iterates 8 first), so the same game is the same bytes."""
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=3), "easy", 0.0, 5.0))
+    room.start()
+    for _ in range(10):
+        room.session.apply(room.session.game.legal_actions()[0])
+
+    def told(covered: Iterable[int]) -> str:
+        game = room.session.game
+        return encode(
+            GameMessage.of(
+                room="ABC234", id=room.session.id, player=0, rules=game.rules,
+                players=room.session.config.players, level="easy", delay=0.0, away_after=5.0,
+                setup=PublicSetup.of(game.setup), moves=game.history(),
+                covered=covered,
+            )
+        )  # fmt: skip
+
+    texts = {
+        told(covered)
+        for covered in ({8, 1, 9, 0}, [9, 8, 1, 0], (0, 1, 8, 9), {8: 1, 1: 1, 9: 1, 0: 1})
+    }
+    assert len(texts) == 1
+    (text,) = texts
+    assert json.loads(text)["covered"] == [0, 1, 8, 9]
+    message = parse_message(text.replace('"covered":[0,1,8,9]', '"covered":[9,1,8,0,1]'))
+    assert isinstance(message, GameMessage)
+    assert message.covered == {0, 1, 8, 9}
+    assert encode(message) == text  # read back unsorted, told sorted again
 
 
 @pytest.mark.parametrize("value", [1, "yes", None, [7]])

@@ -184,7 +184,7 @@ class RoomNews(Generic[C]):
             number=session.match.game_number,
             results=session.match.results,
             away=tuple(self.machine.away()),
-            covered=frozenset(room.covered),
+            covered=room.covered,
             next_in=self.machine.next_in(now),
             timing=self.timing(now),
         )
