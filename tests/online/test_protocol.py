@@ -160,6 +160,34 @@ def test_bad_requests_are_refused_with_a_code_and_a_reason(
     assert refused.value.code == code
 
 
+HOSTING = {"type": "host", "name": "Ana", "rules": RULES, "bot": "easy"}
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({**HOSTING, "public": True, "fill_after": None}, "fill_after: expected a number"),
+        ({**HOSTING, "clock": None}, "clock: expected a clock's name"),
+        ({**HOSTING, "account": None}, "account: expected an object with a name"),
+        ({"type": "join", "room": "ABC234", "name": "Ana", "account": None}, "account: "),
+        ({"type": "resume", "room": "ABC234", "token": "a" * 32, "account": None}, "account: "),
+    ],
+)
+def test_a_null_for_an_optional_field_is_refused_naming_it(
+    fields: dict[str, object], words: str
+) -> None:
+    """An opening's optional fields are left out when unset, never null (as version 1
+    always said); in Python, ``None`` is the same as leaving one out."""
+    with pytest.raises(ProtocolError, match=words) as refused:
+        parse_request(request(**fields))
+    assert refused.value.code == "bad-request"
+    unset = Host.of("Ana", Rules(players=3), "easy", 0.6, 30.0, public=True)
+    assert structs.replace(unset, fill_after=None, clock=None, account=None) == unset
+    assert Join("ABC234", "Ana", None) == Join("ABC234", "Ana")  # type: ignore[arg-type]
+    assert {"fill_after", "clock", "account"}.isdisjoint(json.loads(encode(unset)))
+    assert parse_request(encode(unset)) == unset
+
+
 def test_binary_frames_are_refused() -> None:
     with pytest.raises(ProtocolError, match="text"):
         parse_request(b'{"type": "start"}')

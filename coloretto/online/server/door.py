@@ -9,6 +9,7 @@ import contextlib
 import time
 from typing import TYPE_CHECKING, cast
 
+from msgspec import UNSET
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
@@ -208,8 +209,8 @@ class Door(ServerPart):
         connection passed on from another process was checked there."""
         if isinstance(ws, RelayedConnection):
             return ws.account
-        claim = None if isinstance(opening, Watch) else opening.account
-        if claim is None:
+        claim = UNSET if isinstance(opening, Watch) else opening.account
+        if claim is UNSET:
             return None
         route = opening_route(opening)
         problem: ProtocolError | None = None

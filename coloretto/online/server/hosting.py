@@ -7,6 +7,8 @@ import asyncio
 import secrets
 from typing import TYPE_CHECKING
 
+from msgspec import UNSET
+
 from coloretto.online.server.account_service import registered_name
 from coloretto.online.server.database import StoreError
 from coloretto.online.server.live_room import ClosingError, LiveRoom, Seat
@@ -113,7 +115,7 @@ class Hosting(ServerPart):
         """The speed profile of a new table: the one its host named, or at a public or
         rated table the server's default; ``RoomError`` for a name the server lacks."""
         clocks = self.limits.clocks
-        if request.clock is not None:
+        if request.clock is not UNSET:
             try:
                 return profile(clocks, request.clock)
             except ClockError as error:

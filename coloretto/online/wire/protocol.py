@@ -28,6 +28,7 @@ from enum import StrEnum
 from typing import Annotated, Any, TypeVar
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
@@ -515,9 +516,18 @@ Claim = Annotated[AccountClaim, msgspec.Meta(description="an object with a name 
 
 
 class _Opening(Frame, frozen=True, kw_only=True):
-    """The first request of a connection: it carries the protocol's version."""
+    """The first request of a connection: it carries the protocol's version. Its optional
+    fields (``account``, ``clock``, ``fill_after``) are ``UNSET`` when left out, and left
+    out when unset; a JSON ``null`` is refused (``expected ...``, naming the field). In
+    Python, ``None`` given for one is the same as leaving it out."""
 
     version: Version = msgspec.field(default_factory=_version)
+
+    def _unset(self, *fields: str) -> None:
+        """``None`` given in Python for ``fields`` is ``UNSET``."""
+        for name in fields:
+            if getattr(self, name) is None:
+                msgspec.structs.force_setattr(self, name, UNSET)
 
 
 def _seat_name(name: str) -> str:
@@ -535,11 +545,11 @@ def _seat_name(name: str) -> str:
 class Host(_Opening, frozen=True, kw_only=True, tag="host"):
     """Open a room: the host's name, the rules (``rules.games``: the games of the match),
     the bots' level and pace; ``account``: who the host is on this server (a guest:
-    ``None``). A ``public`` table is listed in the lobby (``Tables``); ``fill_after``
-    seconds after it opens, bots take its free seats and its game starts (``None``: the
+    ``UNSET``). A ``public`` table is listed in the lobby (``Tables``); ``fill_after``
+    seconds after it opens, bots take its free seats and its game starts (``UNSET``: the
     host starts it). A ``rated`` table seats only players with an account, and its games
     change their ratings. ``clock``: the name of the server's speed profile every
-    person's moves are timed by (``None``: none at a private table, the server's default
+    person's moves are timed by (``UNSET``: none at a private table, the server's default
     at a public or rated one). Made with ``Host.of``."""
 
     name: Name
@@ -550,13 +560,14 @@ class Host(_Opening, frozen=True, kw_only=True, tag="host"):
     away_after: AwayAfter = msgspec.field(default_factory=lambda: DEFAULT_AWAY_AFTER)
     public: Flag = False
     rated: Flag = False
-    fill_after: FillAfter | None = None
-    clock: ClockName | None = None
-    account: Claim | None = None
+    fill_after: FillAfter | UnsetType = UNSET
+    clock: ClockName | UnsetType = UNSET
+    account: Claim | UnsetType = UNSET
 
     def __post_init__(self) -> None:
+        self._unset("fill_after", "clock", "account")
         msgspec.structs.force_setattr(self, "name", _seat_name(self.name))
-        if self.fill_after is not None and not self.public:
+        if self.fill_after is not UNSET and not self.public:
             raise ProtocolError("fill_after: only a public table fills itself with bots")
 
     @classmethod
@@ -576,8 +587,10 @@ class Host(_Opening, frozen=True, kw_only=True, tag="host"):
     ) -> Host:
         """The request for a table of ``rules`` (``rules.games`` goes as ``games``)."""
         return cls(name=name, table_rules=TableRules.of(rules), games=rules.games, bot=bot,
-                   delay=float(delay), away_after=float(away_after), account=account,
-                   public=public, rated=rated, fill_after=fill_after, clock=clock)  # fmt: skip
+                   delay=float(delay), away_after=float(away_after),
+                   account=UNSET if account is None else account, public=public, rated=rated,
+                   fill_after=UNSET if fill_after is None else fill_after,
+                   clock=UNSET if clock is None else clock)  # fmt: skip
 
     @property
     def rules(self) -> Rules:
@@ -590,9 +603,10 @@ class Join(_Opening, frozen=True, tag="join"):
 
     room: RoomCode
     name: Name
-    account: Claim | None = None
+    account: Claim | UnsetType = UNSET
 
     def __post_init__(self) -> None:
+        self._unset("account")
         msgspec.structs.force_setattr(self, "name", _seat_name(self.name))
 
 
@@ -602,7 +616,10 @@ class Resume(_Opening, frozen=True, tag="resume"):
 
     room: RoomCode
     token: Token
-    account: Claim | None = None
+    account: Claim | UnsetType = UNSET
+
+    def __post_init__(self) -> None:
+        self._unset("account")
 
 
 class Watch(_Opening, frozen=True, tag="watch"):
