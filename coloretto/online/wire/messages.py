@@ -27,6 +27,7 @@ import msgspec
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Move, Rules
+from coloretto.engine.record import RulesForm
 from coloretto.engine.rules import MAX_GAMES
 from coloretto.online.wire.clock import MAX_BANK, MAX_TIMEOUTS, Clock
 from coloretto.online.wire.protocol import (
@@ -41,7 +42,6 @@ from coloretto.online.wire.protocol import (
     Level,
     ProtocolError,
     RoomCode,
-    RulesForm,
     Token,
     account_name,
     b64url,

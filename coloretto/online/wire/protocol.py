@@ -32,7 +32,8 @@ from msgspec import UNSET, UnsetType
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
-from coloretto.engine.rules import MAX_GAMES, Edition, Scoring, Variant
+from coloretto.engine.record import Games, TableRules
+from coloretto.engine.rules import MAX_GAMES
 from coloretto.online.wire.names import NameRefused, check_name
 from coloretto.play.config import MAX_DELAY, MAX_NAME
 from coloretto.store.text import printable
@@ -250,7 +251,7 @@ class ProtocolError(ValueError):
 # ---------------------------------------------------------------- frames
 
 T = TypeVar("T")
-F = TypeVar("F", bound="Frame")
+F = TypeVar("F", bound=msgspec.Struct)
 
 
 class Frame(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -324,7 +325,7 @@ class _Said(msgspec.Struct):
 
 
 def refusal(
-    error: msgspec.ValidationError, kind: tuple[str, type[Frame] | None], noun: str
+    error: msgspec.ValidationError, kind: tuple[str, type[msgspec.Struct] | None], noun: str
 ) -> ProtocolError:
     """``error`` (msgspec's, of a frame of type ``kind``: its name and class) as the
     protocol says it: the field's path (a message's under its type), then what it should
@@ -356,9 +357,9 @@ def refusal(
 
 
 def convert(data: object, cls: type[F], where: str) -> F:
-    """``cls`` (a ``Frame``) from plain JSON values ``data`` (a store's copy, or part of a
-    frame), checked as a frame's are; ``ProtocolError`` naming the field at fault (under
-    ``where``) unless it is exactly right."""
+    """``cls`` (a ``Frame``, or the rules' ``RulesForm``) from plain JSON values ``data``
+    (a store's copy, or part of a frame), checked as a frame's are; ``ProtocolError``
+    naming the field at fault (under ``where``) unless it is exactly right."""
     try:
         return msgspec.convert(data, cls)
     except msgspec.ValidationError as error:
@@ -404,9 +405,6 @@ Seat = Annotated[
 Ply = Annotated[
     int, msgspec.Meta(description=f"a whole number from 0 to {MAX_PLY}", ge=0, le=MAX_PLY)
 ]
-Games = Annotated[
-    int, msgspec.Meta(description=f"a whole number from 1 to {MAX_GAMES}", ge=1, le=MAX_GAMES)
-]
 NextGame = Annotated[
     int, msgspec.Meta(description=f"a whole number from 2 to {MAX_GAMES}", ge=2, le=MAX_GAMES)
 ]
@@ -442,10 +440,6 @@ Signature = Annotated[
     msgspec.Meta(description=f"{SIGNATURE_BYTES} bytes in base64url", pattern="^[A-Za-z0-9_-]*$"),
 ]
 AccountName = Annotated[str, msgspec.Meta(description="an account's name")]
-Players = Annotated[int, msgspec.Meta(description="a whole number from 2 to 5", ge=2, le=5)]
-ScoringName = Annotated[Scoring, msgspec.Meta(description="brown or gray")]
-EditionName = Annotated[Edition, msgspec.Meta(description="classic or anniversary")]
-VariantName = Annotated[Variant, msgspec.Meta(description="standard, four-rows or ghost")]
 
 
 def _version() -> int:
@@ -455,46 +449,6 @@ def _version() -> int:
 Version = Annotated[int, msgspec.Meta(description=f"version {VERSION}")]
 """An opening's ``version`` (always written: a default of ``msgspec.field``'s factory
 is never left out; whether the frame said it is ``parse_request``'s to check)."""
-
-
-class TableRules(Frame, frozen=True, omit_defaults=False):
-    """The rules of a game as they go on the wire, but for the match's length: ``host``'s
-    ``rules`` (its ``games`` is a field of the request), and with ``games`` (``RulesForm``)
-    every message's; any left out take their default. ``Rules`` checks them whole."""
-
-    players: Players = 4
-    scoring: ScoringName = Scoring.BROWN
-    edition: EditionName = Edition.CLASSIC
-    variant: VariantName = Variant.STANDARD
-
-    def __post_init__(self) -> None:
-        self.with_games(1)  # the rules' own check: a 2-player variant, say
-
-    def with_games(self, games: int) -> Rules:
-        """The engine's ``Rules``: these, for a match of ``games`` games."""
-        return Rules(self.players, self.scoring, self.edition, self.variant, games)
-
-    @classmethod
-    def of(cls, rules: Rules) -> TableRules:
-        """``rules``' wire form, without the match's length."""
-        return cls(rules.players, rules.scoring, rules.edition, rules.variant)
-
-
-class RulesForm(TableRules, frozen=True):
-    """The rules of a game or match as they go on the wire (as a game record writes
-    them): ``Rules``' one wire form."""
-
-    games: Games = 1
-
-    @property
-    def rules(self) -> Rules:
-        """The engine's ``Rules``."""
-        return self.with_games(self.games)
-
-    @classmethod
-    def of(cls, rules: Rules) -> RulesForm:
-        """``rules``' wire form."""
-        return cls(rules.players, rules.scoring, rules.edition, rules.variant, rules.games)
 
 
 class AccountClaim(Frame, frozen=True):
