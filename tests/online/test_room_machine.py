@@ -25,10 +25,12 @@ from hypothesis.stateful import (
 
 from coloretto.engine import Action, IllegalAction, Rules
 from coloretto.online.server.room_machine import (
+    LOBBY_PAUSE,
     Close,
     Effect,
     KeepMove,
     KeepRoom,
+    LetGo,
     Note,
     RoomMachine,
     Send,
@@ -39,11 +41,13 @@ from coloretto.online.server.rooms import Room, RoomError, stand_in
 from coloretto.online.wire.clock import MAX_TIMEOUTS, Clock
 from coloretto.online.wire.messages import (
     GameMessage,
+    LobbyMessage,
     MoveMessage,
     OverMessage,
     PresenceMessage,
     RatedMessage,
     RatingChange,
+    WelcomeMessage,
 )
 from coloretto.online.wire.protocol import ErrorCode, Host
 from coloretto.play.session import Session
@@ -52,23 +56,43 @@ QUICK = Clock("quick", 60.0, 5.0)
 AWAY_AFTER = 30.0
 
 
+FILL_AFTER = 30.0
+
+
+def seated_room(
+    *,
+    clock: Clock | None = QUICK,
+    rated: bool = False,
+    games: int = 1,
+    seed: int = 1,
+    public: bool = False,
+) -> tuple[Room, list[str]]:
+    """A room of Ana (the host, seat 0), Ben (seat 1) and a free seat, not started, its
+    match dealt from ``seed`` (``public``: bots fill it ``FILL_AFTER`` seconds after it
+    opened); and Ana's and Ben's tokens."""
+    host = Host.of(
+        "Ana", Rules(players=3, games=games), "easy", 0, AWAY_AFTER, rated=rated,
+        public=public, fill_after=FILL_AFTER if public else None,
+    )  # fmt: skip
+    room, ana = Room.open("ABCDEF", host, "Ana" if rated else None, clock)
+    _, ben = room.join("Ben", "Ben" if rated else None)
+    room.session = Session(replace(room.session.config, seed=seed))
+    return room, [ana, ben]
+
+
 def new_room(
     *, clock: Clock | None = QUICK, rated: bool = False, games: int = 1, seed: int = 1
 ) -> Room:
     """A room of Ana (the host, seat 0), Ben (seat 1) and a bot, not started, its match
     dealt from ``seed``."""
-    host = Host.of("Ana", Rules(players=3, games=games), "easy", 0, AWAY_AFTER, rated=rated)
-    room, _ = Room.open("ABCDEF", host, "Ana" if rated else None, clock)
-    room.join("Ben", "Ben" if rated else None)
-    room.session = Session(replace(room.session.config, seed=seed))
-    return room
+    return seated_room(clock=clock, rated=rated, games=games, seed=seed)[0]
 
 
 def started(room: Room, now: float = 0.0) -> RoomMachine[str]:
     """``room``'s machine with Ana and Ben connected, its game started and kept."""
     machine: RoomMachine[str] = RoomMachine(room, alone_seconds=600.0)
-    machine.join("ana", 0, now)
-    machine.join("ben", 1, now)
+    machine.arrive("ana", 0, None, now, now)
+    machine.arrive("ben", 1, None, now, now)
     assert isinstance(machine.start(now), KeepRoom)
     machine.confirm(now)
     return machine
@@ -233,10 +257,11 @@ def test_bots_stop_for_people_all_gone_long_unless_the_game_is_rated() -> None:
 
 def test_a_seat_taken_up_elsewhere_closes_its_old_connection() -> None:
     machine = started(new_room())
-    effects = machine.dismiss(1, ErrorCode.REPLACED, "taken up")
+    effects = machine.seating.dismiss(1, ErrorCode.REPLACED, "taken up")
     assert effects == [Close("ben", 1, ErrorCode.REPLACED, "taken up")]
     assert "ben" not in machine.connections
-    assert machine.join("ben-2", 1, 1.0)[-1] == Send(("ana", "ben-2"), PresenceMessage(away=()))
+    back = machine.arrive("ben-2", 1, None, 1.0, 1.0)
+    assert Send(("ana", "ben-2"), PresenceMessage(away=())) in back
 
 
 def test_a_stale_bot_answer_is_not_played() -> None:
@@ -247,11 +272,142 @@ def test_a_stale_bot_answer_is_not_played() -> None:
     machine.leave("ana" if player == 0 else "ben", 0.0)
     turn, _ = machine.bot_turn(AWAY_AFTER)
     assert turn is not None
-    machine.join("back", player, AWAY_AFTER)  # back in time: their own move
+    machine.arrive("back", player, None, AWAY_AFTER, AWAY_AFTER)  # back in time: their own move
     action = machine.room.session.game.legal_actions()[0]
     assert machine.play_bot(turn, action, AWAY_AFTER) is None
     machine.play(player, machine.room.ply, action, AWAY_AFTER)
     assert not sent(machine.confirm(AWAY_AFTER), MoveMessage)[0].message.covered  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ seats, timers, letting go
+
+
+def test_a_connection_is_welcomed_then_told_the_lobby_and_the_others_soon_after() -> None:
+    room, tokens = seated_room()
+    machine: RoomMachine[str] = RoomMachine(room, alone_seconds=600.0, lobby_seconds=60.0)
+    assert machine.opened(0.0, 1000.0, taken=False) == [Timer("idle", 60.0)]
+    effects = machine.arrive("ana", 0, tokens[0], 0.0, 1000.0)
+    welcome = WelcomeMessage(room="ABCDEF", seat=0, token=tokens[0])
+    assert effects[:2] == [Send(("ana",), welcome), Timer("idle", None)]
+    assert sent(effects, PresenceMessage) == [Send(("ana",), PresenceMessage(away=(1,)))]
+    (lobby,) = sent(effects, LobbyMessage)
+    assert lobby.to == ("ana",)
+    assert effects[-1] == Timer("lobby", LOBBY_PAUSE)
+    effects = machine.arrive("ben", 1, None, 0.1, 1000.1)  # within the pause: one update
+    assert sent(effects, WelcomeMessage)[0].message == WelcomeMessage("ABCDEF", 1, None)
+    assert not [e for e in effects if isinstance(e, Timer) and e.kind == "lobby"]
+    (told,) = machine.tell_lobby(1000.2)
+    assert isinstance(told, Send)
+    assert told.to == ("ana", "ben")
+    assert isinstance(told.message, LobbyMessage)
+    assert [s is not None and s.present for s in told.message.seats] == [True, True, False]
+    assert machine.leave("ben", 5.0)[-1] == Timer("lobby", LOBBY_PAUSE)  # Ben away: told
+
+
+def finish(machine: RoomMachine[str], now: float) -> tuple[float, list[Effect[str]]]:
+    """Let the bots play the game to its end (for people away or out of time, each move
+    1000 s after the last); the time then, and the effects of its last move's record."""
+    effects: list[Effect[str]] = []
+    while machine.room.mover() is not None:
+        now += 1000.0
+        turn, _ = machine.bot_turn(now)
+        assert turn is not None
+        keep = machine.play_bot(turn, turn.state.legal_actions()[0], now)
+        assert keep is not None
+        effects = machine.confirm(now)
+    return now, effects
+
+
+def test_a_watcher_is_told_the_game_as_it_stands_and_its_end() -> None:
+    machine = started(new_room())
+    now, _ = finish(machine, 0.0)
+    effects = machine.arrive("cy", None, None, now, 0.0)
+    told = [e.message for e in effects if isinstance(e, Send)]
+    assert [type(m) for m in told] == [WelcomeMessage, GameMessage, OverMessage]
+    assert all(e.to == ("cy",) for e in effects if isinstance(e, Send))
+
+
+def test_a_seat_is_taken_up_with_its_token_and_only_with_it() -> None:
+    room, tokens = seated_room()
+    machine = started(room)
+    with pytest.raises(RoomError) as refused:
+        machine.seating.resume("x" * 32)
+    assert refused.value.code is ErrorCode.BAD_TOKEN
+    assert set(machine.connections) == {"ana", "ben"}
+    player, effects = machine.seating.resume(tokens[1])
+    assert player == 1
+    assert effects == [
+        Close("ben", 1, ErrorCode.REPLACED, "your seat was taken up on another connection")
+    ]
+    assert sent(machine.arrive("ben-2", 1, None, 1.0, 1.0), GameMessage)[0].to == ("ben-2",)
+    with pytest.raises(RoomError) as late:
+        machine.seating.join("Cy", None)
+    assert late.value.code is ErrorCode.STARTED
+
+
+def test_the_host_removes_a_person_who_is_closed_and_the_lobby_told() -> None:
+    room, _ = seated_room()
+    machine: RoomMachine[str] = RoomMachine(room, alone_seconds=600.0)
+    machine.arrive("ana", 0, None, 0.0, 0.0)
+    machine.arrive("ben", 1, None, 0.0, 0.0)
+    machine.tell_lobby(0.0)
+    effects = machine.seating.remove(1)
+    assert effects == [
+        Close("ben", 1, ErrorCode.REMOVED, "the host removed you from the table"),
+        Timer("lobby", LOBBY_PAUSE),
+    ]
+    assert machine.room.people[1] is None
+    assert machine.away() == []
+    assert machine.seating.lock(True) == []  # the lobby is about to be told already
+    with pytest.raises(RoomError) as locked:
+        machine.seating.join("Cy", None)
+    assert locked.value.code is ErrorCode.LOCKED
+
+
+def test_a_public_table_fills_with_bots_when_its_wait_is_over() -> None:
+    room, _ = seated_room(public=True)
+    fill_at = room.table.fill_at
+    assert fill_at is not None
+    machine: RoomMachine[str] = RoomMachine(room, alone_seconds=600.0)
+    assert Timer("fill", pytest.approx(10.0)) in machine.opened(0.0, fill_at - 10, taken=False)
+    machine.arrive("ana", 0, None, 0.0, fill_at - 10)
+    keep, effects = machine.fill(10.0)
+    assert isinstance(keep, KeepRoom)
+    assert effects == [Note("room ABCDEF: its wait is over: bots fill the free seats")]
+    assert not machine.room.started or machine.pending  # told only once kept
+    told = machine.confirm(10.0)
+    assert sent(told, GameMessage)[0].to == ("ana",)
+    assert machine.fill(20.0) == (None, [])  # started: a late timer starts nothing
+    assert machine.tell_lobby(20.0) == []  # nor tells a lobby
+
+
+def test_an_empty_room_waits_then_leaves_the_memory_as_it_stands() -> None:
+    room, _ = seated_room()
+    lobby: RoomMachine[str] = RoomMachine(room, 600.0, idle_seconds=900.0, lobby_seconds=60.0)
+    lobby.arrive("ana", 0, None, 0.0, 0.0)
+    assert Timer("idle", 60.0) in lobby.leave("ana", 1.0)
+    assert lobby.idle(61.0) == [LetGo("remove")]
+    lobby.arrive("ana-2", 0, None, 62.0, 62.0)
+    assert lobby.idle(62.0) == []  # someone came back
+
+    for rated, verdict in ((False, [LetGo("leave-alone")]), (True, [])):
+        machine = started(new_room(rated=rated))
+        machine.leave("ana", 0.0)
+        assert Timer("idle", machine.idle_seconds) in machine.leave("ben", 1.0)
+        assert machine.idle(1.0 + machine.idle_seconds) == verdict  # rated: played to its end
+
+    machine = started(new_room(clock=None, rated=True, games=2))
+    machine.leave("ana", 0.0)
+    machine.leave("ben", 0.0)
+    now, effects = finish(machine, 0.0)  # the bots finish a rated game for people all away
+    assert machine.room.session.has_next_game
+    assert Timer("idle", machine.idle_seconds) in effects
+    assert machine.idle(now + machine.idle_seconds) == [LetGo("forget")]  # kept, not over
+
+    machine = started(new_room())
+    now, _ = finish(machine, 0.0)
+    machine.leave("ana", now)
+    assert machine.leave("ben", now) == [LetGo("archive")]  # the match is over: at once
 
 
 # ------------------------------------------------------------------ the state machine
@@ -315,7 +471,7 @@ class Rooms(RuleBasedStateMachine):
 
     @rule(player=st.sampled_from([0, 1, None]))
     def connect(self, player: int | None) -> None:
-        self.take(self.machine.join(self.connection(), player, self.now))
+        self.take(self.machine.arrive(self.connection(), player, None, self.now, self.now))
 
     @precondition(lambda self: bool(self.machine.connections))
     @rule(data=st.data())
@@ -326,8 +482,8 @@ class Rooms(RuleBasedStateMachine):
 
     @rule(player=st.sampled_from([0, 1]))
     def take_seat_up_again(self, player: int) -> None:
-        self.take(self.machine.dismiss(player, ErrorCode.REPLACED, "elsewhere"))
-        self.take(self.machine.join(self.connection(), player, self.now))
+        self.take(self.machine.seating.dismiss(player, ErrorCode.REPLACED, "elsewhere"))
+        self.take(self.machine.arrive(self.connection(), player, None, self.now, self.now))
 
     @rule(seconds=st.sampled_from([0.5, 5.0, 29.0, 61.0, 700.0]))
     def time_passes(self, seconds: float) -> None:
@@ -397,7 +553,7 @@ class Rooms(RuleBasedStateMachine):
     @precondition(lambda self: self.pending is None)
     @rule()
     def deal_timer_fires(self) -> None:
-        at = self.machine.next_at()
+        at = self.machine.dealer.next_at()
         if at is None:
             return
         self.now = max(self.now, at)
