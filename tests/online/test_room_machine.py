@@ -418,18 +418,44 @@ class Rooms(RuleBasedStateMachine):
 
     machine: RoomMachine[str]
 
-    @initialize(clock=st.sampled_from([QUICK, None]), rated=st.booleans(), seed=st.integers(0, 999))
-    def open_room(self, clock: Clock | None, rated: bool, seed: int) -> None:
+    @initialize(
+        clock=st.sampled_from([QUICK, None]),
+        rated=st.booleans(),
+        seed=st.integers(0, 999),
+        public=st.booleans(),
+    )
+    def open_room(self, clock: Clock | None, rated: bool, seed: int, public: bool) -> None:
+        """A room opened with Ana and Ben arrived: a private one started, a public one
+        waiting for its fill timer (or its host's start)."""
         self.rated = rated
-        self.machine = started(new_room(clock=clock, rated=rated, games=2, seed=seed))
+        room, self.tokens = seated_room(clock=clock, rated=rated, games=2, seed=seed, public=public)
+        self.epoch = 0.0 if room.table.fill_at is None else room.table.fill_at - FILL_AFTER
+        self.machine = RoomMachine(room, alone_seconds=600.0)
         self.now = 0.0
         self.count = 0
         self.closed: set[str] = set()
         self.pending: KeepMove | KeepRoom | None = None
-        self.kept = self.machine.room.ply  # actions of the game on the table kept
+        self.kept = 0  # actions of the game on the table kept
         self.told: list[int] = []  # plies told in move messages
         self.ended = False
-        self.wake: float | None = None
+        self.timers: dict[str, float] = {}  # when each timer set now fires
+        self.let_go: str | None = None
+        self.take(self.machine.opened(self.now, self.wall, taken=False))
+        assert ("fill" in self.timers) is public
+        self.take(self.machine.arrive("ana", 0, self.tokens[0], self.now, self.wall))
+        self.take(self.machine.arrive("ben", 1, self.tokens[1], self.now, self.wall))
+        if not public:
+            self.keep(self.machine.start(self.now))
+            self.store_keeps()
+
+    @property
+    def wall(self) -> float:
+        """The time since the epoch, as the machine is told it."""
+        return self.epoch + self.now
+
+    @property
+    def wake(self) -> float | None:
+        return self.timers.get("wake")
 
     # -------------------------------------------------------- effects out
 
@@ -440,8 +466,14 @@ class Rooms(RuleBasedStateMachine):
                 assert not set(effect.to) & self.closed, "a message to a closed connection"
                 assert set(effect.to) <= set(self.machine.connections)
                 message = effect.message
-                if isinstance(message, MoveMessage | OverMessage | RatedMessage):
+                if isinstance(message, MoveMessage | RatedMessage):
                     assert kept, f"{type(message).__name__} told before its record was kept"
+                if isinstance(message, OverMessage):  # told as kept, or to one arriving after
+                    assert kept or self.ended, "the end told before its record was kept"
+                if isinstance(message, WelcomeMessage):
+                    assert len(effect.to) == 1
+                if isinstance(message, LobbyMessage):
+                    assert not self.machine.room.started, "a lobby told once the game started"
                 if isinstance(message, MoveMessage):
                     assert message.ply == self.kept - 1
                     self.told.append(message.ply)
@@ -454,8 +486,15 @@ class Rooms(RuleBasedStateMachine):
                 assert effect.connection not in self.closed
                 assert effect.connection not in self.machine.connections
                 self.closed.add(effect.connection)
-            elif isinstance(effect, Timer) and effect.kind == "wake":
-                self.wake = None if effect.seconds is None else self.now + effect.seconds
+            elif isinstance(effect, Timer):
+                if effect.kind == "lobby":
+                    assert "lobby" not in self.timers, "the lobby told twice in one pause"
+                self.timers.pop(effect.kind, None)
+                if effect.seconds is not None:
+                    self.timers[effect.kind] = self.now + effect.seconds
+            elif isinstance(effect, LetGo):
+                assert not self.machine.connections, "a room let go with someone in it"
+                self.let_go = effect.why
 
     def keep(self, keep: KeepMove | KeepRoom) -> None:
         assert self.pending is None, "two changes pending at once"
@@ -471,19 +510,64 @@ class Rooms(RuleBasedStateMachine):
 
     @rule(player=st.sampled_from([0, 1, None]))
     def connect(self, player: int | None) -> None:
-        self.take(self.machine.arrive(self.connection(), player, None, self.now, self.now))
+        self.take(self.machine.arrive(self.connection(), player, None, self.now, self.wall))
 
     @precondition(lambda self: bool(self.machine.connections))
     @rule(data=st.data())
     def disconnect(self, data: st.DataObject) -> None:
         connection = data.draw(st.sampled_from(sorted(self.machine.connections)))
-        self.take(self.machine.leave(connection, self.now))
+        effects = self.machine.leave(connection, self.now)
+        self.take(effects)
         self.closed.add(connection)
+        if not self.machine.connections:  # an empty room waits to be let go, or goes
+            match_over = self.machine.room.session.match.is_over
+            assert ("idle" in self.timers) is not match_over
+            assert (LetGo("archive") in effects) is match_over
 
-    @rule(player=st.sampled_from([0, 1]))
-    def take_seat_up_again(self, player: int) -> None:
-        self.take(self.machine.seating.dismiss(player, ErrorCode.REPLACED, "elsewhere"))
-        self.take(self.machine.arrive(self.connection(), player, None, self.now, self.now))
+    @rule(player=st.sampled_from([0, 1, 2]), right=st.booleans())
+    def take_seat_up_again(self, player: int, right: bool) -> None:
+        """A seat taken up on a new connection with its token (a wrong one is refused,
+        nothing changed); the old connections are closed."""
+        seating, before = self.machine.seating, dict(self.machine.connections)
+        if not right or player >= len(self.tokens):
+            with pytest.raises(RoomError) as refused:
+                seating.resume("x" * 32 if right else "bad" * 10)
+            assert refused.value.code is ErrorCode.BAD_TOKEN
+            assert self.machine.connections == before
+            return
+        found, effects = seating.resume(self.tokens[player])
+        assert found == player
+        self.take(effects)
+        assert player not in self.machine.connections.values()
+        self.take(self.machine.arrive(self.connection(), player, None, self.now, self.wall))
+
+    @rule()
+    def a_stranger_joins(self) -> None:
+        """Cy takes the free seat before the start (then arrives, welcomed with a token);
+        refused once started, or when the seat is taken or the table closed."""
+        room = self.machine.room
+        free = room.people[2] is None
+        if room.started or not free or room.locked:
+            with pytest.raises(RoomError):
+                self.machine.seating.join("Cy", "Cy" if self.rated else None)
+            return
+        player, token = self.machine.seating.join("Cy", "Cy" if self.rated else None)
+        assert player == 2
+        self.tokens.append(token)
+        effects = self.machine.arrive(self.connection(), 2, token, self.now, self.wall)
+        assert sent(effects, WelcomeMessage)[0].message == WelcomeMessage("ABCDEF", 2, token)
+        self.take(effects)
+
+    @precondition(lambda self: not self.machine.room.started)
+    @rule(locked=st.booleans())
+    def the_host_removes_cy_or_locks(self, locked: bool) -> None:
+        room = self.machine.room
+        if room.people[2] is not None:
+            self.take(self.machine.seating.remove(2))
+            assert 2 not in self.machine.connections.values()
+            self.tokens = self.tokens[:2]
+        self.take(self.machine.seating.lock(locked))
+        assert room.locked is locked
 
     @rule(seconds=st.sampled_from([0.5, 5.0, 29.0, 61.0, 700.0]))
     def time_passes(self, seconds: float) -> None:
@@ -549,6 +633,57 @@ class Rooms(RuleBasedStateMachine):
             keep = self.machine.play_bot(turn, turn.state.legal_actions()[0], self.now)
             assert keep is not None
             self.keep(keep)
+
+    @precondition(lambda self: self.pending is None and not self.machine.room.started)
+    @rule()
+    def the_host_starts(self) -> None:
+        self.keep(self.machine.start(self.now))
+
+    @precondition(lambda self: self.pending is None and "fill" in self.timers)
+    @rule()
+    def fill_timer_fires(self) -> None:
+        """The public table's wait is over: bots fill it and its game starts (kept
+        first), unless its host started it before."""
+        self.now = max(self.now, self.timers.pop("fill"))
+        was = self.machine.room.started
+        keep, effects = self.machine.fill(self.now)
+        self.take(effects)
+        assert (keep is None) is was
+        if keep is not None:
+            assert not sent(effects, GameMessage), "the game told before it was kept"
+            self.keep(keep)
+
+    @precondition(lambda self: "lobby" in self.timers)
+    @rule()
+    def lobby_timer_fires(self) -> None:
+        self.now = max(self.now, self.timers.pop("lobby"))
+        effects = self.machine.tell_lobby(self.wall)
+        self.take(effects)
+        if not self.machine.room.started:
+            (told,) = effects
+            assert isinstance(told, Send)
+            assert set(told.to) == set(self.machine.connections)
+
+    @precondition(lambda self: "idle" in self.timers)
+    @rule()
+    def idle_timer_fires(self) -> None:
+        """Nobody came: the room leaves the memory as it stands (or plays on, its bots
+        still playing for its people)."""
+        self.now = max(self.now, self.timers.pop("idle"))
+        effects = self.machine.idle(self.now)
+        self.take(effects)
+        room, machine = self.machine.room, self.machine
+        if machine.connections:
+            verdict = None
+        elif room.session.match.is_over:
+            verdict = "archive"
+        elif room.session.game.is_over:
+            verdict = "forget"
+        elif not room.started:
+            verdict = "remove"
+        else:
+            verdict = None if machine.bots_may_think(self.now) else "leave-alone"
+        assert effects == ([] if verdict is None else [LetGo(verdict)])  # type: ignore[arg-type]
 
     @precondition(lambda self: self.pending is None)
     @rule()
@@ -623,6 +758,9 @@ class Rooms(RuleBasedStateMachine):
         if not hasattr(self, "machine"):
             return
         if self.pending is not None:
+            self.store_keeps()
+        if not self.machine.room.started:
+            self.the_host_starts()
             self.store_keeps()
         self.connect(0)
         for _ in range(500):
