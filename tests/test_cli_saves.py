@@ -259,7 +259,10 @@ def test_load_refuses_a_finished_game(tmp_path: Path, capsys: pytest.CaptureFixt
         ("", "not valid JSON"),
         ("[1, 2", "not valid JSON"),
         (json.dumps({"format": "coloretto-record/7"}), "'coloretto-record/7'"),
-        (json.dumps({"format": "coloretto-record/1", "rules": {"players": 1}}), "rules:"),
+        (
+            json.dumps({"format": "coloretto-record/1", "rules": {"players": 1}}),
+            "rules.players: expected a whole number from 2 to 5",
+        ),
     ],
 )
 def test_load_refuses_a_bad_file_naming_it(

@@ -310,8 +310,9 @@ def test_actions_after_the_end_are_refused(record):
 @pytest.mark.parametrize(
     ("change", "parts"),
     [
-        (lambda r: r["rules"].update(players=7), ("rules", "players must be 2 to 5")),
-        (lambda r: r["rules"].update(colour="red"), ("rules",)),
+        (lambda r: r["rules"].update(players=7), ("rules.players", "a whole number from 2 to 5")),
+        (lambda r: r["rules"].update(players=3, variant="ghost"), ("rules", "for 2 players")),
+        (lambda r: r["rules"].update(colour="red"), ("rules", "'colour'")),
         (lambda r: r.update(rules=[]), ("rules",)),
         (lambda r: r["seats"].pop(), ("seats", "3 names")),
         (lambda r: r.update(actions={}), ("actions",)),

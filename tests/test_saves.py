@@ -141,7 +141,7 @@ def damaged(tmp_path: Path, change: str) -> Path:
         ("not json", "not valid JSON"),
         ("binary", "not a text file"),
         ("version", "format: expected 'coloretto-record/1', found 'coloretto-record/99'"),
-        ("rules", "rules:"),
+        ("rules", "rules.players: expected a whole number from 2 to 5"),
         ("illegal action", "actions[2]"),
         ("wrong card", "the deck gives"),
         ("players", "expected 3 players"),

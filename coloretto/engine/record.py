@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from coloretto.engine.actions import Action, IllegalAction
 from coloretto.engine.cards import Card
-from coloretto.engine.rules import Rules
+from coloretto.engine.rules import MAX_GAMES, Edition, Rules, Scoring, Variant
 from coloretto.engine.scoring import ScoreBreakdown
 from coloretto.engine.setup import Setup
 from coloretto.engine.state import GameState
@@ -47,6 +50,96 @@ class RecordError(ValueError):
 
 class UnreadableRecord(RecordError):
     """A file that holds no record at all: it cannot be read, or is not JSON text."""
+
+
+# ---------------------------------------------------------------- the rules' one form
+
+Players = Annotated[int, msgspec.Meta(description="a whole number from 2 to 5", ge=2, le=5)]
+Games = Annotated[
+    int, msgspec.Meta(description=f"a whole number from 1 to {MAX_GAMES}", ge=1, le=MAX_GAMES)
+]
+ScoringName = Annotated[Scoring, msgspec.Meta(description="brown or gray")]
+EditionName = Annotated[Edition, msgspec.Meta(description="classic or anniversary")]
+VariantName = Annotated[Variant, msgspec.Meta(description="standard, four-rows or ghost")]
+
+
+class TableRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The rules of a game as they are written, but for the match's length (an online
+    table's opening sends that apart); with it, ``RulesForm``. Every field is written;
+    any left out when read take their default. ``Rules`` checks them whole."""
+
+    players: Players = 4
+    scoring: ScoringName = Scoring.BROWN
+    edition: EditionName = Edition.CLASSIC
+    variant: VariantName = Variant.STANDARD
+
+    def __post_init__(self) -> None:
+        self.with_games(1)  # the rules' own check: a 2-player variant, say
+
+    def with_games(self, games: int) -> Rules:
+        """The engine's ``Rules``: these, for a match of ``games`` games."""
+        return Rules(self.players, self.scoring, self.edition, self.variant, games)
+
+    @classmethod
+    def of(cls, rules: Rules) -> TableRules:
+        """``rules``' form, without the match's length."""
+        return cls(rules.players, rules.scoring, rules.edition, rules.variant)
+
+    def to_json(self) -> dict[str, Any]:
+        """The form as plain JSON values."""
+        value: dict[str, Any] = msgspec.to_builtins(self)
+        return value
+
+
+class RulesForm(TableRules, frozen=True):
+    """The rules of a game or match as written: a game record's ``rules`` and every
+    online message's (the wire reuses this declaration: ``Rules``' one form).
+
+    >>> RulesForm.of(Rules(players=3, games=2)).to_json()
+    {'players': 3, 'scoring': 'brown', 'edition': 'classic', 'variant': 'standard', 'games': 2}
+    >>> RulesForm.read({"players": 7}, "rules")
+    Traceback (most recent call last):
+    ...
+    ValueError: rules.players: expected a whole number from 2 to 5
+    """
+
+    games: Games = 1
+
+    @property
+    def rules(self) -> Rules:
+        """The engine's ``Rules``."""
+        return self.with_games(self.games)
+
+    @classmethod
+    def of(cls, rules: Rules) -> RulesForm:
+        """``rules``' form."""
+        return cls(rules.players, rules.scoring, rules.edition, rules.variant, rules.games)
+
+    @classmethod
+    def read(cls, data: object, where: str) -> Rules:
+        """The rules ``data`` (plain JSON values, found at ``where``) writes; ``ValueError``
+        naming the field at fault unless it is exactly a rules object."""
+        try:
+            return msgspec.convert(data, cls).rules
+        except msgspec.ValidationError as error:
+            words, _, at = str(error).partition(" - at `$")
+            field = at.rstrip("`").lstrip(".")
+            if field in _WORDS and words.startswith("Expected"):
+                words = f"expected {_WORDS[field]}"
+            elif unknown := _UNKNOWN.fullmatch(words):
+                words = f"unexpected field {unknown[1][:20]!r}"
+            at_field = f"{where}.{field}" if field else where
+            raise ValueError(f"{at_field}: {words}") from None
+
+
+_WORDS = {
+    field.encode_name: str(field.type.extra_json_schema["description"])
+    for field in msgspec.inspect.type_info(RulesForm).fields  # type: ignore[attr-defined]
+    if isinstance(field.type, msgspec.inspect.Metadata) and field.type.extra_json_schema
+}
+"""Each rules field's expected value, in words."""
+
+_UNKNOWN = re.compile(r"Object contains unknown field `([^`]*)`")
 
 
 @dataclass(frozen=True)
@@ -85,7 +178,7 @@ def to_record(
     setup = state.setup
     record: dict[str, Any] = {
         "format": FORMAT,
-        "rules": rules.to_dict(),
+        "rules": RulesForm.of(rules).to_json(),
         "seats": names,
         "setup": {
             "seed": setup.seed,
@@ -148,9 +241,9 @@ def load_record(data: object) -> GameRecord:
         raise RecordError(f"format: expected {FORMAT!r}, found {found}")
     rules_data = expect(record.get("rules"), Mapping, "rules", "an object")
     try:
-        rules = Rules(**rules_data)
-    except (TypeError, ValueError) as error:
-        raise RecordError(f"rules: {error}") from None
+        rules = RulesForm.read(rules_data, "rules")
+    except ValueError as error:
+        raise RecordError(str(error)) from None
     seats = expect(record.get("seats"), list, "seats", "a list of names")
     if len(seats) != rules.seats or not all(isinstance(n, str) for n in seats):
         raise RecordError(f"seats: expected {rules.seats} names")

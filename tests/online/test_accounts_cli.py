@@ -84,7 +84,7 @@ class AccountServer:
                 nonce = challenge.nonce
                 await ws.send(encode(challenge))
             elif isinstance(request, Host | Join | Resume | Watch):
-                claim = None if isinstance(request, Watch) else request.account
+                claim = None if isinstance(request, Watch) else request.account or None
                 route = opening_route(request)
                 try:
                     name = await check_account(

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from msgspec import UNSET
 from websockets.asyncio.server import ServerConnection, serve
 
 from coloretto.cli import lobby_command, online_command
@@ -250,7 +251,7 @@ def test_n_opens_a_public_table_with_the_answers_or_the_options(
     first, second = seated.opened
     assert (first.rules.players, first.bot, first.fill_after) == (3, "hard", 30.0)
     assert (first.public, first.rated, first.name) == (True, False, "Dee")
-    assert (second.rules.players, second.bot, second.fill_after) == (4, "beginner", None)
+    assert (second.rules.players, second.bot, second.fill_after) == (4, "beginner", UNSET)
     assert (second.public, second.rated) == (True, True)
     status, _, err = coloretto(tmp_path, monkeypatch, *args, stdin="n\n3\nhard\n5\n")
     assert status == 2

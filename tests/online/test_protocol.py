@@ -9,7 +9,7 @@ import json
 import logging
 import random
 import sqlite3
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 
 import pytest
@@ -158,6 +158,34 @@ def test_bad_requests_are_refused_with_a_code_and_a_reason(
     with pytest.raises(ProtocolError, match=words) as refused:
         parse_request(frame)
     assert refused.value.code == code
+
+
+HOSTING = {"type": "host", "name": "Ana", "rules": RULES, "bot": "easy"}
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({**HOSTING, "public": True, "fill_after": None}, "fill_after: expected a number"),
+        ({**HOSTING, "clock": None}, "clock: expected a clock's name"),
+        ({**HOSTING, "account": None}, "account: expected an object with a name"),
+        ({"type": "join", "room": "ABC234", "name": "Ana", "account": None}, "account: "),
+        ({"type": "resume", "room": "ABC234", "token": "a" * 32, "account": None}, "account: "),
+    ],
+)
+def test_a_null_for_an_optional_field_is_refused_naming_it(
+    fields: dict[str, object], words: str
+) -> None:
+    """An opening's optional fields are left out when unset, never null (as version 1
+    always said); in Python, ``None`` is the same as leaving one out."""
+    with pytest.raises(ProtocolError, match=words) as refused:
+        parse_request(request(**fields))
+    assert refused.value.code == "bad-request"
+    unset = Host.of("Ana", Rules(players=3), "easy", 0.6, 30.0, public=True)
+    assert structs.replace(unset, fill_after=None, clock=None, account=None) == unset
+    assert Join("ABC234", "Ana", None) == Join("ABC234", "Ana")  # type: ignore[arg-type]
+    assert {"fill_after", "clock", "account"}.isdisjoint(json.loads(encode(unset)))
+    assert parse_request(encode(unset)) == unset
 
 
 def test_binary_frames_are_refused() -> None:
@@ -516,6 +544,38 @@ def test_the_moves_a_bot_played_for_a_person_away_as_the_server_tells_them() -> 
         assert message.covered is covered
     assert bot_covered([0, 5], 6) == {0, 5}
     assert bot_covered(None, 6) == set()
+
+
+def test_the_moves_a_bot_played_go_sorted_the_same_bytes_whatever_their_order() -> None:
+    """``covered`` is encoded in the moves' order (a set's own order is not: ``{8, 1}``
+    iterates 8 first), so the same game is the same bytes."""
+    room, _ = Room.open("ABC234", Host.of("Ana", Rules(players=3), "easy", 0.0, 5.0))
+    room.start()
+    for _ in range(10):
+        room.session.apply(room.session.game.legal_actions()[0])
+
+    def told(covered: Iterable[int]) -> str:
+        game = room.session.game
+        return encode(
+            GameMessage.of(
+                room="ABC234", id=room.session.id, player=0, rules=game.rules,
+                players=room.session.config.players, level="easy", delay=0.0, away_after=5.0,
+                setup=PublicSetup.of(game.setup), moves=game.history(),
+                covered=covered,
+            )
+        )  # fmt: skip
+
+    texts = {
+        told(covered)
+        for covered in ({8, 1, 9, 0}, [9, 8, 1, 0], (0, 1, 8, 9), {8: 1, 1: 1, 9: 1, 0: 1})
+    }
+    assert len(texts) == 1
+    (text,) = texts
+    assert json.loads(text)["covered"] == [0, 1, 8, 9]
+    message = parse_message(text.replace('"covered":[0,1,8,9]', '"covered":[9,1,8,0,1]'))
+    assert isinstance(message, GameMessage)
+    assert message.covered == {0, 1, 8, 9}
+    assert encode(message) == text  # read back unsorted, told sorted again
 
 
 @pytest.mark.parametrize("value", [1, "yes", None, [7]])

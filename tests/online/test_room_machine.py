@@ -25,10 +25,12 @@ from hypothesis.stateful import (
 
 from coloretto.engine import Action, IllegalAction, Rules
 from coloretto.online.server.room_machine import (
+    LOBBY_PAUSE,
     Close,
     Effect,
     KeepMove,
     KeepRoom,
+    LetGo,
     Note,
     RoomMachine,
     Send,
@@ -39,11 +41,13 @@ from coloretto.online.server.rooms import Room, RoomError, stand_in
 from coloretto.online.wire.clock import MAX_TIMEOUTS, Clock
 from coloretto.online.wire.messages import (
     GameMessage,
+    LobbyMessage,
     MoveMessage,
     OverMessage,
     PresenceMessage,
     RatedMessage,
     RatingChange,
+    WelcomeMessage,
 )
 from coloretto.online.wire.protocol import ErrorCode, Host
 from coloretto.play.session import Session
@@ -52,23 +56,43 @@ QUICK = Clock("quick", 60.0, 5.0)
 AWAY_AFTER = 30.0
 
 
+FILL_AFTER = 30.0
+
+
+def seated_room(
+    *,
+    clock: Clock | None = QUICK,
+    rated: bool = False,
+    games: int = 1,
+    seed: int = 1,
+    public: bool = False,
+) -> tuple[Room, list[str]]:
+    """A room of Ana (the host, seat 0), Ben (seat 1) and a free seat, not started, its
+    match dealt from ``seed`` (``public``: bots fill it ``FILL_AFTER`` seconds after it
+    opened); and Ana's and Ben's tokens."""
+    host = Host.of(
+        "Ana", Rules(players=3, games=games), "easy", 0, AWAY_AFTER, rated=rated,
+        public=public, fill_after=FILL_AFTER if public else None,
+    )  # fmt: skip
+    room, ana = Room.open("ABCDEF", host, "Ana" if rated else None, clock)
+    _, ben = room.join("Ben", "Ben" if rated else None)
+    room.session = Session(replace(room.session.config, seed=seed))
+    return room, [ana, ben]
+
+
 def new_room(
     *, clock: Clock | None = QUICK, rated: bool = False, games: int = 1, seed: int = 1
 ) -> Room:
     """A room of Ana (the host, seat 0), Ben (seat 1) and a bot, not started, its match
     dealt from ``seed``."""
-    host = Host.of("Ana", Rules(players=3, games=games), "easy", 0, AWAY_AFTER, rated=rated)
-    room, _ = Room.open("ABCDEF", host, "Ana" if rated else None, clock)
-    room.join("Ben", "Ben" if rated else None)
-    room.session = Session(replace(room.session.config, seed=seed))
-    return room
+    return seated_room(clock=clock, rated=rated, games=games, seed=seed)[0]
 
 
 def started(room: Room, now: float = 0.0) -> RoomMachine[str]:
     """``room``'s machine with Ana and Ben connected, its game started and kept."""
     machine: RoomMachine[str] = RoomMachine(room, alone_seconds=600.0)
-    machine.join("ana", 0, now)
-    machine.join("ben", 1, now)
+    machine.arrive("ana", 0, None, now, now)
+    machine.arrive("ben", 1, None, now, now)
     assert isinstance(machine.start(now), KeepRoom)
     machine.confirm(now)
     return machine
@@ -233,10 +257,11 @@ def test_bots_stop_for_people_all_gone_long_unless_the_game_is_rated() -> None:
 
 def test_a_seat_taken_up_elsewhere_closes_its_old_connection() -> None:
     machine = started(new_room())
-    effects = machine.dismiss(1, ErrorCode.REPLACED, "taken up")
+    effects = machine.seating.dismiss(1, ErrorCode.REPLACED, "taken up")
     assert effects == [Close("ben", 1, ErrorCode.REPLACED, "taken up")]
     assert "ben" not in machine.connections
-    assert machine.join("ben-2", 1, 1.0)[-1] == Send(("ana", "ben-2"), PresenceMessage(away=()))
+    back = machine.arrive("ben-2", 1, None, 1.0, 1.0)
+    assert Send(("ana", "ben-2"), PresenceMessage(away=())) in back
 
 
 def test_a_stale_bot_answer_is_not_played() -> None:
@@ -247,11 +272,142 @@ def test_a_stale_bot_answer_is_not_played() -> None:
     machine.leave("ana" if player == 0 else "ben", 0.0)
     turn, _ = machine.bot_turn(AWAY_AFTER)
     assert turn is not None
-    machine.join("back", player, AWAY_AFTER)  # back in time: their own move
+    machine.arrive("back", player, None, AWAY_AFTER, AWAY_AFTER)  # back in time: their own move
     action = machine.room.session.game.legal_actions()[0]
     assert machine.play_bot(turn, action, AWAY_AFTER) is None
     machine.play(player, machine.room.ply, action, AWAY_AFTER)
     assert not sent(machine.confirm(AWAY_AFTER), MoveMessage)[0].message.covered  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ seats, timers, letting go
+
+
+def test_a_connection_is_welcomed_then_told_the_lobby_and_the_others_soon_after() -> None:
+    room, tokens = seated_room()
+    machine: RoomMachine[str] = RoomMachine(room, alone_seconds=600.0, lobby_seconds=60.0)
+    assert machine.opened(0.0, 1000.0, taken=False) == [Timer("idle", 60.0)]
+    effects = machine.arrive("ana", 0, tokens[0], 0.0, 1000.0)
+    welcome = WelcomeMessage(room="ABCDEF", seat=0, token=tokens[0])
+    assert effects[:2] == [Send(("ana",), welcome), Timer("idle", None)]
+    assert sent(effects, PresenceMessage) == [Send(("ana",), PresenceMessage(away=(1,)))]
+    (lobby,) = sent(effects, LobbyMessage)
+    assert lobby.to == ("ana",)
+    assert effects[-1] == Timer("lobby", LOBBY_PAUSE)
+    effects = machine.arrive("ben", 1, None, 0.1, 1000.1)  # within the pause: one update
+    assert sent(effects, WelcomeMessage)[0].message == WelcomeMessage("ABCDEF", 1, None)
+    assert not [e for e in effects if isinstance(e, Timer) and e.kind == "lobby"]
+    (told,) = machine.tell_lobby(1000.2)
+    assert isinstance(told, Send)
+    assert told.to == ("ana", "ben")
+    assert isinstance(told.message, LobbyMessage)
+    assert [s is not None and s.present for s in told.message.seats] == [True, True, False]
+    assert machine.leave("ben", 5.0)[-1] == Timer("lobby", LOBBY_PAUSE)  # Ben away: told
+
+
+def finish(machine: RoomMachine[str], now: float) -> tuple[float, list[Effect[str]]]:
+    """Let the bots play the game to its end (for people away or out of time, each move
+    1000 s after the last); the time then, and the effects of its last move's record."""
+    effects: list[Effect[str]] = []
+    while machine.room.mover() is not None:
+        now += 1000.0
+        turn, _ = machine.bot_turn(now)
+        assert turn is not None
+        keep = machine.play_bot(turn, turn.state.legal_actions()[0], now)
+        assert keep is not None
+        effects = machine.confirm(now)
+    return now, effects
+
+
+def test_a_watcher_is_told_the_game_as_it_stands_and_its_end() -> None:
+    machine = started(new_room())
+    now, _ = finish(machine, 0.0)
+    effects = machine.arrive("cy", None, None, now, 0.0)
+    told = [e.message for e in effects if isinstance(e, Send)]
+    assert [type(m) for m in told] == [WelcomeMessage, GameMessage, OverMessage]
+    assert all(e.to == ("cy",) for e in effects if isinstance(e, Send))
+
+
+def test_a_seat_is_taken_up_with_its_token_and_only_with_it() -> None:
+    room, tokens = seated_room()
+    machine = started(room)
+    with pytest.raises(RoomError) as refused:
+        machine.seating.resume("x" * 32)
+    assert refused.value.code is ErrorCode.BAD_TOKEN
+    assert set(machine.connections) == {"ana", "ben"}
+    player, effects = machine.seating.resume(tokens[1])
+    assert player == 1
+    assert effects == [
+        Close("ben", 1, ErrorCode.REPLACED, "your seat was taken up on another connection")
+    ]
+    assert sent(machine.arrive("ben-2", 1, None, 1.0, 1.0), GameMessage)[0].to == ("ben-2",)
+    with pytest.raises(RoomError) as late:
+        machine.seating.join("Cy", None)
+    assert late.value.code is ErrorCode.STARTED
+
+
+def test_the_host_removes_a_person_who_is_closed_and_the_lobby_told() -> None:
+    room, _ = seated_room()
+    machine: RoomMachine[str] = RoomMachine(room, alone_seconds=600.0)
+    machine.arrive("ana", 0, None, 0.0, 0.0)
+    machine.arrive("ben", 1, None, 0.0, 0.0)
+    machine.tell_lobby(0.0)
+    effects = machine.seating.remove(1)
+    assert effects == [
+        Close("ben", 1, ErrorCode.REMOVED, "the host removed you from the table"),
+        Timer("lobby", LOBBY_PAUSE),
+    ]
+    assert machine.room.people[1] is None
+    assert machine.away() == []
+    assert machine.seating.lock(True) == []  # the lobby is about to be told already
+    with pytest.raises(RoomError) as locked:
+        machine.seating.join("Cy", None)
+    assert locked.value.code is ErrorCode.LOCKED
+
+
+def test_a_public_table_fills_with_bots_when_its_wait_is_over() -> None:
+    room, _ = seated_room(public=True)
+    fill_at = room.table.fill_at
+    assert fill_at is not None
+    machine: RoomMachine[str] = RoomMachine(room, alone_seconds=600.0)
+    assert Timer("fill", pytest.approx(10.0)) in machine.opened(0.0, fill_at - 10, taken=False)
+    machine.arrive("ana", 0, None, 0.0, fill_at - 10)
+    keep, effects = machine.fill(10.0)
+    assert isinstance(keep, KeepRoom)
+    assert effects == [Note("room ABCDEF: its wait is over: bots fill the free seats")]
+    assert not machine.room.started or machine.pending  # told only once kept
+    told = machine.confirm(10.0)
+    assert sent(told, GameMessage)[0].to == ("ana",)
+    assert machine.fill(20.0) == (None, [])  # started: a late timer starts nothing
+    assert machine.tell_lobby(20.0) == []  # nor tells a lobby
+
+
+def test_an_empty_room_waits_then_leaves_the_memory_as_it_stands() -> None:
+    room, _ = seated_room()
+    lobby: RoomMachine[str] = RoomMachine(room, 600.0, idle_seconds=900.0, lobby_seconds=60.0)
+    lobby.arrive("ana", 0, None, 0.0, 0.0)
+    assert Timer("idle", 60.0) in lobby.leave("ana", 1.0)
+    assert lobby.idle(61.0) == [LetGo("remove")]
+    lobby.arrive("ana-2", 0, None, 62.0, 62.0)
+    assert lobby.idle(62.0) == []  # someone came back
+
+    for rated, verdict in ((False, [LetGo("leave-alone")]), (True, [])):
+        machine = started(new_room(rated=rated))
+        machine.leave("ana", 0.0)
+        assert Timer("idle", machine.idle_seconds) in machine.leave("ben", 1.0)
+        assert machine.idle(1.0 + machine.idle_seconds) == verdict  # rated: played to its end
+
+    machine = started(new_room(clock=None, rated=True, games=2))
+    machine.leave("ana", 0.0)
+    machine.leave("ben", 0.0)
+    now, effects = finish(machine, 0.0)  # the bots finish a rated game for people all away
+    assert machine.room.session.has_next_game
+    assert Timer("idle", machine.idle_seconds) in effects
+    assert machine.idle(now + machine.idle_seconds) == [LetGo("forget")]  # kept, not over
+
+    machine = started(new_room())
+    now, _ = finish(machine, 0.0)
+    machine.leave("ana", now)
+    assert machine.leave("ben", now) == [LetGo("archive")]  # the match is over: at once
 
 
 # ------------------------------------------------------------------ the state machine
@@ -262,18 +418,44 @@ class Rooms(RuleBasedStateMachine):
 
     machine: RoomMachine[str]
 
-    @initialize(clock=st.sampled_from([QUICK, None]), rated=st.booleans(), seed=st.integers(0, 999))
-    def open_room(self, clock: Clock | None, rated: bool, seed: int) -> None:
+    @initialize(
+        clock=st.sampled_from([QUICK, None]),
+        rated=st.booleans(),
+        seed=st.integers(0, 999),
+        public=st.booleans(),
+    )
+    def open_room(self, clock: Clock | None, rated: bool, seed: int, public: bool) -> None:
+        """A room opened with Ana and Ben arrived: a private one started, a public one
+        waiting for its fill timer (or its host's start)."""
         self.rated = rated
-        self.machine = started(new_room(clock=clock, rated=rated, games=2, seed=seed))
+        room, self.tokens = seated_room(clock=clock, rated=rated, games=2, seed=seed, public=public)
+        self.epoch = 0.0 if room.table.fill_at is None else room.table.fill_at - FILL_AFTER
+        self.machine = RoomMachine(room, alone_seconds=600.0)
         self.now = 0.0
         self.count = 0
         self.closed: set[str] = set()
         self.pending: KeepMove | KeepRoom | None = None
-        self.kept = self.machine.room.ply  # actions of the game on the table kept
+        self.kept = 0  # actions of the game on the table kept
         self.told: list[int] = []  # plies told in move messages
         self.ended = False
-        self.wake: float | None = None
+        self.timers: dict[str, float] = {}  # when each timer set now fires
+        self.let_go: str | None = None
+        self.take(self.machine.opened(self.now, self.wall, taken=False))
+        assert ("fill" in self.timers) is public
+        self.take(self.machine.arrive("ana", 0, self.tokens[0], self.now, self.wall))
+        self.take(self.machine.arrive("ben", 1, self.tokens[1], self.now, self.wall))
+        if not public:
+            self.keep(self.machine.start(self.now))
+            self.store_keeps()
+
+    @property
+    def wall(self) -> float:
+        """The time since the epoch, as the machine is told it."""
+        return self.epoch + self.now
+
+    @property
+    def wake(self) -> float | None:
+        return self.timers.get("wake")
 
     # -------------------------------------------------------- effects out
 
@@ -284,8 +466,14 @@ class Rooms(RuleBasedStateMachine):
                 assert not set(effect.to) & self.closed, "a message to a closed connection"
                 assert set(effect.to) <= set(self.machine.connections)
                 message = effect.message
-                if isinstance(message, MoveMessage | OverMessage | RatedMessage):
+                if isinstance(message, MoveMessage | RatedMessage):
                     assert kept, f"{type(message).__name__} told before its record was kept"
+                if isinstance(message, OverMessage):  # told as kept, or to one arriving after
+                    assert kept or self.ended, "the end told before its record was kept"
+                if isinstance(message, WelcomeMessage):
+                    assert len(effect.to) == 1
+                if isinstance(message, LobbyMessage):
+                    assert not self.machine.room.started, "a lobby told once the game started"
                 if isinstance(message, MoveMessage):
                     assert message.ply == self.kept - 1
                     self.told.append(message.ply)
@@ -298,8 +486,15 @@ class Rooms(RuleBasedStateMachine):
                 assert effect.connection not in self.closed
                 assert effect.connection not in self.machine.connections
                 self.closed.add(effect.connection)
-            elif isinstance(effect, Timer) and effect.kind == "wake":
-                self.wake = None if effect.seconds is None else self.now + effect.seconds
+            elif isinstance(effect, Timer):
+                if effect.kind == "lobby":
+                    assert "lobby" not in self.timers, "the lobby told twice in one pause"
+                self.timers.pop(effect.kind, None)
+                if effect.seconds is not None:
+                    self.timers[effect.kind] = self.now + effect.seconds
+            elif isinstance(effect, LetGo):
+                assert not self.machine.connections, "a room let go with someone in it"
+                self.let_go = effect.why
 
     def keep(self, keep: KeepMove | KeepRoom) -> None:
         assert self.pending is None, "two changes pending at once"
@@ -315,19 +510,64 @@ class Rooms(RuleBasedStateMachine):
 
     @rule(player=st.sampled_from([0, 1, None]))
     def connect(self, player: int | None) -> None:
-        self.take(self.machine.join(self.connection(), player, self.now))
+        self.take(self.machine.arrive(self.connection(), player, None, self.now, self.wall))
 
     @precondition(lambda self: bool(self.machine.connections))
     @rule(data=st.data())
     def disconnect(self, data: st.DataObject) -> None:
         connection = data.draw(st.sampled_from(sorted(self.machine.connections)))
-        self.take(self.machine.leave(connection, self.now))
+        effects = self.machine.leave(connection, self.now)
+        self.take(effects)
         self.closed.add(connection)
+        if not self.machine.connections:  # an empty room waits to be let go, or goes
+            match_over = self.machine.room.session.match.is_over
+            assert ("idle" in self.timers) is not match_over
+            assert (LetGo("archive") in effects) is match_over
 
-    @rule(player=st.sampled_from([0, 1]))
-    def take_seat_up_again(self, player: int) -> None:
-        self.take(self.machine.dismiss(player, ErrorCode.REPLACED, "elsewhere"))
-        self.take(self.machine.join(self.connection(), player, self.now))
+    @rule(player=st.sampled_from([0, 1, 2]), right=st.booleans())
+    def take_seat_up_again(self, player: int, right: bool) -> None:
+        """A seat taken up on a new connection with its token (a wrong one is refused,
+        nothing changed); the old connections are closed."""
+        seating, before = self.machine.seating, dict(self.machine.connections)
+        if not right or player >= len(self.tokens):
+            with pytest.raises(RoomError) as refused:
+                seating.resume("x" * 32 if right else "bad" * 10)
+            assert refused.value.code is ErrorCode.BAD_TOKEN
+            assert self.machine.connections == before
+            return
+        found, effects = seating.resume(self.tokens[player])
+        assert found == player
+        self.take(effects)
+        assert player not in self.machine.connections.values()
+        self.take(self.machine.arrive(self.connection(), player, None, self.now, self.wall))
+
+    @rule()
+    def a_stranger_joins(self) -> None:
+        """Cy takes the free seat before the start (then arrives, welcomed with a token);
+        refused once started, or when the seat is taken or the table closed."""
+        room = self.machine.room
+        free = room.people[2] is None
+        if room.started or not free or room.locked:
+            with pytest.raises(RoomError):
+                self.machine.seating.join("Cy", "Cy" if self.rated else None)
+            return
+        player, token = self.machine.seating.join("Cy", "Cy" if self.rated else None)
+        assert player == 2
+        self.tokens.append(token)
+        effects = self.machine.arrive(self.connection(), 2, token, self.now, self.wall)
+        assert sent(effects, WelcomeMessage)[0].message == WelcomeMessage("ABCDEF", 2, token)
+        self.take(effects)
+
+    @precondition(lambda self: not self.machine.room.started)
+    @rule(locked=st.booleans())
+    def the_host_removes_cy_or_locks(self, locked: bool) -> None:
+        room = self.machine.room
+        if room.people[2] is not None:
+            self.take(self.machine.seating.remove(2))
+            assert 2 not in self.machine.connections.values()
+            self.tokens = self.tokens[:2]
+        self.take(self.machine.seating.lock(locked))
+        assert room.locked is locked
 
     @rule(seconds=st.sampled_from([0.5, 5.0, 29.0, 61.0, 700.0]))
     def time_passes(self, seconds: float) -> None:
@@ -394,10 +634,61 @@ class Rooms(RuleBasedStateMachine):
             assert keep is not None
             self.keep(keep)
 
+    @precondition(lambda self: self.pending is None and not self.machine.room.started)
+    @rule()
+    def the_host_starts(self) -> None:
+        self.keep(self.machine.start(self.now))
+
+    @precondition(lambda self: self.pending is None and "fill" in self.timers)
+    @rule()
+    def fill_timer_fires(self) -> None:
+        """The public table's wait is over: bots fill it and its game starts (kept
+        first), unless its host started it before."""
+        self.now = max(self.now, self.timers.pop("fill"))
+        was = self.machine.room.started
+        keep, effects = self.machine.fill(self.now)
+        self.take(effects)
+        assert (keep is None) is was
+        if keep is not None:
+            assert not sent(effects, GameMessage), "the game told before it was kept"
+            self.keep(keep)
+
+    @precondition(lambda self: "lobby" in self.timers)
+    @rule()
+    def lobby_timer_fires(self) -> None:
+        self.now = max(self.now, self.timers.pop("lobby"))
+        effects = self.machine.tell_lobby(self.wall)
+        self.take(effects)
+        if not self.machine.room.started:
+            (told,) = effects
+            assert isinstance(told, Send)
+            assert set(told.to) == set(self.machine.connections)
+
+    @precondition(lambda self: "idle" in self.timers)
+    @rule()
+    def idle_timer_fires(self) -> None:
+        """Nobody came: the room leaves the memory as it stands (or plays on, its bots
+        still playing for its people)."""
+        self.now = max(self.now, self.timers.pop("idle"))
+        effects = self.machine.idle(self.now)
+        self.take(effects)
+        room, machine = self.machine.room, self.machine
+        if machine.connections:
+            verdict = None
+        elif room.session.match.is_over:
+            verdict = "archive"
+        elif room.session.game.is_over:
+            verdict = "forget"
+        elif not room.started:
+            verdict = "remove"
+        else:
+            verdict = None if machine.bots_may_think(self.now) else "leave-alone"
+        assert effects == ([] if verdict is None else [LetGo(verdict)])  # type: ignore[arg-type]
+
     @precondition(lambda self: self.pending is None)
     @rule()
     def deal_timer_fires(self) -> None:
-        at = self.machine.next_at()
+        at = self.machine.dealer.next_at()
         if at is None:
             return
         self.now = max(self.now, at)
@@ -467,6 +758,9 @@ class Rooms(RuleBasedStateMachine):
         if not hasattr(self, "machine"):
             return
         if self.pending is not None:
+            self.store_keeps()
+        if not self.machine.room.started:
+            self.the_host_starts()
             self.store_keeps()
         self.connect(0)
         for _ in range(500):

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coloretto.bots.registry import LEVELS
-from coloretto.engine import Action, Rules
+from coloretto.engine import Action, Rules, new_game, to_record
+from coloretto.engine.record import RulesForm
 from coloretto.engine.rules import MAX_GAMES
 from coloretto.online.wire.accounts import new_account, sign_challenge
 from coloretto.online.wire.messages import (
@@ -58,7 +59,6 @@ from coloretto.online.wire.protocol import (
     Remove,
     Request,
     Resume,
-    RulesForm,
     Start,
     Tables,
     Watch,
@@ -171,10 +171,12 @@ def test_any_object_of_the_requests_fields_is_a_request_or_a_protocol_error(
 
 @given(all_rules())
 def test_the_rules_wire_form_is_the_game_record_s(rules: Rules) -> None:
-    """One form for the rules: the messages' (``RulesForm``) is what a game record
-    writes (``Rules.to_dict``), and it reads back as the same rules."""
-    assert RulesForm.of(rules).to_json() == rules.to_dict()
-    assert convert(rules.to_dict(), RulesForm, "rules").rules == rules
+    """One form for the rules: the messages' (``RulesForm``, the engine's) is what a game
+    record writes, and it reads back as the same rules."""
+    written = to_record(new_game(rules, seed=1))["rules"]
+    assert RulesForm.of(rules).to_json() == written == rules.to_dict()
+    assert convert(written, RulesForm, "rules").rules == rules
+    assert RulesForm.read(written, "rules") == rules
     assert Host.of("Ana", rules, "easy", 0.6, 30.0).rules == rules
 
 

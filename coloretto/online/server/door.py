@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from typing import TYPE_CHECKING, cast
 
+from msgspec import UNSET
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
@@ -25,17 +25,15 @@ from coloretto.online.server.database import StoreError
 from coloretto.online.server.limits import Bucket
 from coloretto.online.server.live_room import POLICY, ClosingError, LiveRoom, Seat
 from coloretto.online.server.relay import RelayedConnection, deliver
-from coloretto.online.server.rooms import RoomError, over_record
+from coloretto.online.server.rooms import RoomError
 from coloretto.online.server.server_part import ServerPart
 from coloretto.online.server.standings import ladder
 from coloretto.online.wire.accounts import normalise_server, opening_route
 from coloretto.online.wire.messages import (
     ErrorMessage,
     LadderMessage,
-    OverMessage,
     ServerMessage,
     TablesMessage,
-    WelcomeMessage,
 )
 from coloretto.online.wire.protocol import (
     Act,
@@ -208,8 +206,8 @@ class Door(ServerPart):
         connection passed on from another process was checked there."""
         if isinstance(ws, RelayedConnection):
             return ws.account
-        claim = None if isinstance(opening, Watch) else opening.account
-        if claim is None:
+        claim = UNSET if isinstance(opening, Watch) else opening.account
+        if claim is UNSET:
             return None
         route = opening_route(opening)
         problem: ProtocolError | None = None
@@ -273,9 +271,7 @@ class Door(ServerPart):
         try:
             if not isinstance(request, Host) and request.room not in self.rooms:
                 self.guesses(address)  # no look-up past the address's budget
-                live_now = await keeper.take(request.room)
-                if live_now is not None:
-                    keeper.watch_idle(live_now)
+                await keeper.take(request.room)
             seat, token = await self.server.hosting.seat(address, request, account)
         except RoomError as problem:
             await _send(ws, ErrorMessage(code=problem.code, message=str(problem)))
@@ -286,8 +282,6 @@ class Door(ServerPart):
             self.limits.max_watchers
         ):
             raise ClosingError(ErrorCode.CROWDED, "the room has too many watchers: try again later")
-        if isinstance(request, Host):
-            shell.plan_fill(live)
         if isinstance(request, Host | Join) and not await keeper.save_locked(live):
             await _send(
                 ws, ErrorMessage(code=ErrorCode.NOT_SAVED, message="the server cannot save now")
@@ -299,19 +293,7 @@ class Door(ServerPart):
             return None
         if isinstance(request, Host):
             await self.server.hosting.keep_owner(live)
-        deliver(
-            [ws], encode(WelcomeMessage(room=room.code, seat=seat.player, token=token))
-        )  # before any news
-        shell.arrive(live, ws, seat.player)
-        if room.started:
-            await _send(ws, live.machine.news.game_message(seat.player, self.clock()))
-            if room.session.game.is_over:  # over, or a match between two games
-                await _send(ws, OverMessage(record=over_record(room)))
-        else:
-            await _send(ws, live.machine.news.lobby_message(time.time()))
-            if seat.player is not None:
-                shell.lobby(live)  # the others learn of the new person
-        shell.kick(live)
+        shell.arrive(live, ws, seat.player, token)
         return seat
 
     async def _request(self, ws: ServerConnection, seat: Seat, request: Request) -> None:

@@ -7,6 +7,8 @@ import asyncio
 import secrets
 from typing import TYPE_CHECKING
 
+from msgspec import UNSET
+
 from coloretto.online.server.account_service import registered_name
 from coloretto.online.server.database import StoreError
 from coloretto.online.server.live_room import ClosingError, LiveRoom, Seat
@@ -90,22 +92,19 @@ class Hosting(ServerPart):
             return Seat(live, 0), token
         door = self.server.door
         live = door.find(address, request.room)
+        seating = live.machine.seating
         if isinstance(request, Join):
             if account is None and live.room.table.public:
                 await self._guest_name(request.name)
-            player, token = live.room.join(request.name, account)
+            player, token = seating.join(request.name, account)
             return Seat(live, player), token
         if isinstance(request, Resume):
-            owner = live.room.player_of(request.token)
-            if owner is None:
+            try:
+                owner, effects = seating.resume(request.token)
+            except RoomError:
                 door.guesses(address).take(self.clock())  # a wrong token is a guess
-                raise RoomError("that token is not a seat's in this room", ErrorCode.BAD_TOKEN)
-            self.server.shell.run(
-                live,
-                live.machine.dismiss(
-                    owner, ErrorCode.REPLACED, "your seat was taken up on another connection"
-                ),
-            )
+                raise
+            self.server.shell.run(live, effects)
             return Seat(live, owner), None
         return Seat(live, None), None
 
@@ -113,7 +112,7 @@ class Hosting(ServerPart):
         """The speed profile of a new table: the one its host named, or at a public or
         rated table the server's default; ``RoomError`` for a name the server lacks."""
         clocks = self.limits.clocks
-        if request.clock is not None:
+        if request.clock is not UNSET:
             try:
                 return profile(clocks, request.clock)
             except ClockError as error:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from websockets.asyncio.server import ServerConnection
 
+from coloretto.online.server.room_effects import TimerKind
 from coloretto.online.server.room_machine import RoomMachine
 from coloretto.online.server.rooms import Room
 from coloretto.online.wire.protocol import ErrorCode
@@ -35,12 +36,8 @@ class LiveRoom:
     """One change at a time, each saved before it is told."""
     driver: asyncio.Task[None] | None = None
     """The task that lets the bots play the room's turns."""
-    wake: asyncio.TimerHandle | None = None
-    """Wakes the driver once a person away has been away long enough."""
-    dealer: asyncio.TimerHandle | None = None
-    """Deals the match's next game while its host is away."""
-    lobby_update: asyncio.TimerHandle | None = None
-    """The lobby update about to be sent (changes close together go as one)."""
+    timers: dict[TimerKind, asyncio.TimerHandle] = field(default_factory=dict)
+    """The machine's timers set now, by kind (``room_effects.Timer``)."""
     owner: str | None = None
     """The address (``address_key``) that opened the room: its bots share the workers as
     that address's (``BotPool``)."""
@@ -62,9 +59,9 @@ class LiveRoom:
 
     def stop_timers(self) -> None:
         """Cancel the room's timers (it leaves the memory)."""
-        for timer in (self.wake, self.dealer, self.lobby_update):
-            if timer is not None:
-                timer.cancel()
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
 
 
 @dataclass

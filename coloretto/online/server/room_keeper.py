@@ -4,10 +4,14 @@ asked for, by the sweep), kept whole, and let go (``RoomKeeper``)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import ServerConnection
 
 from coloretto.online.server.database import StoreError
 from coloretto.online.server.live_room import LiveRoom
+from coloretto.online.server.room_effects import LetGoWhy
 from coloretto.online.server.room_machine import RoomMachine
 from coloretto.online.server.room_space import status_of
 from coloretto.online.server.rooms import Room
@@ -55,11 +59,15 @@ class RoomKeeper(ServerPart):
             await self.take(code, why)
         return len(self.rooms)
 
-    def live(self, room: Room, owner: str | None) -> LiveRoom:
-        """``room`` in play here from now on, opened from ``owner``."""
-        live = self.rooms[room.code] = LiveRoom(
-            RoomMachine(room, self.limits.alone_seconds), owner=owner
+    def live(self, room: Room, owner: str | None, *, taken: bool = False) -> LiveRoom:
+        """``room`` in play here from now on, opened from ``owner`` (``taken``: from the
+        store; ``RoomMachine.opened``), its timers set."""
+        limits = self.limits
+        machine: RoomMachine[ServerConnection] = RoomMachine(
+            room, limits.alone_seconds, limits.idle_seconds, limits.lobby_seconds
         )
+        live = self.rooms[room.code] = LiveRoom(machine, owner=owner)
+        self.server.shell.run(live, machine.opened(self.clock(), time.time(), taken=taken))
         return live
 
     async def take(self, code: str, why: str = "asked for") -> LiveRoom | None:
@@ -81,7 +89,7 @@ class RoomKeeper(ServerPart):
         if room is None:
             await self.release(code)
             return None
-        live = self.live(room, owner)
+        live = self.live(room, owner, taken=True)
         self.log.info(
             "room %s (%s, move %d) taken by process %s: %s",
             code, status_of(room), room.ply, self.space.server, why,
@@ -91,11 +99,9 @@ class RoomKeeper(ServerPart):
                 await self.space.leave_alone(code, alone=False)  # played again
             except StoreError as error:
                 self.log.error("room %s: not marked as played again: %s", code, error)
-        live.machine.resumed(self.clock())
         if room.session.match.is_over and status_of(room) != "over":
             await self.archive(live)
             return self.rooms.get(code)
-        self.server.shell.plan_fill(live)
         return live
 
     async def _owner(self, code: str) -> str | None:
@@ -115,10 +121,9 @@ class RoomKeeper(ServerPart):
 
     def resume_all(self) -> None:
         """Let the bots of every room played here play on (once the event loop runs);
-        rooms that nobody comes back to are let go in time (``watch_idle``)."""
+        rooms that nobody comes back to are let go in time (``RoomMachine.idle``)."""
         for live in list(self.rooms.values()):
             self.server.shell.kick(live)
-            self.watch_idle(live)
 
     def start_sweeping(self) -> None:
         """On a shared database: take the rooms in play whose process ended (every
@@ -146,7 +151,6 @@ class RoomKeeper(ServerPart):
                     continue
                 if live is not None:
                     self.server.shell.kick(live)
-                    self.watch_idle(live)
 
     async def stop(self) -> None:
         """Stop every room's bots, timers and pending work (the server is stopping), and
@@ -170,32 +174,24 @@ class RoomKeeper(ServerPart):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def watch_idle(self, live: LiveRoom) -> None:
-        """Let the room go if nobody is there in a while: a room whose game never started
-        (after ``limits.lobby_seconds``) is removed, a finished one (after
-        ``limits.idle_seconds``) is archived. A game in play stays: its bots play for the
-        people away (for ``limits.alone_seconds`` once none is connected: then it waits,
-        ``RoomMachine.bots_may_think``). A match waiting for its host to deal the next game
-        leaves the memory like a finished one (it stays kept, and a server goes on with it
-        when asked)."""
-        seconds = self.limits.idle_seconds if live.room.started else self.limits.lobby_seconds
-        asyncio.get_running_loop().call_later(seconds, lambda: self.spawn(self._let_go(live)))
-
-    async def _let_go(self, live: LiveRoom) -> None:
-        room = live.room
+    async def let_go(self, live: LiveRoom, why: LetGoWhy) -> None:
+        """The room nobody is in leaves the memory (``RoomMachine.idle`` says ``why``):
+        archived, forgotten (a match waiting for its host to deal the next game stays kept,
+        and a server goes on with it when asked), removed (its game never started) or left
+        alone; unless someone came meanwhile."""
         if live.connections or self.rooms.get(live.code) is not live:
             return
-        if room.session.match.is_over:
+        if why == "archive":
             await self.archive(live)
-        elif room.session.game.is_over:
+        elif why == "forget":
             await self.forget(live)
-        elif not room.started:
+        elif why == "remove":
             try:
-                await self.space.remove(room.code)
+                await self.space.remove(live.code)
             except StoreError as error:
-                self.failed(room, f"not removed: {error}")
+                self.failed(live.room, f"not removed: {error}")
             await self.forget(live)
-        elif not live.machine.bots_may_think(self.clock()):
+        else:
             await self._leave_alone(live)
 
     async def archive(self, live: LiveRoom) -> None:

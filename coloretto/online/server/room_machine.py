@@ -4,15 +4,21 @@
 it while it runs: its connections and the seat each one holds, who is away since when,
 when the mover's clock started, when the last game ended. It never reads a clock, a
 socket or a database: every event brings the time (``now``, seconds of a monotonic
-clock), and every event answers with effects for its caller to carry out:
+clock; ``wall``, seconds since the epoch, where a time is told to clients), and every
+event answers with effects for its caller to carry out (``room_effects``):
 
 - ``Send``: a message, and the connections to send it to (encoded once for all of them);
 - ``Close``: a connection to tell why, then close;
 - ``KeepMove`` / ``KeepRoom``: a record to keep before anything more happens; the caller
   answers with ``confirm`` (kept) or ``refuse`` (not kept: the change is undone);
-- ``Timer``: when to come back (``wake``: a person's wait or time runs out, the bots may
-  play for them; ``deal``: the server deals a match's next game for its absent host);
+- ``Timer``: when to come back, and with which event (``wake``: ``bot_turn``; ``deal``:
+  ``deal_for_host``; ``fill``: ``fill``; ``idle``: ``idle``; ``lobby``: ``tell_lobby``);
+- ``LetGo``: the room leaves the memory (nobody is in it);
 - ``Note``: a line for the log.
+
+A connection's life in the room: a seat is taken (``seating.join``, ``seating.resume``;
+the host's is the new room's first), kept by the caller, then the connection
+``arrive``s (its welcome, the lobby or the game) and one day ``leave``s.
 
 A change is told only once its record is kept: ``play`` (a person's action), ``play_bot``
 (a bot's answer), ``start`` and ``deal`` return the record to keep and hold the change
@@ -24,7 +30,9 @@ at a time (the caller serialises them).
 >>> from coloretto.online.server.rooms import Room
 >>> room, _ = Room.open("ABCDEF", Host.of("Ana", Rules(players=2), "easy", 0, 30))
 >>> machine = RoomMachine(room, alone_seconds=600)
->>> effects = machine.join("ws-ana", 0, now=0.0)
+>>> [type(e.message).__name__ for e in machine.arrive("ws-ana", 0, None, 0.0, 0.0)
+...  if isinstance(e, Send)]
+['WelcomeMessage', 'PresenceMessage', 'LobbyMessage']
 >>> keep = machine.start(now=1.0)
 >>> [type(e).__name__ for e in machine.confirm(now=1.0)]
 ['Send', 'Timer']
@@ -33,12 +41,25 @@ at a time (the caller serialises them).
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Generic
 
 from coloretto.bots.driver import BotTurn
 from coloretto.engine import Action, Match, Move
+from coloretto.online.server.limits import Limits
+from coloretto.online.server.room_effects import (
+    C,
+    Close,
+    Effect,
+    KeepMove,
+    KeepRoom,
+    LetGo,
+    Note,
+    Send,
+    Timer,
+)
+from coloretto.online.server.room_seating import Seating
 from coloretto.online.server.rooms import Room, RoomError, over_record, stand_in
 from coloretto.online.wire.clock import MAX_TIMEOUTS, Standing
 from coloretto.online.wire.messages import (
@@ -53,12 +74,19 @@ from coloretto.online.wire.messages import (
     RatingChange,
     ServerMessage,
     Timing,
+    WelcomeMessage,
 )
 from coloretto.online.wire.protocol import ErrorCode
 from coloretto.online.wire.public import PublicSetup
 
-C = TypeVar("C", bound=Hashable)
-"""A connection, as the caller knows it (the machine only compares them)."""
+__all__ = [
+    "Close", "Effect", "KeepMove", "KeepRoom", "LetGo", "Note", "RoomMachine", "Send",
+    "StandIn", "Timer",
+]  # fmt: skip
+
+LOBBY_PAUSE = 0.2
+"""Seconds a lobby update waits for more changes to tell with it (people coming and
+going close together are told once)."""
 
 NEXT_GAME_SECONDS = 60.0
 """At a table with a clock, the longest wait between two games of a match (a quicker
@@ -72,60 +100,6 @@ class StandIn(enum.Enum):
     AWAY = "away past the wait"
     TIMEOUT = "out of time"
     GONE = f"out of time {MAX_TIMEOUTS} times"
-
-
-@dataclass(frozen=True)
-class Send(Generic[C]):
-    """Send ``message`` to each of ``to`` (the same bytes to all)."""
-
-    to: tuple[C, ...]
-    message: ServerMessage
-
-
-@dataclass(frozen=True)
-class Close(Generic[C]):
-    """Tell ``connection`` (of ``player``'s seat) why (an error frame), then close it."""
-
-    connection: C
-    player: int
-    code: ErrorCode
-    message: str
-
-
-@dataclass(frozen=True)
-class KeepMove:
-    """Keep an action of the game: ``last``, the game's last (kept with the room's status
-    and ratings in one go, ``RoomSpace.end_game``), else appended (``RoomSpace.append``)."""
-
-    ply: int
-    move: Move
-    covered: bool
-    notes: dict[str, Any]
-    last: bool
-
-
-@dataclass(frozen=True)
-class KeepRoom:
-    """Keep the whole room as it stands now (``RoomSpace.save``)."""
-
-
-@dataclass(frozen=True)
-class Timer:
-    """Come back with ``kind``'s event in ``seconds`` (``None``: not any more)."""
-
-    kind: Literal["wake", "deal"]
-    seconds: float | None
-
-
-@dataclass(frozen=True)
-class Note:
-    """A line for the log."""
-
-    text: str
-
-
-Effect = Send[C] | Close[C] | Timer | Note
-"""What an event asks of its caller (records to keep come back on their own)."""
 
 
 @dataclass
@@ -155,7 +129,9 @@ class RoomNews(Generic[C]):
     def presence(self, now: float) -> Send[C]:
         """Who is away, and when the next game comes without its host."""
         return self.to_all(
-            PresenceMessage(away=tuple(self.machine.away()), next_in=self.machine.next_in(now))
+            PresenceMessage(
+                away=tuple(self.machine.away()), next_in=self.machine.dealer.next_in(now)
+            )
         )
 
     def games(self, now: float) -> list[Effect[C]]:
@@ -184,8 +160,8 @@ class RoomNews(Generic[C]):
             number=session.match.game_number,
             results=session.match.results,
             away=tuple(self.machine.away()),
-            covered=frozenset(room.covered),
-            next_in=self.machine.next_in(now),
+            covered=room.covered,
+            next_in=self.machine.dealer.next_in(now),
             timing=self.timing(now),
         )
 
@@ -237,10 +213,14 @@ class RoomNews(Generic[C]):
 @dataclass(eq=False)
 class RoomMachine(Generic[C]):
     """A room in play: its game (``room``) and its connections, each event's effects out.
-    ``alone_seconds``: how long bots play on for people who all left a game not rated."""
+    ``alone_seconds``: how long bots play on for people who all left a game not rated;
+    ``idle_seconds`` (``lobby_seconds`` before the start): how long a room nobody is in
+    stays in memory."""
 
     room: Room
     alone_seconds: float
+    idle_seconds: float = Limits.idle_seconds
+    lobby_seconds: float = Limits.lobby_seconds
     connections: dict[C, int | None] = field(default_factory=dict)
     """The room's connections, with the player each one plays (``None``: watching)."""
     away_since: dict[int, float] = field(default_factory=dict)
@@ -250,11 +230,18 @@ class RoomMachine(Generic[C]):
     ended: float | None = None
     """When the last game ended (a match between two games waits from then)."""
     _pending: _Pending | None = field(default=None, init=False, repr=False)
+    _lobby_due: bool = field(default=False, init=False, repr=False)
     news: RoomNews[C] = field(init=False, repr=False)
     """The messages of the room's state (``RoomNews``)."""
+    seating: Seating[C] = field(init=False, repr=False)
+    """Who sits where: seats taken, taken up again, removed (``Seating``)."""
+    dealer: HostAway[C] = field(init=False, repr=False)
+    """When the server deals a match's next game for its absent host (``HostAway``)."""
 
     def __post_init__(self) -> None:
         self.news = RoomNews(self)
+        self.seating = Seating(self)
+        self.dealer = HostAway(self)
 
     @property
     def pending(self) -> bool:
@@ -263,13 +250,21 @@ class RoomMachine(Generic[C]):
 
     # ------------------------------------------------------------------ who is there
 
-    def resumed(self, now: float) -> None:
-        """The room was taken from the store: its people are away until they connect, and
-        the time a move took before is forgiven."""
-        self.turn_at = now
-        for player in range(len(self.room.people)):
-            if self.room.is_person(player):
-                self.away_since[player] = now
+    def opened(self, now: float, wall: float, *, taken: bool) -> list[Effect[C]]:
+        """The room is in memory from now on, nobody in it yet: just opened, or ``taken``
+        from the store (then its people are away until they connect, and the time a move
+        took before is forgiven). Its timers: the idle wait, and a public table's fill
+        at its ``fill_at`` (``wall``: seconds since the epoch)."""
+        room = self.room
+        if taken:
+            self.turn_at = now
+            for player in range(len(room.people)):
+                if room.is_person(player):
+                    self.away_since[player] = now
+        effects: list[Effect[C]] = [self._idle_timer()]
+        if room.table.fill_at is not None and not room.started:
+            effects.append(Timer("fill", max(0.0, room.table.fill_at - wall)))
+        return effects
 
     def away(self) -> list[int]:
         """The room's people with no connection now."""
@@ -277,37 +272,78 @@ class RoomMachine(Generic[C]):
         room = self.room
         return [p for p in range(len(room.people)) if room.is_person(p) and p not in present]
 
-    def join(self, connection: C, player: int | None, now: float) -> list[Effect[C]]:
-        """A connection takes its seat (``player``; ``None``: a watcher)."""
+    def arrive(
+        self, connection: C, player: int | None, token: str | None, now: float, wall: float
+    ) -> list[Effect[C]]:
+        """A connection takes its seat (``player``, kept already; ``None``: a watcher):
+        it is welcomed (``token``: the seat's, when new), everyone learns the person is
+        there, and it is told the lobby or the game as it stands."""
+        room = self.room
+        welcome = WelcomeMessage(room=room.code, seat=player, token=token)
+        effects: list[Effect[C]] = [Send((connection,), welcome), Timer("idle", None)]
         self.connections[connection] = player
-        if player is None:
-            return [self.plan_next(now)]
-        self.away_since.pop(player, None)
-        return [self.plan_next(now), self.news.presence(now)]
+        effects.append(self.dealer.plan(now))
+        if player is not None:
+            self.away_since.pop(player, None)
+            effects.append(self.news.presence(now))
+        if not room.started:
+            effects.append(Send((connection,), self.news.lobby_message(wall)))
+            return effects if player is None else [*effects, *self.lobby_soon()]
+        effects.append(Send((connection,), self.news.game_message(player, now)))
+        if room.session.game.is_over:  # over, or a match between two games
+            effects.append(Send((connection,), OverMessage(record=over_record(room))))
+        return effects
 
     def leave(self, connection: C, now: float) -> list[Effect[C]]:
         """A connection closed. Its person, if it held their last connection, is away
-        from ``now`` on."""
+        from ``now`` on. A room left empty waits (``idle``), or, its match over, is let
+        go at once."""
         player = self.connections.pop(connection, None)
-        if player is None or not self.room.is_person(player) or player in self.connections.values():
-            return []
+        room = self.room
+        effects: list[Effect[C]] = []
+        if not self.connections:
+            if room.session.match.is_over:
+                return [LetGo("archive")]
+            effects.append(self._idle_timer())
+        if player is None or not room.is_person(player) or player in self.connections.values():
+            return effects
         self.away_since[player] = now
-        return [self.plan_next(now), self.news.presence(now)]
+        effects += [self.dealer.plan(now), self.news.presence(now)]
+        return effects if room.started else [*effects, *self.lobby_soon()]
 
-    def dismiss(self, player: int, code: ErrorCode, message: str) -> list[Effect[C]]:
-        """Close every connection holding ``player``'s seat (told ``code``, ``message``);
-        they leave the room's connections at once."""
-        closing = [c for c, seated in self.connections.items() if seated == player]
-        for connection in closing:
-            del self.connections[connection]
-        return [Close(c, player, code, message) for c in closing]
+    def _idle_timer(self) -> Timer:
+        """How long the room waits for someone before it may leave the memory."""
+        return Timer("idle", self.idle_seconds if self.room.started else self.lobby_seconds)
 
-    def remove(self, player: int) -> list[Effect[C]]:
-        """The host removes ``player`` before the start (``Room.remove``): their
-        connections are closed."""
-        self.room.remove(player)
-        self.away_since.pop(player, None)
-        return self.dismiss(player, ErrorCode.REMOVED, "the host removed you from the table")
+    def idle(self, now: float) -> list[Effect[C]]:
+        """The ``idle`` timer fired: a room still empty leaves the memory (``LetGo``): its
+        match over, archived; a game over, forgotten (kept; a server goes on with it when
+        asked); never started, removed; a game in play, left alone once its bots no
+        longer play for its people (``bots_may_think``), else it stays."""
+        room = self.room
+        if self.connections:
+            return []
+        if room.session.match.is_over:
+            return [LetGo("archive")]
+        if room.session.game.is_over:
+            return [LetGo("forget")]
+        if not room.started:
+            return [LetGo("remove")]
+        return [] if self.bots_may_think(now) else [LetGo("leave-alone")]
+
+    def lobby_soon(self) -> list[Effect[C]]:
+        """Tell the lobby soon (``LOBBY_PAUSE``), with any change that comes meanwhile."""
+        if self._lobby_due:
+            return []
+        self._lobby_due = True
+        return [Timer("lobby", LOBBY_PAUSE)]
+
+    def tell_lobby(self, wall: float) -> list[Effect[C]]:
+        """The ``lobby`` timer fired: everyone learns who sits where (before the start)."""
+        self._lobby_due = False
+        if self.room.started:
+            return []
+        return [self.news.to_all(self.news.lobby_message(wall))]
 
     # ------------------------------------------------------------------ the clock
 
@@ -434,6 +470,14 @@ class RoomMachine(Generic[C]):
         self._pending = pending
         return KeepRoom()
 
+    def fill(self, now: float) -> tuple[KeepRoom | None, list[Effect[C]]]:
+        """The ``fill`` timer fired: a public table's wait is over, bots take its free
+        seats and its game starts (pending, as ``start``), unless it has started."""
+        if self.room.started:
+            return None, []
+        note = Note(f"room {self.room.code}: its wait is over: bots fill the free seats")
+        return self.start(now), [note]
+
     def deal(self, number: int) -> KeepRoom:
         """Deal game ``number`` of the match (``Room.next_game``), pending."""
         pending = self._hold()
@@ -445,11 +489,11 @@ class RoomMachine(Generic[C]):
     def deal_for_host(self, now: float) -> tuple[KeepRoom | None, list[Effect[C]]]:
         """The ``deal`` timer fired: deal the next game if the host is still away (a timer
         that woke early is set again)."""
-        at = self.next_at()
+        at = self.dealer.next_at()
         if at is None:
             return None, []
         if at > now:
-            return None, [self.plan_next(now)]
+            return None, [self.dealer.plan(now)]
         number = self.room.session.match.game_number + 1
         note = Note(f"room {self.room.code}: game {number} dealt by the server for its host")
         return self.deal(number), [note]
@@ -479,7 +523,7 @@ class RoomMachine(Generic[C]):
         if keep is None:
             if pending.dealt:
                 self.ended = None
-            return [*self.news.games(now), self.plan_next(now)]
+            return [*self.news.games(now), self.dealer.plan(now)]
         room = self.room
         if keep.covered:
             room.covered.append(keep.ply)
@@ -509,13 +553,21 @@ class RoomMachine(Generic[C]):
             number = room.session.match.game_number
             effects.append(self.news.to_all(RatedMessage(game=number, changes=tuple(changes))))
         self.ended = now
-        timer = self.plan_next(now)
+        timer = self.dealer.plan(now)
         effects.append(timer)
         if timer.seconds is not None:
             effects.append(self.news.presence(now))  # the host is away: when the next game comes
+        if not self.connections:  # the bots finished it for people all away
+            effects.append(self._idle_timer())
         return effects
 
-    # ------------------------------------------------------------------ a match's host away
+
+class HostAway(Generic[C]):
+    """When the server deals the next game of a ``RoomMachine``'s match itself, its host
+    away (or, at a table with a clock, staying and not dealing it)."""
+
+    def __init__(self, machine: RoomMachine[C]) -> None:
+        self.machine = machine
 
     def next_at(self) -> float | None:
         """When the server deals the room's next game itself (``None``: it waits for the
@@ -523,17 +575,18 @@ class RoomMachine(Generic[C]):
         seconds (counted from the end of the game if they left before), at a table with a
         clock its bank's time (``NEXT_GAME_SECONDS`` at most) after the end at the latest,
         while someone is in the room to play it."""
-        room = self.room
-        since = self.away_since.get(0)
-        if not room.started or not room.session.has_next_game or not self.connections:
+        machine = self.machine
+        room = machine.room
+        since = machine.away_since.get(0)
+        if not room.started or not room.session.has_next_game or not machine.connections:
             return None  # nobody waits: the match waits for its people
         clocked = None
-        if room.table.clock is not None and self.ended is not None:
+        if room.table.clock is not None and machine.ended is not None:
             # a host who stays cannot stall the match
-            clocked = self.ended + min(NEXT_GAME_SECONDS, room.table.clock.bank)
+            clocked = machine.ended + min(NEXT_GAME_SECONDS, room.table.clock.bank)
         if since is None:
             return clocked
-        ended = since if self.ended is None else self.ended
+        ended = since if machine.ended is None else machine.ended
         away = max(since, ended) + room.away_after
         return away if clocked is None else min(away, clocked)
 
@@ -542,6 +595,6 @@ class RoomMachine(Generic[C]):
         at = self.next_at()
         return None if at is None else max(0.0, at - now)
 
-    def plan_next(self, now: float) -> Timer:
+    def plan(self, now: float) -> Timer:
         """The timer that deals the room's next game for an absent host (or none)."""
         return Timer("deal", self.next_in(now))

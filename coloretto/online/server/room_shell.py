@@ -1,12 +1,13 @@
 """Each room's state machine fed its events and its effects carried out: messages sent,
-records kept before anything is told, timers, the bots' turns (``RoomShell``)."""
+records kept before anything is told, timers, rooms let go, the bots' turns
+(``RoomShell``)."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from websockets.asyncio.server import ServerConnection
 
@@ -16,25 +17,27 @@ from coloretto.engine import Action
 from coloretto.online.server.database import StoreError
 from coloretto.online.server.live_room import POLICY, LiveRoom, Seat
 from coloretto.online.server.relay import deliver
-from coloretto.online.server.room_machine import Close, Effect, KeepMove, KeepRoom, Send, Timer
+from coloretto.online.server.room_effects import TimerKind
+from coloretto.online.server.room_machine import (
+    Close,
+    Effect,
+    KeepMove,
+    KeepRoom,
+    LetGo,
+    Send,
+    Timer,
+)
 from coloretto.online.server.rooms import RoomError
 from coloretto.online.server.server_part import ServerPart
-from coloretto.online.wire.messages import ErrorMessage, RatingChange, ServerMessage
+from coloretto.online.wire.messages import ErrorMessage, RatingChange
 from coloretto.online.wire.protocol import ErrorCode, LockTable, Remove, encode
-
-if TYPE_CHECKING:
-    pass
-
-
-LOBBY_PAUSE = 0.2
-"""Seconds a lobby update waits for more changes to tell with it."""
 
 
 class RoomShell(ServerPart):
     """The asyncio shell around each room's ``RoomMachine``: it feeds the machine its
     events (requests, connections coming and going, timers, bots' answers, the database's
-    answers) and carries out its effects (messages, closings, timers, records kept before
-    anything is told)."""
+    answers) and carries out its effects (messages, closings, timers, rooms let go,
+    records kept before anything is told)."""
 
     _farewells: ClassVar[set[asyncio.Task[None]]] = set()
     """Connections being closed (kept here until they are)."""
@@ -50,6 +53,8 @@ class RoomShell(ServerPart):
                 self._close(live, effect)
             elif isinstance(effect, Timer):
                 self._timer(live, effect)
+            elif isinstance(effect, LetGo):
+                self.server.keeper.spawn(self.server.keeper.let_go(live, effect.why))
             else:
                 self.log.info("%s", effect.text)
 
@@ -70,25 +75,31 @@ class RoomShell(ServerPart):
         await ws.close(POLICY, code)
 
     def _timer(self, live: LiveRoom, timer: Timer) -> None:
-        loop = asyncio.get_running_loop()
-        if timer.kind == "wake":
-            if live.wake is not None:
-                live.wake.cancel()
-                live.wake = None
-            if timer.seconds is not None:
-                live.wake = loop.call_later(timer.seconds, self.kick, live)
-            return
-        if live.dealer is not None:
-            live.dealer.cancel()
-            live.dealer = None
+        """Set ``timer`` (in place of the one of its kind set before)."""
+        if (handle := live.timers.pop(timer.kind, None)) is not None:
+            handle.cancel()
         if timer.seconds is not None:
-            live.dealer = loop.call_later(
-                timer.seconds, lambda: loop.create_task(self._deal_for_host(live))
+            live.timers[timer.kind] = asyncio.get_running_loop().call_later(
+                timer.seconds, self._fire, live, timer.kind
             )
 
-    def all(self, live: LiveRoom, message: ServerMessage) -> None:
-        """Tell every connection of the room ``message``."""
-        deliver(live.connections, encode(message))
+    def _fire(self, live: LiveRoom, kind: TimerKind) -> None:
+        """A timer of ``live``'s fired: its event goes to the machine (at once, or as a
+        task when the room's lock is needed)."""
+        live.timers.pop(kind, None)
+        if self.rooms.get(live.code) is not live:
+            return
+        keeper = self.server.keeper
+        if kind == "wake":
+            self.kick(live)
+        elif kind == "deal":
+            keeper.spawn(self._deal_for_host(live))
+        elif kind == "fill":
+            keeper.spawn(self._fill(live))
+        elif kind == "idle":
+            self.run(live, live.machine.idle(self.clock()))
+        else:
+            self.run(live, live.machine.tell_lobby(time.time()))
 
     async def kept(self, live: LiveRoom, keep: KeepMove | KeepRoom) -> None:
         """Keep the machine's pending change (call it holding the lock), then tell it; if
@@ -109,8 +120,6 @@ class RoomShell(ServerPart):
             self.server.keeper.failed(room, f"{what}not saved: {error}")
             raise problem from None
         self.run(live, live.machine.confirm(self.clock(), changes))
-        if isinstance(keep, KeepMove) and room.session.game.is_over and not live.connections:
-            self.server.keeper.watch_idle(live)  # the bots finished it for people all away
         self.kick(live)
 
     # ------------------------------------------------------------------ events
@@ -145,27 +154,23 @@ class RoomShell(ServerPart):
             try:
                 await self.kept(live, keep)
             except RoomError:
-                self.run(live, [live.machine.plan_next(self.clock())])  # try again later
+                self.run(live, [live.machine.dealer.plan(self.clock())])  # try again later
 
-    def arrive(self, live: LiveRoom, ws: ServerConnection, player: int | None) -> None:
-        """A connection takes its seat in the room."""
-        self.run(live, live.machine.join(ws, player, self.clock()))
+    def arrive(
+        self, live: LiveRoom, ws: ServerConnection, player: int | None, token: str | None
+    ) -> None:
+        """A connection takes its seat in the room (kept already; ``token``: the seat's,
+        when new): welcomed, then told the room as it stands."""
+        self.run(live, live.machine.arrive(ws, player, token, self.clock(), time.time()))
+        self.kick(live)
 
     def leave(self, ws: ServerConnection, seat: Seat) -> None:
         """A connection of the room closed."""
         live = seat.live
-        room = live.room
         effects = live.machine.leave(ws, self.clock())
-        if room.session.match.is_over and not live.connections:
-            self.server.keeper.spawn(self.server.keeper.archive(live))
-            return
-        if not live.connections:
-            self.server.keeper.watch_idle(live)
-        if effects:  # its person is away now
-            self.run(live, effects)
-            if not room.started:
-                self.lobby(live)
-            self.kick(live)
+        self.run(live, effects)
+        if not any(isinstance(effect, LetGo) for effect in effects):
+            self.kick(live)  # its person may be away now: the bots may play for them
 
     async def seating(self, live: LiveRoom, request: Remove | LockTable) -> None:
         """The host, before the start, removes a person (their connections closed with
@@ -173,51 +178,34 @@ class RoomShell(ServerPart):
         the room is saved and everyone sees the lobby again. A lock the disk refuses is
         undone; a removal holds (its person is gone) while the server runs. Either way
         the host gets ``not-saved``."""
-        room = live.room
+        room, seating = live.room, live.machine.seating
         async with live.lock:
             if isinstance(request, Remove):
-                self.run(live, live.machine.remove(request.seat))
+                self.run(live, seating.remove(request.seat))
                 saved = await self.server.keeper.save(room)
             else:
                 was = room.locked
-                room.lock(request.locked)
+                self.run(live, seating.lock(request.locked))
                 if not (saved := await self.server.keeper.save(room)):
-                    room.locked = was
-        self.lobby(live)
+                    self.run(live, seating.lock(was))
         if not saved:
             done = "they are removed until it stops" if isinstance(request, Remove) else "try again"
             raise RoomError(f"the server could not save the room: {done}", ErrorCode.NOT_SAVED)
 
-    def lobby(self, live: LiveRoom) -> None:
-        """Tell everyone in the room's lobby who sits where, soon: changes that come
-        close together (people coming and going) are told once."""
-        if live.lobby_update is not None:
-            return
-
-        def send() -> None:
-            live.lobby_update = None
-            if self.rooms.get(live.code) is live and not live.room.started:
-                self.all(live, live.machine.news.lobby_message(time.time()))
-
-        live.lobby_update = asyncio.get_running_loop().call_later(LOBBY_PAUSE, send)
-
-    def plan_fill(self, live: LiveRoom) -> None:
-        """A public table's bots take its free seats at its ``fill_at`` (its game starts)."""
-        fill_at = live.room.table.fill_at
-        if fill_at is None or live.room.started:
-            return
-        wait = max(0.0, fill_at - time.time())
-        keeper = self.server.keeper
-        asyncio.get_running_loop().call_later(wait, lambda: keeper.spawn(self._fill(live)))
-
     async def _fill(self, live: LiveRoom) -> None:
-        if self.rooms.get(live.code) is not live or live.room.started:
-            return
-        self.log.info("room %s: its wait is over: bots fill the free seats", live.code)
-        try:
-            await self.start(live)
-        except RoomError as problem:
-            self.all(live, ErrorMessage(code=problem.code, message=str(problem)))
+        """A public table's wait is over: bots fill it and its game starts (saved, then
+        told; a refusal is told to everyone)."""
+        async with live.lock:
+            if self.rooms.get(live.code) is not live:
+                return
+            keep, effects = live.machine.fill(self.clock())
+            self.run(live, effects)
+            if keep is None:
+                return
+            try:
+                await self.kept(live, keep)
+            except RoomError as problem:
+                self.run(live, [live.machine.news.error(problem)])
 
     # ------------------------------------------------------------------ bots
 

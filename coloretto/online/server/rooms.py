@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from msgspec import UNSET
+
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import (
     Action,
@@ -188,7 +190,7 @@ class Room:
         config = GameConfig(
             host.rules, _players(people, host.bot), delay=host.delay, level=host.bot
         )
-        fill_at = None if host.fill_after is None else time.time() + host.fill_after
+        fill_at = None if host.fill_after is UNSET else time.time() + host.fill_after
         table = TableTerms([account, *([None] * (players - 1))], host.public, host.rated,
                            fill_at, clock)  # fmt: skip
         room = cls(code, Session(config), people, [None] * players, started=False,

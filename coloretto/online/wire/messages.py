@@ -20,12 +20,14 @@ coloretto.online.wire.protocol.ProtocolError: move.ply: expected a whole number 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated, Any
 
 import msgspec
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Move, Rules
+from coloretto.engine.record import RulesForm
 from coloretto.engine.rules import MAX_GAMES
 from coloretto.online.wire.clock import MAX_BANK, MAX_TIMEOUTS, Clock
 from coloretto.online.wire.protocol import (
@@ -40,7 +42,6 @@ from coloretto.online.wire.protocol import (
     Level,
     ProtocolError,
     RoomCode,
-    RulesForm,
     Token,
     account_name,
     b64url,
@@ -272,11 +273,12 @@ class GameMessage(Message, frozen=True, kw_only=True, tag="game"):
         tuple[MoveForm, ...], msgspec.Meta(max_length=MAX_PLY, description="the moves played")
     ] = msgspec.field(name="moves")
     away: SeatList = always(())
-    covered: Annotated[
-        frozenset[Annotated[int, msgspec.Meta(ge=0, le=MAX_PLY)]],
+    told_covered: Annotated[
+        tuple[Annotated[int, msgspec.Meta(ge=0, le=MAX_PLY)], ...],
         msgspec.Meta(description="numbers of the actions played"),
-    ] = always(frozenset())
-    """The moves (by number) a bot played for a person away."""
+    ] = msgspec.field(name="covered", default_factory=lambda: ())  # always written
+    """The moves (by number) a bot played for a person away, in their order (the same
+    bytes for the same moves; ``covered``: as a set)."""
     next_in: AwayAfter | None = None
     """Seconds until the server deals the match's next game itself (its host away)."""
     timing: Timing | None = None
@@ -286,6 +288,7 @@ class GameMessage(Message, frozen=True, kw_only=True, tag="game"):
     def __post_init__(self) -> None:
         _clean(self, "id", MAX_ID)
         _round(self, "next_in")
+        msgspec.structs.force_setattr(self, "told_covered", tuple(sorted(set(self.told_covered))))
         rules = self.rules_form.rules
         if len(self.people) != rules.players:
             raise ValueError(f"players: expected {rules.players} players")
@@ -305,7 +308,7 @@ class GameMessage(Message, frozen=True, kw_only=True, tag="game"):
             if any(len(scores) != rules.seats for scores in self.match.results):
                 raise ValueError(f"match.results: expected {rules.seats} scores a game")
         self.setup.check(rules)
-        if any(ply >= len(self.told_moves) for ply in self.covered):
+        if any(ply >= len(self.told_moves) for ply in self.told_covered):
             raise ValueError(
                 f"covered: expected numbers of the {len(self.told_moves)} actions played"
             )
@@ -329,7 +332,7 @@ class GameMessage(Message, frozen=True, kw_only=True, tag="game"):
         number: int = 1,
         results: Results = (),
         away: tuple[int, ...] = (),
-        covered: frozenset[int] = frozenset(),
+        covered: Iterable[int] = (),
         next_in: float | None = None,
         timing: Timing | None = None,
     ) -> GameMessage:
@@ -338,7 +341,8 @@ class GameMessage(Message, frozen=True, kw_only=True, tag="game"):
             room=room, id=id, player=player, rules_form=RulesForm.of(rules),
             people=tuple(PlayerForm(p.name, p.bot) for p in players), level=level,
             delay=delay, away_after=away_after, match=MatchForm(number, results), setup=setup,
-            told_moves=tuple(MoveForm.of(move) for move in moves), away=away, covered=covered,
+            told_moves=tuple(MoveForm.of(move) for move in moves), away=away,
+            told_covered=tuple(covered),
             next_in=next_in, timing=timing,
         )  # fmt: skip
 
@@ -346,6 +350,11 @@ class GameMessage(Message, frozen=True, kw_only=True, tag="game"):
     def rules(self) -> Rules:
         """The game's rules."""
         return self.rules_form.rules
+
+    @property
+    def covered(self) -> frozenset[int]:
+        """The moves (by number) a bot played for a person away."""
+        return frozenset(self.told_covered)
 
     @property
     def players(self) -> tuple[Player, ...]:

@@ -28,10 +28,12 @@ from enum import StrEnum
 from typing import Annotated, Any, TypeVar
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from coloretto.bots.registry import LEVELS
 from coloretto.engine import Action, Rules
-from coloretto.engine.rules import MAX_GAMES, Edition, Scoring, Variant
+from coloretto.engine.record import Games, TableRules
+from coloretto.engine.rules import MAX_GAMES
 from coloretto.online.wire.names import NameRefused, check_name
 from coloretto.play.config import MAX_DELAY, MAX_NAME
 from coloretto.store.text import printable
@@ -249,7 +251,7 @@ class ProtocolError(ValueError):
 # ---------------------------------------------------------------- frames
 
 T = TypeVar("T")
-F = TypeVar("F", bound="Frame")
+F = TypeVar("F", bound=msgspec.Struct)
 
 
 class Frame(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -323,7 +325,7 @@ class _Said(msgspec.Struct):
 
 
 def refusal(
-    error: msgspec.ValidationError, kind: tuple[str, type[Frame] | None], noun: str
+    error: msgspec.ValidationError, kind: tuple[str, type[msgspec.Struct] | None], noun: str
 ) -> ProtocolError:
     """``error`` (msgspec's, of a frame of type ``kind``: its name and class) as the
     protocol says it: the field's path (a message's under its type), then what it should
@@ -355,9 +357,9 @@ def refusal(
 
 
 def convert(data: object, cls: type[F], where: str) -> F:
-    """``cls`` (a ``Frame``) from plain JSON values ``data`` (a store's copy, or part of a
-    frame), checked as a frame's are; ``ProtocolError`` naming the field at fault (under
-    ``where``) unless it is exactly right."""
+    """``cls`` (a ``Frame``, or the rules' ``RulesForm``) from plain JSON values ``data``
+    (a store's copy, or part of a frame), checked as a frame's are; ``ProtocolError``
+    naming the field at fault (under ``where``) unless it is exactly right."""
     try:
         return msgspec.convert(data, cls)
     except msgspec.ValidationError as error:
@@ -403,9 +405,6 @@ Seat = Annotated[
 Ply = Annotated[
     int, msgspec.Meta(description=f"a whole number from 0 to {MAX_PLY}", ge=0, le=MAX_PLY)
 ]
-Games = Annotated[
-    int, msgspec.Meta(description=f"a whole number from 1 to {MAX_GAMES}", ge=1, le=MAX_GAMES)
-]
 NextGame = Annotated[
     int, msgspec.Meta(description=f"a whole number from 2 to {MAX_GAMES}", ge=2, le=MAX_GAMES)
 ]
@@ -441,10 +440,6 @@ Signature = Annotated[
     msgspec.Meta(description=f"{SIGNATURE_BYTES} bytes in base64url", pattern="^[A-Za-z0-9_-]*$"),
 ]
 AccountName = Annotated[str, msgspec.Meta(description="an account's name")]
-Players = Annotated[int, msgspec.Meta(description="a whole number from 2 to 5", ge=2, le=5)]
-ScoringName = Annotated[Scoring, msgspec.Meta(description="brown or gray")]
-EditionName = Annotated[Edition, msgspec.Meta(description="classic or anniversary")]
-VariantName = Annotated[Variant, msgspec.Meta(description="standard, four-rows or ghost")]
 
 
 def _version() -> int:
@@ -454,46 +449,6 @@ def _version() -> int:
 Version = Annotated[int, msgspec.Meta(description=f"version {VERSION}")]
 """An opening's ``version`` (always written: a default of ``msgspec.field``'s factory
 is never left out; whether the frame said it is ``parse_request``'s to check)."""
-
-
-class TableRules(Frame, frozen=True, omit_defaults=False):
-    """The rules of a game as they go on the wire, but for the match's length: ``host``'s
-    ``rules`` (its ``games`` is a field of the request), and with ``games`` (``RulesForm``)
-    every message's; any left out take their default. ``Rules`` checks them whole."""
-
-    players: Players = 4
-    scoring: ScoringName = Scoring.BROWN
-    edition: EditionName = Edition.CLASSIC
-    variant: VariantName = Variant.STANDARD
-
-    def __post_init__(self) -> None:
-        self.with_games(1)  # the rules' own check: a 2-player variant, say
-
-    def with_games(self, games: int) -> Rules:
-        """The engine's ``Rules``: these, for a match of ``games`` games."""
-        return Rules(self.players, self.scoring, self.edition, self.variant, games)
-
-    @classmethod
-    def of(cls, rules: Rules) -> TableRules:
-        """``rules``' wire form, without the match's length."""
-        return cls(rules.players, rules.scoring, rules.edition, rules.variant)
-
-
-class RulesForm(TableRules, frozen=True):
-    """The rules of a game or match as they go on the wire (as a game record writes
-    them): ``Rules``' one wire form."""
-
-    games: Games = 1
-
-    @property
-    def rules(self) -> Rules:
-        """The engine's ``Rules``."""
-        return self.with_games(self.games)
-
-    @classmethod
-    def of(cls, rules: Rules) -> RulesForm:
-        """``rules``' wire form."""
-        return cls(rules.players, rules.scoring, rules.edition, rules.variant, rules.games)
 
 
 class AccountClaim(Frame, frozen=True):
@@ -515,9 +470,18 @@ Claim = Annotated[AccountClaim, msgspec.Meta(description="an object with a name 
 
 
 class _Opening(Frame, frozen=True, kw_only=True):
-    """The first request of a connection: it carries the protocol's version."""
+    """The first request of a connection: it carries the protocol's version. Its optional
+    fields (``account``, ``clock``, ``fill_after``) are ``UNSET`` when left out, and left
+    out when unset; a JSON ``null`` is refused (``expected ...``, naming the field). In
+    Python, ``None`` given for one is the same as leaving it out."""
 
     version: Version = msgspec.field(default_factory=_version)
+
+    def _unset(self, *fields: str) -> None:
+        """``None`` given in Python for ``fields`` is ``UNSET``."""
+        for name in fields:
+            if getattr(self, name) is None:
+                msgspec.structs.force_setattr(self, name, UNSET)
 
 
 def _seat_name(name: str) -> str:
@@ -535,11 +499,11 @@ def _seat_name(name: str) -> str:
 class Host(_Opening, frozen=True, kw_only=True, tag="host"):
     """Open a room: the host's name, the rules (``rules.games``: the games of the match),
     the bots' level and pace; ``account``: who the host is on this server (a guest:
-    ``None``). A ``public`` table is listed in the lobby (``Tables``); ``fill_after``
-    seconds after it opens, bots take its free seats and its game starts (``None``: the
+    ``UNSET``). A ``public`` table is listed in the lobby (``Tables``); ``fill_after``
+    seconds after it opens, bots take its free seats and its game starts (``UNSET``: the
     host starts it). A ``rated`` table seats only players with an account, and its games
     change their ratings. ``clock``: the name of the server's speed profile every
-    person's moves are timed by (``None``: none at a private table, the server's default
+    person's moves are timed by (``UNSET``: none at a private table, the server's default
     at a public or rated one). Made with ``Host.of``."""
 
     name: Name
@@ -550,13 +514,14 @@ class Host(_Opening, frozen=True, kw_only=True, tag="host"):
     away_after: AwayAfter = msgspec.field(default_factory=lambda: DEFAULT_AWAY_AFTER)
     public: Flag = False
     rated: Flag = False
-    fill_after: FillAfter | None = None
-    clock: ClockName | None = None
-    account: Claim | None = None
+    fill_after: FillAfter | UnsetType = UNSET
+    clock: ClockName | UnsetType = UNSET
+    account: Claim | UnsetType = UNSET
 
     def __post_init__(self) -> None:
+        self._unset("fill_after", "clock", "account")
         msgspec.structs.force_setattr(self, "name", _seat_name(self.name))
-        if self.fill_after is not None and not self.public:
+        if self.fill_after is not UNSET and not self.public:
             raise ProtocolError("fill_after: only a public table fills itself with bots")
 
     @classmethod
@@ -576,8 +541,10 @@ class Host(_Opening, frozen=True, kw_only=True, tag="host"):
     ) -> Host:
         """The request for a table of ``rules`` (``rules.games`` goes as ``games``)."""
         return cls(name=name, table_rules=TableRules.of(rules), games=rules.games, bot=bot,
-                   delay=float(delay), away_after=float(away_after), account=account,
-                   public=public, rated=rated, fill_after=fill_after, clock=clock)  # fmt: skip
+                   delay=float(delay), away_after=float(away_after),
+                   account=UNSET if account is None else account, public=public, rated=rated,
+                   fill_after=UNSET if fill_after is None else fill_after,
+                   clock=UNSET if clock is None else clock)  # fmt: skip
 
     @property
     def rules(self) -> Rules:
@@ -590,9 +557,10 @@ class Join(_Opening, frozen=True, tag="join"):
 
     room: RoomCode
     name: Name
-    account: Claim | None = None
+    account: Claim | UnsetType = UNSET
 
     def __post_init__(self) -> None:
+        self._unset("account")
         msgspec.structs.force_setattr(self, "name", _seat_name(self.name))
 
 
@@ -602,7 +570,10 @@ class Resume(_Opening, frozen=True, tag="resume"):
 
     room: RoomCode
     token: Token
-    account: Claim | None = None
+    account: Claim | UnsetType = UNSET
+
+    def __post_init__(self) -> None:
+        self._unset("account")
 
 
 class Watch(_Opening, frozen=True, tag="watch"):
