@@ -20,6 +20,7 @@ from coloretto.engine import (
     deal,
     new_game,
 )
+from coloretto.engine.record import RulesForm
 
 # ----------------------------------------------------------------- rules
 
@@ -122,16 +123,16 @@ def test_rules_are_immutable_and_hashable():
     assert {rules: 1}[Rules(players=3)] == 1
 
 
-def test_rules_to_dict_is_plain_json_values():
+def test_rules_form_is_plain_json_values():
     rules = Rules(players=2, scoring="gray", edition="anniversary", variant="ghost", games=3)
-    assert rules.to_dict() == {
+    assert RulesForm.of(rules).to_json() == {
         "players": 2,
         "scoring": "gray",
         "edition": "anniversary",
         "variant": "ghost",
         "games": 3,
     }
-    assert Rules(**rules.to_dict()) == rules
+    assert Rules(**RulesForm.of(rules).to_json()) == rules  # type: ignore[arg-type]
 
 
 def test_scoring_tables_match_the_rule_book():

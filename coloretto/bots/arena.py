@@ -30,6 +30,7 @@ from coloretto.bots.oracle import make_measured_bot
 from coloretto.bots.players import BotPlayers
 from coloretto.bots.workers import process_pool
 from coloretto.engine import GameState, Match, Outcome, Rules, record_text
+from coloretto.engine.record import RulesForm
 from coloretto.engine.seeds import arena_deal_seed
 
 DEFAULT_TIME_LIMIT = 5.0
@@ -199,7 +200,7 @@ class ArenaResult:
         """The result as one JSON object."""
         return {
             "games": self.games,
-            "rules": self.arena.rules.to_dict(),
+            "rules": RulesForm.of(self.arena.rules).to_json(),
             "seed": self.arena.seed,
             "bots": [stats.to_json() for stats in self.bots.values()],
         }

@@ -34,6 +34,7 @@ from coloretto.bots.options import number
 from coloretto.bots.registry import BotError
 from coloretto.cli.parser import Commands, bounded_int
 from coloretto.cli.rules_options import add_rules_arguments, rules_from_args
+from coloretto.engine.record import RulesForm
 from coloretto.store.text import printable
 
 
@@ -309,7 +310,7 @@ class AgainstTables:
         opponent, _ = self.worst()
         return {
             "bot": self.bot,
-            "rules": first.rules.to_dict(),
+            "rules": RulesForm.of(first.rules).to_json(),
             "seed": first.seed,
             "games": self.results[0].games,
             "tables": [{"against": o, **stats.to_json()} for o, stats in self.rows()],

@@ -152,16 +152,6 @@ class Rules:
         """
         return tuple(seat_scores[: self.players])
 
-    def to_dict(self) -> dict[str, object]:
-        """The rules as plain JSON values, as written in game records."""
-        return {
-            "players": self.players,
-            "scoring": self.scoring.value,
-            "edition": self.edition.value,
-            "variant": self.variant.value,
-            "games": self.games,
-        }
-
 
 def _coerce(enum: type[_E], value: object, field: str) -> _E:
     if isinstance(value, enum):
