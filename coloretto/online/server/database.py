@@ -99,6 +99,11 @@ class Transaction(ABC):
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         """The rows of one query."""
 
+    @abstractmethod
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once for each of ``rows`` (its arguments), in one trip to the
+        database."""
+
     @contextlib.asynccontextmanager
     async def savepoint(self) -> AsyncIterator[None]:
         """Statements that hold or go together inside the transaction: an exception undoes
@@ -195,13 +200,24 @@ class SqliteDatabase(Database):
     def _within(self, before: list[str], sql: str, args: Sequence[Any], rows: bool) -> Any:
         """In the transaction: the statements ``before`` (``BEGIN``, savepoints), then
         ``sql``, in one trip to the database's thread; its rows or its count."""
+        self._begin(before)
+        assert self._db is not None
+        cursor = self._db.execute(sql, args)
+        return cursor.fetchall() if rows else cursor.rowcount
+
+    def _begin(self, before: list[str]) -> None:
+        """In the transaction: the statements ``before`` (``BEGIN``, savepoints)."""
         assert self._db is not None
         for statement in before:
             self._db.execute(statement)
         if not self._db.in_transaction:  # SQLite undid it all (a full disk, say)
             raise sqlite3.OperationalError("the transaction was rolled back")
-        cursor = self._db.execute(sql, args)
-        return cursor.fetchall() if rows else cursor.rowcount
+
+    def _many(self, before: list[str], sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """In the transaction: the statements ``before``, then ``sql`` for each of ``rows``."""
+        self._begin(before)
+        assert self._db is not None
+        self._db.executemany(sql, rows)
 
     async def execute(self, sql: str, *args: Any) -> int:
         async with self._turn:
@@ -251,6 +267,9 @@ class _SqliteTransaction(Transaction):
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         return list(self._db._inline(self._db._within, self._take_deferred(), sql, args, True))
+
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._db._inline(self._db._many, self._take_deferred(), sql, rows)
 
 
 # ---------------------------------------------------------------------- PostgreSQL
@@ -411,6 +430,13 @@ class _PgTransaction(Transaction):
         try:
             await self.send_deferred()
             return [tuple(row) for row in await self._connection.fetch(_numbered(sql), *args)]
+        except self._errors as error:
+            raise StoreError(f"the database refused: {_said(error)}") from None
+
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            await self.send_deferred()
+            await self._connection.executemany(_numbered(sql), rows)
         except self._errors as error:
             raise StoreError(f"the database refused: {_said(error)}") from None
 
