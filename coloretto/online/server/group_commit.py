@@ -84,7 +84,11 @@ class GroupCommit:
         self.max_batch = max_batch
         self.transactions = 0
         """The transactions committed so far."""
-        self._room = asyncio.Semaphore(max_waiting)
+        self.max_waiting = max_waiting
+        self._taken = 0
+        """The writes taken and not yet returned (``max_waiting`` at most)."""
+        self._blocked: deque[asyncio.Future[None]] = deque()
+        """The callers waiting to be taken, in order."""
         self._waiting: deque[_Waiting] = deque()
         self._writer: asyncio.Task[None] | None = None
 
@@ -102,12 +106,36 @@ class GroupCommit:
         await self._write(_Add(sql, args))
 
     async def _write(self, work: Write[Any] | _Add) -> Any:
-        async with self._room:
-            done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        if self._taken < self.max_waiting and not self._blocked:
+            self._taken += 1
+        else:  # a place is handed over by a write that returns (``_leave``)
+            place: asyncio.Future[None] = loop.create_future()
+            self._blocked.append(place)
+            try:
+                await place
+            except asyncio.CancelledError:
+                if place.done() and not place.cancelled():
+                    self._leave()  # handed a place while being cancelled: pass it on
+                raise
+        try:
+            done: asyncio.Future[Any] = loop.create_future()
             self._waiting.append((work, done))
             if self._writer is None:
                 self._writer = asyncio.create_task(self._write_all(), name="group-commit")
             return await done
+        finally:
+            self._leave()
+
+    def _leave(self) -> None:
+        """A write taken has returned: its place goes to the next caller waiting."""
+        self._taken -= 1
+        while self._blocked:
+            place = self._blocked.popleft()
+            if not place.done():  # not cancelled
+                self._taken += 1
+                place.set_result(None)
+                return
 
     async def _write_all(self) -> None:
         """Commit what waits, batch after batch, until nothing does."""
