@@ -225,7 +225,7 @@ class WorkerDied(Exception):
     """A worker's channel closed (its process ended) before it answered."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Told:
     """What a worker was told last of a room: its bots (``specs``, ``seed``) and its game
     as of ``state``, ``ply`` moves in."""
