@@ -370,8 +370,10 @@ class BotPool:
     def _spawn(self, end: socket.socket) -> None:
         """Start a worker process that answers on ``end`` (``serve``); ``end`` is then the
         worker's alone."""
-        spawn(serve, end)
-        end.close()
+        try:
+            spawn(serve, end)
+        finally:
+            end.close()
 
     async def _channel(self, worker: _Worker) -> _Channel:
         """The channel to ``worker``'s process, a new process started if it has none
@@ -385,11 +387,10 @@ class BotPool:
         ours, theirs = socket.socketpair()
         try:
             self._spawn(theirs)
+            _, channel = await asyncio.get_running_loop().connect_accepted_socket(_Channel, ours)
         except BaseException:
-            ours.close()
+            ours.close()  # the worker, if started, reads the end and exits
             raise
-        loop = asyncio.get_running_loop()
-        _, channel = await loop.connect_accepted_socket(_Channel, ours)
         return channel
 
     async def start(self) -> list[int]:
