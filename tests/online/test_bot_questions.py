@@ -358,3 +358,28 @@ def test_a_question_crosses_to_a_worker_whole_and_small() -> None:
         assert isinstance(ask, Ask)
         assert bot_pool.question_of(ask) == question
     assert len(frame(bot_pool.ask_of(later))) < 150  # a position took 1,800
+
+
+def test_a_worker_killed_between_moves_is_replaced_before_the_next_one() -> None:
+    """A worker killed while it has no question: the next move is asked of its
+    replacement (told the whole game), which answers it; no fallback move is played."""
+    room = Room("ROOM", {1: "greedy", 2: "greedy"}, seed=23)
+
+    async def play() -> tuple[int, int]:
+        pool = BotPool(1)
+        try:
+            (first,) = await pool.start()
+            for _ in range(3):
+                await room.until_bot_move(pool)
+            os.kill(first, signal.SIGKILL)
+            await asyncio.sleep(1.0)  # its end is seen: no question was in flight
+            await room.until_bot_move(pool)  # checked against the match's bots, no problem
+            (second,) = await pool.start()
+            await room.play_out(pool)
+            return first, second
+        finally:
+            pool.shutdown()
+
+    first, second = asyncio.run(play())
+    assert first != second
+    assert len(room.bot_moves) > 20
