@@ -4,14 +4,14 @@ to a worker, and processor time per question in the workers and in the server's 
 Run: ``python benchmarks/bot_questions.py [--rooms 1000] [--players 4] [--people 2]
 [--bot easy] [--workers 2] [--games 1]``.
 ``--rooms`` rooms play at once through one ``BotPool`` (``--workers`` real worker
-processes), as the server's rooms do, without pause: in each, the first ``--people`` seats
-are people who play a random legal action (seeded by the room), the others bots at
-``--bot``. Printed: the questions asked, their pickled size (mean, p50, p95, max: the
-bytes that cross to a worker), the workers' processor time and the server process's (the
-pool, the people's moves and this script; the sizes' own pickling left out) per
-question, the wall time, and a digest of every bot move of every room: the same digest
-from two versions of the pool means their bots chose alike. Measure a version of the
-code by putting it first on ``PYTHONPATH``.
+processes), as the server's rooms do, without pause: in each, the first ``--people``
+seats are people who play a random legal action (seeded by the room), the others bots at
+``--bot``. Printed: the questions asked, their size (mean, p50, p95, max: the bytes of
+the frame that crosses to a worker, ``bot_wire``), the workers' processor time and the
+server process's (the pool, the people's moves and this script) per question, the wall
+time, and a digest of every bot move of every room: the same digest from two versions of
+the pool means their bots chose alike. Measure a version of the code by putting it first
+on ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -20,36 +20,30 @@ import argparse
 import asyncio
 import hashlib
 import os
-import pickle
 import random
 import statistics
 import time
-from concurrent.futures import Executor, Future
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from coloretto.bots.registry import BotSpec
 from coloretto.engine import Rules
 from coloretto.engine.match import Match
+from coloretto.online.server import bot_pool
 from coloretto.online.server.bot_pool import BotPool
+from coloretto.online.server.bot_wire import Ask, Drop, Hello, Resync, Told, frame
 
 
-class Measured(Executor):
-    """A worker whose questions are weighed (their pickled bytes) on the way in."""
+def weighed(sizes: list[int]) -> Callable[[Ask | Drop | Told | Resync | Hello], bytes]:
+    """``frame`` that notes the size of each frame made (in this process: those the
+    server sends its workers)."""
 
-    def __init__(self, inner: Executor, sizes: list[int], weighing: list[float]) -> None:
-        self.inner = inner
-        self.sizes = sizes
-        self.weighing = weighing
+    def framed(message: Ask | Drop | Told | Resync | Hello) -> bytes:
+        made = frame(message)
+        sizes.append(len(made))
+        return made
 
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
-        started = time.process_time()
-        self.sizes.append(len(pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)))
-        self.weighing.append(time.process_time() - started)
-        return self.inner.submit(fn, *args, **kwargs)
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
+    return framed
 
 
 def children_cpu() -> float:
@@ -96,21 +90,14 @@ async def room(pool: BotPool, number: int, args: argparse.Namespace, bot: str) -
 
 async def run(args: argparse.Namespace) -> None:
     sizes: list[int] = []
-    weighing: list[float] = []
-
-    class Pool(BotPool):
-        def _new_executor(self) -> Executor:
-            return Measured(super()._new_executor(), sizes, weighing)
-
-    pool = Pool(args.workers)
+    bot_pool.frame = weighed(sizes)  # type: ignore[assignment,attr-defined]
+    pool = BotPool(args.workers)
     await pool.start()
-    sizes.clear()
-    weighing.clear()
     bot = str(BotSpec.parse(args.bot))
     workers, own, wall = children_cpu(), time.process_time(), time.perf_counter()
     played = await asyncio.gather(*(room(pool, n, args, bot) for n in range(args.rooms)))
     wall = time.perf_counter() - wall
-    own = time.process_time() - own - sum(weighing)
+    own = time.process_time() - own
     workers = children_cpu() - workers
     pool.shutdown()
     questions = len(sizes)
@@ -126,7 +113,7 @@ async def run(args: argparse.Namespace) -> None:
     )
     ordered = sorted(sizes)
     print(
-        f"pickled bytes a question: mean {statistics.fmean(sizes):.0f}, p50 "
+        f"bytes a question: mean {statistics.fmean(sizes):.0f}, p50 "
         f"{ordered[len(ordered) // 2]}, p95 {ordered[len(ordered) * 95 // 100]}, "
         f"max {ordered[-1]}"
     )

@@ -1,12 +1,13 @@
 """Worker processes that end with the process that started them, however it ends.
 
-A pool's workers (and ``multiprocessing``'s resource tracker, which lives as long as
-someone holds its pipe) would otherwise outlive a parent killed with ``kill -9``, for
-good. Each worker here watches a lifeline: the read end of a pipe whose only write end
-this process holds and never closes. When this process ends, however it ends, the kernel
-closes that write end, the worker reads end-of-file and exits at once, even in the middle
-of a bot's thought; with the parent and its workers gone, the resource tracker's pipe
-closes too, and it cleans up and exits. A pipe works on every POSIX system.
+A pool's workers (``process_pool``), a worker started on its own (``spawn``) and
+``multiprocessing``'s resource tracker (which lives as long as someone holds its pipe)
+would otherwise outlive a parent killed with ``kill -9``, for good. Each worker here
+watches a lifeline: the read end of a pipe whose only write end this process holds and
+never closes. When this process ends, however it ends, the kernel closes that write end,
+the worker reads end-of-file and exits at once, even in the middle of a bot's thought;
+with the parent and its workers gone, the resource tracker's pipe closes too, and it
+cleans up and exits. A pipe works on every POSIX system.
 
 The lifeline is read by a thread of the worker, which needs the interpreter's lock: a
 worker stuck in code that holds it (a regular expression that backtracks for ever, an
@@ -31,6 +32,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 ORPHANED = 70
@@ -64,6 +66,25 @@ def process_pool(
         initializer=_start_worker,
         initargs=(_lifeline_end(), os.getpid(), initializer),
     )
+
+
+def spawn(target: Callable[..., object], *args: object) -> BaseProcess:
+    """A spawned process, started, that runs ``target(*args)`` (a module-level function;
+    ``args`` as ``multiprocessing`` passes them: sockets and pipes too) and ends when it
+    returns or when this process ends."""
+    process = multiprocessing.get_context("spawn").Process(
+        target=_run, args=(_lifeline_end(), os.getpid(), target, args), daemon=True
+    )
+    process.start()
+    return process
+
+
+def _run(
+    lifeline: Connection, parent: int, target: Callable[..., object], args: tuple[object, ...]
+) -> None:
+    """In a process ``spawn`` started: the lifeline watched, then ``target(*args)``."""
+    _start_worker(lifeline, parent, None)
+    target(*args)
 
 
 def _start_worker(

@@ -33,7 +33,7 @@ _KINDS = len(COLLECTABLE)
 _CARDS = tuple(Card)
 """Every card by its value (``Card(k)`` without the enum's lookup)."""
 _DRAW = ActionKind.DRAW
-_History = tuple["_History", int, Action, Card | None, bool] | None
+_History = tuple["_History", int, Action, Card | None, bool, int] | None
 _Core = tuple[
     int,
     tuple[tuple[Card, ...], ...],
@@ -194,7 +194,8 @@ class GameState:
     #   player   seat to move
     #   hand     the drawn card waiting to be placed, or None
     #   over     whether the game has ended
-    #   history  the latest move as (previous history, player, action, card, last_round)
+    #   history  the latest move as (previous history, player, action, card, last_round,
+    #            ply: the moves played so far, this one included)
     #   takes    rows taken this round, per seat
     #   colls    per seat, the count of each collectable card kind
     #   discards cards removed from play
@@ -316,7 +317,8 @@ class GameState:
             last = True
             card = t.deck[pos]
             pos += 1
-        history = (history, player, action, card, revealed_last)
+        ply = 1 if history is None else history[5] + 1
+        history = (history, player, action, card, revealed_last, ply)
         return _make(t, (pos, rows, full, filled, taken, out, player, card, False,
                          history, takes, colls, discards, last, round_))  # fmt: skip
 
@@ -352,7 +354,8 @@ class GameState:
         cards = new_rows[row] = rows[row] + (hand,)
         if len(cards) == t.caps[row]:
             full |= bit
-        history = (history, player, action, None, False)
+        ply = 1 if history is None else history[5] + 1
+        history = (history, player, action, None, False, ply)
         return _make(t, (pos, tuple(new_rows), full, filled | bit, taken, out,
                          t.next_seat[out][player], None, False,
                          history, takes, colls, discards, last, round_))  # fmt: skip
@@ -410,7 +413,8 @@ class GameState:
         takes = tuple(new_takes)
         if new_takes[player] == t.quota:
             out |= 1 << player
-        history = (history, player, action, bonus, revealed_last)
+        ply = 1 if history is None else history[5] + 1
+        history = (history, player, action, bonus, revealed_last, ply)
         taken |= bit
         filled &= ~bit
         full &= ~bit
@@ -551,7 +555,7 @@ class GameState:
         moves = []
         node = self._c[_HISTORY]
         while node is not None:
-            prev, player, action, card, last = node
+            prev, player, action, card, last, _ = node
             moves.append(Move(player, action, card, last))
             node = prev
         return tuple(reversed(moves))
@@ -564,12 +568,8 @@ class GameState:
         >>> new_game(seed=1).apply("draw").apply("place 1").ply
         2
         """
-        count = 0
         node = self._c[_HISTORY]
-        while node is not None:
-            count += 1
-            node = node[0]
-        return count
+        return 0 if node is None else node[5]
 
     def moves_since(self, earlier: GameState) -> tuple[Move, ...] | None:
         """The moves that led from ``earlier`` to this position, oldest first, in as many
@@ -590,7 +590,7 @@ class GameState:
         while node is not start:
             if node is None:
                 return None
-            node, player, action, card, last = node
+            node, player, action, card, last, _ = node
             moves.append(Move(player, action, card, last))
         return tuple(reversed(moves))
 
@@ -599,7 +599,7 @@ class GameState:
         """The latest move, or ``None`` at the start."""
         if self._c[_HISTORY] is None:
             return None
-        _, player, action, card, last = self._c[_HISTORY]
+        _, player, action, card, last, _ = self._c[_HISTORY]
         return Move(player, action, card, last)
 
     # --------------------------------------------------------------- scoring

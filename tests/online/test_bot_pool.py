@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import socket
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -15,6 +16,11 @@ from coloretto.online.server.bot_pool import HEAVY, BotPool, Question
 from coloretto.online.server.limits import AddressBook, Limits, address_key
 
 GAME = new_game(seed=1)
+
+
+def in_thread(_pool: BotPool, end: socket.socket) -> None:
+    """A worker that answers in a thread of this process (``bot_pool.serve``)."""
+    threading.Thread(target=bot_pool.serve, args=(end,), daemon=True).start()
 
 
 def thinking(order: list[str], seconds: float) -> object:
@@ -33,7 +39,7 @@ def order(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Moves made, by room, in a pool whose workers are threads that think 50 ms."""
     made: list[str] = []
     monkeypatch.setattr(bot_pool, "think", thinking(made, 0.05))
-    monkeypatch.setattr(BotPool, "_new_executor", lambda self: ThreadPoolExecutor(1))
+    monkeypatch.setattr(BotPool, "_spawn", in_thread)
     return made
 
 
@@ -215,7 +221,7 @@ def test_moves_handed_over_ahead_never_let_hard_thinkers_take_every_worker(
 def test_a_rooms_bots_are_kept_in_its_worker_from_move_to_move(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(BotPool, "_new_executor", lambda self: ThreadPoolExecutor(1))
+    monkeypatch.setattr(BotPool, "_spawn", in_thread)
     monkeypatch.setattr(bot_pool, "_kept", type(bot_pool._kept)())
     state = new_game(Rules(players=3), seed=4)
 

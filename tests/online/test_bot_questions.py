@@ -5,13 +5,12 @@ it, and the bots choose exactly as when they were sent the whole position."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-import pickle
 import signal
+import socket
+import threading
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
 import pytest
 
@@ -21,6 +20,7 @@ from coloretto.engine import Card, Rules
 from coloretto.engine.match import Match
 from coloretto.online.server import bot_pool
 from coloretto.online.server.bot_pool import BotPool, Question, Resync, Start
+from coloretto.online.server.bot_wire import Ask, frame, questions
 
 LIMIT = 30.0
 """Time for a move: more than any of these bots takes, so none is cut short."""
@@ -78,36 +78,43 @@ class Room:
             await self.step(pool)
 
 
-class Breakable(ThreadPoolExecutor):
-    """A worker in a thread that can be made to die like a process (``BrokenProcessPool``
-    at its next question, the games it kept gone with it)."""
-
-    def __init__(self) -> None:
-        super().__init__(1)
-        self.broken = False
-
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-        if self.broken:
-            bot_pool._kept.clear()
-            raise BrokenProcessPool("the worker died")
-        return super().submit(fn, *args, **kwargs)
+class Killed(Exception):
+    """A worker in a thread dies, as a process killed mid-thought."""
 
 
 @pytest.fixture
-def asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Question, object]]:
+def kill() -> threading.Event:
+    """Set: the worker that gets the next question dies instead of answering, the games
+    it kept gone with it."""
+    return threading.Event()
+
+
+@pytest.fixture
+def asked(monkeypatch: pytest.MonkeyPatch, kill: threading.Event) -> list[tuple[Question, object]]:
     """Every question a pool of workers in threads is asked, with its reply; the workers'
     kept games start empty."""
     seen: list[tuple[Question, object]] = []
     think = bot_pool.think
 
     def noted(question: Question) -> Answer | Resync:
+        if kill.is_set():
+            kill.clear()
+            bot_pool._kept.clear()
+            raise Killed()
         reply = think(question)
         seen.append((question, reply))
         return reply
 
+    def worker(end: socket.socket) -> None:
+        with contextlib.suppress(Killed):
+            bot_pool.serve(end)  # its socket closed as it ends
+
+    def in_thread(_pool: BotPool, end: socket.socket) -> None:
+        threading.Thread(target=worker, args=(end,), daemon=True).start()
+
     monkeypatch.setattr(bot_pool, "think", noted)
     monkeypatch.setattr(bot_pool, "_kept", OrderedDict())
-    monkeypatch.setattr(BotPool, "_new_executor", lambda self: Breakable())
+    monkeypatch.setattr(BotPool, "_spawn", in_thread)
     return seen
 
 
@@ -173,7 +180,7 @@ def test_a_new_game_of_the_match_is_told_whole_and_the_bots_are_kept(
 
 
 def test_a_worker_that_died_is_told_the_whole_game_by_its_replacement(
-    asked: list[tuple[Question, object]],
+    asked: list[tuple[Question, object]], kill: threading.Event
 ) -> None:
     room = Room("ROOM", {1: "greedy", 2: "greedy"}, seed=3)
 
@@ -181,9 +188,7 @@ def test_a_worker_that_died_is_told_the_whole_game_by_its_replacement(
         pool = BotPool(1)
         for _ in range(4):
             await room.until_bot_move(pool)
-        worker = pool._pool[0].executor
-        assert isinstance(worker, Breakable)
-        worker.broken = True
+        kill.set()
         game = room.match.game
         while game.rules.controller(game.current_player) not in room.specs:
             await room.step(pool)
@@ -319,7 +324,7 @@ def test_a_real_worker_plays_a_match_as_before_and_a_killed_one_is_replaced() ->
         try:
             for _ in range(5):
                 await room.until_bot_move(pool)
-            pid = pool._pool[0].executor.submit(bot_pool.ready).result()
+            (pid,) = await pool.start()  # started already: its process id
             os.kill(pid, signal.SIGKILL)
             game = room.match.game
             while game.rules.controller(game.current_player) not in room.specs:
@@ -349,5 +354,32 @@ def test_a_question_crosses_to_a_worker_whole_and_small() -> None:
     whole = Question("ROOM1", start, 0, moves, 1, None, 5.0)
     later = Question("ROOM1", None, 2, moves[2:], 1, 3, 5.0)
     for question in (whole, later):
-        assert pickle.loads(pickle.dumps(question)) == question
-    assert len(pickle.dumps((bot_pool.reply, (later,)))) < 150  # a position took 1,800
+        (ask,) = questions().feed(frame(bot_pool.ask_of(question)))
+        assert isinstance(ask, Ask)
+        assert bot_pool.question_of(ask) == question
+    assert len(frame(bot_pool.ask_of(later))) < 150  # a position took 1,800
+
+
+def test_a_worker_killed_between_moves_is_replaced_before_the_next_one() -> None:
+    """A worker killed while it has no question: the next move is asked of its
+    replacement (told the whole game), which answers it; no fallback move is played."""
+    room = Room("ROOM", {1: "greedy", 2: "greedy"}, seed=23)
+
+    async def play() -> tuple[int, int]:
+        pool = BotPool(1)
+        try:
+            (first,) = await pool.start()
+            for _ in range(3):
+                await room.until_bot_move(pool)
+            os.kill(first, signal.SIGKILL)
+            await asyncio.sleep(1.0)  # its end is seen: no question was in flight
+            await room.until_bot_move(pool)  # checked against the match's bots, no problem
+            (second,) = await pool.start()
+            await room.play_out(pool)
+            return first, second
+        finally:
+            pool.shutdown()
+
+    first, second = asyncio.run(play())
+    assert first != second
+    assert len(room.bot_moves) > 20

@@ -259,6 +259,56 @@ def test_a_write_that_fails_fails_alone(url: StoreUrl) -> None:
     assert fresh
 
 
+def test_rows_added_together_go_in_one_statement_and_a_refused_one_fails_alone(
+    url: StoreUrl,
+) -> None:
+    """Rows added one after the other in a transaction go to the database in one
+    ``executemany`` (counted); one of them refused (a row already kept) fails alone, the
+    rows beside it kept, as when each was a write of its own. Writes of other work
+    between them keep their place."""
+    add = "INSERT INTO kept (n, seq) VALUES (?, ?)"
+
+    async def work(db: Counted) -> tuple[list[object], list[tuple[int, int]], int, int]:
+        writes = GroupCommit(db)
+        await writes.add(add, 7, 0)
+        many = 0
+
+        def counted(execute_many: Any) -> Any:
+            async def execute(tx: Transaction, sql: str, rows: Any) -> None:
+                nonlocal many
+                many += 1
+                await execute_many(tx, sql, rows)
+
+            return execute
+
+        db.hold()
+        first = asyncio.create_task(writes.add(add, 0, 0))
+        await asyncio.sleep(0.05)  # the first in a transaction of its own, at the gate
+        begun = db.begun
+        with pytest.MonkeyPatch.context() as patch:
+            for kind in Transaction.__subclasses__():
+                patch.setattr(kind, "execute_many", counted(kind.execute_many))
+            outcomes = asyncio.gather(
+                *(writes.add(add, n, 1) for n in (1, 2)),
+                writes.write(lambda tx: tx.execute("UPDATE kept SET seq = 2 WHERE n = 1")),
+                *(writes.add(add, n, 3) for n in (3, 7, 4)),
+                return_exceptions=True,
+            )
+            await asyncio.sleep(0.05)
+            db.release()
+            told = await outcomes
+        await first
+        rows = await db.fetch("SELECT n, seq FROM kept ORDER BY n")
+        named = [type(t).__name__ if isinstance(t, BaseException) else t for t in told]
+        return named, [(int(n), int(seq)) for n, seq in rows], db.begun - begun, many
+
+    told, kept, transactions, many = run(url, work)
+    assert told == [None, None, 1, None, "StoreError", None]
+    assert kept == [(0, 0), (1, 2), (2, 1), (3, 3), (4, 3), (7, 0)]
+    assert transactions == 1
+    assert many == 2  # rows 1 and 2; rows 3, 7 and 4 (refused, then added one by one)
+
+
 def test_a_transaction_that_does_not_commit_fails_all_its_writes(url: StoreUrl) -> None:
     async def work(db: Counted) -> tuple[list[object], list[int]]:
         writes = GroupCommit(db)

@@ -29,8 +29,12 @@ answer in milliseconds, which then never wait behind a hard bot's long thought. 
 comes home to the worker with the least use lately. Each move is bounded by the guard's
 time limit.
 
-The workers end with the server however it ends, ``kill -9`` included
-(``coloretto.bots.workers``).
+Each worker is a process with one socket to the server, which the event loop reads as
+answers come (``_Channel``; the frames: ``bot_wire``): no thread, queue or pickled call
+between them. A worker answers its questions in the order asked. One that ends (killed,
+crashed) fails the moves it was asked (each gets the guard's fallback move) and is
+replaced by a new process at its next question. The workers end with the server however
+it ends, ``kill -9`` included (``coloretto.bots.workers``).
 """
 
 from __future__ import annotations
@@ -42,22 +46,30 @@ import heapq
 import itertools
 import math
 import os
+import pickle
+import socket
 import time
-from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping
-from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
+from collections import Counter, OrderedDict, deque
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from coloretto.bots.guard import Answer, fallback
 from coloretto.bots.players import BotPlayers
-from coloretto.bots.workers import process_pool
+from coloretto.bots.workers import spawn
 from coloretto.engine import GameState, IllegalAction, Move, Rules, Setup
 from coloretto.engine.seeds import Seed
 from coloretto.online.server.bot_wire import (
-    PackedAnswer,
+    Ask,
+    Drop,
+    Hello,
+    Resync,
+    Told,
+    frame,
     pack_answer,
     pack_moves,
+    questions,
+    replies,
     unpack_answer,
     unpack_moves,
 )
@@ -81,12 +93,6 @@ PIPELINE = 4
 """Moves handed to a worker at once: a worker that has answered finds the next move
 waiting instead of idling while the answer and the next question cross between the
 processes (what a move of an easy bot mostly costs)."""
-
-
-def ready() -> int:
-    """Nothing: run once in each worker at start, so its imports are done before a bot's
-    first move has to wait for them. Returns the worker's process id."""
-    return os.getpid()
 
 
 @dataclass(frozen=True)
@@ -114,33 +120,6 @@ class Question:
     game_number: int
     player: int | None
     limit: float
-
-    def __reduce__(self) -> tuple[Callable[..., Question], tuple[object, ...]]:
-        """Pickled small, its moves as bytes (``coloretto.online.server.bot_wire``)."""
-        moves = pack_moves(self.moves)
-        fields = (self.room, self.start, self.since, moves, self.game_number, self.player)
-        return _question, (*fields, self.limit)
-
-
-def _question(  # noqa: PLR0917 (pickle gives a question's fields in order)
-    room: str,
-    start: Start | None,
-    since: int,
-    moves: bytes,
-    game_number: int,
-    player: int | None,
-    limit: float,
-) -> Question:
-    """A question unpickled (``Question.__reduce__``)."""
-    return Question(room, start, since, unpack_moves(moves), game_number, player, limit)
-
-
-@dataclass(frozen=True)
-class Resync:
-    """A worker's reply when the moves it is sent do not follow the game it keeps of the
-    room (or it keeps none): ``why``. The server then sends the whole game."""
-
-    why: str
 
 
 class _Kept:
@@ -206,18 +185,47 @@ def think(question: Question) -> Answer | Resync:
     )
 
 
-def reply(question: Question) -> PackedAnswer | Resync:
-    """In a worker: ``think``'s reply, an answer as plain values (``bot_wire``)."""
-    answer = think(question)
-    return answer if isinstance(answer, Resync) else pack_answer(answer)
+def ask_of(question: Question) -> Ask:
+    """``question`` as it crosses to the worker (``bot_wire``)."""
+    start = None if question.start is None else pickle.dumps(question.start)
+    return Ask(
+        question.room,
+        start,
+        question.since,
+        pack_moves(question.moves),
+        question.game_number,
+        question.player,
+        question.limit,
+    )
 
 
-def drop(room: str) -> None:
-    """In a worker: ``room`` is gone, and its bots and game with it."""
-    _kept.pop(room, None)
+def question_of(ask: Ask) -> Question:
+    """In a worker: the question ``ask`` carries."""
+    start = None if ask.start is None else pickle.loads(ask.start)  # its parent's
+    moves = unpack_moves(ask.moves)
+    return Question(ask.room, start, ask.since, moves, ask.game_number, ask.player, ask.limit)
 
 
-@dataclass(frozen=True)
+def serve(end: socket.socket) -> None:
+    """In a worker: answer the questions that come on ``end`` (``think``), each in turn,
+    until the server closes it (its frames: ``bot_wire``)."""
+    frames = questions()
+    with end, contextlib.suppress(ConnectionError):
+        end.sendall(frame(Hello(os.getpid())))
+        while data := end.recv(1 << 16):
+            for message in frames.feed(data):
+                if isinstance(message, Drop):
+                    _kept.pop(message.room, None)
+                    continue
+                answer = think(question_of(message))
+                end.sendall(frame(answer if isinstance(answer, Resync) else pack_answer(answer)))
+
+
+class WorkerDied(Exception):
+    """A worker's channel closed (its process ended) before it answered."""
+
+
+@dataclass(frozen=True, slots=True)
 class _Told:
     """What a worker was told last of a room: its bots (``specs``, ``seed``) and its game
     as of ``state``, ``ply`` moves in."""
@@ -228,18 +236,70 @@ class _Told:
     ply: int
 
 
-class _Worker:
-    """One worker process, the moves waiting for it (by their owner's use, in order of
-    asking), its places free, its moves in flight by owner, and what it was told of each
-    room (``question``)."""
+class _Channel(asyncio.Protocol):
+    """The server's end of one worker process's socket: questions written, their answers
+    read as they come (in the order asked), and what the worker was told of each room
+    (``question``). Closed for good when the worker ends: its successor has a new one."""
 
-    def __init__(self, executor: Executor, places: int) -> None:
-        self.executor = executor
-        self.free = places
-        self.waiting: list[tuple[float, int, asyncio.Future[None], str]] = []
-        self.busy: Counter[str] = Counter()
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.closed = False
+        self.hello: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        """The worker's process id, once it is ready."""
         self.told: OrderedDict[str, _Told] = OrderedDict()
         """What the worker was told of each room it keeps, the room told last at the end."""
+        self._frames = replies()
+        self._asked: deque[asyncio.Future[Told | Resync]] = deque()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            replies = self._frames.feed(data)
+        except ValueError:
+            self.close()
+            return
+        for reply in replies:
+            if isinstance(reply, Hello):
+                if not self.hello.done():
+                    self.hello.set_result(reply.pid)
+            elif not self._asked:  # an answer to nothing asked: not a worker of ours
+                self.close()
+                return
+            elif not (answered := self._asked.popleft()).done():  # not cancelled
+                answered.set_result(reply)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        waiting: list[asyncio.Future[Any]] = [self.hello, *self._asked]
+        for future in waiting:
+            if not future.done():
+                future.set_exception(WorkerDied())
+        self._asked.clear()
+
+    async def ask(self, question: Question) -> Told | Resync:
+        """The worker's reply to ``question``; ``WorkerDied`` if it ends first."""
+        if self.closed or self.transport is None:
+            raise WorkerDied()
+        answered: asyncio.Future[Told | Resync] = asyncio.get_running_loop().create_future()
+        self._asked.append(answered)
+        self.transport.write(frame(ask_of(question)))
+        return await answered
+
+    def drop(self, room: str) -> None:
+        """Tell the worker ``room`` is gone (if it still lives)."""
+        self.told.pop(room, None)
+        if not self.closed and self.transport is not None:
+            self.transport.write(frame(Drop(room)))
+
+    def close(self) -> None:
+        """End the worker: it reads the end of its socket and exits."""
+        if self.transport is not None:
+            self.transport.close()
+        else:
+            self.closed = True
 
     def question(
         self,
@@ -271,6 +331,26 @@ class _Worker:
         return Question(room, start, since, moves, game_number, player, limit)
 
 
+class _Worker:
+    """One worker: its process's channel (``None`` before its start), the moves waiting
+    for it (by their owner's use, in order of asking), its places free and its moves in
+    flight by owner."""
+
+    def __init__(self, places: int) -> None:
+        self.channel: asyncio.Future[_Channel] | None = None
+        self.free = places
+        self.waiting: list[tuple[float, int, asyncio.Future[None], str]] = []
+        self.busy: Counter[str] = Counter()
+
+    def live_channel(self) -> _Channel | None:
+        """The channel to the worker's process, if it has one that has not closed."""
+        if self.channel is None or not self.channel.done() or self.channel.cancelled():
+            return None
+        if self.channel.exception() is not None or self.channel.result().closed:
+            return None
+        return self.channel.result()
+
+
 class BotPool:
     """``workers`` processes, each the home of some rooms (see the module); ``pipeline``
     moves per worker handed over at once."""
@@ -278,7 +358,7 @@ class BotPool:
     def __init__(self, workers: int, pipeline: int = PIPELINE) -> None:
         self.workers = max(1, workers)
         self._places = max(1, pipeline)
-        self._pool = [_Worker(self._new_executor(), self._places) for _ in range(self.workers)]
+        self._pool = [_Worker(self._places) for _ in range(self.workers)]
         self._home: dict[str, int] = {}
         """Each room's worker."""
         self._owner: dict[str, str] = {}
@@ -287,13 +367,40 @@ class BotPool:
         self._used: dict[str, tuple[float, float]] = {}
         """Each owner's bot seconds (decayed) and when they were last counted."""
 
-    def _new_executor(self) -> Executor:
-        return process_pool(1)
+    def _spawn(self, end: socket.socket) -> None:
+        """Start a worker process that answers on ``end`` (``serve``); ``end`` is then the
+        worker's alone."""
+        try:
+            spawn(serve, end)
+        finally:
+            end.close()
 
-    async def start(self) -> None:
-        """Start every worker now (a worker's first start takes a second or more)."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(w.executor, ready) for w in self._pool))
+    async def _channel(self, worker: _Worker) -> _Channel:
+        """The channel to ``worker``'s process, a new process started if it has none
+        (or its last one ended)."""
+        if worker.channel is None or (worker.channel.done() and worker.live_channel() is None):
+            worker.channel = asyncio.ensure_future(self._connect())
+        assert worker.channel is not None
+        return await asyncio.shield(worker.channel)
+
+    async def _connect(self) -> _Channel:
+        ours, theirs = socket.socketpair()
+        try:
+            self._spawn(theirs)
+            _, channel = await asyncio.get_running_loop().connect_accepted_socket(_Channel, ours)
+        except BaseException:
+            ours.close()  # the worker, if started, reads the end and exits
+            raise
+        return channel
+
+    async def start(self) -> list[int]:
+        """Start every worker now (a worker's first start takes a second or more); their
+        process ids."""
+
+        async def ready(worker: _Worker) -> int:
+            return await asyncio.shield((await self._channel(worker)).hello)
+
+        return list(await asyncio.gather(*(ready(worker) for worker in self._pool)))
 
     def used(self, owner: str, now: float) -> float:
         """The bot seconds the rooms of ``owner`` used lately (halved every ``HALF_LIFE``
@@ -348,32 +455,31 @@ class BotPool:
         await self._turn(worker, owner, loop.time())
         started = loop.time()
         answer: Answer | None = None
-        ask = functools.partial(
-            worker.question,
-            room,
-            dict(specs),
-            seed,
-            state,
-            game_number=game_number,
-            player=player,
-            limit=limit,
-        )
         try:
-            told = await loop.run_in_executor(worker.executor, reply, ask(whole=False))
+            channel = await self._channel(worker)
+            ask = functools.partial(
+                channel.question,
+                room,
+                dict(specs),
+                seed,
+                state,
+                game_number=game_number,
+                player=player,
+                limit=limit,
+            )
+            told = await channel.ask(ask(whole=False))
             if isinstance(told, Resync):
-                told = await loop.run_in_executor(worker.executor, reply, ask(whole=True))
+                told = await channel.ask(ask(whole=True))
             if isinstance(told, Resync):  # the whole game always follows: never here
-                worker.told.pop(room, None)
+                channel.told.pop(room, None)
                 return self._fallback(state, f"its worker lost the game: {told.why}")
             answer = unpack_answer(told)
             return answer
-        except BrokenProcessPool:
-            worker.executor.shutdown(wait=False, cancel_futures=True)
-            worker.executor = self._new_executor()
-            worker.told.clear()
+        except (WorkerDied, OSError):
             return self._fallback(state, "its worker process died")
         except BaseException:
-            worker.told.pop(room, None)  # told or not: the next question tells it all
+            if (live := worker.live_channel()) is not None:
+                live.told.pop(room, None)  # told or not: the next question tells it all
             raise
         finally:
             now = loop.time()  # the bot's own time: not the wait behind other rooms' moves
@@ -434,11 +540,14 @@ class BotPool:
             del self._used[owner]
         home = self._home.pop(room, None)
         for number, worker in enumerate(self._pool):
-            if worker.told.pop(room, None) is not None or number == home:
-                with contextlib.suppress(RuntimeError):  # a worker stopped or broken keeps nothing
-                    worker.executor.submit(drop, room)
+            channel = worker.live_channel()
+            if channel is not None and (room in channel.told or number == home):
+                channel.drop(room)
 
     def shutdown(self) -> None:
         """Stop the workers (the server stops)."""
         for worker in self._pool:
-            worker.executor.shutdown(wait=False, cancel_futures=True)
+            if (channel := worker.live_channel()) is not None:
+                channel.close()
+            elif worker.channel is not None:
+                worker.channel.cancel()

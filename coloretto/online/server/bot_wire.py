@@ -1,5 +1,9 @@
-"""Moves and answers as plain values, for crossing between the server and its bot workers
-(``coloretto.online.server.bot_pool``).
+"""What crosses between the server and its bot workers (``coloretto.online.server.bot_pool``):
+messages in frames on a socket, moves and answers in them as plain values.
+
+A frame is the length of its message (4 bytes, big-endian) and the message, a msgspec
+Struct in MessagePack: the server sends ``Ask`` and ``Drop``; a worker sends ``Hello``
+once, then ``Told`` or ``Resync`` for each ``Ask``, in order.
 
 Pickle writes an ``Action``, a ``Card`` or an ``Answer`` through Python-level code, class
 names and all: a question of three moves took some 380 bytes and 0.1 ms to pickle and
@@ -22,6 +26,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Generic, TypeVar
+
+import msgspec
 
 from coloretto.bots.guard import Answer
 from coloretto.engine import DRAW, Action, ActionKind, Card, Move
@@ -38,9 +45,99 @@ _FIRST = {ActionKind.DRAW: 0, ActionKind.PLACE: 1, ActionKind.TAKE: 1 + MAX_ROWS
 _CARDS: tuple[Card | None, ...] = (None, *Card)
 _LAST_ROUND = 0x80
 
-PackedAnswer = tuple[int, float, str | None, bool]
-"""An ``Answer`` as plain values: its action's number, seconds, problem and whether it
-timed out."""
+MAX_FRAME = 1 << 20
+"""The longest message a frame may hold (a whole game's question takes some 300 bytes)."""
+
+
+class Ask(msgspec.Struct, frozen=True, array_like=True, tag=0):
+    """A question for a worker (``bot_pool.Question``): its ``start`` pickled (a ``Start``:
+    the worker is the server's own child), its ``moves`` packed (``pack_moves``)."""
+
+    room: str
+    start: bytes | None
+    since: int
+    moves: bytes
+    game_number: int
+    player: int | None
+    limit: float
+
+
+class Drop(msgspec.Struct, frozen=True, array_like=True, tag=1):
+    """``room`` is gone: the worker lets its bots and game go (no reply)."""
+
+    room: str
+
+
+class Told(msgspec.Struct, frozen=True, array_like=True, tag=2):
+    """An ``Answer`` as plain values: its action's number (``ACTIONS``), seconds, problem and
+    whether it timed out."""
+
+    action: int
+    seconds: float
+    problem: str | None
+    timed_out: bool
+
+
+class Resync(msgspec.Struct, frozen=True, array_like=True, tag=3):
+    """A worker's reply when the moves it is sent do not follow the game it keeps of the
+    room (or it keeps none): ``why``. The server then sends the whole game."""
+
+    why: str
+
+
+class Hello(msgspec.Struct, frozen=True, array_like=True, tag=4):
+    """A worker's first message: its process id, once it is ready to answer."""
+
+    pid: int
+
+
+ToWorker = Ask | Drop
+FromWorker = Told | Resync | Hello
+M = TypeVar("M")
+_encoder = msgspec.msgpack.Encoder()
+
+
+def frame(message: ToWorker | FromWorker) -> bytes:
+    """``message`` in its frame.
+
+    >>> frame(Drop("ROOM1"))
+    b'\\x00\\x00\\x00\\x08\\x92\\x01\\xa5ROOM1'
+    >>> replies().feed(frame(Resync("lost")) + frame(Hello(7))[:3])
+    [Resync(why='lost')]
+    """
+    message_bytes = _encoder.encode(message)
+    return len(message_bytes).to_bytes(4, "big") + message_bytes
+
+
+class Frames(Generic[M]):
+    """The messages ``decoder`` reads in a stream of frames, read as its bytes come."""
+
+    def __init__(self, decoder: msgspec.msgpack.Decoder[M]) -> None:
+        self._decoder = decoder
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[M]:
+        """The messages whose frames ``data`` completes; ``ValueError`` for bytes that are
+        no frame of such a message (the stream is then of no use)."""
+        buffer = self._buffer
+        buffer += data
+        messages = []
+        start = 0
+        with memoryview(buffer) as view:
+            while len(buffer) - start >= 4:
+                size = int.from_bytes(view[start : start + 4], "big")
+                if size > MAX_FRAME:
+                    raise ValueError(f"a frame of {size} bytes")
+                end = start + 4 + size
+                if end > len(buffer):
+                    break
+                try:
+                    messages.append(self._decoder.decode(view[start + 4 : end]))
+                except msgspec.DecodeError as error:
+                    raise ValueError(f"not a message: {error}") from None
+                start = end
+        del buffer[:start]
+        return messages
 
 
 def action_number(action: Action) -> int:
@@ -74,16 +171,30 @@ def unpack_moves(packed: bytes) -> tuple[Move, ...]:
         raise ValueError("no such action or card") from None
 
 
-def pack_answer(answer: Answer) -> PackedAnswer:
+def pack_answer(answer: Answer) -> Told:
     """``answer`` as plain values.
 
     >>> unpack_answer(pack_answer(Answer(Action.take(1), 0.5, "late", True)))
     Answer(action=Action.parse('take 2'), seconds=0.5, problem='late', timed_out=True)
     """
-    return (action_number(answer.action), answer.seconds, answer.problem, answer.timed_out)
+    return Told(action_number(answer.action), answer.seconds, answer.problem, answer.timed_out)
 
 
-def unpack_answer(packed: PackedAnswer) -> Answer:
-    """The answer ``pack_answer`` packed."""
-    number, seconds, problem, timed_out = packed
-    return Answer(ACTIONS[number], seconds, problem, timed_out)
+def unpack_answer(told: Told) -> Answer:
+    """The answer ``pack_answer`` packed; ``ValueError`` for an action it cannot have
+    packed."""
+    if not 0 <= told.action < len(ACTIONS):
+        raise ValueError(f"no action {told.action}")
+    return Answer(ACTIONS[told.action], told.seconds, told.problem, told.timed_out)
+
+
+def questions() -> Frames[Ask | Drop]:
+    """A worker's reader of the frames the server sends."""
+    decoder: msgspec.msgpack.Decoder[Ask | Drop] = msgspec.msgpack.Decoder(ToWorker)
+    return Frames(decoder)
+
+
+def replies() -> Frames[Told | Resync | Hello]:
+    """The server's reader of the frames a worker sends."""
+    decoder: msgspec.msgpack.Decoder[Told | Resync | Hello] = msgspec.msgpack.Decoder(FromWorker)
+    return Frames(decoder)

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import queue
 import re
 import sqlite3
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -99,6 +100,11 @@ class Transaction(ABC):
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         """The rows of one query."""
 
+    @abstractmethod
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once for each of ``rows`` (its arguments), in one trip to the
+        database."""
+
     @contextlib.asynccontextmanager
     async def savepoint(self) -> AsyncIterator[None]:
         """Statements that hold or go together inside the transaction: an exception undoes
@@ -130,16 +136,23 @@ class Transaction(ABC):
 # ---------------------------------------------------------------------- SQLite
 
 
+_Job = tuple[Callable[..., Any], Sequence[Any], "asyncio.Future[Any]", asyncio.AbstractEventLoop]
+
+
 class SqliteDatabase(Database):
     """A SQLite file, used by one process: statements run one at a time; a commit's flush
     to the disk and a statement outside a transaction in a thread of their own, off the
-    event loop."""
+    event loop (handed over on a queue, the outcome handed back with
+    ``call_soon_threadsafe``: what a commit costs the event loop is little more than the
+    commit)."""
 
     def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
         self.read_only = read_only
         """Open an existing file to read only (``coloretto rooms``): nothing is written."""
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="sqlite", daemon=True)
+        self._closed = False
         self._turn = asyncio.Lock()
         self._db: sqlite3.Connection | None = None
 
@@ -169,12 +182,33 @@ class SqliteDatabase(Database):
         self._db = db
 
     async def _run(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in the database's thread."""
+        if self._closed:
+            raise StoreError("the database is closed")
+        if not self._thread.is_alive():
+            self._thread.start()
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._jobs.put((work, args, done, loop))
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
+            return await done
         except sqlite3.Error as error:
             raise StoreError(f"the database refused: {error}") from None
-        except RuntimeError:  # its thread is gone: the server is stopping
-            raise StoreError("the database is closed") from None
+
+    def _serve(self) -> None:
+        """In the database's thread: each job in turn (one whose caller has gone is
+        skipped), until ``close``."""
+        while (job := self._jobs.get()) is not None:
+            work, args, done, loop = job
+            if done.cancelled():
+                continue
+            result, error = None, None
+            try:
+                result = work(*args)
+            except Exception as failed:  # the caller's to handle
+                error = failed
+            with contextlib.suppress(RuntimeError):  # its event loop has closed: nobody waits
+                loop.call_soon_threadsafe(_settle, done, result, error)
 
     @staticmethod
     def _inline(work: Callable[..., Any], *args: Any) -> Any:
@@ -195,13 +229,24 @@ class SqliteDatabase(Database):
     def _within(self, before: list[str], sql: str, args: Sequence[Any], rows: bool) -> Any:
         """In the transaction: the statements ``before`` (``BEGIN``, savepoints), then
         ``sql``, in one trip to the database's thread; its rows or its count."""
+        self._begin(before)
+        assert self._db is not None
+        cursor = self._db.execute(sql, args)
+        return cursor.fetchall() if rows else cursor.rowcount
+
+    def _begin(self, before: list[str]) -> None:
+        """In the transaction: the statements ``before`` (``BEGIN``, savepoints)."""
         assert self._db is not None
         for statement in before:
             self._db.execute(statement)
         if not self._db.in_transaction:  # SQLite undid it all (a full disk, say)
             raise sqlite3.OperationalError("the transaction was rolled back")
-        cursor = self._db.execute(sql, args)
-        return cursor.fetchall() if rows else cursor.rowcount
+
+    def _many(self, before: list[str], sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """In the transaction: the statements ``before``, then ``sql`` for each of ``rows``."""
+        self._begin(before)
+        assert self._db is not None
+        self._db.executemany(sql, rows)
 
     async def execute(self, sql: str, *args: Any) -> int:
         async with self._turn:
@@ -232,7 +277,20 @@ class SqliteDatabase(Database):
         if self._db is not None:
             with contextlib.suppress(StoreError):
                 await self._run(self._db.close)
-        self._thread.shutdown(wait=True)
+        self._closed = True
+        if self._thread.is_alive():
+            self._jobs.put(None)
+            self._thread.join()
+
+
+def _settle(done: asyncio.Future[Any], result: Any, error: Exception | None) -> None:
+    """On the event loop: a job's outcome told to its caller (if still there)."""
+    if done.cancelled():
+        return
+    if error is None:
+        done.set_result(result)
+    else:
+        done.set_exception(error)
 
 
 class _SqliteTransaction(Transaction):
@@ -251,6 +309,9 @@ class _SqliteTransaction(Transaction):
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         return list(self._db._inline(self._db._within, self._take_deferred(), sql, args, True))
+
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._db._inline(self._db._many, self._take_deferred(), sql, rows)
 
 
 # ---------------------------------------------------------------------- PostgreSQL
@@ -411,6 +472,13 @@ class _PgTransaction(Transaction):
         try:
             await self.send_deferred()
             return [tuple(row) for row in await self._connection.fetch(_numbered(sql), *args)]
+        except self._errors as error:
+            raise StoreError(f"the database refused: {_said(error)}") from None
+
+    async def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            await self.send_deferred()
+            await self._connection.executemany(_numbered(sql), rows)
         except self._errors as error:
             raise StoreError(f"the database refused: {_said(error)}") from None
 

@@ -12,6 +12,11 @@ that come wait for the next one, ``max_batch`` at most in one transaction; past
 ``max_waiting`` writes waiting, a caller waits before its write is taken (the store's
 pace holds the server back, rather than its memory growing).
 
+A write that only adds a row (``add``, a room's action) is a statement and its arguments,
+not work: the rows added one after the other in a transaction go to the database in one
+``executemany``, in one savepoint; if that fails, they are added again one by one, each
+in its own, so that only the rows refused fail.
+
 >>> import asyncio, tempfile
 >>> from pathlib import Path
 >>> from coloretto.online.server.database import SqliteDatabase
@@ -39,7 +44,8 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from itertools import groupby
+from typing import Any, NamedTuple, TypeVar
 
 from coloretto.online.server.database import Database, StoreError, Transaction
 
@@ -47,6 +53,19 @@ T = TypeVar("T")
 
 Write = Callable[[Transaction], Awaitable[T]]
 """Work on a transaction: statements, and what they give back."""
+
+
+class _Add(NamedTuple):
+    """A write that adds one row: ``sql`` with ``args``."""
+
+    sql: str
+    args: tuple[Any, ...]
+
+    async def __call__(self, tx: Transaction) -> None:
+        await tx.execute(self.sql, *self.args)
+
+
+_Waiting = tuple[Write[Any] | _Add, asyncio.Future[Any]]
 
 MAX_BATCH = 256
 """The most writes in one transaction."""
@@ -65,8 +84,12 @@ class GroupCommit:
         self.max_batch = max_batch
         self.transactions = 0
         """The transactions committed so far."""
-        self._room = asyncio.Semaphore(max_waiting)
-        self._waiting: deque[tuple[Write[Any], asyncio.Future[Any]]] = deque()
+        self.max_waiting = max_waiting
+        self._taken = 0
+        """The writes taken and not yet returned (``max_waiting`` at most)."""
+        self._blocked: deque[asyncio.Future[None]] = deque()
+        """The callers waiting to be taken, in order."""
+        self._waiting: deque[_Waiting] = deque()
         self._writer: asyncio.Task[None] | None = None
 
     async def write(self, work: Write[T]) -> T:
@@ -74,16 +97,49 @@ class GroupCommit:
         exception it raised (its statements undone, the others' kept), or ``StoreError``
         if the transaction did not commit (then nothing of it is kept). A caller
         cancelled before its transaction begins has nothing written."""
-        async with self._room:
-            done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        done: T = await self._write(work)
+        return done
+
+    async def add(self, sql: str, *args: Any) -> None:
+        """``write`` of the statement ``sql`` that adds one row (``args``), added with the
+        rows of the same statement next to it in its transaction (see the module)."""
+        await self._write(_Add(sql, args))
+
+    async def _write(self, work: Write[Any] | _Add) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._taken < self.max_waiting and not self._blocked:
+            self._taken += 1
+        else:  # a place is handed over by a write that returns (``_leave``)
+            place: asyncio.Future[None] = loop.create_future()
+            self._blocked.append(place)
+            try:
+                await place
+            except asyncio.CancelledError:
+                if place.done() and not place.cancelled():
+                    self._leave()  # handed a place while being cancelled: pass it on
+                raise
+        try:
+            done: asyncio.Future[Any] = loop.create_future()
             self._waiting.append((work, done))
             if self._writer is None:
                 self._writer = asyncio.create_task(self._write_all(), name="group-commit")
             return await done
+        finally:
+            self._leave()
+
+    def _leave(self) -> None:
+        """A write taken has returned: its place goes to the next caller waiting."""
+        self._taken -= 1
+        while self._blocked:
+            place = self._blocked.popleft()
+            if not place.done():  # not cancelled
+                self._taken += 1
+                place.set_result(None)
+                return
 
     async def _write_all(self) -> None:
         """Commit what waits, batch after batch, until nothing does."""
-        batch: list[tuple[Write[Any], asyncio.Future[Any]]] = []
+        batch: list[_Waiting] = []
         try:
             while self._waiting:
                 batch = []
@@ -101,16 +157,22 @@ class GroupCommit:
                 if not done.done():
                     done.set_exception(StoreError("not written: the store is stopping"))
 
-    async def _commit(self, batch: list[tuple[Write[Any], asyncio.Future[Any]]]) -> None:
+    async def _commit(self, batch: list[_Waiting]) -> None:
         """One transaction for ``batch``: each write in a savepoint of its own (a write
-        alone needs none: what fails undoes its transaction); then each caller told."""
+        alone needs none: what fails undoes its transaction), the rows added one after
+        the other together; then each caller told."""
         told: list[tuple[bool, Any]] = []
         try:
             async with self.db.transaction() as tx:
                 if len(batch) == 1:
                     told.append((True, await batch[0][0](tx)))
                 else:
-                    told = [await _in_savepoint(tx, work) for work, _ in batch]
+                    for sql, run in groupby((work for work, _ in batch), _statement):
+                        works = list(run)
+                        if sql is None or len(works) == 1:
+                            told += [await _in_savepoint(tx, work) for work in works]
+                        else:
+                            told += await _added(tx, sql, works)
         except Exception as error:  # not committed: nothing of the batch is kept
             for _, done in batch:
                 if not done.done():
@@ -126,10 +188,28 @@ class GroupCommit:
                 done.set_exception(value)
 
 
-async def _in_savepoint(tx: Transaction, work: Write[Any]) -> tuple[bool, Any]:
+async def _in_savepoint(tx: Transaction, work: Write[Any] | _Add) -> tuple[bool, Any]:
     """True and what ``work`` gave, or False and the exception it raised (undone)."""
     try:
         async with tx.savepoint():
             return True, await work(tx)
     except Exception as error:  # its caller's to handle
         return False, error
+
+
+def _statement(work: Write[Any] | _Add) -> str | None:
+    """The statement of a write that adds a row; ``None`` for other work."""
+    return work.sql if isinstance(work, _Add) else None
+
+
+async def _added(
+    tx: Transaction, sql: str, adds: list[Write[Any] | _Add]
+) -> list[tuple[bool, Any]]:
+    """Each of ``adds`` (rows of ``sql``) added, all in one savepoint and one
+    ``executemany``, or (if that fails) each in its own: ``_in_savepoint``'s outcomes."""
+    try:
+        async with tx.savepoint():
+            await tx.execute_many(sql, [add.args for add in adds if isinstance(add, _Add)])
+    except Exception:  # which ones? each alone says
+        return [await _in_savepoint(tx, add) for add in adds]
+    return [(True, None)] * len(adds)

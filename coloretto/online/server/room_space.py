@@ -206,11 +206,9 @@ class RoomSpace:
         entry: dict[str, Any] = {"ply": ply, "move": move_json(move), **(notes or {})}
         if covered:
             entry["covered"] = True
-        await self.writes.write(
-            lambda tx: tx.execute(
-                "INSERT INTO room_actions (code, ply, entry) VALUES (?, ?, ?)",
-                code, ply, json.dumps(entry),
-            )
+        await self.writes.add(  # with the other rooms' actions of its transaction
+            "INSERT INTO room_actions (code, ply, entry) VALUES (?, ?, ?)",
+            code, ply, json.dumps(entry),
         )  # fmt: skip
 
     async def end_game(

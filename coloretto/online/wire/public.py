@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Annotated, Any
 
 import msgspec
@@ -62,15 +63,20 @@ class MoveForm(Frame, frozen=True):
 
     @classmethod
     def of(cls, move: Move) -> MoveForm:
-        """``move``'s wire form."""
-        card = None if move.card is None else move.card.text
-        return cls(move.player, str(move.action), card, move.last_round)
+        """``move``'s wire form (made once for each move: there are a few thousand)."""
+        return _move_form(move)
 
     @property
     def move(self) -> Move:
         """The engine's ``Move``."""
         card = None if self.card is None else Card.from_text(self.card)
         return Move(self.player, Action.parse(self.action), card, self.last_round)
+
+
+@cache
+def _move_form(move: Move) -> MoveForm:
+    card = None if move.card is None else move.card.text
+    return MoveForm(move.player, str(move.action), card, move.last_round)
 
 
 def move_json(move: Move) -> dict[str, Any]:
