@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Sequence
@@ -108,3 +109,50 @@ def test_a_sound_bot_is_played_as_it_chose() -> None:
         lambda: Scripted(lambda legal: legal[-1]), game.view(game.current_player), legal, 2
     )
     assert answer == type(answer)(legal[-1], answer.seconds, None)
+
+
+def test_moves_asked_one_after_another_share_one_thread() -> None:
+    threads: set[threading.Thread] = set()
+
+    def note(legal: Sequence[Action]) -> Action:
+        threads.add(threading.current_thread())
+        return legal[0]
+
+    game = new_game(seed=4)
+    for _ in range(20):
+        answer = guarded_choice(
+            lambda: Scripted(note), game.view(game.current_player), game.legal_actions(), 2
+        )
+        assert answer.problem is None
+    assert len(threads) == 1
+    assert threading.main_thread() not in threads
+
+
+def test_a_bot_asked_while_another_hangs_gets_its_own_thread_and_answers() -> None:
+    release = threading.Event()
+
+    def hang(legal: Sequence[Action]) -> Action:
+        release.wait(30)
+        return legal[0]
+
+    try:
+        _, problem = ask(hang, limit=0.1)
+        assert problem == "it did not answer within 0.1 s"
+        _, problem = ask(fail)
+        assert problem.startswith("it raised ZeroDivisionError")
+    finally:
+        release.set()
+
+
+def test_a_forked_child_asks_its_bots_in_threads_of_its_own() -> None:
+    ask(fail)  # this process has an idle thread, which a forked child does not get
+    pid = os.fork()
+    if pid == 0:  # the child: a sound bot answers, not a timeout for want of a thread
+        game = new_game(seed=4)
+        legal = game.legal_actions()
+        answer = guarded_choice(
+            lambda: Scripted(lambda legal: legal[-1]), game.view(game.current_player), legal, 5
+        )
+        os._exit(0 if answer.problem is None and answer.action == legal[-1] else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -15,10 +15,13 @@ that move by a legal fallback, and the problem is described so it can be reporte
 from __future__ import annotations
 
 import math
+import os
+import queue
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from coloretto.bots.base import Analyst, Bot, Budget, Estimate
 from coloretto.bots.greedy import GreedyBot
@@ -146,27 +149,72 @@ class _Run:
 def _within(ask: Callable[[], object], time_limit: float) -> _Run:
     """Run ``ask`` in a daemon thread for at most ``time_limit`` seconds: its result and
     the seconds it took, or what went wrong (it raised, or did not answer in time)."""
-    outcome: list[object] = []
-    spent: list[float] = []
-
-    def run() -> None:
-        start = time.perf_counter()
-        try:
-            outcome.append(ask())
-        except BaseException as error:
-            outcome.append(error)
-        spent.append(time.perf_counter() - start)
-
-    thread = threading.Thread(target=run, name="coloretto-bot", daemon=True)
-    thread.start()
-    thread.join(time_limit)
-    if not outcome:
+    job = _Job(ask)
+    _Runner.take().run(job)
+    if not job.done.wait(time_limit):
         return _Run(None, time_limit, f"it did not answer within {time_limit:g} s", True)
-    seconds = spent[0] if spent else time_limit
-    if isinstance(outcome[0], BaseException):
-        error = outcome[0]
-        return _Run(None, seconds, f"it raised {type(error).__name__}: {error}")
-    return _Run(outcome[0], seconds)
+    if isinstance(job.result, BaseException):
+        error = job.result
+        return _Run(None, job.seconds, f"it raised {type(error).__name__}: {error}")
+    return _Run(job.result, job.seconds)
+
+
+class _Job:
+    """One question for a bot, and its answer once ``done`` is set."""
+
+    __slots__ = ("ask", "done", "result", "seconds")
+
+    def __init__(self, ask: Callable[[], object]) -> None:
+        self.ask = ask
+        self.done = threading.Event()
+        self.result: object = None
+        self.seconds = 0.0
+
+
+class _Runner:
+    """A daemon thread that asks bots one question at a time and, each answered, waits
+    among the idle ones for the next: a move does not pay for a thread's start. One that
+    never answers is abandoned (it cannot keep the program from exiting); one that answers
+    late is idle again."""
+
+    _idle: ClassVar[list[_Runner]] = []  # the last to finish first: list.pop is atomic
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="coloretto-bot", daemon=True).start()
+
+    @classmethod
+    def take(cls) -> _Runner:
+        """An idle runner, or a new one."""
+        try:
+            return cls._idle.pop()
+        except IndexError:
+            return cls()
+
+    def run(self, job: _Job) -> None:
+        """Ask ``job``'s question now, in this runner's thread."""
+        self._jobs.put(job)
+
+    def _serve(self) -> None:
+        while True:
+            job = self._jobs.get()
+            start = time.perf_counter()
+            try:
+                job.result = job.ask()
+            except BaseException as error:
+                job.result = error
+            job.seconds = time.perf_counter() - start
+            _Runner._idle.append(self)
+            job.done.set()
+            del job  # the bot's question and its view are not kept while idle
+
+    @classmethod
+    def forget_idle(cls) -> None:
+        """Start afresh (in a forked child, whose idle runners' threads were not copied)."""
+        cls._idle = []
+
+
+os.register_at_fork(after_in_child=_Runner.forget_idle)
 
 
 def fallback(view: PlayerView, legal: Sequence[Action]) -> Action:
