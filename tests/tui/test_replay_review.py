@@ -76,12 +76,12 @@ async def test_grades_best_moves_and_the_next_mistake_key() -> None:
         screen = screen_of(pilot)
         await pilot.press("n")
         assert screen.step == 5
-        assert "?? blunder" in text_of(screen.query_one(Notice))
+        assert "⁇ blunder" in text_of(screen.query_one(Notice))
         bar = text_of(screen.query_one(TurnBar))
         assert "Best was: " in bar
         assert "n: next mistake" in bar
         entries = [e.plain for e in screen.query_one(MoveLog).entries]
-        assert entries[-1].endswith("?? blunder")
+        assert entries[-1].endswith("⁇ blunder")
         await pilot.press("n")
         assert screen.step == 10
         assert "? mistake" in text_of(screen.query_one(Notice))
