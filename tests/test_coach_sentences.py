@@ -26,13 +26,21 @@ from hypothesis import strategies as st
 from coloretto.bots import Estimate
 from coloretto.bots.arena import Arena, play_game
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, Rules, parse_record
-from coloretto.play.advice import chance, doing, explain_hint, forced, why_costly
+from coloretto.play.advice import (
+    NOT_THIS_ROUND,
+    chance,
+    doing,
+    explain_hint,
+    forced,
+    why_costly,
+)
 from coloretto.play.analysis import analyse_decision, recommended
 from coloretto.play.coach import CLEAR, Decision, Grade, StoredHint, Valuation, Verdict, ranked
 from coloretto.play.config import YOU
 from coloretto.play.foresight import Outlook, foresee
 from coloretto.play.review import positions
 from coloretto.play.words import CARD_NAMES, describe_action, row_gain
+from coloretto.tui.widgets.win_chart import MARKS, legend
 
 ARENAS = (
     (Rules(players=4), ("expert", "greedy", "expert", "random")),
@@ -436,6 +444,19 @@ def check_review(state: GameState, decision: Decision, text: str) -> None:
         assert hint is not None, text
         assert not hint.recommends(played), text
         assert f"was to {describe_action(hint.action, state)}" in text, text
+        # The hint's own look at the same pair, when it is not this one: both figures.
+        told = re.search(
+            r"the hint in the game was to [^;]*; its look, on (\d+) deals: ([+-]?[\d.]+)"
+            r"(?: ± [\d.]+)? points of lead over the best rival(?:, [^;]*?)? against " + DOING,
+            text,
+        )
+        assert (told is not None) == (hint.valuation.estimates != decision.estimates), text
+        if told is not None:
+            estimates = hint.valuation.estimates
+            assert int(told[1]) == hint.valuation.samples, text
+            assert actions_by_doing(state)[told[3]] == hint.action, text
+            points = estimates[played].margin - estimates[hint.action].margin
+            assert abs(float(told[2]) - points) <= 0.051, text
     if "the hint in the game recommended it" in text:
         assert hint is not None, text
         assert decision.hint_overruled, text
@@ -823,3 +844,186 @@ def test_figures_and_distances_read_right() -> None:
             )
             check_wording(state, words)
             check_worth(state, state.current_player, names, words)
+
+
+# ----------------------------------------------------------------- the second look (issue 59)
+
+
+def lead_gap(state: GameState, best: Action, other: Action, gap: float, error: float) -> Valuation:
+    """A valuation where ``best`` beats ``other`` by ``gap`` ± ``error`` points of lead (the
+    chance to win alike) and every other move is far worse."""
+    estimates = {a: Estimate(0.2, -9.0, 0.02, 1.0, 32) for a in state.legal_actions()}
+    estimates[best] = Estimate(0.3, -4.0 + gap, 0.02, 1.0, 32)
+    estimates[other] = Estimate(0.3, -4.0, 0.02, 1.0, 32)
+    return Valuation(estimates, {(best, other): (0.004, error)})
+
+
+def test_foresight_that_disagrees_with_the_gap_beside_it_is_not_quoted() -> None:
+    # Game 2, decision 27: last round, nobody else takes a row: "about 1.0 ± 0.1 points
+    # more than taking row 3 ... after drawing you take +11.3 ... taking row 3 (+11)".
+    def last_take(state: GameState) -> bool:
+        takes = [a for a in state.legal_actions() if a.kind is ActionKind.TAKE]
+        seat = state.current_player
+        return (
+            state.last_round
+            and state.is_legal(DRAW)
+            and bool(takes)
+            and row_gain(state, seat, state.rows[best_take(state).row or 0]) > 0
+        )
+
+    state = first(last_take)
+    take = best_take(state)
+    gain = row_gain(state, state.current_player, state.rows[take.row or 0])
+    valuation = lead_gap(state, DRAW, take, 1.0, 0.1)
+    for error, quoted in ((0.1, False), (0.6, True)):
+        look = {
+            a: Outlook(
+                12, None if a.kind is ActionKind.TAKE else gain + 0.3, 0, None, 0, None, 0, error
+            )
+            for a in state.legal_actions()
+        }
+        hint = check_hint(state, DRAW, valuation, look.__getitem__)
+        assert "about 1.0 ± 0.1 points more lead over the best rival than taking row" in hint
+        worth = f"you take a row worth {gain + 0.3:+.1f} ± {error} on average"
+        assert (worth in hint) == quoted, hint
+        assert hint.endswith(NOT_THIS_ROUND) != quoted, hint
+
+
+def test_one_rule_grades_a_move_and_words_it() -> None:
+    # "about as good, within the error" graded "good" once and "best" elsewhere.
+    state = first(
+        lambda s: s.drawn_card is None and s.is_legal(DRAW) and len(s.legal_actions()) > 1
+    )
+    take = best_take(state)
+    seat = state.current_player
+
+    def decided(win: float, error: float) -> Decision:
+        estimates = {a: Estimate(0.2, -9.0, 0.02, 1.0, 32) for a in state.legal_actions()}
+        estimates[DRAW] = Estimate(0.3 + win, -4.0, 0.02, 1.0, 32)
+        estimates[take] = Estimate(0.3, -4.0, 0.02, 1.0, 32)
+        return Decision(state.ply, seat, take, estimates, {(DRAW, take): (error, 0.5)})
+
+    within = decided(0.018, 0.01)  # 1.8 % lost, within two errors
+    assert within.verdict is Verdict.WITHIN_ERROR
+    assert within.grade is Grade.BEST
+    line = check_line(state, within, lambda action: outlook_of())
+    assert (
+        "within the error; this move: 0.0 ± 0.5 points of lead over the best rival, -2 ± 1%" in line
+    )
+    clear = decided(0.006, 0.002)  # 0.6 % lost, beyond three errors
+    assert clear.verdict is Verdict.WORSE
+    assert clear.grade is Grade.GOOD
+    line = check_line(state, clear, lambda action: outlook_of())
+    assert "about as good" not in line
+    assert "this move: 0.0 ± 0.5 points of lead over the best rival, -0.6 ± 0.2% chance" in line
+
+
+def test_the_review_chart_marks_are_the_grades_marks() -> None:
+    # "?! inaccuracy" in the headers, "⁈" in the chart's legend.
+    assert {grade: grade.mark for grade in Grade if grade.is_flaw} == MARKS
+    shown = legend(plain=True, share=0.25).plain
+    for grade in Grade:
+        if grade.is_flaw:
+            assert len(grade.mark) == 1
+            assert f"{grade.mark} {grade.value}" in shown
+
+
+def gifts_of(state: GameState, action: Action) -> int:
+    """What the card on ``action``'s row is worth to the others at most."""
+    cards = cards_of(state, action.row or 0)
+    return max((row_gain(state, s, cards) for s in others(state, state.current_player)), default=0)
+
+
+def test_a_placement_hint_names_the_row_its_figures_compare() -> None:
+    # Game 2, move 6: the hint contrasted row 3 while its figures compared row 1.
+    def three_gifts(state: GameState) -> bool:
+        if state.drawn_card is None or len(state.legal_actions()) < 3:
+            return False
+        rivals = others(state, state.current_player)
+        gifts = sorted(
+            max((row_gain(state, s, cards_of(state, a.row or 0)) for s in rivals), default=0)
+            for a in state.legal_actions()
+        )
+        least = min(state.legal_actions(), key=lambda a: gifts_of(state, a))
+        mine = row_gain(state, state.current_player, cards_of(state, least.row or 0))
+        builds = mine > 0 and mine >= gifts_of(state, least)
+        return bool(rivals) and len(set(gifts)) == len(gifts) and not builds
+
+    state = first(three_gifts)
+    seat, legal = state.current_player, state.legal_actions()
+    gift = {
+        a: max(row_gain(state, s, cards_of(state, a.row or 0)) for s in others(state, seat))
+        for a in legal
+    }
+    least, middle, most = sorted(legal, key=gift.__getitem__)[:3]
+    valuation = lead_gap(state, least, middle, 2.0, 0.4)
+    hint = check_hint(state, least, valuation, lambda action: outlook_of())
+    head = hint.split("; about", 1)[0]
+    assert f"rather than row {(middle.row or 0) + 1} ({gift[middle]:+d} for Bot " in head
+    assert f"row {(most.row or 0) + 1}" not in head
+
+
+def test_a_review_says_which_measure_was_better_with_figures_that_bear_it_out() -> None:
+    # "Drawing brought more points" where the figures favoured taking, for the player.
+    state = first(
+        lambda s: (
+            s.drawn_card is None
+            and s.is_legal(DRAW)
+            and not s.last_round
+            and row_gain(s, s.current_player, s.rows[best_take(s).row or 0]) >= 2
+            and bool(others(s, s.current_player))
+        )
+    )
+    take = best_take(state)
+    gain = row_gain(state, state.current_player, state.rows[take.row or 0])
+    valuation = lead_gap(state, DRAW, take, 3.0, 0.4)
+    rival = others(state, state.current_player)[0]
+    look = {
+        a: Outlook(12, None, 0, rival, gain + 2.2, Card.PINK, 9)
+        if a.kind is ActionKind.TAKE
+        else outlook_of(mine=gain - 0.5)
+        for a in state.legal_actions()
+    }
+    decision = Decision(
+        state.ply, state.current_player, take, valuation.estimates, valuation.paired
+    )
+    line = check_line(state, decision, look.__getitem__)
+    assert line.startswith("drawing was better for your lead over the best rival: playing ")
+    assert f"takes pink in 9 of 12 ({gain + 2.2:+.1f} for them on average)" in line
+
+
+def test_the_hint_and_the_review_name_the_same_alternative_with_both_looks() -> None:
+    # Hint "9.2 ± 0.7 more than taking row 1", review "-3.6 ± 0.2" for row 3.
+    state = first(
+        lambda s: s.drawn_card is None and s.is_legal(DRAW) and len(s.legal_actions()) > 2
+    )
+    take = best_take(state)
+    other = next(a for a in state.legal_actions() if a not in (DRAW, take))
+    told = lead_gap(state, DRAW, take, 9.2, 0.7)
+    look = {
+        a: outlook_of(mine=None if a.kind is ActionKind.TAKE else 4.0)
+        for a in state.legal_actions()
+    }
+    hint = check_hint(state, DRAW, told, look.__getitem__)
+    stored = StoredHint(DRAW, told, "search", 0)
+    # Followed, and this look is the hint's: the same comparison in the same words.
+    followed = Decision(state.ply, state.current_player, DRAW, told.estimates, told.paired, stored)
+    line = check_line(state, followed, look.__getitem__)
+    compared = hint[hint.index("; about") :]
+    assert line == f"drawing was the best move{compared}"
+    # Not followed, on a deeper look: the move against the best on this look, and on the hint's.
+    deeper = {a: Estimate(0.2, -12.0, 0.01, 0.3, 96) for a in state.legal_actions()}
+    deeper[DRAW], deeper[other] = (
+        Estimate(0.3, -4.0, 0.01, 0.3, 96),
+        Estimate(0.3, -7.6, 0.01, 0.3, 96),
+    )
+    played = Decision(
+        state.ply, state.current_player, other, deeper, {(DRAW, other): (0.002, 0.2)}, stored
+    )
+    line = check_line(state, played, look.__getitem__)
+    assert "; this move: -3.6 ± 0.2 points of lead over the best rival; " in line
+    assert line.endswith(
+        "the hint in the game was to draw a card; its look, on 32 deals: "
+        "-14.2 ± 1.4 points of lead over the best rival, -10 ± 3% "
+        "chance to win against drawing"
+    )

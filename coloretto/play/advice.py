@@ -295,14 +295,25 @@ def _better(decision: Decision) -> str:
 
 def hint_words(decision: Decision, state: GameState) -> str | None:
     """What the hint in the game said of the decision, beside the review's verdict, when
-    it recommended another move or was overruled (``Decision.hint_overruled``: then both
-    looks' figures, of the move against the review's best); ``None`` when there was no
-    hint, or it recommended the move and the review agrees."""
+    it recommended another move (with its look's figures of the move against it, when that
+    look is not this one: the same pair the review compares when both find the same best)
+    or was overruled (``Decision.hint_overruled``: then both looks' figures, of the move
+    against the review's best); ``None`` when there was no hint, or it recommended the move
+    and the review agrees."""
     hint = decision.hint
     if hint is None:
         return None
-    if not hint.recommends(decision.played):
-        return f"the hint in the game was to {describe_action(hint.action, state)}"
+    played = decision.played
+    if not hint.recommends(played):
+        said = f"the hint in the game was to {describe_action(hint.action, state)}"
+        told = hint.valuation
+        if told.estimates != decision.estimates and played in told.estimates:
+            figures = _against(told, played, hint.action)
+            said += (
+                f"; its look, on {told.samples} deals: {figures} against "
+                f"{_doing(hint.action, state)}"
+            )
+        return said
     if not decision.hint_overruled:
         return None
     best = decision.best
@@ -404,10 +415,11 @@ def _counted(
 
 
 NOT_THIS_ROUND = (
-    "this round's rows, played out, do not show it: the analysis finds it in the rest of the game"
+    "what you take this round does not show it: the analysis finds it in what the others "
+    "take and in the rounds after"
 )
 """Why, when what the coach foresees of the round does not bear out the analysis' figures
-(``_bears_out``): the edge lies beyond the player's next row."""
+(``_bears_out``): the edge lies beyond the player's own row this round."""
 
 
 def _foreseen(
