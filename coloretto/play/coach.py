@@ -142,7 +142,7 @@ class Verdict(Enum):
 _MARKS = {
     Grade.BEST: "",
     Grade.GOOD: "",
-    Grade.INACCURACY: "\N{EXCLAMATION QUESTION MARK}",
+    Grade.INACCURACY: "\N{QUESTION EXCLAMATION MARK}",
     Grade.MISTAKE: "?",
     Grade.BLUNDER: "\N{DOUBLE QUESTION MARK}",
 }

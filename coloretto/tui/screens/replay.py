@@ -18,7 +18,7 @@ from textual.screen import Screen
 
 from coloretto.engine import ActionKind
 from coloretto.play.advice import cost_words
-from coloretto.play.coach import Grade
+from coloretto.play.coach import Grade, Verdict
 from coloretto.play.config import possessive
 from coloretto.play.replay import Replay
 from coloretto.play.table_view import TableView
@@ -182,13 +182,14 @@ class ReplayScreen(Screen[None]):
         name = view.seat_names[game.current_player]
         head = Text(f"{possessive(name)} turn", "bold")
         decision = self.replay.decision(self.step)
-        if decision is not None and not decision.verdict.as_good:
+        if decision is not None and decision.verdict is not Verdict.BEST:
             before = self.replay.states[self.step - 1]
             best = describe_action(decision.best, before)
             ahead = " · n: next mistake" if self._mistake_ahead() else ""
             lost = cost_words(decision)
-            # A move within the error of the best is graded best: no better move is shown.
-            return Text.assemble(("Best was: ", "bold"), f"{best} (this move: {lost}){ahead}")
+            # A move within the error of the top one is not called worse than it.
+            top = "About as good: " if decision.verdict.as_good else "Best was: "
+            return Text.assemble((top, "bold"), f"{best} (this move: {lost}){ahead}")
         if self.step == self.replay.last:
             return Text.assemble(head, f" {DASH} the record ends here (the game was not finished)")
         return Text.assemble(head, f" {DASH} → shows the next action, ← goes back")
