@@ -1027,3 +1027,13 @@ def test_the_hint_and_the_review_name_the_same_alternative_with_both_looks() -> 
         "-14.2 ± 1.4 points of lead over the best rival, -10 ± 3% "
         "chance to win against drawing"
     )
+
+
+def test_drawing_the_last_round_card_comes_before_your_next_turn() -> None:
+    # After drawing, placing the card is not a turn of one's own: the Last Round card
+    # drawn now came up before the next one, in every playout (0 of 12 before).
+    state = first(
+        lambda s: s.cards_before_last_round == 0 and s.drawn_card is None and s.is_legal(DRAW)
+    )
+    outlook = foresee(state, DRAW)
+    assert outlook.last_round_first == outlook.playouts == 12

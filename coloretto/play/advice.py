@@ -262,7 +262,8 @@ def why_costly(
     verdict = decision.verdict
     if verdict is Verdict.BEST:
         line = f"{_doing(played, state)} was the best move"
-        line += _edge(state, seat, played, valuation, names, look=look)
+        hinted = decision.hint.action if decision.hint is not None else None
+        line += _edge(state, seat, played, valuation, names, look=look, prefer=hinted)
     elif verdict is Verdict.WITHIN_ERROR:
         line = f"{_doing(played, state)} was about as good as {_doing(best, state)}, "
         line += f"within the error; {cost}"
@@ -584,15 +585,21 @@ def explain_hint(
     return f"{what}: {reason}" + _edge(state, seat, action, valuation, names, look=look)
 
 
-def _second(valuation: Valuation, action: Action) -> Action | None:
+def _second(valuation: Valuation, action: Action, prefer: Action | None = None) -> Action | None:
     """The best other move than ``action``, the one a hint and a review compare it with:
-    the first by the analysis (``ranked``) not valued alike; ``None`` if there is none."""
+    the first by the analysis (``ranked``) not valued alike, or ``prefer`` (the move the
+    hint in the game recommended) when it is valued as that one (rows alike); ``None`` if
+    there is none."""
     estimates = valuation.estimates
     if action not in estimates:
         return None
     mine = estimates[action]
     others = [a for a in ranked(estimates) if a != action and estimates[a] != mine]
-    return others[0] if others else None
+    if not others:
+        return None
+    if prefer is not None and prefer in estimates and estimates[prefer] == estimates[others[0]]:
+        return prefer
+    return others[0]
 
 
 def _comparison(state: GameState, valuation: Valuation, action: Action, other: Action) -> str:
@@ -636,12 +643,13 @@ def _edge(
     names: Sequence[str],
     *,
     look: Foresee,
+    prefer: Action | None = None,
 ) -> str:
-    """How ``action`` compares with the best other move (``_second``), in words
-    (``_comparison``); and why, where the table alone does not say it (``_why``): for a
-    move about as good, only where what the coach foresees says it (else "either will
-    do" is all there is to say)."""
-    second = _second(valuation, action)
+    """How ``action`` compares with the best other move (``_second``, the hinted move
+    ``prefer`` among those alike), in words (``_comparison``); and why, where the table
+    alone does not say it (``_why``): for a move about as good, only where what the coach
+    foresees says it (else "either will do" is all there is to say)."""
+    second = _second(valuation, action, prefer)
     if second is None:
         return ""
     words = _comparison(state, valuation, action, second)

@@ -77,8 +77,8 @@ def _foresee(state: GameState, action: Action) -> Outlook:
             if now.is_over or now.round != state.round:
                 break
             player = now.current_player
-            if player == seat and not turn_seen:
-                turn_seen = True
+            if player == seat and not turn_seen and now.drawn_card is None:
+                turn_seen = True  # a turn of its own, not the card it drew to place
                 first += now.last_round
             legal = now.legal_actions()
             move = legal[0] if len(legal) == 1 else expert.choose(now.view(player), legal)
