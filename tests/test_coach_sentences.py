@@ -305,7 +305,13 @@ def second_best(valuation: Valuation, action: Action) -> Action:
     return next(a for a in ranked(estimates) if estimates[a] != estimates[action])
 
 
-def check_edge(state: GameState, action: Action, valuation: Valuation, text: str) -> None:
+def check_edge(
+    state: GameState,
+    action: Action,
+    valuation: Valuation,
+    text: str,
+    hinted: Action | None = None,
+) -> None:
     """A move's comparison with the best other move (a hint's, or a review's of a best
     move): that move and no other; what it claims better is so by more than ``CLEAR``
     errors, "about as good" is within them, every figure its sign, unit and precision; a
@@ -355,8 +361,12 @@ def check_edge(state: GameState, action: Action, valuation: Valuation, text: str
         assert "either will do" in text, text
     if compared is None:
         return
-    # The alternative compared is the best other move (the hint's and the review's alike).
-    assert estimates[compared] == estimates[second_best(valuation, action)], text
+    # The alternative compared is the best other move (the hint's and the review's alike),
+    # or, in a review, the move the hint recommended instead (the pair the hint compared).
+    if hinted is not None:
+        assert compared == hinted, text
+    else:
+        assert estimates[compared] == estimates[second_best(valuation, action)], text
     # When the table speaks for it (its row worth more to you now), the sentence says why.
     seat = state.current_player
     if compared.kind is ActionKind.TAKE and compared.row is not None:
@@ -554,7 +564,9 @@ def check_line(state: GameState, decision: Decision, look: Callable[[Action], Ou
     check_bears_out(state, text, decision.valuation, look)
     check_review(state, decision, text)
     if decision.verdict is Verdict.BEST:  # compared with the best other move, as a hint is
-        check_edge(state, decision.played, decision.valuation, text)
+        hint = decision.hint
+        hinted = hint.action if hint is not None and not hint.recommends(decision.played) else None
+        check_edge(state, decision.played, decision.valuation, text, hinted)
     return text
 
 

@@ -248,8 +248,9 @@ def why_costly(
     state: GameState, decision: Decision, names: Sequence[str], outlook: Foresee | None = None
 ) -> Line:
     """The review of a decision in one sentence a player can check, by the rule its grade
-    goes by too (``Decision.verdict``): the best move, compared with the best other move in
-    the hint's words (``_comparison``, ``_why``); a move about as good as the best, within
+    goes by too (``Decision.verdict``): the best move, compared in the hint's words
+    (``_comparison``, ``_why``) with the best other move, or with the move the hint
+    recommended when it was another; a move about as good as the best, within
     the error; or why the best was better (``_counted``, else what the coach foresees), with
     what the move came to against it: "taking row 2 gave you a 4th gray card on the gray
     side: row 2 (-1 for you), row 1 (+8 for you); this move: -6.2 ± 0.9 points of lead over
@@ -262,8 +263,10 @@ def why_costly(
     verdict = decision.verdict
     if verdict is Verdict.BEST:
         line = f"{_doing(played, state)} was the best move"
-        hinted = decision.hint.action if decision.hint is not None else None
-        line += _edge(state, seat, played, valuation, names, look=look, prefer=hinted)
+        # Against the move the hint recommended, if another: the pair the hint compared.
+        hint = decision.hint
+        other = hint.action if hint is not None and not hint.recommends(played) else None
+        line += _edge(state, seat, played, valuation, names, look=look, other=other)
     elif verdict is Verdict.WITHIN_ERROR:
         line = f"{_doing(played, state)} was about as good as {_doing(best, state)}, "
         line += f"within the error; {cost}"
@@ -585,21 +588,15 @@ def explain_hint(
     return f"{what}: {reason}" + _edge(state, seat, action, valuation, names, look=look)
 
 
-def _second(valuation: Valuation, action: Action, prefer: Action | None = None) -> Action | None:
+def _second(valuation: Valuation, action: Action) -> Action | None:
     """The best other move than ``action``, the one a hint and a review compare it with:
-    the first by the analysis (``ranked``) not valued alike, or ``prefer`` (the move the
-    hint in the game recommended) when it is valued as that one (rows alike); ``None`` if
-    there is none."""
+    the first by the analysis (``ranked``) not valued alike; ``None`` if there is none."""
     estimates = valuation.estimates
     if action not in estimates:
         return None
     mine = estimates[action]
     others = [a for a in ranked(estimates) if a != action and estimates[a] != mine]
-    if not others:
-        return None
-    if prefer is not None and prefer in estimates and estimates[prefer] == estimates[others[0]]:
-        return prefer
-    return others[0]
+    return others[0] if others else None
 
 
 def _comparison(state: GameState, valuation: Valuation, action: Action, other: Action) -> str:
@@ -643,13 +640,13 @@ def _edge(
     names: Sequence[str],
     *,
     look: Foresee,
-    prefer: Action | None = None,
+    other: Action | None = None,
 ) -> str:
-    """How ``action`` compares with the best other move (``_second``, the hinted move
-    ``prefer`` among those alike), in words (``_comparison``); and why, where the table
-    alone does not say it (``_why``): for a move about as good, only where what the coach
-    foresees says it (else "either will do" is all there is to say)."""
-    second = _second(valuation, action, prefer)
+    """How ``action`` compares with ``other`` (unless given, the best other move:
+    ``_second``), in words (``_comparison``); and why, where the table alone does not say
+    it (``_why``): for a move about as good, only where what the coach foresees says it
+    (else "either will do" is all there is to say)."""
+    second = other if other is not None else _second(valuation, action)
     if second is None:
         return ""
     words = _comparison(state, valuation, action, second)
