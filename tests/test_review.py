@@ -20,7 +20,7 @@ from coloretto.bots.guard import guarded_analysis
 from coloretto.bots.registry import make_bot
 from coloretto.bots.search import SearchBot
 from coloretto.engine import Action, PlayerView, Rules, new_game, record_text
-from coloretto.play.advice import NOT_THIS_ROUND, percent, why_costly
+from coloretto.play.advice import NOT_THIS_ROUND, chance_figure, percent, why_costly
 from coloretto.play.analysis import analyse_decision
 from coloretto.play.coach import Decision, Grade, grade
 from coloretto.play.config import GameConfig
@@ -468,10 +468,10 @@ def test_the_review_reads_at_80_columns_and_tells_people_apart(tmp_path: Path) -
     assert mine is not None
     shown = 0
     for decision in mine.decisions.values():
-        chance = round(100 * decision.win_loss)
+        chance = chance_figure(-decision.win_loss, decision.errors[0])
         if decision.grade is Grade.BEST or not chance:
             continue
-        win = f"{-chance:+d}±{percent(decision.errors[0])}"
+        win = f"{chance}±{percent(decision.errors[0])}"
         row = [line for line in lines if line.split()[:1] == [str(decision.ply + 1)]]
         assert any(win in line.split() for line in row), (decision.ply, win)
         shown += 1

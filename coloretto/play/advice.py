@@ -196,21 +196,30 @@ def _error(error: str) -> str:
     return f" ± {error}" if float(error) > 0 else ""
 
 
+def chance_figure(share: float, error: float, *, sign: bool = True) -> str:
+    """A chance to win (a difference, 0 to 1) in percent, to the precision of its error:
+    whole, or to a tenth when the error is under one percent, so that the figure and its
+    error read alike; "" when it shows as nothing.
+
+    >>> chance_figure(-0.18, 0.03), chance_figure(-0.008, 0.0044), chance_figure(0.0004, 0.004)
+    ('-18', '-0.8', '')
+    """
+    fine = 0 < 100 * error < 1
+    shown = f"{100 * share:{'+' if sign else ''}.{1 if fine else 0}f}"
+    return "" if float(shown) == 0 else shown
+
+
 def chance(share: float, error: float, *, sign: bool = True) -> str:
-    """A chance to win (a difference, 0 to 1) in percent with its error, to the precision
-    of the error (whole, or to a tenth when the error is under one percent, so that the
-    figure and its error read alike); "" when it shows as nothing.
+    """A chance to win (a difference) in percent with its error (``chance_figure``); ""
+    when it shows as nothing.
 
     >>> chance(-0.18, 0.03), chance(-0.008, 0.0044), chance(0.013, 0.004, sign=False)
     ('-18 ± 3%', '-0.8 ± 0.4%', '1.3 ± 0.4%')
     >>> chance(0.0004, 0.004), chance(0.004, 0.0)
     ('', '')
     """
-    fine = 0 < 100 * error < 1
-    shown = f"{100 * share:{'+' if sign else ''}.{1 if fine else 0}f}"
-    if float(shown) == 0:
-        return ""
-    return f"{shown}{_error(percent(error))}%"
+    shown = chance_figure(share, error, sign=sign)
+    return f"{shown}{_error(percent(error))}%" if shown else ""
 
 
 def cost_words(decision: Decision) -> str:
