@@ -170,7 +170,7 @@ def check_placement_reason(
     else:
         mine = row_gain(state, seat, [*state.rows[row], state.drawn_card])
         assert f"there it makes row {row + 1} ({mine:+d} for you, {here:+d} for " in hint
-        assert "rather than row " not in hint.split("; ")[0]  # a fed row is no reason
+        assert "rather than row " not in hint.split("; ", maxsplit=1)[0]  # a fed row is no reason
         assert min(others) < here
 
 
