@@ -165,7 +165,7 @@ def _decision(loss: float, error: float, *, samples: int = 32) -> Decision:
 def test_a_move_within_the_error_of_the_best_is_never_a_flaw(loss: float) -> None:
     unsure = _decision(loss, error=loss / 1.9)
     assert unsure.clear_loss == 0.0
-    assert unsure.grade in (Grade.BEST, Grade.GOOD)
+    assert unsure.grade is Grade.BEST  # about as good, within the error: one grade for it
     sure = _decision(loss, error=loss / 2.1)
     assert sure.clear_loss == pytest.approx(loss)
     assert sure.grade is (Grade.GOOD if loss < 0.05 else sure.grade)
@@ -176,7 +176,7 @@ def test_independent_errors_are_assumed_when_the_pairs_are_not_known() -> None:
     decision = _decision(0.12, error=0.01)
     bare = Decision(decision.ply, decision.seat, decision.played, decision.estimates)
     assert bare.errors[0] == pytest.approx(0.05 * 2**0.5)
-    assert bare.grade is Grade.GOOD  # 0.12 lost, within two errors of 0.07 (as if unpaired)
+    assert bare.grade is Grade.BEST  # 0.12 lost, within two errors of 0.07 (as if unpaired)
     assert decision.grade is Grade.MISTAKE  # measured deal by deal: beyond doubt
     assert decision.noise < bare.noise
 
@@ -212,8 +212,8 @@ def test_a_hint_says_the_moves_are_about_equal_within_the_error() -> None:
         paired = {(best, a): (0.01, error) for a in legal if a != best}
         return explain_hint(state, 0, best, Valuation(estimates, paired), names)
 
-    assert "about 2.5 ± 0.5 points more than" in hint(2.5, 0.5)
-    assert "is about as good (2.5 ± 1.5 points apart)" in hint(2.5, 1.5)
+    assert "about 2.5 ± 0.5 points more lead over the best rival than" in hint(2.5, 0.5)
+    assert "is about as good (2.5 ± 1.5 points of lead apart, within the error)" in hint(2.5, 1.5)
 
 
 def test_the_hints_of_a_match_are_kept_by_game() -> None:

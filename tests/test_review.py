@@ -20,10 +20,11 @@ from coloretto.bots.guard import guarded_analysis
 from coloretto.bots.registry import make_bot
 from coloretto.bots.search import SearchBot
 from coloretto.engine import Action, PlayerView, Rules, new_game, record_text
-from coloretto.play.advice import percent, why_costly
+from coloretto.play.advice import NOT_THIS_ROUND, chance_figure, percent, why_costly
 from coloretto.play.analysis import analyse_decision
 from coloretto.play.coach import Decision, Grade, grade
 from coloretto.play.config import GameConfig
+from coloretto.play.foresight import foresee
 from coloretto.play.keeper import Keeper
 from coloretto.play.review import (
     ANALYSIS_KEY,
@@ -425,7 +426,8 @@ def test_why_a_move_was_costly_is_said_in_terms_of_the_table() -> None:
     why = why_costly(state, decision, ["You", "Ben", "Cy", "Di"]).plain
     assert why == (
         "taking row 1 gave you a 4th blue card on the gray side: row 1 (+5 for you), "
-        "row 2 (+9 for you); this move: -5.5 points, -15% chance to win"
+        "row 2 (+9 for you); this move: -5.5 points of lead over the best rival, -15% chance to "
+        "win"
     )
     # Rows 1, 2 and 3 are worth +5, +9 and +6 to you; to the others still in the round at
     # most +4 (Ben), +0 and +6 (Cy).
@@ -433,14 +435,18 @@ def test_why_a_move_was_costly_is_said_in_terms_of_the_table() -> None:
     gift = Decision(0, 0, Action.take(1), {**estimates, Action.take(0): Estimate(0.5, 4.0)})
     assert why_costly(state, gift, names).plain.startswith(
         "taking row 2 left row 1 (+5 for you, +4 for Ben) to Ben, rather than row 2 "
-        "(nothing for the others); this move: -1.5 points"
+        "(nothing for the others); this move: -1.5 points of lead over the best rival"
     )
     # Row 3 gives you more now than row 1, and no more to the others: no count on the
-    # table says why row 1 is better, what the coach foresees does.
+    # table says why row 1 is better, nor does the round played out (after row 3 you stay
+    # as far ahead of what the rival then takes): the sentence says so, and quotes no
+    # figure that says otherwise.
     later = Decision(0, 0, Action.take(2), {**estimates, Action.take(0): Estimate(0.5, 4.0)})
-    assert why_costly(state, later, names).plain.startswith(
-        "taking row 1 was better for your chance to win: playing the round out 12 times, "
-        "after taking row 1 (+5 for you) Cy takes green in "
+    one, three = foresee(state, Action.take(0)), foresee(state, Action.take(2))
+    assert 5 - one.rival_gain < 6 - three.rival_gain
+    assert why_costly(state, later, names).plain == (
+        f"taking row 1 was better for your chance to win: {NOT_THIS_ROUND}; this move: -3.0 "
+        "points of lead over the best rival, -20% chance to win"
     )
 
 
@@ -462,10 +468,10 @@ def test_the_review_reads_at_80_columns_and_tells_people_apart(tmp_path: Path) -
     assert mine is not None
     shown = 0
     for decision in mine.decisions.values():
-        chance = round(100 * decision.win_loss)
+        chance = chance_figure(-decision.win_loss, decision.errors[0])
         if decision.grade is Grade.BEST or not chance:
             continue
-        win = f"{-chance:+d}±{percent(decision.errors[0])}"
+        win = f"{chance}±{percent(decision.errors[0])}"
         row = [line for line in lines if line.split()[:1] == [str(decision.ply + 1)]]
         assert any(win in line.split() for line in row), (decision.ply, win)
         shown += 1

@@ -26,7 +26,7 @@ from coloretto.bots.registry import BotError
 from coloretto.cli.parser import Commands, bounded_int
 from coloretto.cli.replay_command import skipped_note
 from coloretto.engine import GameState
-from coloretto.play.advice import percent, signed
+from coloretto.play.advice import chance_figure, percent, signed
 from coloretto.play.coach import GRADE_THRESHOLDS, REVIEW_BOT, Decision, Grade
 from coloretto.play.review import Review, Reviewing, Summary, positions, review_of
 from coloretto.play.saving import people
@@ -49,8 +49,9 @@ move played by the chance to win it lost against the best one (or the points of 
 margin it lost, at 2.5 % a point, if more):
   best < 1 %   good < 5 %   inaccuracy < 10 %   mistake < 15 %   blunder 15 % or more
 A loss within two standard errors of the difference (shown as ±) is no loss: the moves
-are about equal, and the move is at worst good; so is a move the hint recommended in the
-game (shown beside the verdict), unless this look, deeper than the hint's, says otherwise.
+are about equal, and the move is graded best; a move the hint recommended in the game
+(shown beside the verdict) is at worst good, unless this look, deeper than the hint's,
+says otherwise.
 Each player gets an accuracy (100: always the best move) and their three costliest
 decisions graded an inaccuracy or worse, with why. The analysis is kept in the record
 (meta.analysis): a game is reviewed once, and an interrupted review (Ctrl+C) continues
@@ -217,7 +218,8 @@ class _Report:
                 printable(
                     f"Review of {self.path.name}: {len(mine)} decisions analysed by "
                     f"{review.bot} (seed {review.seed}). Points, Win: what a move lost "
-                    "(points of final margin, chance to win in percent), ± their standard error; "
+                    "(points of lead over the best rival, chance to win in percent), ± their "
+                    "standard error; "
                     "Hint: the hint asked in the game (✓: followed)."
                 )
             )
@@ -257,13 +259,13 @@ class _Report:
         state = self.states[decision.ply]
         other = decision.grade is not Grade.BEST
         win_error, points_error = decision.errors
-        chance = round(100 * decision.win_loss)
+        chance = chance_figure(-decision.win_loss, win_error)
         return (
             str(decision.ply + 1),
             short_action(decision.played, state),
             short_action(decision.best, state) if other else "",
             f"{signed(-decision.cost)}±{points_error:.1f}" if other else "",
-            f"{-chance:+d}±{percent(win_error)}" if other and chance else "",
+            f"{chance}±{percent(win_error)}" if other and chance else "",
             _grade_text(decision.grade),
             _hint_text(decision, state),
         )

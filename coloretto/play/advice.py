@@ -6,28 +6,34 @@ back (``tests/test_coach_sentences.py``):
 - a count on the table is said of a row as ``row 2 (+5 for you)`` (``for Ben``; ``at most
   +3 for the others``, ``nothing for the others``, ``-1 at best for the others``): what the
   row, with the drawn card when one is to be placed, is worth to them now;
-- the analysis' figures come with their sign, unit and standard error: ``about 3.2 ± 0.6
-  points more than drawing``, ``this move: -6.2 ± 0.9 points, -18 ± 3% chance to win``;
-  a difference within ``CLEAR`` standard errors is said to be none ("about as good");
+- the analysis' figures come with their sign, unit and standard error, its points named
+  for what they are, the final lead over the best rival (``LEAD``: what a move does to
+  the others counts too): ``about 3.2 ± 0.6 points more lead over the best rival than
+  drawing``, ``this move: -6.2 ± 0.9 points of lead over the best rival, -18 ± 3% chance
+  to win`` (a chance to a tenth of a percent when its error is under one); a difference
+  within ``CLEAR`` standard errors is said to be none ("about as good", graded best: the
+  grade and the words go by one rule, ``Decision.verdict``);
 - where the reason is not a count on the table, what the coach foresees for the rest of the
   round (``coloretto.play.foresight``): the row you take next and what it is worth to you,
   the colour the rival collects, the Last Round card before your next turn ("playing the
-  round out 12 times, after drawing you take a row worth +4.2 on average");
+  round out 12 times, after drawing you take a row worth +4.2 ± 0.5 on average"), given
+  only where it bears out the figures it stands beside (``_bears_out``);
 - the Last Round card is "N cards away" for N of 1 or more, "the next card drawn" at 0.
 
-The hint and the review of a decision say why one move beats another with the same words
-(``_why``); when the review's deeper look disagrees with the hint, one clause gives both
-figures.
+The hint and the review of a decision compare a move with the same alternative, the best
+other move (``_second``), in the same words (``_comparison``, ``_why``); when the review's
+deeper look disagrees with the hint, one clause gives both figures.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from coloretto.bots import Estimate
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState
-from coloretto.play.coach import CLEAR, Decision, Grade, Valuation, ranked
+from coloretto.play.coach import CLEAR, Decision, Valuation, Verdict, ranked
 from coloretto.play.config import YOU
 from coloretto.play.foresight import Outlook, foresee
 from coloretto.play.words import (
@@ -38,6 +44,10 @@ from coloretto.play.words import (
     row_gain,
     row_list,
 )
+
+LEAD = "points of lead over the best rival"
+"""What the analysis' points measure: the final margin, your score less the best other
+score (``Estimate.margin``), so that what a move gives the others counts too."""
 
 LAST_ROUND_NEAR = 4
 """Cards left before the Last Round card at which drawing is said to risk it."""
@@ -186,28 +196,54 @@ def _error(error: str) -> str:
     return f" ± {error}" if float(error) > 0 else ""
 
 
+def chance_figure(share: float, error: float, *, sign: bool = True) -> str:
+    """A chance to win (a difference, 0 to 1) in percent, to the precision of its error:
+    whole, or to a tenth when the error is under one percent, so that the figure and its
+    error read alike; "" when it shows as nothing.
+
+    >>> chance_figure(-0.18, 0.03), chance_figure(-0.008, 0.0044), chance_figure(0.0004, 0.004)
+    ('-18', '-0.8', '')
+    """
+    fine = 0 < 100 * error < 1
+    shown = f"{100 * share:{'+' if sign else ''}.{1 if fine else 0}f}"
+    return "" if float(shown) == 0 else shown
+
+
+def chance(share: float, error: float, *, sign: bool = True) -> str:
+    """A chance to win (a difference) in percent with its error (``chance_figure``); ""
+    when it shows as nothing.
+
+    >>> chance(-0.18, 0.03), chance(-0.008, 0.0044), chance(0.013, 0.004, sign=False)
+    ('-18 ± 3%', '-0.8 ± 0.4%', '1.3 ± 0.4%')
+    >>> chance(0.0004, 0.004), chance(0.004, 0.0)
+    ('', '')
+    """
+    shown = chance_figure(share, error, sign=sign)
+    return f"{shown}{_error(percent(error))}%" if shown else ""
+
+
 def cost_words(decision: Decision) -> str:
     """What the played action came to against the best (negative: it lost), with the
-    standard errors of the differences: "-6.2 ± 0.9 points, -18 ± 3% chance to win".
+    standard errors of the differences: "-6.2 ± 0.9 points of lead over the best rival,
+    -18 ± 3% chance to win".
 
     >>> from coloretto.engine import DRAW
     >>> take = Action.take(0)
     >>> estimates = {DRAW: Estimate(0.4, 1.0, 0.02, 1.0), take: Estimate(0.22, -5.0, 0.02, 1.0)}
     >>> cost_words(Decision(7, 1, take, estimates, {(DRAW, take): (0.03, 0.5)}))
-    '-6.0 ± 0.5 points, -18 ± 3% chance to win'
+    '-6.0 ± 0.5 points of lead over the best rival, -18 ± 3% chance to win'
     """
     return _against(decision.valuation, decision.played, decision.best)
 
 
 def _against(valuation: Valuation, action: Action, other: Action) -> str:
-    """``action``'s points and chance to win less ``other``'s, with the errors of the
-    differences (the chance only when it rounds to a whole percent or more)."""
+    """``action``'s points (``LEAD``) and chance to win less ``other``'s, with the errors
+    of the differences (the chance only when it shows as something: ``chance``)."""
     mine, theirs = valuation.estimates[action], valuation.estimates[other]
     win_error, points_error = valuation.difference_error(action, other)
-    chance = round(100 * (mine.win - theirs.win))
-    words = f"{signed(mine.margin - theirs.margin)}{_error(f'{points_error:.1f}')} points"
-    if chance:
-        words += f", {chance:+d}{_error(percent(win_error))}% chance to win"
+    words = f"{signed(mine.margin - theirs.margin)}{_error(f'{points_error:.1f}')} {LEAD}"
+    if shown := chance(mine.win - theirs.win, win_error):
+        words += f", {shown} chance to win"
     return words
 
 
@@ -220,33 +256,39 @@ def _alike(valuation: Valuation, a: Action, b: Action) -> bool:
 def why_costly(
     state: GameState, decision: Decision, names: Sequence[str], outlook: Foresee | None = None
 ) -> Line:
-    """The review of a decision in one sentence a player can check, which never
-    contradicts its grade: the best move; a move about as good as the best, within the
-    error; or why the best was better (``_why``, the hint's words), with what the move came
-    to against it: "taking row 2 gave you a 4th gray card on the gray side: row 2 (-1 for
-    you), row 1 (+8 for you); this move: -6.2 ± 0.9 points, -18 ± 3% chance to win";
-    then what the hint in the game said, when it differs (``hint_words``)."""
+    """The review of a decision in one sentence a player can check, by the rule its grade
+    goes by too (``Decision.verdict``): the best move, compared in the hint's words
+    (``_comparison``, ``_why``) with the best other move, or with the move the hint
+    recommended when it was another; a move about as good as the best, within
+    the error; or why the best was better (``_counted``, else what the coach foresees), with
+    what the move came to against it: "taking row 2 gave you a 4th gray card on the gray
+    side: row 2 (-1 for you), row 1 (+8 for you); this move: -6.2 ± 0.9 points of lead over
+    the best rival, -18 ± 3% chance to win"; then what the hint in the game said, when it
+    differs (``hint_words``)."""
     seat, played, best = decision.seat, decision.played, decision.best
     valuation = decision.valuation
     look = outlook if outlook is not None else _foreseer(state)
     cost = f"this move: {cost_words(decision)}"  # after a semicolon: no row's "(...)"
-    hinted = decision.hint is not None and decision.hint.recommends(played)
-    if _alike(valuation, played, best):
+    verdict = decision.verdict
+    if verdict is Verdict.BEST:
         line = f"{_doing(played, state)} was the best move"
-    elif decision.clear_loss == 0.0 or decision.grade is Grade.BEST:
-        within = ", within the error" if decision.clear_loss == 0.0 else ""
-        line = f"{_doing(played, state)} was about as good as {_doing(best, state)}{within}"
-        line += f"; {cost}"
-    elif hinted and not decision.hint_overruled:
+        # Against the move the hint recommended, if another: the pair the hint compared.
+        hint = decision.hint
+        other = hint.action if hint is not None and not hint.recommends(played) else None
+        line += _edge(state, seat, played, valuation, names, look=look, other=other)
+    elif verdict is Verdict.WITHIN_ERROR:
+        line = f"{_doing(played, state)} was about as good as {_doing(best, state)}, "
+        line += f"within the error; {cost}"
+    elif verdict is Verdict.HINTED:
         line = (
             f"{_doing(best, state)} rated better on this look, which is no deeper than the "
-            f"hint's that recommended this move: about as good; {cost}"
+            f"hint's that recommended this move; {cost}"
         )
     else:
         why = _counted(state, seat, best, played, names, past=True)
         if why is None:  # what the coach foresees, after what was better
             why = f"{_doing(best, state)} {_better(decision)}: "
-            why += _foreseen(state, best, played, names, look)
+            why += _foreseen(state, best, played, names, look=look, valuation=valuation)
         line = f"{why}; {cost}"
     if (said := hint_words(decision, state)) is not None:
         line += f"; {said}"
@@ -255,26 +297,36 @@ def why_costly(
 
 def _better(decision: Decision) -> str:
     """What the best move was clearly better for than the move played: "was better for
-    your chance to win", or "brought more points" (the measures ``Decision.clear_loss``
-    goes by)."""
+    your chance to win", or "was better for your lead over the best rival" (the measures
+    ``Decision.clear_loss`` goes by)."""
     mine, best = decision.estimates[decision.played], decision.estimates[decision.best]
     win_error, _ = decision.errors
-    win = best.win - mine.win
-    if win > CLEAR * win_error:
+    if best.win - mine.win > CLEAR * win_error:
         return "was better for your chance to win"
-    return "brought more points"
+    return "was better for your lead over the best rival"
 
 
 def hint_words(decision: Decision, state: GameState) -> str | None:
     """What the hint in the game said of the decision, beside the review's verdict, when
-    it recommended another move or was overruled (``Decision.hint_overruled``: then both
-    looks' figures, of the move against the review's best); ``None`` when there was no
-    hint, or it recommended the move and the review agrees."""
+    it recommended another move (with its look's figures of the move against it, when that
+    look is not this one: the same pair the review compares when both find the same best)
+    or was overruled (``Decision.hint_overruled``: then both looks' figures, of the move
+    against the review's best); ``None`` when there was no hint, or it recommended the move
+    and the review agrees."""
     hint = decision.hint
     if hint is None:
         return None
-    if not hint.recommends(decision.played):
-        return f"the hint in the game was to {describe_action(hint.action, state)}"
+    played = decision.played
+    if not hint.recommends(played):
+        said = f"the hint in the game was to {describe_action(hint.action, state)}"
+        told = hint.valuation
+        if told.estimates != decision.estimates and played in told.estimates:
+            figures = _against(told, played, hint.action)
+            said += (
+                f"; its look, on {told.samples} deals: {figures} against "
+                f"{_doing(hint.action, state)}"
+            )
+        return said
     if not decision.hint_overruled:
         return None
     best = decision.best
@@ -306,6 +358,7 @@ def _why(
     other: Action,
     names: Sequence[str],
     *,
+    valuation: Valuation,
     look: Foresee,
     past: bool,
 ) -> str:
@@ -313,7 +366,9 @@ def _why(
     on the table when one says it (``_counted``), else what the coach foresees
     (``_foreseen``)."""
     counted = _counted(state, seat, best, other, names, past=past)
-    return counted if counted is not None else _foreseen(state, best, other, names, look)
+    if counted is not None:
+        return counted
+    return _foreseen(state, best, other, names, look=look, valuation=valuation)
 
 
 def _counted(
@@ -372,28 +427,86 @@ def _counted(
     return None
 
 
+NOT_THIS_ROUND = (
+    "what you take this round does not show it: the analysis finds it in what the others "
+    "take and in the rounds after"
+)
+"""Why, when what the coach foresees of the round does not bear out the analysis' figures
+(``_bears_out``): the edge lies beyond the player's own row this round."""
+
+
 def _foreseen(
-    state: GameState, best: Action, other: Action, names: Sequence[str], look: Foresee
+    state: GameState,
+    best: Action,
+    other: Action,
+    names: Sequence[str],
+    *,
+    look: Foresee,
+    valuation: Valuation,
 ) -> str:
     """What the coach foresees after ``best`` and after ``other``: the rest of the round
-    on the coach's playouts, in terms the player can check as it goes."""
+    on the coach's playouts, in terms the player can check as it goes; ``NOT_THIS_ROUND``
+    when it does not bear out the analysis' figures beside it (``_bears_out``)."""
     one, two = look(best), look(other)
+    if not _bears_out(state, valuation, (best, one), (other, two)):
+        return NOT_THIS_ROUND
     return (
         f"playing the round out {one.playouts} times, {_outlook(state, best, one, names)}; "
         f"{_outlook(state, other, two, names)}"
     )
 
 
+def _net(state: GameState, action: Action, outlook: Outlook) -> tuple[float, float] | None:
+    """What ``action`` does to the seat's lead this round as ``_outlook`` says it, with its
+    standard error: the row it takes next on average; or the row it takes now, less what
+    the rival named then takes on average (``None`` when the outlook names no figure)."""
+    if outlook.mine is not None:
+        return round(outlook.mine, 1), outlook.mine_error
+    if action.kind is not ActionKind.TAKE or action.row is None:
+        return None
+    now = float(row_gain(state, state.current_player, state.rows[action.row]))
+    if outlook.rival is None or outlook.rival_colour is None:
+        return now, 0.0
+    return now - round(outlook.rival_gain, 1), 0.0
+
+
+def _bears_out(
+    state: GameState,
+    valuation: Valuation,
+    best: tuple[Action, Outlook],
+    other: tuple[Action, Outlook],
+) -> bool:
+    """True when what the coach foresees after the better action and the other agrees
+    with the analysis' figures that say it is better: the better one does as much for the
+    seat's lead this round at least, as the sentence says it (``_net``); and in the last
+    round, when nobody else takes a row after either (the lead then moves as the seat's
+    points do), the two differ by the analysis' points within ``CLEAR`` standard errors
+    of both."""
+    one, two = _net(state, *best), _net(state, *other)
+    if one is None or two is None:
+        return True
+    net, net_error = one[0] - two[0], math.hypot(one[1], two[1])
+    if net < 0:
+        return False
+    if not state.last_round or best[1].rival is not None or other[1].rival is not None:
+        return True
+    estimates = valuation.estimates
+    points = estimates[best[0]].margin - estimates[other[0]].margin
+    points_error = valuation.difference_error(best[0], other[0])[1]
+    return abs(net - points) <= CLEAR * math.hypot(net_error, points_error)
+
+
 def _outlook(state: GameState, action: Action, outlook: Outlook, names: Sequence[str]) -> str:
-    """One action's outlook: "after drawing you take a row worth +4.2 on average (the Last
-    Round card before your next turn in 3 of 12)"; "after taking row 1 (+2 for you) Ben
-    takes pink in 9 of 12 (+4.5 for them on average)"."""
+    """One action's outlook: "after drawing you take a row worth +4.2 ± 0.5 on average (the
+    Last Round card before your next turn in 3 of 12)"; "after taking row 1 (+2 for you)
+    Ben takes pink in 9 of 12 (+4.5 for them on average)"."""
     words = f"after {_doing(action, state)}"
     if action.kind is ActionKind.TAKE and action.row is not None:
         seat = state.current_player
         words += f" ({row_gain(state, seat, state.rows[action.row]):+d} for you)"
     if outlook.mine is not None:
-        words += f" you take a row worth {signed(outlook.mine)} on average"
+        error = _error(f"{outlook.mine_error:.1f}")
+        words += f" you take a row worth {signed(outlook.mine)}{error} on average"
         if outlook.last_round_first and not state.last_round:
             words += (
                 f" (the Last Round card before your next turn in "
@@ -464,11 +577,12 @@ def explain_hint(
     outlook: Foresee | None = None,
 ) -> str:
     """The hint in words: the best action, what it gives you and the others now (your
-    colours, the Last Round card), and how it compares with the next best unlike it: the
-    figures with the standard error of the difference (``Valuation.difference_error``),
-    "about as good" within ``CLEAR`` of it, and why this one where the table alone does
-    not say (the review's words, ``_why``). ``outlook``: what the coach foresees
-    (``foresight.foresee`` unless given).
+    colours, the Last Round card), and how it compares with the best other move
+    (``_second``, the one the review compares with too): the figures with the standard
+    error of the difference (``Valuation.difference_error``), "about as good" within
+    ``CLEAR`` of it, and why this one where the table alone does not say (the review's
+    words, ``_why``). ``outlook``: what the coach foresees (``foresight.foresee`` unless
+    given).
 
     >>> from coloretto.engine import DRAW, Rules, new_game
     >>> game = new_game(Rules(players=3), seed=1)
@@ -478,9 +592,53 @@ def explain_hint(
     valuation = estimates if isinstance(estimates, Valuation) else Valuation(estimates)
     look = outlook if outlook is not None else _foreseer(state)
     what = describe_action(action, state)
-    return f"{what}: {_hint_reason(state, seat, action, names)}" + _edge(
-        state, seat, action, valuation, names, look=look
-    )
+    second = _second(valuation, action)
+    reason = _hint_reason(state, seat, action, names, second)
+    return f"{what}: {reason}" + _edge(state, seat, action, valuation, names, look=look)
+
+
+def _second(valuation: Valuation, action: Action) -> Action | None:
+    """The best other move than ``action``, the one a hint and a review compare it with:
+    the first by the analysis (``ranked``) not valued alike; ``None`` if there is none."""
+    estimates = valuation.estimates
+    if action not in estimates:
+        return None
+    mine = estimates[action]
+    others = [a for a in ranked(estimates) if a != action and estimates[a] != mine]
+    return others[0] if others else None
+
+
+def _comparison(state: GameState, valuation: Valuation, action: Action, other: Action) -> str:
+    """How ``action`` compares with ``other`` by the analysis, in the words a hint and a
+    review share: "about 3.2 ± 0.6 points more lead over the best rival than drawing"
+    (each measure only where it is better beyond ``CLEAR`` standard errors, with "though"
+    what it is clearly worse in); else "drawing is about as good (0.8 ± 0.6 points of lead
+    apart, within the error), so either will do"; "" for exact figures (no errors) not
+    better."""
+    mine, theirs = valuation.estimates[action], valuation.estimates[other]
+    win_error, points_error = valuation.difference_error(action, other)
+    win, points = mine.win - theirs.win, mine.margin - theirs.margin
+    more = []
+    if (shown := chance(win, win_error, sign=False)) and win > CLEAR * win_error:
+        more.append(f"{shown} more chance to win")
+    if points >= 0.1 and points > CLEAR * points_error:
+        more.append(f"{points:.1f}{_error(f'{points_error:.1f}')} points more lead")
+    if not more:
+        if not points_error and not win_error:
+            return ""
+        apart = f"{abs(points):.1f}{_error(f'{points_error:.1f}')} points of lead apart"
+        within = f"({apart}, within the error), so either will do"
+        return f"{_doing(other, state)} is about as good {within}"
+    text = f"about {' and '.join(more)}"
+    if more[-1].endswith("lead"):
+        text += " over the best rival"
+    text += f" than {_doing(other, state)}"
+    if (less := chance(-win, win_error, sign=False)) and -win > CLEAR * win_error:
+        text += f", though {less} less chance to win"
+    elif points <= -0.1 and -points > CLEAR * points_error:
+        less = f"{-points:.1f}{_error(f'{points_error:.1f}')}"
+        text += f", though {less} points less lead over the best rival"
+    return text
 
 
 def _edge(
@@ -491,41 +649,23 @@ def _edge(
     names: Sequence[str],
     *,
     look: Foresee,
+    other: Action | None = None,
 ) -> str:
-    """How ``action`` compares with the next best unlike it, in words: what it is clearly
-    better by, or that the two are about as good; and why, where the table alone does not
-    say it (``_why``)."""
-    estimates = valuation.estimates
-    if action not in estimates:
+    """How ``action`` compares with ``other`` (unless given, the best other move:
+    ``_second``), in words (``_comparison``); and why, where the table alone does not say
+    it (``_why``): for a move about as good, only where what the coach foresees says it
+    (else "either will do" is all there is to say)."""
+    second = other if other is not None else _second(valuation, action)
+    if second is None:
         return ""
-    mine = estimates[action]
-    others = [a for a in ranked(estimates) if a != action and estimates[a] != mine]
-    if not others:
+    words = _comparison(state, valuation, action, second)
+    if not words:
         return ""
-    second = others[0]
-    theirs = estimates[second]
-    win_error, points_error = valuation.difference_error(action, second)
-    win, points = mine.win - theirs.win, mine.margin - theirs.margin
-    more = []
-    if round(100 * win) >= 1 and win > CLEAR * win_error:
-        more.append(f"{round(100 * win)}{_error(percent(win_error))}% more chance to win")
-    if points >= 0.1 and points > CLEAR * points_error:
-        more.append(f"{points:.1f}{_error(f'{points_error:.1f}')} points more")
-    if not more:
-        if not points_error and not win_error:
-            return ""
-        apart = f"{abs(points):.1f}{_error(f'{points_error:.1f}')} points apart"
-        text = f"; {_doing(second, state)} is about as good ({apart}), so either will do"
-        if _table_favours(state, seat, second, action, names):  # why this one, then
-            text += f": {_why(state, seat, action, second, names, look=look, past=False)}"
-        return text
-    text = f"; about {' and '.join(more)} than {_doing(second, state)}"
-    if round(100 * win) <= -1 and -win > CLEAR * win_error:
-        text += f", though {round(-100 * win)}{_error(percent(win_error))}% less chance to win"
-    elif points <= -0.1 and -points > CLEAR * points_error:
-        text += f", though {-points:.1f}{_error(f'{points_error:.1f}')} points less"
-    if _table_favours(state, seat, second, action, names):
-        text += f": {_why(state, seat, action, second, names, look=look, past=False)}"
+    text = f"; {words}"
+    if _table_favours(state, seat, second, action, names):  # why this one, then
+        why = _why(state, seat, action, second, names, valuation=valuation, look=look, past=False)
+        if why != NOT_THIS_ROUND or not words.endswith("either will do"):
+            text += f": {why}"
     return text
 
 
@@ -548,7 +688,13 @@ def _table_favours(
     return gift > max(0, _rival(state, seat, _placed(state, one.row), names).gain)
 
 
-def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[str]) -> str:
+def _hint_reason(
+    state: GameState, seat: int, action: Action, names: Sequence[str], second: Action | None
+) -> str:
+    """What the hinted ``action`` does now, by the table: the row taken and the next best
+    for you; the best row left when drawing; the row the card builds for you, or what it
+    is worth to the others there and on ``second``'s row (the move the hint compares it
+    with)."""
     rows = state.rows
     open_rows = [r for r, cards in enumerate(rows) if cards and not state.rows_taken[r]]
     if action.kind is ActionKind.TAKE and action.row is not None:
@@ -594,15 +740,22 @@ def _hint_reason(state: GameState, seat: int, action: Action, names: Sequence[st
     if mine > 0 and mine >= rival.gain:
         others = _for_others(rival.gain) if rival != _NOBODY else "nobody else takes it"
         return f"it builds {_worth(action.row, mine, 'you', others)}"
-    return _placement_reason(state, seat, action.row, rival, names)
+    return _placement_reason(state, seat, action.row, rival, names, second=second)
 
 
 def _placement_reason(
-    state: GameState, seat: int, row: int, rival: _Rival, names: Sequence[str]
+    state: GameState,
+    seat: int,
+    row: int,
+    rival: _Rival,
+    names: Sequence[str],
+    *,
+    second: Action | None,
 ) -> str:
-    """What the card is worth to the others on ``row`` (``rival``) against the other rows
-    it could go on (why there, where the table says it; else the hint's comparison with
-    the next best move says it)."""
+    """What the card is worth on ``row``, to you and to the others (``rival``), against
+    the other rows it could go on: "it helps the others least there", and what it would
+    make of ``second``'s row (the move the hint compares it with) when that is more; never
+    a row it feeds given as the reason (the hint's comparison with ``second`` says why)."""
     if rival == _NOBODY:
         return "nobody else is still in the round"
     others = [r for r in range(len(state.rows)) if r != row and _has_room(state, r)]
@@ -610,19 +763,17 @@ def _placement_reason(
     if not others:
         return f"the only row it can go on: {here}"
     gifts = {r: _rival(state, seat, _placed(state, r), names) for r in others}
-    worst = max(others, key=lambda r: (gifts[r].gain, -r))
-    least = min(others, key=lambda r: (gifts[r].gain, r))
-    if gifts[least].gain == gifts[worst].gain == rival.gain:
+    if all(gifts[r].gain == rival.gain for r in others):
         return f"on any row it would be worth as much to the others: {here}"
-    if rival.gain <= gifts[least].gain:
-        return (
-            f"it helps the others least there: {here}; it would make "
-            f"{_worth(worst, gifts[worst].gain, gifts[worst].name)}"
-        )
-    return (
-        f"it makes {_worth(row, rival.gain, rival.name)}, rather than "
-        f"{_others_worth(least, gifts[least].gain)}"
-    )
+    if rival.gain <= min(gifts[r].gain for r in others):
+        text = f"it helps the others least there: {here}"
+        there = second.row if second is not None and second.kind is ActionKind.PLACE else None
+        if there is not None and there in gifts and gifts[there].gain > rival.gain:
+            gift = gifts[there]
+            text += f", rather than {_worth(there, gift.gain, gift.name)}"
+        return text
+    mine = row_gain(state, seat, _placed(state, row))
+    return f"there it makes {_worth(row, mine, 'you', f'{rival.gain:+d} for {rival.name}')}"
 
 
 def doing(action: Action, state: GameState) -> str:

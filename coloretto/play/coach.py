@@ -19,9 +19,11 @@ blunder       15 or more                          6 or more
 
 A loss is only believed when it is beyond two standard errors of the difference between
 the two actions (``CLEAR``), measured deal by deal since every action is valued on the same
-deals (``Valuation.paired``): a move within that error of the best is at worst "good" (the
-moves are about equal). A move the hint recommended in the game (``StoredHint``) is at worst
-"good" too, unless this look is deeper than the hint's (more deals) and its loss is clear.
+deals (``Valuation.paired``). One rule (``Decision.verdict``) gives both the grade and the
+review's words: a move within that error of the best is "about as good, within the error"
+and graded best; a clear loss, however small, is graded good at least (never "best" beside a
+better move); a move the hint recommended in the game (``StoredHint``) is graded good when
+this look, no deeper than the hint's (no more deals), finds another clearly better.
 A review looks again on new deals at a decision whose grade is not settled by ``SETTLE``
 (4) standard errors (``Decision.unsettled``: a mistake's or a blunder's threshold within
 four errors of what the move lost, or of what it could have lost against any other move)
@@ -90,7 +92,9 @@ class Grade(Enum):
 
     @property
     def mark(self) -> str:
-        """The chess mark: ``?!`` inaccuracy, ``?`` mistake, ``??`` blunder, else none."""
+        """The chess mark, one cell wide (the review's chart puts it under a bar, the
+        headers before the grade's name): ``⁈`` inaccuracy, ``?`` mistake, ``⁇`` blunder,
+        else none."""
         return _MARKS[self]
 
     def plural(self, count: int) -> str:
@@ -114,12 +118,33 @@ class Grade(Enum):
         return self in (Grade.MISTAKE, Grade.BLUNDER)
 
 
+class Verdict(Enum):
+    """What the review says of a move against the best (``Decision.verdict``), and so
+    its grade: the one rule for both."""
+
+    BEST = "the best move"
+    """The move played is the best, or valued alike (graded best)."""
+    WITHIN_ERROR = "about as good, within the error"
+    """Another rates better, but not beyond ``CLEAR`` standard errors (graded best)."""
+    HINTED = "about as good as the hint's look"
+    """Another rates clearly better on a look no deeper than that of the hint in the game,
+    which recommended the move (graded good)."""
+    WORSE = "clearly worse"
+    """Another is better beyond ``CLEAR`` standard errors (graded good at least)."""
+
+    @property
+    def as_good(self) -> bool:
+        """True when the move is not said worse than the best: the best, or within the
+        error of it."""
+        return self in (Verdict.BEST, Verdict.WITHIN_ERROR)
+
+
 _MARKS = {
     Grade.BEST: "",
     Grade.GOOD: "",
-    Grade.INACCURACY: "?!",
+    Grade.INACCURACY: "\N{QUESTION EXCLAMATION MARK}",
     Grade.MISTAKE: "?",
-    Grade.BLUNDER: "??",
+    Grade.BLUNDER: "\N{DOUBLE QUESTION MARK}",
 }
 
 GRADE_THRESHOLDS: tuple[tuple[float, Grade], ...] = (
@@ -132,6 +157,8 @@ GRADE_THRESHOLDS: tuple[tuple[float, Grade], ...] = (
 ``Grade.BEST``."""
 
 _LEAST = {g: least for least, g in GRADE_THRESHOLDS}
+_AT_LEAST_GOOD = _LEAST[Grade.GOOD]
+"""The smallest loss graded ``Grade.GOOD``: what a clear loss counts for at least."""
 _AT_MOST_GOOD = math.nextafter(_LEAST[Grade.INACCURACY], 0.0)
 """The largest loss graded ``Grade.GOOD``."""
 _ERROR_THRESHOLDS = (_LEAST[Grade.MISTAKE], _LEAST[Grade.BLUNDER])
@@ -398,21 +425,32 @@ class Decision:
         return any(low < least <= high for least in _ERROR_THRESHOLDS)
 
     @property
-    def graded_loss(self) -> float:
-        """The loss the grade and the accuracy go by: ``clear_loss`` when there is one
-        (and the hint in the game did not recommend the move, or is overruled); else the
-        moves are about equal, and ``loss`` counts up to a good move's at most."""
-        clear = self.clear_loss
+    def verdict(self) -> Verdict:
+        """The one rule the grade and the review's words both go by (``Verdict``)."""
+        if self.best == self.played or self.estimates[self.best] == self.estimates[self.played]:
+            return Verdict.BEST
+        if self.clear_loss == 0.0:
+            return Verdict.WITHIN_ERROR
         hinted = self.hint is not None and self.hint.recommends(self.played)
-        if clear > 0.0 and (not hinted or self.hint_overruled):
-            return clear
-        return min(self.loss, _AT_MOST_GOOD)
+        return Verdict.HINTED if hinted and not self.hint_overruled else Verdict.WORSE
+
+    @property
+    def graded_loss(self) -> float:
+        """The loss the grade and the accuracy go by, by ``verdict``: none for the best
+        move or one within the error of it; ``clear_loss`` for a move clearly worse, at
+        least a good move's; a good move's for one the hint recommended that this look,
+        no deeper than the hint's, finds clearly worse."""
+        verdict = self.verdict
+        if verdict is Verdict.WORSE:
+            return max(self.clear_loss, _AT_LEAST_GOOD)
+        if verdict is Verdict.HINTED:
+            return min(max(self.clear_loss, _AT_LEAST_GOOD), _AT_MOST_GOOD)
+        return 0.0
 
     @property
     def grade(self) -> Grade:
-        """The decision's grade, by ``graded_loss``: at worst ``Grade.GOOD`` when the move
-        is within the error of the best, or when the hint recommended it and this look does
-        not overrule it (``hint_overruled``)."""
+        """The decision's grade, by ``graded_loss``: best for the best move or one within
+        the error of it, else good at least (``verdict``)."""
         return grade(self.graded_loss)
 
     @property

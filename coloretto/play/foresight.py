@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from coloretto.bots.base import standard_error
 from coloretto.bots.expert import ExpertBot
 from coloretto.engine import Action, ActionKind, Card, GameState
 from coloretto.engine.seeds import foresight_seed
@@ -35,7 +36,8 @@ class Outlook:
     """The rest of the round after one action, over ``playouts`` deals (see the module).
 
     ``mine``: the mean gain (points now) of the row the seat takes next this round
-    (``None`` when the action takes a row: the seat's round is over). ``last_round_first``:
+    (``None`` when the action takes a row: the seat's round is over), with the standard
+    error of that mean (``mine_error``, 0 when it is not measured). ``last_round_first``:
     the playouts in which the Last Round card comes up before the seat's next turn (0 for
     an action that takes a row, or once the card is out). ``rival``: the other seat whose
     row gains most on average this round (``None`` if no other seat takes one), its mean
@@ -49,6 +51,7 @@ class Outlook:
     rival_gain: float
     rival_colour: Card | None
     rival_colour_count: int
+    mine_error: float = 0.0
 
 
 def foresee(state: GameState, action: Action) -> Outlook:
@@ -74,8 +77,8 @@ def _foresee(state: GameState, action: Action) -> Outlook:
             if now.is_over or now.round != state.round:
                 break
             player = now.current_player
-            if player == seat and not turn_seen:
-                turn_seen = True
+            if player == seat and not turn_seen and now.drawn_card is None:
+                turn_seen = True  # a turn of its own, not the card it drew to place
                 first += now.last_round
             legal = now.legal_actions()
             move = legal[0] if len(legal) == 1 else expert.choose(now.view(player), legal)
@@ -91,14 +94,16 @@ def _foresee(state: GameState, action: Action) -> Outlook:
             now = now.apply(move)
     rival = max(gains, key=lambda s: (sum(gains[s]) / PLAYOUTS, -s), default=None)
     top = colours.get(rival, Counter()).most_common(1) if rival is not None else []
+    taken = bool(mine) and action.kind is not ActionKind.TAKE
     return Outlook(
         playouts=PLAYOUTS,
-        mine=sum(mine) / len(mine) if mine and action.kind is not ActionKind.TAKE else None,
+        mine=sum(mine) / len(mine) if taken else None,
         last_round_first=first,
         rival=rival,
         rival_gain=sum(gains[rival]) / PLAYOUTS if rival is not None else 0.0,
         rival_colour=top[0][0] if top else None,
         rival_colour_count=top[0][1] if top else 0,
+        mine_error=standard_error([float(g) for g in mine]) if taken else 0.0,
     )
 
 

@@ -168,8 +168,9 @@ def check_placement_reason(
         assert here <= min(others)
         assert set(others) != {here}
     else:
-        assert f"it makes row {row + 1} ({here:+d} for " in hint
-        assert "rather than row " in hint
+        mine = row_gain(state, seat, [*state.rows[row], state.drawn_card])
+        assert f"there it makes row {row + 1} ({mine:+d} for you, {here:+d} for " in hint
+        assert "rather than row " not in hint.split("; ", maxsplit=1)[0]  # a fed row is no reason
         assert min(others) < here
 
 

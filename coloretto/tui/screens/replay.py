@@ -18,7 +18,7 @@ from textual.screen import Screen
 
 from coloretto.engine import ActionKind
 from coloretto.play.advice import cost_words
-from coloretto.play.coach import Grade
+from coloretto.play.coach import Grade, Verdict
 from coloretto.play.config import possessive
 from coloretto.play.replay import Replay
 from coloretto.play.table_view import TableView
@@ -41,10 +41,10 @@ GRADE_STYLES = {
 
 
 def grade_text(grade: Grade) -> Text:
-    """A move's grade after its line: `` ?? blunder`` (nothing for the best move).
+    """A move's grade after its line: `` ⁇ blunder`` (nothing for the best move).
 
     >>> grade_text(Grade.BLUNDER).plain, grade_text(Grade.BEST).plain
-    (' ?? blunder', '')
+    (' ⁇ blunder', '')
     """
     if grade is Grade.BEST:
         return Text("")
@@ -182,13 +182,13 @@ class ReplayScreen(Screen[None]):
         name = view.seat_names[game.current_player]
         head = Text(f"{possessive(name)} turn", "bold")
         decision = self.replay.decision(self.step)
-        if decision is not None and decision.grade is not Grade.BEST:
+        if decision is not None and decision.verdict is not Verdict.BEST:
             before = self.replay.states[self.step - 1]
             best = describe_action(decision.best, before)
             ahead = " · n: next mistake" if self._mistake_ahead() else ""
             lost = cost_words(decision)
             # A move within the error of the top one is not called worse than it.
-            top = "Best was: " if decision.clear_loss > 0 else "About as good: "
+            top = "About as good: " if decision.verdict.as_good else "Best was: "
             return Text.assemble((top, "bold"), f"{best} (this move: {lost}){ahead}")
         if self.step == self.replay.last:
             return Text.assemble(head, f" {DASH} the record ends here (the game was not finished)")

@@ -52,10 +52,10 @@ class StopReview(Exception):
 
 
 def grade_words(grade: Grade, *, plain: bool = False) -> Text:
-    """A grade with its chess mark, in its colour (``plain``: bold): ``?? blunder``.
+    """A grade with its chess mark, in its colour (``plain``: bold): ``⁇ blunder``.
 
     >>> grade_words(Grade.BLUNDER).plain, grade_words(Grade.GOOD).plain
-    ('?? blunder', 'good')
+    ('⁇ blunder', 'good')
     """
     mark = f"{grade.mark} " if grade.mark else ""
     return Text(f"{mark}{grade.value}", mark_style(grade, plain=plain))
@@ -160,7 +160,7 @@ class ReviewChart(Vertical):
             )
             return Text("\n").join(lines)
         # A move within the error of the top one is not called worse than it.
-        top = "best" if decision.clear_loss > 0 else "about as good"
+        top = "about as good" if decision.verdict.as_good else "best"
         better = f"{best.win:.0%} ({plus_minus(best.win_error)})"
         lines.append(
             Text(

@@ -50,8 +50,8 @@ MOST_CELLS = 8
 EIGHTHS = " ▁▂▃▄▅▆▇█"
 """A cell filled from the bottom by 0 to 8 eighths."""
 
-MARKS = {Grade.INACCURACY: "⁈", Grade.MISTAKE: "?", Grade.BLUNDER: "⁇"}
-"""The glyph under a flawed decision's bar (the chess marks ?!, ? and ??, one cell each)."""
+MARKS = {grade: grade.mark for grade in Grade if grade.mark}
+"""The glyph under a flawed decision's bar: the grade's own mark (``Grade.mark``)."""
 
 MARK_STYLES = {
     Grade.INACCURACY: Style(color="yellow", bold=True),
