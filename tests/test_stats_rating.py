@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -261,7 +262,7 @@ def test_the_rating_in_words_agrees_with_the_level_figures_at_each_boundary() ->
     assert new[0] == "  rating 0: at the beginner level (beginner 0); still uncertain (0 games)"
     assert "between the beginner" not in " ".join(new)
     names = list(levels)
-    for lower, upper in zip(names, names[1:], strict=False):
+    for lower, upper in pairwise(names):
         level = levels[upper]
         at = said_of(Rating(level.mu, level.sigma, 100))[0]  # settled, on the level
         assert at == (
