@@ -176,7 +176,7 @@ async def test_practice_opens_from_the_review_and_goes_back_to_it(tmp_path: Path
     app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
         review = await opened(pilot, reviewed_record(), tmp_path)
-        assert ("t", "t", "Practice your mistakes") in review.query_one(KeysBar).keys
+        assert ("t", "t", "Practice mistakes") in review.query_one(KeysBar).keys
         await pilot.press("t")
         await pilot.pause()
         screen = shown(pilot)

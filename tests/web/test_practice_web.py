@@ -67,7 +67,7 @@ def test_practice_solves_a_puzzle_in_the_browser(browser: BrowserContext, tmp_pa
                 time.sleep(0.3)
             screen.press("v")
             screen.wait_for("The coach's review")
-            screen.wait_for("t Practice your mistakes", timeout=600)  # a mistake found
+            screen.wait_for("t Practice mistakes", timeout=600)  # a mistake found
             screen.press("t")
             shown = screen.wait_for_pattern(r"Puzzle 1 of \d+ · move (\d+), round")
             puzzle = the_puzzle(visitor, int(shown.group(1)) - 1)
