@@ -169,10 +169,36 @@ def test_two_tries_then_the_answer() -> None:
 def test_the_answer_in_words() -> None:
     values = {DRAW: (0.50, 1.0), TAKE: (0.20, -3.0), PLACE: (0.30, 0.0)}
     puzzle = puzzle_of(decision_of(PLACE, values, paired=0.01, points=0.5))
-    assert puzzle.value() == "chance to win 50% (± 2%), final margin +1.0 (± 0.5) points"
+    assert puzzle.worth() == (  # the final margin said as what it means
+        "chance to win 50% (± 2%); on average you end 1.0 (± 0.5) points ahead of the best "
+        "of the others"
+    )
+    assert puzzle.worth(TAKE) == (
+        "chance to win 20% (± 2%); on average you end 3.0 (± 0.5) points behind the best of "
+        "the others"
+    )
     assert puzzle.answer_words(TAKE) == "-4.0 ± 0.5 points, -30 ± 1% chance to win"
-    assert puzzle.why()  # the review's sentence (coloretto.play.advice.why_costly)
     assert puzzle.where() == f"move {puzzle.decision.ply + 1}, round {puzzle.state.round}"
+
+
+def test_why_names_the_game_s_move_and_says_what_it_came_to() -> None:
+    values = {DRAW: (0.50, 1.0), TAKE: (0.20, -3.0), PLACE: (0.30, 0.0)}
+    puzzle = puzzle_of(decision_of(PLACE, values, paired=0.01, points=0.5))
+    why = puzzle.why()  # the review's sentence (coloretto.play.advice.why_costly)
+    assert "this move" not in why  # the player's own move is another one
+    cost = puzzle.answer_words(PLACE)
+    assert why.endswith(f"; the game's move (take row 2): {cost}")
+
+
+def test_an_answer_about_as_good_as_the_best_is_said_so() -> None:
+    values = {DRAW: (0.50, 0.0), TAKE: (0.48, 0.0), PLACE: (0.30, 0.0)}
+    puzzle = puzzle_of(decision_of(PLACE, values, paired=0.02))
+    assert puzzle.about_as_good(TAKE) == "about as good as the best, within the error"
+    assert puzzle.about_as_good(DRAW) is None  # the best itself
+    assert puzzle.about_as_good(PLACE) is None  # does not solve it
+    graded = {DRAW: (0.50, 0.0), TAKE: (0.495, 0.0), PLACE: (0.30, 0.0)}
+    best = puzzle_of(decision_of(PLACE, graded, paired=0.001))  # clearly less, graded best
+    assert best.about_as_good(TAKE) == "about as good as the best"
 
 
 # ---------------------------------------------------------------------- results kept

@@ -30,8 +30,9 @@ DESCRIPTION = """\
 Practice from your mistakes: each decision of yours that the coach's review graded an
 inaccuracy, a mistake or a blunder comes back as a puzzle, on the table as you saw it.
 Find a better move (d draws, 1-5 place or take, as in the game); a wrong first answer
-gets a second try. Then the best move is shown, with its value and the review's reason;
-a shows it at once, n goes to the next puzzle, Esc leaves. An answer about as good as the
+is told what it is worth against the best, and gets a second try. Then the best move is
+shown with what it is worth, what your answer was worth, and why the best beats the move
+of the game; a shows it at once, n goes to the next puzzle, Esc leaves. An answer about as good as the
 best, within the error of the analysis, solves the puzzle. The results are kept:
 coloretto stats shows how practice goes.
 

@@ -6,8 +6,10 @@ An answer is checked against the review's analysis of that decision, with the re
 measures (``coloretto.play.coach``): it solves the puzzle when it is the best move or one
 the review would call about as good (``Decision.clear_loss`` zero: within ``CLEAR``
 standard errors of the best; or a loss small enough to be graded best). A wrong first
-answer gets a second try (``MAX_TRIES``); then, or when the answer is asked for, the best
-move is shown with its value and the review's sentence for the decision (``why_costly``).
+answer gets a second try (``MAX_TRIES``) and is told what it is worth against the best;
+then, or when the answer is asked for, the best move is shown with its value in plain words
+(``worth``), what the player's own answer was worth, and why the best beats the move played
+in the game (the review's sentence, ``why_costly``).
 
 How practice goes, in words (``practice_lines``), is made of the results kept
 (``coloretto.store.practice``).
@@ -32,6 +34,24 @@ from coloretto.store.text import printable
 
 MAX_TRIES = 2
 """Answers a puzzle takes: a wrong first one gets a second try."""
+
+
+def margin_words(margin: float, error: float = 0.0) -> str:
+    """The expected final margin (the player's score less the best of the others') in
+    plain words, with its standard error when there is one.
+
+    >>> margin_words(2.14, 0.4), margin_words(-3.6), margin_words(0.04, 0.2)
+    ('on average you end 2.1 (± 0.4) points ahead of the best of the others', \
+'on average you end 3.6 points behind the best of the others', \
+'on average you end level with the best of the others (± 0.2 points)')
+    """
+    shown = signed(margin)
+    if shown == "0.0":
+        plus_minus = f" (± {error:.1f} points)" if error else ""
+        return f"on average you end level with the best of the others{plus_minus}"
+    plus_minus = f" (± {error:.1f})" if error else ""
+    side = "ahead of" if margin > 0 else "behind"
+    return f"on average you end {shown[1:]}{plus_minus} points {side} the best of the others"
 
 
 class Outcome(Enum):
@@ -87,26 +107,40 @@ class Puzzle:
         tried = self.tried(action)
         return tried.clear_loss == 0.0 or tried.grade is Grade.BEST
 
-    def value(self) -> str:
-        """The best move's value, as the review gives it: "chance to win 45% (± 3%), final
-        margin +2.1 (± 0.4) points"."""
-        estimate = self.decision.estimates[self.best]
+    def worth(self, action: Action | None = None) -> str:
+        """What ``action`` (the best move when ``None``) is worth by the review's analysis,
+        in plain words: "chance to win 45% (± 3%); on average you end 2.1 (± 0.4) points
+        ahead of the best of the others" (the final margin, said as what it means)."""
+        estimate = self.decision.estimates[self.best if action is None else action]
         win = f"{estimate.win:.0%}" + (
             f" (± {percent(estimate.win_error)}%)" if estimate.win_error else ""
         )
-        margin = signed(estimate.margin) + (
-            f" (± {estimate.margin_error:.1f})" if estimate.margin_error else ""
-        )
-        return f"chance to win {win}, final margin {margin} points"
+        return f"chance to win {win}; {margin_words(estimate.margin, estimate.margin_error)}"
 
     def why(self) -> str:
-        """The review's sentence for the decision played in the game (``why_costly``)."""
-        return printable(why_costly(self.state, self.decision, self.names).plain)
+        """Why the best move beats the move played in the game, in the review's words
+        (``why_costly``; the game's hint left out), with what the game's move came to
+        against it: "...; the game's move (draw a card): -6.2 ± 0.9 points, -18 ± 3%
+        chance to win"."""
+        decision = replace(self.decision, hint=None)
+        words = printable(why_costly(self.state, decision, self.names).plain)
+        game = f"the game's move ({describe_action(decision.played, self.state)}): "
+        return words.replace("this move: ", game, 1)
 
     def answer_words(self, action: Action) -> str:
         """What ``action`` came to against the best, in the review's words: "-6.2 ± 0.9
         points, -18 ± 3% chance to win"."""
         return cost_words(self.tried(action))
+
+    def about_as_good(self, action: Action) -> str | None:
+        """How an answer that solves the puzzle without being the best move compares with
+        it, in the review's words ("about as good as the best, within the error"); ``None``
+        for the best move itself and for an answer that does not solve the puzzle."""
+        estimates = self.decision.estimates
+        if not self.solves(action) or estimates[action] == estimates[self.best]:
+            return None
+        within = ", within the error" if self.tried(action).clear_loss == 0.0 else ""
+        return f"about as good as the best{within}"
 
     def where(self) -> str:
         """The decision in the game: "move 12, round 2"."""
