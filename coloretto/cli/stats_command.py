@@ -70,7 +70,8 @@ JSON_HELP = """\
   "practice": the puzzles of coloretto practice: "tried", and how many were
               solved at the "first" try, at the "second", or "missed"; the same
               per grade of the move played in the game ("grades": "inaccuracy",
-              "mistake", "blunder"),
+              "mistake", "blunder"); all that for each player by name ("players"),
+              with --player for that person only,
   "ratings":  per person, their rating from the games here (the bot levels held at
               their calibrated ratings): "rating" (40 x (mu - 3 sigma), 0 for a new
               player; the text shows it from 0 up), "mu" and "sigma" (the skill's mean
@@ -138,7 +139,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(parser, str(error))
     if args.json:
         rated = [rating.to_json() for rating in ratings]
-        practice = {"practice": practice_json(read_results(data).results)}
+        practice = {"practice": practice_json(read_results(data, player).results)}
         print(
             json.dumps(
                 {"database": str(stats.path), **summary.to_json(), "ratings": rated, **practice}
@@ -161,7 +162,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         else:
             text = NO_GAMES
         console.print(text, markup=False)
-        print_practice(console, data)
+        print_practice(console, data, player)
         return 0
     console.print(f"{_count(summary.games, 'finished game')} recorded.", markup=False)
     by_name = {rating.player: rating for rating in ratings}
@@ -180,13 +181,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         console.print(render_ratings(ratings, levels, console.width))
     if summary.accuracy:
         console.print(render_accuracy(summary, console.width))
-    print_practice(console, data)
+    print_practice(console, data, player)
     return 0
 
 
-def print_practice(console: Console, data: DataDir) -> None:
-    """How practice goes (``coloretto practice``), in words; nothing before any puzzle."""
-    kept = read_results(data)
+def print_practice(console: Console, data: DataDir, player: str | None = None) -> None:
+    """How practice goes (``coloretto practice``), in words, for each player (``player``
+    only, when given); nothing before any puzzle."""
+    kept = read_results(data, player)
     for line in practice_lines(kept.results):
         console.print(line, markup=False)
     if kept.problem is not None:

@@ -12,7 +12,7 @@ then, or when the answer is asked for, the best move is shown with its value in 
 in the game (the review's sentence, ``why_costly``).
 
 How practice goes, in words (``practice_lines``), is made of the results kept
-(``coloretto.store.practice``).
+(``coloretto.store.practice``), each player's under their name.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from enum import Enum
 from coloretto.engine import Action, GameRecord, GameState
 from coloretto.play.advice import cost_words, percent, signed, why_costly
 from coloretto.play.coach import Decision, Grade
+from coloretto.play.config import possessive
 from coloretto.play.review import Review, positions, review_of
 from coloretto.play.saving import people
 from coloretto.play.words import describe_action
@@ -84,6 +85,12 @@ class Puzzle:
     def seat(self) -> int:
         """The player's seat."""
         return self.decision.seat
+
+    @property
+    def player(self) -> str:
+        """The player's name, as the game's record names their seat (their results are
+        kept under it)."""
+        return self.names[self.seat]
 
     @property
     def grade(self) -> Grade:
@@ -209,7 +216,12 @@ class Attempt:
         puzzle = self.puzzle
         when = at if at is not None else datetime.now(UTC)
         return PracticeResult(
-            puzzle.game, puzzle.decision.ply, puzzle.grade.value, self.outcome.value, when
+            puzzle.game,
+            puzzle.decision.ply,
+            puzzle.grade.value,
+            self.outcome.value,
+            when,
+            puzzle.player,
         )
 
 
@@ -222,23 +234,38 @@ TREND = 0.1
 
 
 def practice_lines(results: Sequence[PracticeResult]) -> list[str]:
-    """How practice goes, in words: puzzles tried and how they went, by grade, and the
-    last ``RECENT`` against those before ([] when none was tried).
+    """How practice goes, in words, for each player (by name): puzzles tried and how they
+    went, by grade, and the last ``RECENT`` against those before ([] when none was tried).
 
     >>> from coloretto.store.practice import OUTCOMES
     >>> at = datetime(2026, 12, 7, tzinfo=UTC)
-    >>> tried = [PracticeResult("g", n, "mistake", o, at) for n, o in enumerate(OUTCOMES)]
+    >>> tried = [PracticeResult("g", n, "mistake", o, at, "Ana") for n, o in enumerate(OUTCOMES)]
     >>> print("\\n".join(practice_lines(tried)))
-    Practice: 3 puzzles tried: 1 solved at once, 1 at the second try, 1 missed.
-    By grade: mistakes 2 of 3 solved.
+    Ana's practice: 3 puzzles tried: 1 solved at once, 1 at the second try, 1 missed.
+      By grade: mistakes 2 of 3 solved.
     """
-    if not results:
-        return []
+    lines = []
+    for player, mine in _by_player(results).items():
+        lines += _player_lines(player, mine)
+    return lines
+
+
+def _by_player(results: Sequence[PracticeResult]) -> dict[str, list[PracticeResult]]:
+    """Each player's results (in their order), the players by name."""
+    players: dict[str, list[PracticeResult]] = {}
+    for result in results:
+        players.setdefault(result.player, []).append(result)
+    return dict(sorted(players.items(), key=lambda item: item[0].casefold()))
+
+
+def _player_lines(player: str, results: Sequence[PracticeResult]) -> list[str]:
+    """How ``player``'s practice goes (``results``: theirs, oldest first), in words."""
     outcomes = Counter(r.outcome for r in results)
     tried = len(results)
     lines = [
-        f"Practice: {_count(tried, 'puzzle')} tried: {outcomes['first']} solved at once, "
-        f"{outcomes['second']} at the second try, {outcomes['missed']} missed."
+        f"{possessive(player)} practice: {_count(tried, 'puzzle')} tried: "
+        f"{outcomes['first']} solved at once, {outcomes['second']} at the second try, "
+        f"{outcomes['missed']} missed."
     ]
     parts = []
     for grade in reversed([g for g in Grade if g.is_flaw]):
@@ -246,7 +273,7 @@ def practice_lines(results: Sequence[PracticeResult]) -> list[str]:
         if mine:
             solved = sum(r.outcome != Outcome.MISSED.value for r in mine)
             parts.append(f"{grade.plural(2)} {solved} of {len(mine)}")
-    lines.append(f"By grade: {', '.join(parts)} solved.")
+    lines.append(f"  By grade: {', '.join(parts)} solved.")
     if tried >= 2 * RECENT:
         recent, before = results[-RECENT:], results[:-RECENT]
         now, then = _solved_share(recent), _solved_share(before)
@@ -257,17 +284,26 @@ def practice_lines(results: Sequence[PracticeResult]) -> list[str]:
         else:
             trend = f"about as many as over the {len(before)} before ({then:.0%})"
         solved = sum(r.outcome != Outcome.MISSED.value for r in recent)
-        lines.append(f"Lately: {solved} of the last {RECENT} solved ({now:.0%}), {trend}.")
+        lines.append(f"  Lately: {solved} of the last {RECENT} solved ({now:.0%}), {trend}.")
     return lines
 
 
 def practice_json(results: Sequence[PracticeResult]) -> dict[str, object]:
     """How practice goes, as ``coloretto stats --json`` gives it: puzzles ``tried``, by
-    outcome (``first``, ``second``, ``missed``), and the same per grade (``grades``).
+    outcome (``first``, ``second``, ``missed``), and the same per grade (``grades``); then
+    the same for each player by name (``players``).
 
     >>> practice_json([])
-    {'tried': 0, 'first': 0, 'second': 0, 'missed': 0, 'grades': {}}
+    {'tried': 0, 'first': 0, 'second': 0, 'missed': 0, 'grades': {}, 'players': {}}
     """
+    return {
+        **_figures(results),
+        "players": {player: _figures(mine) for player, mine in _by_player(results).items()},
+    }
+
+
+def _figures(results: Sequence[PracticeResult]) -> dict[str, object]:
+    """Puzzles ``tried``, by outcome, and the same per grade (``grades``)."""
 
     def counts(mine: Sequence[PracticeResult]) -> dict[str, int]:
         outcomes = Counter(r.outcome for r in mine)
