@@ -300,11 +300,14 @@ class PracticeScreen(Screen[None]):
         self.show_puzzle()
 
     def _summary(self) -> None:
+        """How the puzzles went: "3 of the 5 tried solved (2 at the first try), 1 skipped"."""
         solved = sum(outcome.solved for outcome in self.done)
         first = sum(outcome is Outcome.FIRST for outcome in self.done)
+        skipped = len(self.puzzles) - len(self.done)
+        others = f", {skipped} skipped" if skipped else ""
         self.notice.say(
-            f"That was the last puzzle: {solved} of {len(self.done)} answered solved "
-            f"({first} at the first try). Esc leaves.",
+            f"That was the last puzzle: {solved} of the {len(self.done)} tried solved "
+            f"({first} at the first try){others}. Esc leaves.",
             "event",
         )
 
