@@ -6,12 +6,25 @@ pushing the move log's bottom border off the column."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual.screen import Screen
 
 from coloretto.tui.replay_app import ReplayApp
 from coloretto.tui.widgets import MoveLog, Notice, SeatsPanel
 
 from .conftest import SIZE, asynctest
 from .test_replay import random_game, replay_of
+
+
+def border_shown(screen: Screen[object]) -> bool:
+    """True when the Moves panel's whole border is on screen, inside the column beside the
+    table."""
+    log, side = screen.query_one(MoveLog), screen.query_one("#side")
+    if log.region.height < 3 or log.region.bottom > side.region.bottom:
+        return False
+    shown = [strip.text for strip in screen._compositor.render_strips()]
+    bottom = log.region.bottom - 1
+    corners = shown[bottom][log.region.x], shown[bottom][log.region.right - 1]
+    return corners == ("╰", "╯") and shown[log.region.y].startswith("╭─ Moves", log.region.x)
 
 
 @asynctest
@@ -25,16 +38,11 @@ async def test_the_move_log_keeps_its_bottom_border_beside_a_tall_players_panel(
         tight = 0
         for lines in range(1, 7):  # the message line grows to its six lines
             screen.query_one(Notice).say(Text("\n".join(f"line {n}" for n in range(lines))))
-            await pilot.pause()
-            await pilot.pause()
-            log, side = screen.query_one(MoveLog), screen.query_one("#side")
-            seats = screen.query_one(SeatsPanel)
-            tight += seats.max_scroll_y > 0
-            shown = [strip.text for strip in screen._compositor.render_strips()]
-            bottom = log.region.bottom - 1
-            assert log.region.height >= 3
-            assert log.region.bottom <= side.region.bottom, (lines, log.region, side.region)
-            corners = shown[bottom][log.region.x], shown[bottom][log.region.right - 1]
-            assert corners == ("╰", "╯"), (lines, shown[bottom])
-            assert shown[log.region.y].startswith("╭─ Moves", log.region.x)
+            for _ in range(100):  # laid out and drawn a refresh or two later (at most 1 s)
+                await pilot.pause(0.01)
+                if border_shown(screen):
+                    break
+            log = screen.query_one(MoveLog)
+            assert border_shown(screen), (lines, log.region, screen.query_one("#side").region)
+            tight += screen.query_one(SeatsPanel).max_scroll_y > 0
         assert tight  # the players did not fit: they scroll in their panel

@@ -201,12 +201,13 @@ class ReviewScroll(VerticalScroll):
         return True
 
     def watch_virtual_size(self) -> None:
-        """The scroll key comes and goes as the review grows or shrinks."""
-        self.screen.refresh_bindings()
+        """The scroll key comes and goes as the review grows or shrinks (once laid out:
+        its size and its content's are set one after the other)."""
+        self.call_after_refresh(self.screen.refresh_bindings)
 
     def on_resize(self) -> None:
         """The scroll key comes and goes as the screen is resized."""
-        self.screen.refresh_bindings()
+        self.call_after_refresh(self.screen.refresh_bindings)
 
 
 class ReviewScreen(Screen[None]):
@@ -387,7 +388,7 @@ class ChartScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         """The title and the chart, in a box, and the keys."""
-        with Vertical(id="chart-box"):
+        with ReviewScroll(id="chart-box"):
             yield Static(Text("The coach's review", style="bold"), id="headline")
             if self.charted:
                 seat = self.decisions[self.near].seat if self.near in self.decisions else None
