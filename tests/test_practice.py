@@ -468,3 +468,17 @@ def test_two_processes_keeping_results_at_once_lose_none(tmp_path: Path) -> None
     assert sorted((r.player, r.ply) for r in kept) == [
         (name, n) for name in ("Ana", "Ben") for n in range(40)
     ]
+
+
+def test_a_long_name_is_kept_cut_as_it_is_read_back(tmp_path: Path) -> None:
+    values = {DRAW: (0.50, 0.0), TAKE: (0.20, 0.0), PLACE: (0.30, 0.0)}
+    puzzle = puzzle_of(decision_of(PLACE, values, paired=0.01))
+    names = list(puzzle.names)
+    names[puzzle.seat] = "Ana" * 40  # a record from elsewhere
+    long = replace(puzzle, names=tuple(names))
+    attempt = Attempt(long)
+    attempt.give_up()
+    data = DataDir(tmp_path)
+    assert keep_result(data, attempt.result(AT)) is None
+    (kept,) = read_results(data).results
+    assert kept.player == long.player == ("Ana" * 40)[:31] + "…"

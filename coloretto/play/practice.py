@@ -31,7 +31,7 @@ from coloretto.play.review import Review, positions, review_of
 from coloretto.play.saving import people
 from coloretto.play.words import describe_action
 from coloretto.store.practice import PracticeResult
-from coloretto.store.text import printable
+from coloretto.store.text import LONGEST_NAME, printable
 
 MAX_TRIES = 2
 """Answers a puzzle takes: a wrong first one gets a second try."""
@@ -89,8 +89,8 @@ class Puzzle:
     @property
     def player(self) -> str:
         """The player's name, as the game's record names their seat (their results are
-        kept under it)."""
-        return self.names[self.seat]
+        kept under it; cut as the results file reads it back)."""
+        return printable(self.names[self.seat], LONGEST_NAME)
 
     @property
     def grade(self) -> Grade:
