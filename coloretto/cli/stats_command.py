@@ -378,7 +378,8 @@ def rating_lines(rating: PersonRating, levels: Mapping[str, Rating]) -> list[str
     >>> ana = PersonRating("Ana", now, (RatingPoint("2026-11", now),), unrated=2)
     >>> for line in rating_lines(ana, levels):
     ...     print(line)
-      rating 184: below the easy level (easy 712); still uncertain (12 games)
+      rating 184: below the easy level (easy 712)
+      still uncertain (12 games)
       (what the games so far make sure of; it rises as more games make it surer)
       so far your play is likeliest between the easy and normal levels
       2 games not rated: a bot without a rating
@@ -392,7 +393,8 @@ def rating_lines(rating: PersonRating, levels: Mapping[str, Rating]) -> list[str
     place, near = among_levels(shown, figures)
     against = ", ".join(f"{name} {figures[name]}" for name in near)
     lines = [
-        f"  rating {shown}: {place} ({against}); {certainty(now)} ({_count(now.games, 'game')})"
+        f"  rating {shown}: {place} ({against})",  # on its own line: 80 columns hold it
+        f"  {certainty(now)} ({_count(now.games, 'game')})",
     ]
     if now.sigma >= UNCERTAIN_SIGMA:
         lines.append("  (what the games so far make sure of; it rises as more games make it surer)")
