@@ -45,12 +45,19 @@ def test_a_puzzle_solved_in_a_real_terminal_shows_in_the_stats(
     terminal.wait_for("exit status 0")
     done = coloretto(home, "stats")
     assert done.returncode == 0, done.stderr
-    assert "Practice: 1 puzzle tried: 1 solved at once, 0 at the second try" in done.stdout
+    name = first.player  # a hotseat game: kept under the name of the player who solved it
+    said = f"{name}'s practice: 1 puzzle tried: 1 solved at once, 0 at the second try"
+    assert said in done.stdout
     figures = json.loads(coloretto(home, "stats", "--json").stdout)["practice"]
     assert figures["tried"] == figures["first"] == 1
-    assert figures["grades"] == {
-        first.grade.value: {"tried": 1, "first": 1, "second": 0, "missed": 0}
+    grades = {first.grade.value: {"tried": 1, "first": 1, "second": 0, "missed": 0}}
+    assert figures["grades"] == grades
+    assert figures["players"] == {
+        name: {"tried": 1, "first": 1, "second": 0, "missed": 0, "grades": grades}
     }
+    other = next(n for n in reviewed_record().seats if n != name)
+    alone = coloretto(home, "stats", "--player", other, "--json")
+    assert json.loads(alone.stdout)["practice"]["tried"] == 0  # not another's results
 
 
 def said(done: subprocess.CompletedProcess[str], *words: str) -> str:

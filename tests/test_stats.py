@@ -597,7 +597,7 @@ def test_cli_without_games(home: DataDir, capsys: pytest.CaptureFixture[str]) ->
         "accuracy": [],
         "left_out": [],
         "ratings": [],
-        "practice": {"tried": 0, "first": 0, "second": 0, "missed": 0, "grades": {}},
+        "practice": {"tried": 0, "first": 0, "second": 0, "missed": 0, "grades": {}, "players": {}},
     }
 
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from coloretto.bots.registry import LEVEL_REVISIONS, LEVELS
 from coloretto.cli.main import main
-from coloretto.cli.stats_command import SETTLED_SIGMA, UNCERTAIN_SIGMA
-from coloretto.rating import NEW, bot_rating, bot_ratings, rate_game
+from coloretto.cli.stats_command import SETTLED_SIGMA, UNCERTAIN_SIGMA, rating_lines
+from coloretto.rating import NEW, Rating, bot_rating, bot_ratings, rate_game
 from coloretto.store.paths import DataDir
-from coloretto.store.stats import GameResult, PlayerResult, Stats
+from coloretto.store.stats import GameResult, PersonRating, PlayerResult, RatingPoint, Stats
 
 START = datetime(2026, 10, 1, 20, 0, tzinfo=UTC)
 
@@ -177,9 +178,13 @@ def test_cli_shows_the_rating_and_its_chart(
     lines = text.splitlines()
     at = lines.index(next(line for line in lines if line.startswith("Ana: 7 games")))
     assert now.sigma > UNCERTAIN_SIGMA  # 6 games: not yet sure
-    assert lines[at + 1 : at + 4] == [
-        f"  rating {now.shown}: between the normal and hard levels; still uncertain (6 games)",
+    easy, normal = bot_rating("easy").shown, bot_rating("normal").shown
+    assert easy < now.shown < normal  # the number shown, between the figures shown
+    assert lines[at + 1 : at + 6] == [
+        f"  rating {now.shown}: between the easy and normal levels (easy {easy}, normal {normal})",
+        "  still uncertain (6 games)",
         "  (what the games so far make sure of; it rises as more games make it surer)",
+        "  so far your play is likeliest between the normal and hard levels",
         "  1 game not rated: a bot without a rating",
     ]
     heading = lines.index("Rating over time (at each month's end): Ana")
@@ -226,15 +231,57 @@ def test_the_rating_is_one_number_never_below_0_with_the_levels_in_words(
     assert ana.rating.shown < 0 < ben.rating.shown
     assert ben.rating.sigma < SETTLED_SIGMA <= ana.rating.sigma
     lines = stats_out(capsys).splitlines()
-    assert lines[lines.index(next(ln for ln in lines if ln.startswith("Ana: "))) + 1] == (
-        f"  rating 0: below the beginner level; "
-        f"{'still uncertain' if ana.rating.sigma >= UNCERTAIN_SIGMA else 'nearly settled'} "
-        "(30 games)"
-    )
-    assert lines[lines.index(next(ln for ln in lines if ln.startswith("Ben: "))) + 1] == (
-        f"  rating {ben.rating.shown}: above the hard level; settled (150 games)"
-    )
+    at = lines.index(next(ln for ln in lines if ln.startswith("Ana: ")))
+    assert lines[at + 1 : at + 3] == [
+        "  rating 0: at the beginner level (beginner 0)",  # as "the levels" line shows it
+        f"  {'still uncertain' if ana.rating.sigma >= UNCERTAIN_SIGMA else 'nearly settled'} "
+        "(30 games)",
+    ]
+    if ana.rating.sigma >= UNCERTAIN_SIGMA:
+        assert "  so far your play is likeliest below the beginner level" in lines
+    hard = bot_rating("hard").shown
+    at = lines.index(next(ln for ln in lines if ln.startswith("Ben: ")))
+    assert lines[at + 1 : at + 3] == [
+        f"  rating {ben.rating.shown}: above the hard level (hard {hard})",
+        "  settled (150 games)",
+    ]
     assert not any("-" in line or "\N{MINUS SIGN}" in line for line in lines if "rating" in line)
     assert not any(word in line for line in lines for word in ("skill", "±"))
     data = json.loads(stats_out(capsys, "--json"))
     assert [r["rating"] for r in data["ratings"]] == [ana.rating.shown, ben.rating.shown]
+
+
+def said_of(rating: Rating) -> list[str]:
+    """``coloretto stats``' lines of a person rated ``rating``, against the real levels."""
+    person = PersonRating("Ana", rating, (RatingPoint("2026-12-07", rating),), unrated=0)
+    lines = rating_lines(person, bot_ratings())
+    assert all(len(line) <= 80 for line in lines)  # none wraps in an 80-column terminal
+    return lines
+
+
+def test_the_rating_in_words_agrees_with_the_level_figures_at_each_boundary() -> None:
+    levels = bot_ratings()
+    figures = {name: max(0, level.shown) for name, level in levels.items()}
+    assert figures["beginner"] == 0  # its rating is below 0: shown as a new player's
+    new = said_of(NEW)
+    assert new[:2] == [
+        "  rating 0: at the beginner level (beginner 0)",
+        "  still uncertain (0 games)",
+    ]
+    assert "between the beginner" not in " ".join(new)
+    names = list(levels)
+    for lower, upper in pairwise(names):
+        level = levels[upper]
+        at = said_of(Rating(level.mu, level.sigma, 100))[0]  # settled, on the level
+        assert at == f"  rating {figures[upper]}: at the {upper} level ({upper} {figures[upper]})"
+        under = said_of(Rating(level.mu - 0.1, level.sigma, 100))[0]
+        figure = Rating(level.mu - 0.1, level.sigma).shown
+        assert figures[lower] < figure < figures[upper]
+        assert under == (
+            f"  rating {figure}: between the {lower} and {upper} levels ({lower} "
+            f"{figures[lower]}, {upper} {figures[upper]})"
+        )
+    top = levels[names[-1]]
+    above = said_of(Rating(top.mu + 1, top.sigma, 100))
+    assert above[0].endswith(f": above the {names[-1]} level ({names[-1]} {figures[names[-1]]})")
+    assert above[1] == "  settled (100 games)"

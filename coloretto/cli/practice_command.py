@@ -30,10 +30,11 @@ DESCRIPTION = """\
 Practice from your mistakes: each decision of yours that the coach's review graded an
 inaccuracy, a mistake or a blunder comes back as a puzzle, on the table as you saw it.
 Find a better move (d draws, 1-5 place or take, as in the game); a wrong first answer
-gets a second try. Then the best move is shown, with its value and the review's reason;
-a shows it at once, n goes to the next puzzle, Esc leaves. An answer about as good as the
-best, within the error of the analysis, solves the puzzle. The results are kept:
-coloretto stats shows how practice goes.
+is told what it is worth against the best, and gets a second try. Then the best move is
+shown with what it is worth, what your answer was worth, and why the best beats the move
+of the game; a shows it at once, n goes to the next puzzle, Esc leaves. An answer about
+as good as the best, within the error of the analysis, solves the puzzle. The results are
+kept under your name: coloretto stats shows how practice goes.
 
 Without FILE, the newest finished game whose review found any; review a game first with
 coloretto review (or v on the score screen, then t there).

@@ -70,7 +70,8 @@ JSON_HELP = """\
   "practice": the puzzles of coloretto practice: "tried", and how many were
               solved at the "first" try, at the "second", or "missed"; the same
               per grade of the move played in the game ("grades": "inaccuracy",
-              "mistake", "blunder"),
+              "mistake", "blunder"); all that for each player by name ("players"),
+              with --player for that person only,
   "ratings":  per person, their rating from the games here (the bot levels held at
               their calibrated ratings): "rating" (40 x (mu - 3 sigma), 0 for a new
               player; the text shows it from 0 up), "mu" and "sigma" (the skill's mean
@@ -138,7 +139,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(parser, str(error))
     if args.json:
         rated = [rating.to_json() for rating in ratings]
-        practice = {"practice": practice_json(read_results(data).results)}
+        practice = {"practice": practice_json(read_results(data, player).results)}
         print(
             json.dumps(
                 {"database": str(stats.path), **summary.to_json(), "ratings": rated, **practice}
@@ -161,7 +162,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         else:
             text = NO_GAMES
         console.print(text, markup=False)
-        print_practice(console, data)
+        print_practice(console, data, player)
         return 0
     console.print(f"{_count(summary.games, 'finished game')} recorded.", markup=False)
     by_name = {rating.player: rating for rating in ratings}
@@ -180,13 +181,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         console.print(render_ratings(ratings, levels, console.width))
     if summary.accuracy:
         console.print(render_accuracy(summary, console.width))
-    print_practice(console, data)
+    print_practice(console, data, player)
     return 0
 
 
-def print_practice(console: Console, data: DataDir) -> None:
-    """How practice goes (``coloretto practice``), in words; nothing before any puzzle."""
-    kept = read_results(data)
+def print_practice(console: Console, data: DataDir, player: str | None = None) -> None:
+    """How practice goes (``coloretto practice``), in words, for each player (``player``
+    only, when given); nothing before any puzzle."""
+    kept = read_results(data, player)
     for line in practice_lines(kept.results):
         console.print(line, markup=False)
     if kept.problem is not None:
@@ -365,9 +367,10 @@ def _last_lines(last: Sequence[PlayedGame]) -> list[Text]:
 
 
 def rating_lines(rating: PersonRating, levels: Mapping[str, Rating]) -> list[str]:
-    """A person's rating in words: one number, where their skill stands among the bot
-    ``levels`` (weakest first), how sure it is and the games it counts; why an uncertain
-    one is low; the games not rated.
+    """A person's rating in words: one number, where it stands among the bot ``levels``'
+    figures (weakest first; the figures it is measured against beside it, as the chart's
+    "the levels" line shows them), how sure it is and the games it counts; why an uncertain
+    one is low, and where the play so far likely stands; the games not rated.
 
     >>> from coloretto.store.stats import RatingPoint
     >>> levels = {"easy": Rating(23.8, 2.0), "normal": Rating(39.3, 1.9)}
@@ -375,20 +378,29 @@ def rating_lines(rating: PersonRating, levels: Mapping[str, Rating]) -> list[str
     >>> ana = PersonRating("Ana", now, (RatingPoint("2026-11", now),), unrated=2)
     >>> for line in rating_lines(ana, levels):
     ...     print(line)
-      rating 184: between the easy and normal levels; still uncertain (12 games)
+      rating 184: below the easy level (easy 712)
+      still uncertain (12 games)
       (what the games so far make sure of; it rises as more games make it surer)
+      so far your play is likeliest between the easy and normal levels
       2 games not rated: a bot without a rating
     """
     unrated = f"  {_count(rating.unrated, 'game')} not rated: a bot without a rating"
     if not rating.history:
         return ["  no rating yet", *([unrated] if rating.unrated else [])]
     now = rating.rating
+    shown = shown_rating(now)
+    figures = {name: shown_rating(level) for name, level in levels.items()}
+    place, near = among_levels(shown, figures)
+    against = ", ".join(f"{name} {figures[name]}" for name in near)
     lines = [
-        f"  rating {shown_rating(now)}: {among_levels(now, levels)}; {certainty(now)} "
-        f"({_count(now.games, 'game')})"
+        f"  rating {shown}: {place} ({against})",  # on its own line: 80 columns hold it
+        f"  {certainty(now)} ({_count(now.games, 'game')})",
     ]
     if now.sigma >= UNCERTAIN_SIGMA:
         lines.append("  (what the games so far make sure of; it rises as more games make it surer)")
+        likeliest, _ = among_levels(now.mu, {name: level.mu for name, level in levels.items()})
+        if likeliest != place:
+            lines.append(f"  so far your play is likeliest {likeliest}")
     return lines + ([unrated] if rating.unrated else [])
 
 
@@ -402,21 +414,34 @@ def shown_rating(rating: Rating) -> int:
     return max(0, rating.shown)
 
 
-def among_levels(rating: Rating, levels: Mapping[str, Rating]) -> str:
-    """Where ``rating``'s likeliest skill (``mu``) stands among the bot ``levels``'
-    (weakest first): below the weakest, between two, or above the strongest.
+def among_levels(figure: float, levels: Mapping[str, float]) -> tuple[str, list[str]]:
+    """Where ``figure`` stands among the bot ``levels``' figures (weakest first), in
+    words that agree with those figures: at a level (its figure), below the weakest,
+    between two, or above the strongest; and the levels it is measured against.
 
-    >>> levels = {"easy": Rating(23.8, 2.0), "normal": Rating(39.3, 1.9)}
-    >>> among_levels(Rating(20.0, 5.0), levels), among_levels(Rating(45.0, 2.0), levels)
-    ('below the easy level', 'above the normal level')
+    >>> levels = {"beginner": 0, "easy": 714, "normal": 1345}
+    >>> for figure in (0, 184, 714, 1000, 1345, 1500):
+    ...     print(among_levels(figure, levels))
+    ('at the beginner level', ['beginner'])
+    ('between the beginner and easy levels', ['beginner', 'easy'])
+    ('at the easy level', ['easy'])
+    ('between the easy and normal levels', ['easy', 'normal'])
+    ('at the normal level', ['normal'])
+    ('above the normal level', ['normal'])
+    >>> among_levels(-5, levels), among_levels(0, {"beginner": 0, "novice": 0})[0]
+    (('below the beginner level', ['beginner']), 'at the beginner and novice levels')
     """
     names = list(levels)
-    below = [name for name in names if levels[name].mu <= rating.mu]
+    at = [name for name in names if levels[name] == figure]
+    if at:
+        return f"at the {' and '.join(at)} level{'s' if len(at) > 1 else ''}", at
+    below = [name for name in names if levels[name] < figure]
     if not below:
-        return f"below the {names[0]} level"
+        return f"below the {names[0]} level", names[:1]
     if len(below) == len(names):
-        return f"above the {names[-1]} level"
-    return f"between the {below[-1]} and {names[len(below)]} levels"
+        return f"above the {names[-1]} level", names[-1:]
+    lower, upper = below[-1], names[len(below)]
+    return f"between the {lower} and {upper} levels", [lower, upper]
 
 
 UNCERTAIN_SIGMA = 4.0

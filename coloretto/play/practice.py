@@ -4,13 +4,15 @@ position as the player saw it (their seat to move, the table before their decisi
 
 An answer is checked against the review's analysis of that decision, with the review's own
 measures (``coloretto.play.coach``): it solves the puzzle when it is the best move or one
-the review would call about as good (``Decision.clear_loss`` zero: within ``CLEAR``
-standard errors of the best; or a loss small enough to be graded best). A wrong first
-answer gets a second try (``MAX_TRIES``); then, or when the answer is asked for, the best
-move is shown with its value and the review's sentence for the decision (``why_costly``).
+the review would call about as good, within the error (``Decision.verdict``, the one rule
+the review's grades and words go by). A wrong first
+answer gets a second try (``MAX_TRIES``) and is told what it is worth against the best;
+then, or when the answer is asked for, the best move is shown with its value in plain words
+(``worth``), what the player's own answer was worth, and why the best beats the move played
+in the game (the review's sentence, ``why_costly``).
 
 How practice goes, in words (``practice_lines``), is made of the results kept
-(``coloretto.store.practice``).
+(``coloretto.store.practice``), each player's under their name.
 """
 
 from __future__ import annotations
@@ -23,15 +25,34 @@ from enum import Enum
 
 from coloretto.engine import Action, GameRecord, GameState
 from coloretto.play.advice import cost_words, percent, signed, why_costly
-from coloretto.play.coach import Decision, Grade
+from coloretto.play.coach import Decision, Grade, Verdict
+from coloretto.play.config import possessive
 from coloretto.play.review import Review, positions, review_of
 from coloretto.play.saving import people
 from coloretto.play.words import describe_action
 from coloretto.store.practice import PracticeResult
-from coloretto.store.text import printable
+from coloretto.store.text import LONGEST_NAME, printable
 
 MAX_TRIES = 2
 """Answers a puzzle takes: a wrong first one gets a second try."""
+
+
+def margin_words(margin: float, error: float = 0.0) -> str:
+    """The expected final margin (the player's score less the best of the others') in
+    plain words, with its standard error when there is one.
+
+    >>> margin_words(2.14, 0.4), margin_words(-3.6), margin_words(0.04, 0.2)
+    ('on average you end 2.1 (± 0.4) points ahead of the best of the others', \
+'on average you end 3.6 points behind the best of the others', \
+'on average you end level with the best of the others (± 0.2 points)')
+    """
+    shown = signed(margin)
+    if shown == "0.0":
+        plus_minus = f" (± {error:.1f} points)" if error else ""
+        return f"on average you end level with the best of the others{plus_minus}"
+    plus_minus = f" (± {error:.1f})" if error else ""
+    side = "ahead of" if margin > 0 else "behind"
+    return f"on average you end {shown[1:]}{plus_minus} points {side} the best of the others"
 
 
 class Outcome(Enum):
@@ -66,6 +87,12 @@ class Puzzle:
         return self.decision.seat
 
     @property
+    def player(self) -> str:
+        """The player's name, as the game's record names their seat (their results are
+        kept under it; cut as the results file reads it back)."""
+        return printable(self.names[self.seat], LONGEST_NAME)
+
+    @property
     def grade(self) -> Grade:
         """The grade of the move played in the game."""
         return self.decision.grade
@@ -84,29 +111,40 @@ class Puzzle:
         review's words), by the review's analysis; false for an illegal one."""
         if action not in self.decision.estimates:
             return False
-        tried = self.tried(action)
-        return tried.clear_loss == 0.0 or tried.grade is Grade.BEST
+        return self.tried(action).verdict in (Verdict.BEST, Verdict.WITHIN_ERROR)
 
-    def value(self) -> str:
-        """The best move's value, as the review gives it: "chance to win 45% (± 3%), final
-        margin +2.1 (± 0.4) points"."""
-        estimate = self.decision.estimates[self.best]
+    def worth(self, action: Action | None = None) -> str:
+        """What ``action`` (the best move when ``None``) is worth by the review's analysis,
+        in plain words: "chance to win 45% (± 3%); on average you end 2.1 (± 0.4) points
+        ahead of the best of the others" (the final margin, said as what it means)."""
+        estimate = self.decision.estimates[self.best if action is None else action]
         win = f"{estimate.win:.0%}" + (
             f" (± {percent(estimate.win_error)}%)" if estimate.win_error else ""
         )
-        margin = signed(estimate.margin) + (
-            f" (± {estimate.margin_error:.1f})" if estimate.margin_error else ""
-        )
-        return f"chance to win {win}, final margin {margin} points"
+        return f"chance to win {win}; {margin_words(estimate.margin, estimate.margin_error)}"
 
     def why(self) -> str:
-        """The review's sentence for the decision played in the game (``why_costly``)."""
-        return printable(why_costly(self.state, self.decision, self.names).plain)
+        """Why the best move beats the move played in the game, in the review's words
+        (``why_costly``; the game's hint left out), with what the game's move came to
+        against it: "...; the game's move (draw a card): -6.2 ± 0.9 points, -18 ± 3%
+        chance to win"."""
+        decision = replace(self.decision, hint=None)
+        words = printable(why_costly(self.state, decision, self.names).plain)
+        game = f"the game's move ({describe_action(decision.played, self.state)}): "
+        return words.replace("this move: ", game, 1)
 
     def answer_words(self, action: Action) -> str:
         """What ``action`` came to against the best, in the review's words: "-6.2 ± 0.9
         points, -18 ± 3% chance to win"."""
         return cost_words(self.tried(action))
+
+    def about_as_good(self, action: Action) -> str | None:
+        """How an answer that solves the puzzle without being the best move compares with
+        it, in the review's words ("about as good as the best, within the error"); ``None``
+        for the best move itself and for an answer that does not solve the puzzle."""
+        if not self.solves(action) or self.tried(action).verdict is Verdict.BEST:
+            return None
+        return "about as good as the best, within the error"
 
     def where(self) -> str:
         """The decision in the game: "move 12, round 2"."""
@@ -175,7 +213,12 @@ class Attempt:
         puzzle = self.puzzle
         when = at if at is not None else datetime.now(UTC)
         return PracticeResult(
-            puzzle.game, puzzle.decision.ply, puzzle.grade.value, self.outcome.value, when
+            puzzle.game,
+            puzzle.decision.ply,
+            puzzle.grade.value,
+            self.outcome.value,
+            when,
+            puzzle.player,
         )
 
 
@@ -188,23 +231,38 @@ TREND = 0.1
 
 
 def practice_lines(results: Sequence[PracticeResult]) -> list[str]:
-    """How practice goes, in words: puzzles tried and how they went, by grade, and the
-    last ``RECENT`` against those before ([] when none was tried).
+    """How practice goes, in words, for each player (by name): puzzles tried and how they
+    went, by grade, and the last ``RECENT`` against those before ([] when none was tried).
 
     >>> from coloretto.store.practice import OUTCOMES
     >>> at = datetime(2026, 12, 7, tzinfo=UTC)
-    >>> tried = [PracticeResult("g", n, "mistake", o, at) for n, o in enumerate(OUTCOMES)]
+    >>> tried = [PracticeResult("g", n, "mistake", o, at, "Ana") for n, o in enumerate(OUTCOMES)]
     >>> print("\\n".join(practice_lines(tried)))
-    Practice: 3 puzzles tried: 1 solved at once, 1 at the second try, 1 missed.
-    By grade: mistakes 2 of 3 solved.
+    Ana's practice: 3 puzzles tried: 1 solved at once, 1 at the second try, 1 missed.
+      By grade: mistakes 2 of 3 solved.
     """
-    if not results:
-        return []
+    lines = []
+    for player, mine in _by_player(results).items():
+        lines += _player_lines(player, mine)
+    return lines
+
+
+def _by_player(results: Sequence[PracticeResult]) -> dict[str, list[PracticeResult]]:
+    """Each player's results (in their order), the players by name."""
+    players: dict[str, list[PracticeResult]] = {}
+    for result in results:
+        players.setdefault(result.player, []).append(result)
+    return dict(sorted(players.items(), key=lambda item: item[0].casefold()))
+
+
+def _player_lines(player: str, results: Sequence[PracticeResult]) -> list[str]:
+    """How ``player``'s practice goes (``results``: theirs, oldest first), in words."""
     outcomes = Counter(r.outcome for r in results)
     tried = len(results)
     lines = [
-        f"Practice: {_count(tried, 'puzzle')} tried: {outcomes['first']} solved at once, "
-        f"{outcomes['second']} at the second try, {outcomes['missed']} missed."
+        f"{possessive(player)} practice: {_count(tried, 'puzzle')} tried: "
+        f"{outcomes['first']} solved at once, {outcomes['second']} at the second try, "
+        f"{outcomes['missed']} missed."
     ]
     parts = []
     for grade in reversed([g for g in Grade if g.is_flaw]):
@@ -212,7 +270,7 @@ def practice_lines(results: Sequence[PracticeResult]) -> list[str]:
         if mine:
             solved = sum(r.outcome != Outcome.MISSED.value for r in mine)
             parts.append(f"{grade.plural(2)} {solved} of {len(mine)}")
-    lines.append(f"By grade: {', '.join(parts)} solved.")
+    lines.append(f"  By grade: {', '.join(parts)} solved.")
     if tried >= 2 * RECENT:
         recent, before = results[-RECENT:], results[:-RECENT]
         now, then = _solved_share(recent), _solved_share(before)
@@ -223,17 +281,26 @@ def practice_lines(results: Sequence[PracticeResult]) -> list[str]:
         else:
             trend = f"about as many as over the {len(before)} before ({then:.0%})"
         solved = sum(r.outcome != Outcome.MISSED.value for r in recent)
-        lines.append(f"Lately: {solved} of the last {RECENT} solved ({now:.0%}), {trend}.")
+        lines.append(f"  Lately: {solved} of the last {RECENT} solved ({now:.0%}), {trend}.")
     return lines
 
 
 def practice_json(results: Sequence[PracticeResult]) -> dict[str, object]:
     """How practice goes, as ``coloretto stats --json`` gives it: puzzles ``tried``, by
-    outcome (``first``, ``second``, ``missed``), and the same per grade (``grades``).
+    outcome (``first``, ``second``, ``missed``), and the same per grade (``grades``); then
+    the same for each player by name (``players``).
 
     >>> practice_json([])
-    {'tried': 0, 'first': 0, 'second': 0, 'missed': 0, 'grades': {}}
+    {'tried': 0, 'first': 0, 'second': 0, 'missed': 0, 'grades': {}, 'players': {}}
     """
+    return {
+        **_figures(results),
+        "players": {player: _figures(mine) for player, mine in _by_player(results).items()},
+    }
+
+
+def _figures(results: Sequence[PracticeResult]) -> dict[str, object]:
+    """Puzzles ``tried``, by outcome, and the same per grade (``grades``)."""
 
     def counts(mine: Sequence[PracticeResult]) -> dict[str, int]:
         outcomes = Counter(r.outcome for r in mine)

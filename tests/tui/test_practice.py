@@ -22,6 +22,7 @@ from coloretto.tui.practice_app import PracticeApp
 from coloretto.tui.screens.practice import PracticeScreen
 from coloretto.tui.screens.review import ReviewScreen
 from coloretto.tui.widgets import KeysBar, MoveLog, Notice, TurnBar
+from tests.test_practice import DRAW, PLACE, TAKE, decision_of, puzzle_of
 
 from .conftest import SIZE, asynctest, text_of
 from .review_fixtures import reviewed_record
@@ -63,7 +64,7 @@ async def test_a_puzzle_solved_at_the_first_try_is_kept(tmp_path: Path) -> None:
         notice = text_of(screen.query_one(Notice))
         assert f"Puzzle 1 of {len(screen.puzzles)}" in notice
         name = screen.replay.seats[puzzle.seat]  # a hotseat game: people by name
-        assert f"{puzzle.where()}: in the game {name} played" in " ".join(notice.split())
+        assert f"{puzzle.where()}: in the game {name} chose to" in " ".join(notice.split())
         assert f"{name}'s move" in text_of(screen.query_one(TurnBar))
         offered = [k[2] for k in screen.query_one(KeysBar).keys]
         assert offered[-3:] == ["Answer", "Next", "Leave"]
@@ -75,8 +76,10 @@ async def test_a_puzzle_solved_at_the_first_try_is_kept(tmp_path: Path) -> None:
         told = " ".join(text_of(screen.query_one(Notice)).split())
         assert "Solved at the first try!" in told
         assert "Best: " in told
-        assert "chance to win" in told
+        assert "(your answer): chance to win" in told
         assert f"Why: {' '.join(puzzle.why().split())}"[:60] in told
+        assert "this move" not in told
+        assert "final margin" not in told
         assert [k[2] for k in screen.query_one(KeysBar).keys] == ["Next", "Leave"]
     results = read_results(DataDir(tmp_path)).results
     assert [(r.ply, r.outcome, r.grade) for r in results] == [
@@ -94,7 +97,9 @@ async def test_a_wrong_answer_gets_a_second_try(tmp_path: Path) -> None:
         await pilot.press(key_of(puzzle, best=False))
         await pilot.pause()
         told = " ".join(text_of(screen.query_one(Notice)).split())
-        assert "is not the best move here: try again" in told
+        assert "is not the best move here: chance to win" in told
+        assert "; against the best: " in told
+        assert told.endswith("A second try (a shows the answer).")
         assert read_results(DataDir(tmp_path)).results == ()
         await pilot.press(key_of(puzzle))
         await pilot.pause()
@@ -147,9 +152,9 @@ async def test_keys_that_do_nothing_say_so_and_the_last_puzzle_ends(tmp_path: Pa
         assert f"Puzzle {len(screen.puzzles)} of" in text_of(screen.query_one(Notice))
         await pilot.press("a", "n")
         await pilot.pause()
-        assert "That was the last puzzle: 0 of 2 answered solved" in " ".join(
-            text_of(screen.query_one(Notice)).split()
-        )
+        skipped = len(screen.puzzles) - 2  # the puzzles jumped over
+        said = f"That was the last puzzle: 0 of the 2 tried solved (0 at the first try), {skipped}"
+        assert f"{said} skipped. Esc leaves." in " ".join(text_of(screen.query_one(Notice)).split())
         await pilot.press("escape")
         await pilot.pause()
     assert app.return_code == 0
@@ -176,7 +181,7 @@ async def test_practice_opens_from_the_review_and_goes_back_to_it(tmp_path: Path
     app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
         review = await opened(pilot, reviewed_record(), tmp_path)
-        assert ("t", "t", "Practice your mistakes") in review.query_one(KeysBar).keys
+        assert ("t", "t", "Practice mistakes") in review.query_one(KeysBar).keys
         await pilot.press("t")
         await pilot.pause()
         screen = shown(pilot)
@@ -187,6 +192,70 @@ async def test_practice_opens_from_the_review_and_goes_back_to_it(tmp_path: Path
         await pilot.pause()
         assert pilot.app.screen is review
     assert len(read_results(DataDir(tmp_path)).results) == 1
+
+
+def one_puzzle_app(home: Path, puzzle: Puzzle) -> PracticeApp:
+    """Practice of the one made-up ``puzzle`` (on the fixture's game of ``puzzle_of``)."""
+    data = DataDir(home)
+    replay = Replay.from_record(reviewed_record(8, 3), "g.json")
+    return PracticeApp(replay, [puzzle], lambda r: keep_result(data, r), Keeper(data))
+
+
+@asynctest
+async def test_a_wrong_try_is_told_its_worth_and_the_answer_what_each_move_was_worth(
+    tmp_path: Path,
+) -> None:
+    values = {DRAW: (0.50, 1.0), TAKE: (0.20, -3.0), PLACE: (0.30, -2.0)}
+    puzzle = puzzle_of(decision_of(PLACE, values, paired=0.01, points=0.5))
+    async with one_puzzle_app(tmp_path, puzzle).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = shown(pilot)
+        await pilot.press("2")  # the game's move again
+        await pilot.pause()
+        told = " ".join(text_of(screen.query_one(Notice)).split())
+        assert told == (
+            "! Taking row 2, the move played in the game, is not the best move here: chance "
+            "to win 30% (± 2%); on average you end 2.0 (± 0.5) points behind the best of the "
+            "others; against the best: -3.0 ± 0.5 points of lead over the best rival, -20 ± "
+            "1% chance to win. A second try (a shows the answer)."
+        )
+        await pilot.press("1")  # wrong again: missed
+        await pilot.pause()
+        told = " ".join(text_of(screen.query_one(Notice)).split())
+        assert told.startswith(
+            "Not solved this time. Best: draw a card: chance to win 50% (± 2%); on average "
+            "you end 1.0 (± 0.5) points ahead of the best of the others. Your answer (take "
+            "row 1): chance to win 20% (± 2%); on average you end 3.0 (± 0.5) points behind "
+            "the best of the others; against the best: -4.0 ± 0.5 points of lead over the best "
+            "rival, -30 ± 1% chance to win. Why: "
+        )
+        assert told.endswith(
+            "; the game's move (take row 2): -3.0 ± 0.5 points of lead over the best rival, "
+            "-20 ± 1% chance to win."
+        )
+        assert "this move" not in told
+        assert "final margin" not in told
+
+
+@asynctest
+async def test_an_answer_about_as_good_as_the_best_solves_it_and_is_said_so(
+    tmp_path: Path,
+) -> None:
+    values = {DRAW: (0.50, 0.0), TAKE: (0.48, 0.0), PLACE: (0.30, 0.0)}
+    puzzle = puzzle_of(decision_of(PLACE, values, paired=0.02))
+    async with one_puzzle_app(tmp_path, puzzle).run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        told = " ".join(text_of(shown(pilot).query_one(Notice)).split())
+        assert told.startswith("Solved at the first try! Best: draw a card: chance to win 50%")
+        assert (
+            "Your answer (take row 1): chance to win 48% (± 2%); on average you end level "
+            "with the best of the others (± 0.5 points); about as good as the best, within "
+            "the error (against the best: 0.0 ± 0.5 points of lead over the best rival, -2 ± "
+            "2% chance to win)."
+        ) in told
+    assert [r.outcome for r in read_results(DataDir(tmp_path)).results] == ["first"]
 
 
 def test_no_practice_key_in_a_review_without_mistakes(tmp_path: Path) -> None:

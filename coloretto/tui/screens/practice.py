@@ -2,8 +2,9 @@
 worse, as a puzzle on the table as the player saw it (``coloretto.play.practice``).
 
 The keys are the game's: ``d`` draws, ``1``-``5`` place or take; a wrong first answer
-gets a second try; ``a`` shows the answer (the best move, its value and the review's
-sentence for the decision), ``n`` the next puzzle, Esc (or ``q``) leaves. Each puzzle's
+gets a second try (and is told what it was worth against the best); ``a`` shows the answer
+(the best move and what it is worth, what the player's own answer was worth, and why the
+best beats the move played in the game), ``n`` the next puzzle, Esc (or ``q``) leaves. Each puzzle's
 result is kept (``keep``) for ``coloretto stats``. Opened from the review (``t``) and by
 ``coloretto practice``.
 """
@@ -135,8 +136,9 @@ class PracticeScreen(Screen[None]):
         self.notice.say(
             Text.assemble(
                 (f"Puzzle {self.index + 1} of {len(self.puzzles)}", "bold"),
-                f" · {puzzle.where()}: in the game {self._who()} played {puzzle.played_words()}. "
-                "Find a better move (a second try is allowed; a shows the answer).",
+                f" · {puzzle.where()}: in the game {self._who()} chose to "
+                f"{puzzle.played_words()}. Find a better move (a second try is allowed; a "
+                "shows the answer).",
             ),
             "event",
         )
@@ -168,25 +170,28 @@ class PracticeScreen(Screen[None]):
         return self.index + 1 < len(self.puzzles)
 
     def _reveal(self, outcome: Outcome) -> None:
-        """The puzzle is over: how it went, the best move, its value and why."""
+        """The puzzle is over: how it went, the best move and what it is worth, what the
+        player's own last answer was worth against it, and why the best beats the move
+        played in the game."""
         attempt = self.attempt
         assert attempt is not None
         puzzle = attempt.puzzle
         state = puzzle.state
         self.done.append(outcome)
         best = puzzle.best
+        last = attempt.answers[-1] if attempt.answers else None
+        estimates = puzzle.decision.estimates
+        mine = last is not None and estimates[last] == estimates[best]
+        yours = " (your answer)" if mine else ""
         lines = [
             Text.assemble(
                 (OUTCOME_WORDS[outcome], "bold"),
-                f" Best: {describe_action(best, state)} · {puzzle.value()}.",
+                f" Best: {describe_action(best, state)}{yours}: {puzzle.worth()}.",
             )
         ]
-        last = attempt.answers[-1] if attempt.answers else None
-        estimates = puzzle.decision.estimates
-        if last is not None and estimates[last] != estimates[best]:
-            answer = describe_action(last, state)
-            lines.append(Text(f"Your answer ({answer}): {puzzle.answer_words(last)}."))
-        lines.append(Text(f"Why: {puzzle.why()}", "italic"))
+        if last is not None and not mine:
+            lines.append(Text(f"Your answer ({describe_action(last, state)}): {self._tried(last)}"))
+        lines.append(Text(f"Why: {puzzle.why()}.", "italic"))
         if self.keep is not None:
             problem = self.keep(attempt.result())
             if problem is not None:
@@ -194,6 +199,17 @@ class PracticeScreen(Screen[None]):
         self._reading(True)
         self.notice.say(Text("\n").join(lines), "event")
         self.refresh_bindings()
+
+    def _tried(self, action: Action) -> str:
+        """What an answer was worth, and against the best: "chance to win 30% (± 2%); ...;
+        against the best: -4.0 ± 0.5 points, -30 ± 1% chance to win"; for one that solves
+        the puzzle, that it is about as good."""
+        puzzle = self.attempt.puzzle if self.attempt is not None else None
+        assert puzzle is not None
+        against = f"against the best: {puzzle.answer_words(action)}"
+        if (alike := puzzle.about_as_good(action)) is not None:
+            against = f"{alike} ({against})"
+        return f"{puzzle.worth(action)}; {against}."
 
     def _reading(self, answer: bool) -> None:
         """Room for the answer (``answer``): the turn bar, the legend and the move log make
@@ -259,10 +275,10 @@ class PracticeScreen(Screen[None]):
             self._reveal(outcome)
             return
         played = attempt.puzzle.decision.played
-        same = " (the move played in the game)" if action == played else ""
+        same = ", the move played in the game," if action == played else ""
         self.notice.say(
-            f"{doing(action, state).capitalize()}{same} is not the best move here: try again, "
-            "one more try (a shows the answer).",
+            f"{doing(action, state).capitalize()}{same} is not the best move here: "
+            f"{self._tried(action)} A second try (a shows the answer).",
             "error",
         )
 
@@ -284,11 +300,14 @@ class PracticeScreen(Screen[None]):
         self.show_puzzle()
 
     def _summary(self) -> None:
+        """How the puzzles went: "3 of the 5 tried solved (2 at the first try), 1 skipped"."""
         solved = sum(outcome.solved for outcome in self.done)
         first = sum(outcome is Outcome.FIRST for outcome in self.done)
+        skipped = len(self.puzzles) - len(self.done)
+        others = f", {skipped} skipped" if skipped else ""
         self.notice.say(
-            f"That was the last puzzle: {solved} of {len(self.done)} answered solved "
-            f"({first} at the first try). Esc leaves.",
+            f"That was the last puzzle: {solved} of the {len(self.done)} tried solved "
+            f"({first} at the first try){others}. Esc leaves.",
             "event",
         )
 

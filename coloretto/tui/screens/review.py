@@ -186,6 +186,30 @@ class ReviewChart(Vertical):
             self.draw(selected=0)
 
 
+class ReviewScroll(VerticalScroll):
+    """The review, scrolled as one when it does not fit: ↑/↓ (PgUp/PgDn a page), offered
+    in the keys bar while there is more than the screen shows."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("down", "scroll_down", "Scroll", key_display="↑/↓", id="review-scroll"),
+    ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """↓ is offered when the review is taller than the screen."""
+        if action == "scroll_down":
+            return self.max_scroll_y > 0
+        return True
+
+    def watch_virtual_size(self) -> None:
+        """The scroll key comes and goes as the review grows or shrinks (once laid out:
+        its size and its content's are set one after the other)."""
+        self.call_after_refresh(self.screen.refresh_bindings)
+
+    def on_resize(self) -> None:
+        """The scroll key comes and goes as the screen is resized."""
+        self.call_after_refresh(self.screen.refresh_bindings)
+
+
 class ReviewScreen(Screen[None]):
     """The review of one game: the chart of each person's chance to win after their
     decisions (with a progress bar while they are analysed), the selected decision, then
@@ -194,7 +218,7 @@ class ReviewScreen(Screen[None]):
     CSS_PATH = "review.tcss"
     BINDINGS = [  # noqa: RUF012
         Binding("b,escape,v", "back", "Back", id="review-back"),
-        Binding("t", "practice", "Practice your mistakes", id="review-practice"),
+        Binding("t", "practice", "Practice mistakes", id="review-practice"),
     ]
 
     def __init__(self, record: GameRecord, path: Path | None, data: DataDir) -> None:
@@ -224,7 +248,7 @@ class ReviewScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """A title, the progress bar, the chart, the selected decision, the summaries."""
-        with VerticalScroll(id="review"):
+        with ReviewScroll(id="review"):
             yield Static(Text("The coach's review", style="bold"), id="headline")
             yield ProgressBar(total=max(1, len(self.reviewing.todo)), id="review-progress")
             if self.charted:
@@ -364,7 +388,7 @@ class ChartScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         """The title and the chart, in a box, and the keys."""
-        with Vertical(id="chart-box"):
+        with ReviewScroll(id="chart-box"):
             yield Static(Text("The coach's review", style="bold"), id="headline")
             if self.charted:
                 seat = self.decisions[self.near].seat if self.near in self.decisions else None

@@ -25,6 +25,8 @@ MINUS = "\N{MINUS SIGN}"
 SPECIALS = (Card.JOKER, Card.GOLDEN_JOKER, Card.PLUS2)
 LOG_ROOM = 6
 """Lines kept for the move log under the players (when it is shown)."""
+LOG_LEAST = 3
+"""The least room the move log keeps under the players: its border and one line."""
 MAX_STACK = 4
 """The tallest colour column, in lines."""
 KEY = f"+ plus · {MINUS} minus · 2*: 2 + joker"
@@ -226,6 +228,12 @@ class SeatView(Static):
         """The cells across the seat's panel (before it is laid out, a guess)."""
         return self.content_size.width or 34
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Drawn anew to the new width (the players' scrollbar came or went)."""
+        if isinstance(self._shown, tuple) and self._shown[3] != self.room:
+            info, stack, gap, _, plain = self._shown
+            self.show(info, stack, gap, plain=plain)
+
     def columns_fit(self, info: SeatInfo, stack: int, *, plain: bool = False) -> bool:
         """True when ``info``'s collection drawn as columns fits the seat's width."""
         columns = collection_columns(info.collection, info.breakdown, stack, plain=plain)
@@ -293,6 +301,8 @@ class SeatsPanel(VerticalScroll):
         height = parent.content_size.height if isinstance(parent, Vertical) else 0
         log_shown = any(child.display for child in self.siblings)
         room = height - 2 - (LOG_ROOM if log_shown else 0)
+        # Players taller than the room left scroll, never pushing the log's border out.
+        self.styles.max_height = height - LOG_LEAST if log_shown and height > LOG_LEAST else None
         stack = stack_height(room, len(seats))
         views = self.query(SeatView)
         if len(views) != len(seats):  # shown before its seats are mounted (a busy machine)
