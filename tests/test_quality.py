@@ -122,6 +122,24 @@ def test_the_online_parts_keep_to_their_side(part: str) -> None:
     assert not wrong, "\n".join(wrong)
 
 
+ONLINE_METHODS = 27
+"""The most methods a class of ``online`` may have (issue 58: about 25): a class that
+needs more holds more than one job."""
+
+
+def test_no_online_class_holds_more_than_one_job() -> None:
+    crowded = []
+    for path in sorted((ROOT / "coloretto" / "online").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                methods = [
+                    f for f in node.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                ]
+                if len(methods) > ONLINE_METHODS:
+                    crowded.append(f"{path.relative_to(ROOT)}: {node.name}, {len(methods)}")
+    assert not crowded, "\n".join(crowded)
+
+
 def test_the_command_line_loads_textual_only_to_play() -> None:
     eager = [
         f"{path.name} imports {module}"
