@@ -45,6 +45,16 @@ def table_widgets(game: GameState) -> Iterator[Widget]:
     yield Legend(id="legend")
 
 
+TABLE_PARTS = (TopBar, RowsPanel, SeatsPanel, MoveLog, TurnBar, Notice, Legend)
+"""The widgets ``table_widgets`` makes that ``show_table`` and a screen's log write to."""
+
+
+def table_whole(screen: Screen[Any]) -> bool:
+    """True while every widget ``table_widgets`` made is on ``screen``: a screen being
+    taken down loses its widgets one by one, before it is unmounted."""
+    return all(screen.query(part) for part in TABLE_PARTS)
+
+
 def seat_status(view: TableView, seat: int, takers: dict[int, int]) -> str:
     """What a seat's panel says under its name: the rows it took, or that it is to move."""
     game = view.game

@@ -304,3 +304,19 @@ async def test_an_unexpected_error_saves_logs_and_exits_with_one_line(
     assert "Traceback" in log
     assert "RuntimeError: a bug" in log
     assert saved_now().game == game
+
+
+@pytest.mark.parametrize("part", ["Notice", "TurnBar", "MoveLog"])
+@asynctest
+async def test_a_move_told_to_a_screen_being_taken_down_shows_nothing(part: str) -> None:
+    """A screen's widgets go one by one before it is unmounted, while the table (a bot's
+    worker) may still tell it moves: it hears no more, it does not fail on a missing one."""
+    app = make_app(3)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(pilot)
+        await screen.query_one(part).remove()
+        before = screen.view.game.ply
+        assert screen.play(screen.view.game.legal_actions()[0])
+        assert screen.view.game.ply == before + 1
+        await pilot.pause()

@@ -41,7 +41,7 @@ from coloretto.tui.screens.dialogs import (
     prepare_rules,
 )
 from coloretto.tui.services import services
-from coloretto.tui.table import show_table, table_widgets
+from coloretto.tui.table import show_table, table_whole, table_widgets
 from coloretto.tui.widgets import (
     DrawnCard,
     KeysBar,
@@ -308,8 +308,8 @@ class GameScreen(Screen[None]):
     def _on_table_event(self, event: Event) -> None:
         """Show what happened at the table: a move, a failed bot, trouble with the disk;
         the footer offers the keys that work now. A screen being taken down (its widgets go
-        before it) shows nothing more."""
-        if not self.query(MoveLog):
+        before it, one by one) shows nothing more."""
+        if not table_whole(self):
             self.detach()
             return
         self._show_event(event)
