@@ -40,7 +40,9 @@ class TopBar(Static):
         if game.last_round:
             right = Text.assemble((" LAST ROUND ", "bold reverse"), f"  Deck {game.deck_size}", " ")
         else:
-            right = Text(f"Deck {game.deck_size} · Last Round in {game.cards_before_last_round} ")
+            before = game.cards_before_last_round
+            soon = "Last Round card next" if before == 0 else f"Last Round in {before}"
+            right = Text(f"Deck {game.deck_size} · {soon} ")
         grid = Table.grid(expand=True, padding=0)
         grid.add_column(ratio=1, no_wrap=True)
         grid.add_column(justify="right", no_wrap=True)
