@@ -178,8 +178,8 @@ def check_take_hint(state: GameState, seat: int, action: Action, text: str) -> N
 
 
 def check_draw_hint(state: GameState, seat: int, text: str) -> None:
-    """A hint to draw: the best row now is the best by the table."""
-    if (found := re.search(r"the best row now is row (\d)", text)) is not None:
+    """A hint to draw: the row it says is worth most to you now is, by the table."""
+    if (found := re.search(r"the row worth most to you now is row (\d)", text)) is not None:
         rows = state.rows
         gains = [
             row_gain(state, seat, cards)

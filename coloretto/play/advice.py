@@ -726,7 +726,7 @@ def _hint_reason(
         gains = {r: row_gain(state, seat, rows[r]) for r in open_rows}
         top = max(gains, key=lambda r: (gains[r], -r))
         note = colour_note(state, seat, rows[top])
-        text = f"the best row now is {_worth(top, gains[top])}"
+        text = f"the row worth most to you now is {_worth(top, gains[top])}"
         if note:
             text += f", with {note}"
         risk = _last_round_risk(state, past=False)

@@ -127,7 +127,10 @@ def test_hints_say_why_in_a_few_words() -> None:
                 assert f"{gain:+d} for you now ({now} → {now + gain})" in hint
             elif action.kind is ActionKind.DRAW:
                 assert hint.startswith("draw a card: ")
-                assert "no row holds cards yet" in hint or "the best row now is row" in hint
+                assert (
+                    "no row holds cards yet" in hint
+                    or "the row worth most to you now is row" in hint
+                )
             else:
                 assert action.row is not None
                 assert state.drawn_card is not None
