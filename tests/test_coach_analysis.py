@@ -213,7 +213,10 @@ def test_a_hint_says_the_moves_are_about_equal_within_the_error() -> None:
         return explain_hint(state, 0, best, Valuation(estimates, paired), names)
 
     assert "about 2.5 ± 0.5 points more lead over the best rival than" in hint(2.5, 0.5)
-    assert "is about as good (2.5 ± 1.5 points of lead apart, within the error)" in hint(2.5, 1.5)
+    assert (
+        "is about as good (2.5 ± 1.5 points less lead, 1 ± 1% less chance to win, within the "
+        "error)" in hint(2.5, 1.5)
+    )
 
 
 def test_the_hints_of_a_match_are_kept_by_game() -> None:

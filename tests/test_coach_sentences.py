@@ -346,8 +346,8 @@ def check_edge(
             assert abs(float(fewer[1]) + points) <= 0.051, text
             assert -points > CLEAR * points_error, text
     found = re.search(
-        DOING + r" is about as good \(([\d.]+)(?: ± ([\d.]+))? points of lead apart, within the "
-        r"error\)",
+        DOING + r" is about as good \(([\d.]+)(?: ± ([\d.]+))? points (more lead|less lead|of "
+        r"lead apart)(?:, ([\d.]+)(?: ± [\d.]+)?% (more|less) chance to win)?, within the error\)",
         text,
     )
     if found is not None:
@@ -356,6 +356,12 @@ def check_edge(
         theirs = estimates[second]
         win, points = mine.win - theirs.win, mine.margin - theirs.margin
         assert abs(float(found[2]) - abs(points)) <= 0.051, text
+        # Which way each gap runs, for the other move: more lead when it has more.
+        assert found[4] != "more lead" or points < 0, text
+        assert found[4] != "less lead" or points > 0, text
+        if found[5] is not None:
+            shown_chance(found[5], abs(win), win_error)
+            assert (found[6] == "more") == (win < 0), text
         assert not (round(100 * win) >= 1 and win > CLEAR * win_error), text
         assert not (points >= 0.1 and points > CLEAR * points_error), text
         assert "either will do" in text, text
@@ -764,7 +770,7 @@ def test_a_hint_for_the_smaller_row_says_the_larger_gives_more_and_why_either_wi
     # What the coach foresees of the round speaks for the larger row too: no reason but
     # that the two are within the error.
     assert hint.endswith(
-        "is about as good (0.3 ± 0.5 points of lead apart, within the error), so either will do"
+        "is about as good (0.3 ± 0.5 points less lead, within the error), so either will do"
     )
 
 

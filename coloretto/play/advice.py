@@ -612,9 +612,9 @@ def _comparison(state: GameState, valuation: Valuation, action: Action, other: A
     """How ``action`` compares with ``other`` by the analysis, in the words a hint and a
     review share: "about 3.2 ± 0.6 points more lead over the best rival than drawing"
     (each measure only where it is better beyond ``CLEAR`` standard errors, with "though"
-    what it is clearly worse in); else "drawing is about as good (0.8 ± 0.6 points of lead
-    apart, within the error), so either will do"; "" for exact figures (no errors) not
-    better."""
+    what it is clearly worse in); else "drawing is about as good (0.8 ± 0.6 points more
+    lead, within the error), so either will do" (``_apart``); "" for exact figures (no
+    errors) not better."""
     mine, theirs = valuation.estimates[action], valuation.estimates[other]
     win_error, points_error = valuation.difference_error(action, other)
     win, points = mine.win - theirs.win, mine.margin - theirs.margin
@@ -626,9 +626,8 @@ def _comparison(state: GameState, valuation: Valuation, action: Action, other: A
     if not more:
         if not points_error and not win_error:
             return ""
-        apart = f"{abs(points):.1f}{_error(f'{points_error:.1f}')} points of lead apart"
-        within = f"({apart}, within the error), so either will do"
-        return f"{_doing(other, state)} is about as good {within}"
+        apart = f"({_apart(win, win_error, points, points_error)}, within the error)"
+        return f"{_doing(other, state)} is about as good {apart}, so either will do"
     text = f"about {' and '.join(more)}"
     if more[-1].endswith("lead"):
         text += " over the best rival"
@@ -638,6 +637,24 @@ def _comparison(state: GameState, valuation: Valuation, action: Action, other: A
     elif points <= -0.1 and -points > CLEAR * points_error:
         less = f"{-points:.1f}{_error(f'{points_error:.1f}')}"
         text += f", though {less} points less lead over the best rival"
+    return text
+
+
+def _apart(win: float, win_error: float, points: float, points_error: float) -> str:
+    """How the other move stands against the one spoken of, where neither is clearly
+    better (``win`` and ``points``: the one spoken of less the other), which way each gap
+    runs: "1.3 ± 0.8 points more lead, 2 ± 1% less chance to win".
+
+    >>> _apart(0.02, 0.01, -1.3, 0.8)
+    '1.3 ± 0.8 points more lead, 2 ± 1% less chance to win'
+    >>> _apart(0.0, 0.01, 0.02, 0.5)
+    '0.0 ± 0.5 points of lead apart'
+    """
+    shown = f"{abs(points):.1f}"
+    way = "of lead apart" if float(shown) == 0 else f"{'more' if points < 0 else 'less'} lead"
+    text = f"{shown}{_error(f'{points_error:.1f}')} points {way}"
+    if odds := chance(abs(win), win_error, sign=False):
+        text += f", {odds} {'more' if win < 0 else 'less'} chance to win"
     return text
 
 
