@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from websockets.asyncio.server import ServerConnection
@@ -143,18 +143,34 @@ class RoomShell(ServerPart):
             await self.kept(live, live.machine.deal(number))
 
     async def _deal_for_host(self, live: LiveRoom) -> None:
-        """Deal the next game, the host being away (unless that changed meanwhile)."""
+        """Deal the next game, the host being away (unless that changed meanwhile); if the
+        database refuses, try again later."""
+        await self._timed(
+            live,
+            live.machine.deal_for_host,
+            lambda problem: [live.machine.dealer.plan(self.clock())],
+        )
+
+    async def _timed(
+        self,
+        live: LiveRoom,
+        step: Callable[[float], tuple[KeepRoom | None, list[Effect[ServerConnection]]]],
+        refused: Callable[[RoomError], list[Effect[ServerConnection]]],
+    ) -> None:
+        """A timer's ``step`` of the machine for ``live`` (unless the room has left the
+        memory meanwhile): its effects carried out, its change kept, then told; if the
+        database refuses the change, ``refused``'s effects."""
         async with live.lock:
             if self.rooms.get(live.code) is not live:
                 return
-            keep, effects = live.machine.deal_for_host(self.clock())
+            keep, effects = step(self.clock())
             self.run(live, effects)
             if keep is None:
                 return
             try:
                 await self.kept(live, keep)
-            except RoomError:
-                self.run(live, [live.machine.dealer.plan(self.clock())])  # try again later
+            except RoomError as problem:
+                self.run(live, refused(problem))
 
     def arrive(
         self, live: LiveRoom, ws: ServerConnection, player: int | None, token: str | None
@@ -195,17 +211,9 @@ class RoomShell(ServerPart):
     async def _fill(self, live: LiveRoom) -> None:
         """A public table's wait is over: bots fill it and its game starts (saved, then
         told; a refusal is told to everyone)."""
-        async with live.lock:
-            if self.rooms.get(live.code) is not live:
-                return
-            keep, effects = live.machine.fill(self.clock())
-            self.run(live, effects)
-            if keep is None:
-                return
-            try:
-                await self.kept(live, keep)
-            except RoomError as problem:
-                self.run(live, [live.machine.news.error(problem)])
+        await self._timed(
+            live, live.machine.fill, lambda problem: [live.machine.news.error(problem)]
+        )
 
     # ------------------------------------------------------------------ bots
 
