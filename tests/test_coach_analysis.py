@@ -165,7 +165,7 @@ def _decision(loss: float, error: float, *, samples: int = 32) -> Decision:
 def test_a_move_within_the_error_of_the_best_is_never_a_flaw(loss: float) -> None:
     unsure = _decision(loss, error=loss / 1.9)
     assert unsure.clear_loss == 0.0
-    assert unsure.grade is Grade.BEST  # about as good, within the error: one grade for it
+    assert unsure.grade is Grade.BEST  # about as good, within twice the error: one grade for it
     sure = _decision(loss, error=loss / 2.1)
     assert sure.clear_loss == pytest.approx(loss)
     assert sure.grade is (Grade.GOOD if loss < 0.05 else sure.grade)
@@ -214,8 +214,8 @@ def test_a_hint_says_the_moves_are_about_equal_within_the_error() -> None:
 
     assert "about 2.5 ± 0.5 points more lead over the best rival than" in hint(2.5, 0.5)
     assert (
-        "is about as good (2.5 ± 1.5 points less lead, 1 ± 1% less chance to win, within the "
-        "error)" in hint(2.5, 1.5)
+        "is about as good (2.5 ± 1.5 points less lead, 1 ± 1% less chance to win, within twice "
+        "the error)" in hint(2.5, 1.5)
     )
 
 

@@ -347,7 +347,8 @@ def check_edge(
             assert -points > CLEAR * points_error, text
     found = re.search(
         DOING + r" is about as good \(([\d.]+)(?: ± ([\d.]+))? points (more lead|less lead|of "
-        r"lead apart)(?:, ([\d.]+)(?: ± [\d.]+)?% (more|less) chance to win)?, within the error\)",
+        r"lead apart)(?:, ([\d.]+)(?: ± [\d.]+)?% (more|less) chance to win)?, within twice the "
+        r"error\)",
         text,
     )
     if found is not None:
@@ -407,7 +408,7 @@ def check_placement_hint(state: GameState, action: Action, valuation: Valuation,
 def check_review(state: GameState, decision: Decision, text: str) -> None:
     """A review line: its verdict and its grade by the one rule (``Decision.verdict``),
     never at odds; the figures of the move against the best with their signs, and, for a
-    move about as good, within the error as they are shown; what the hint in the game
+    move about as good, within twice the error as they are shown; what the hint in the game
     said."""
     played, best = decision.played, decision.best
     grade, verdict = decision.grade, decision.verdict
@@ -421,7 +422,7 @@ def check_review(state: GameState, decision: Decision, text: str) -> None:
     elif "was about as good as" in head:
         assert verdict is Verdict.WITHIN_ERROR, text
         assert grade is Grade.BEST, text
-        assert head.endswith(", within the error"), text
+        assert head.endswith(", within twice the error"), text
         assert decision.clear_loss == 0.0, text
     elif "no deeper than the hint's" in head:
         assert verdict is Verdict.HINTED, text
@@ -430,7 +431,7 @@ def check_review(state: GameState, decision: Decision, text: str) -> None:
         assert verdict is Verdict.WORSE, text
         assert grade is not Grade.BEST, text
         assert decision.clear_loss > 0.0, text
-    # One grade for one verdict, whatever the sizes: best within the error, never worse.
+    # One grade for one verdict, whatever the sizes: best within twice the error, never worse.
     assert (grade is Grade.BEST) == verdict.as_good, text
     cost = re.search(
         r"; this move: ([+-]?[\d.]+)(?: ± ([\d.]+))? points of lead over the best rival"
@@ -444,7 +445,7 @@ def check_review(state: GameState, decision: Decision, text: str) -> None:
             shown_chance(cost[3], mine.win - top.win, win_error)
         else:
             assert not chance(mine.win - top.win, win_error), text
-        if verdict is Verdict.WITHIN_ERROR:  # what it lost, as shown, within the error too
+        if verdict is Verdict.WITHIN_ERROR:  # what it lost, as shown, within twice the error too
             assert -float(cost[1]) <= CLEAR * number(cost[2]) + 0.15 + 1e-9, text
             if cost[3] is not None:
                 slack = 0.15 if "." in cost[3] else 1.5
@@ -681,7 +682,7 @@ def test_a_move_graded_best_is_never_said_to_cost_against_a_better_one() -> None
     line = check_line(state, decision, lambda action: outlook_of())
     assert "was about as good as" in line
     assert line.endswith(
-        "within the error; this move: -0.2 ± 0.3 points of lead over the best rival, "
+        "within twice the error; this move: -0.2 ± 0.3 points of lead over the best rival, "
         "-0.2 ± 0.3% chance to win"
     )
     assert "would have been" not in line
@@ -768,9 +769,9 @@ def test_a_hint_for_the_smaller_row_says_the_larger_gives_more_and_why_either_wi
     more = row_gain(state, seat, state.rows[larger.row or 0])
     assert f"row {(larger.row or 0) + 1} ({more:+d} for you) gives you more now" in hint
     # What the coach foresees of the round speaks for the larger row too: no reason but
-    # that the two are within the error.
+    # that the two are within twice the error.
     assert hint.endswith(
-        "is about as good (0.3 ± 0.5 points less lead, within the error), so either will do"
+        "is about as good (0.3 ± 0.5 points less lead, within twice the error), so either will do"
     )
 
 
@@ -908,7 +909,7 @@ def test_foresight_that_disagrees_with_the_gap_beside_it_is_not_quoted() -> None
 
 
 def test_one_rule_grades_a_move_and_words_it() -> None:
-    # "about as good, within the error" graded "good" once and "best" elsewhere.
+    # "about as good, within twice the error" graded "good" once and "best" elsewhere.
     state = first(
         lambda s: s.drawn_card is None and s.is_legal(DRAW) and len(s.legal_actions()) > 1
     )
@@ -926,7 +927,8 @@ def test_one_rule_grades_a_move_and_words_it() -> None:
     assert within.grade is Grade.BEST
     line = check_line(state, within, lambda action: outlook_of())
     assert (
-        "within the error; this move: 0.0 ± 0.5 points of lead over the best rival, -2 ± 1%" in line
+        "within twice the error; this move: 0.0 ± 0.5 points of lead over the best rival, -2 ± 1%"
+        in line
     )
     clear = decided(0.006, 0.002)  # 0.6 % lost, beyond three errors
     assert clear.verdict is Verdict.WORSE

@@ -202,7 +202,7 @@ def test_why_names_the_game_s_move_and_says_what_it_came_to() -> None:
 def test_an_answer_about_as_good_as_the_best_is_said_so() -> None:
     values = {DRAW: (0.50, 0.0), TAKE: (0.48, 0.0), PLACE: (0.30, 0.0)}
     puzzle = puzzle_of(decision_of(PLACE, values, paired=0.02))
-    assert puzzle.about_as_good(TAKE) == "about as good as the best, within the error"
+    assert puzzle.about_as_good(TAKE) == "about as good as the best, within twice the error"
     assert puzzle.about_as_good(DRAW) is None  # the best itself
     assert puzzle.about_as_good(PLACE) is None  # does not solve it
     clearly = {DRAW: (0.50, 0.0), TAKE: (0.495, 0.0), PLACE: (0.30, 0.0)}

@@ -33,7 +33,7 @@ Find a better move (d draws, 1-5 place or take, as in the game); a wrong first a
 is told what it is worth against the best, and gets a second try. Then the best move is
 shown with what it is worth, what your answer was worth, and why the best beats the move
 of the game; a shows it at once, n goes to the next puzzle, Esc leaves. An answer about
-as good as the best, within the error of the analysis, solves the puzzle. The results are
+as good as the best, within twice the error of the analysis, solves the puzzle. The results are
 kept under your name: coloretto stats shows how practice goes.
 
 Without FILE, the newest finished game whose review found any; review a game first with

@@ -278,7 +278,7 @@ def why_costly(
         line += _edge(state, seat, played, valuation, names, look=look, other=other)
     elif verdict is Verdict.WITHIN_ERROR:
         line = f"{_doing(played, state)} was about as good as {_doing(best, state)}, "
-        line += f"within the error; {cost}"
+        line += f"within twice the error; {cost}"
     elif verdict is Verdict.HINTED:
         line = (
             f"{_doing(best, state)} rated better on this look, which is no deeper than the "
@@ -613,7 +613,7 @@ def _comparison(state: GameState, valuation: Valuation, action: Action, other: A
     review share: "about 3.2 ± 0.6 points more lead over the best rival than drawing"
     (each measure only where it is better beyond ``CLEAR`` standard errors, with "though"
     what it is clearly worse in); else "drawing is about as good (0.8 ± 0.6 points more
-    lead, within the error), so either will do" (``_apart``); "" for exact figures (no
+    lead, within twice the error), so either will do" (``_apart``); "" for exact figures (no
     errors) not better."""
     mine, theirs = valuation.estimates[action], valuation.estimates[other]
     win_error, points_error = valuation.difference_error(action, other)
@@ -626,7 +626,7 @@ def _comparison(state: GameState, valuation: Valuation, action: Action, other: A
     if not more:
         if not points_error and not win_error:
             return ""
-        apart = f"({_apart(win, win_error, points, points_error)}, within the error)"
+        apart = f"({_apart(win, win_error, points, points_error)}, within twice the error)"
         return f"{_doing(other, state)} is about as good {apart}, so either will do"
     text = f"about {' and '.join(more)}"
     if more[-1].endswith("lead"):

@@ -20,7 +20,7 @@ blunder       15 or more                          6 or more
 A loss is only believed when it is beyond two standard errors of the difference between
 the two actions (``CLEAR``), measured deal by deal since every action is valued on the same
 deals (``Valuation.paired``). One rule (``Decision.verdict``) gives both the grade and the
-review's words: a move within that error of the best is "about as good, within the error"
+review's words: a move within that error of the best is "about as good, within twice the error"
 and graded best; a clear loss, however small, is graded good at least (never "best" beside a
 better move); a move the hint recommended in the game (``StoredHint``) is graded good when
 this look, no deeper than the hint's (no more deals), finds another clearly better.
@@ -124,7 +124,7 @@ class Verdict(Enum):
 
     BEST = "the best move"
     """The move played is the best, or valued alike (graded best)."""
-    WITHIN_ERROR = "about as good, within the error"
+    WITHIN_ERROR = "about as good, within twice the error"
     """Another rates better, but not beyond ``CLEAR`` standard errors (graded best)."""
     HINTED = "about as good as the hint's look"
     """Another rates clearly better on a look no deeper than that of the hint in the game,
@@ -437,7 +437,7 @@ class Decision:
     @property
     def graded_loss(self) -> float:
         """The loss the grade and the accuracy go by, by ``verdict``: none for the best
-        move or one within the error of it; ``clear_loss`` for a move clearly worse, at
+        move or one within twice the error of it; ``clear_loss`` for a move clearly worse, at
         least a good move's; a good move's for one the hint recommended that this look,
         no deeper than the hint's, finds clearly worse."""
         verdict = self.verdict

@@ -4,7 +4,7 @@ position as the player saw it (their seat to move, the table before their decisi
 
 An answer is checked against the review's analysis of that decision, with the review's own
 measures (``coloretto.play.coach``): it solves the puzzle when it is the best move or one
-the review would call about as good, within the error (``Decision.verdict``, the one rule
+the review would call about as good, within twice the error (``Decision.verdict``, the one rule
 the review's grades and words go by). A wrong first
 answer gets a second try (``MAX_TRIES``) and is told what it is worth against the best;
 then, or when the answer is asked for, the best move is shown with its value in plain words
@@ -107,7 +107,7 @@ class Puzzle:
         return replace(self.decision, played=action, hint=None)
 
     def solves(self, action: Action) -> bool:
-        """True when ``action`` is the best move or about as good, within the error (the
+        """True when ``action`` is the best move or about as good, within twice the error (the
         review's words), by the review's analysis; false for an illegal one."""
         if action not in self.decision.estimates:
             return False
@@ -140,11 +140,11 @@ class Puzzle:
 
     def about_as_good(self, action: Action) -> str | None:
         """How an answer that solves the puzzle without being the best move compares with
-        it, in the review's words ("about as good as the best, within the error"); ``None``
+        it, in the review's words ("about as good as the best, within twice the error"); ``None``
         for the best move itself and for an answer that does not solve the puzzle."""
         if not self.solves(action) or self.tried(action).verdict is Verdict.BEST:
             return None
-        return "about as good as the best, within the error"
+        return "about as good as the best, within twice the error"
 
     def where(self) -> str:
         """The decision in the game: "move 12, round 2"."""

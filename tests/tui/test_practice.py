@@ -252,7 +252,7 @@ async def test_an_answer_about_as_good_as_the_best_solves_it_and_is_said_so(
         assert (
             "Your answer (take row 1): chance to win 48% (± 2%); on average you end level "
             "with the best of the others (± 0.5 points); about as good as the best, within "
-            "the error (against the best: 0.0 ± 0.5 points of lead over the best rival, -2 ± "
+            "twice the error (against the best: 0.0 ± 0.5 points of lead over the best rival, -2 ± "
             "2% chance to win)."
         ) in told
     assert [r.outcome for r in read_results(DataDir(tmp_path)).results] == ["first"]

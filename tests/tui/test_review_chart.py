@@ -313,7 +313,7 @@ async def test_a_move_within_the_error_of_the_top_one_is_not_shown_worse(tmp_pat
         assert "; about as good: " in lines[1]
         assert "; best: " not in lines[1]
         assert "was about as good as" in lines[2]
-        assert "within the error; this move: -0.2 ± 0.3 points" in lines[2]
+        assert "within twice the error; this move: -0.2 ± 0.3 points" in lines[2]
         assert "would have been" not in lines[2]
 
 

@@ -187,7 +187,7 @@ class ReplayScreen(Screen[None]):
             best = describe_action(decision.best, before)
             ahead = " · n: next mistake" if self._mistake_ahead() else ""
             lost = cost_words(decision)
-            # A move within the error of the top one is not called worse than it.
+            # A move within twice the error of the top one is not called worse than it.
             top = "About as good: " if decision.verdict.as_good else "Best was: "
             return Text.assemble((top, "bold"), f"{best} (this move: {lost}){ahead}")
         if self.step == self.replay.last:

@@ -159,7 +159,7 @@ class ReviewChart(Vertical):
                 Text(f"Played: {describe_action(decision.played, state)}, the best move; {chance}")
             )
             return Text("\n").join(lines)
-        # A move within the error of the top one is not called worse than it.
+        # A move within twice the error of the top one is not called worse than it.
         top = "about as good" if decision.verdict.as_good else "best"
         better = f"{best.win:.0%} ({plus_minus(best.win_error)})"
         lines.append(
