@@ -463,7 +463,7 @@ def check_review(state: GameState, decision: Decision, text: str) -> None:
         assert f"was to {describe_action(hint.action, state)}" in text, text
         # The hint's own look at the same pair, when it is not this one: both figures.
         told = re.search(
-            r"the hint in the game was to [^;]*; its look, on (\d+) deals: ([+-]?[\d.]+)"
+            r"the hint in the game was to [^;]*; its analysis, on (\d+) deals: ([+-]?[\d.]+)"
             r"(?: ± [\d.]+)? points of lead over the best rival(?:, [^;]*?)? against " + DOING,
             text,
         )
@@ -1043,7 +1043,7 @@ def test_the_hint_and_the_review_name_the_same_alternative_with_both_looks() -> 
     line = check_line(state, played, look.__getitem__)
     assert "; this move: -3.6 ± 0.2 points of lead over the best rival; " in line
     assert line.endswith(
-        "the hint in the game was to draw a card; its look, on 32 deals: "
+        "the hint in the game was to draw a card; its analysis, on 32 deals: "
         "-14.2 ± 1.4 points of lead over the best rival, -10 ± 3% "
         "chance to win against drawing"
     )

@@ -323,7 +323,7 @@ def hint_words(decision: Decision, state: GameState) -> str | None:
         if told.estimates != decision.estimates and played in told.estimates:
             figures = _against(told, played, hint.action)
             said += (
-                f"; its look, on {told.samples} deals: {figures} against "
+                f"; its analysis, on {told.samples} deals: {figures} against "
                 f"{_doing(hint.action, state)}"
             )
         return said
