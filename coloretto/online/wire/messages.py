@@ -21,7 +21,7 @@ coloretto.online.wire.protocol.ProtocolError: move.ply: expected a whole number 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 import msgspec
 
@@ -609,21 +609,7 @@ ServerMessage = (
 )
 
 MESSAGES: dict[str, type[ServerMessage]] = {
-    str(cls.__struct_config__.tag): cls
-    for cls in (
-        WelcomeMessage,
-        LobbyMessage,
-        GameMessage,
-        MoveMessage,
-        PresenceMessage,
-        OverMessage,
-        ErrorMessage,
-        ChallengeMessage,
-        AccountMessage,
-        TablesMessage,
-        LadderMessage,
-        RatedMessage,
-    )
+    str(cls.__struct_config__.tag): cls for cls in get_args(ServerMessage)
 }
 """Each server message's ``type`` on the wire, and its class."""
 

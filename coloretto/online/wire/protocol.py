@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, get_args
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -698,28 +698,12 @@ Request = (
 )  # fmt: skip
 
 REQUESTS: dict[str, type[Request]] = {
-    str(cls.__struct_config__.tag): cls
-    for cls in (
-        Host,
-        Join,
-        Resume,
-        Watch,
-        Start,
-        Next,
-        Act,
-        Remove,
-        LockTable,
-        UnlockTable,
-        Challenge,
-        Register,
-        Tables,
-        Ladder,
-    )
+    str(cls.__struct_config__.tag): cls for cls in get_args(Request)
 }
 """Each request's ``type`` on the wire, and its class."""
 
 _REQUEST = msgspec.json.Decoder(Request)
-_OPENINGS = frozenset(("host", "join", "resume", "watch"))
+_OPENINGS = frozenset(str(cls.__struct_config__.tag) for cls in get_args(Opening))
 
 
 def parse_request(text: str | bytes) -> Request:
