@@ -238,11 +238,17 @@ def test_the_view_never_goes_backwards_and_a_move_is_sent_once_a_connection(
     assert run.shown == list(range(len(SCRIPT.moves)))
 
 
-def test_a_move_chosen_while_away_is_sent_once_on_coming_back() -> None:
+def at_jos_turn() -> Run:
+    """A client connected and told the game up to Jo's first turn."""
     run = Run()
     run.check(run.connect())
     while not SCRIPT.jos(run.told):
         step(run, "move")
+    return run
+
+
+def test_a_move_chosen_while_away_is_sent_once_on_coming_back() -> None:
+    run = at_jos_turn()
     step(run, "drop")
     step(run, "act")
     assert run.pending == run.told
@@ -254,10 +260,7 @@ def test_a_move_chosen_while_away_is_sent_once_on_coming_back() -> None:
 
 
 def test_a_move_sent_as_the_connection_dropped_is_sent_again_once() -> None:
-    run = Run()
-    run.check(run.connect())
-    while not SCRIPT.jos(run.told):
-        step(run, "move")
+    run = at_jos_turn()
     step(run, "act")
     assert run.sent == {run.told: 1}
     step(run, "drop")
@@ -271,10 +274,7 @@ def test_a_move_sent_as_the_connection_dropped_is_sent_again_once() -> None:
 
 
 def test_a_move_chosen_on_a_game_that_went_on_is_not_sent() -> None:
-    run = Run()
-    run.check(run.connect())
-    while not SCRIPT.jos(run.told):
-        step(run, "move")
+    run = at_jos_turn()
     step(run, "drop")
     step(run, "act")
     step(run, "missed")  # a bot played it for Jo meanwhile
