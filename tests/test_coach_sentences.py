@@ -27,7 +27,6 @@ from coloretto.bots import Estimate
 from coloretto.bots.arena import Arena, play_game
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, Rules, parse_record
 from coloretto.play.advice import (
-    NOT_THIS_ROUND,
     chance,
     doing,
     explain_hint,
@@ -272,11 +271,11 @@ def check_foresight(
         assert (int(first), int(of)) == (outlook.last_round_first, outlook.playouts), text
         assert int(first) >= 1, text
         assert not state.last_round, text
-    for said, who, colour, count, of, worth in re.findall(
+    for said, who, colour, unseen, count, of, worth in re.findall(
         "after "
         + DOING
-        + r"(?: \([+-]\d+ for you\))? (\w[\w ]*?) takes ([\w ]+?) in (\d+) of (\d+) "
-        r"\(([+-]\d+\.\d|0\.0) for (?:them|you) on average",
+        + r"(?: \([+-]\d+ for you\))? (\w[\w ]*?) takes ([\w ]+?)( \(none on the table yet\))? "
+        r"in (\d+) of (\d+) \(([+-]\d+\.\d|0\.0) for (?:them|you) on average",
         text,
     ):
         outlook = look(by_words[said])
@@ -285,6 +284,12 @@ def check_foresight(
         assert (int(count), int(of)) == (outlook.rival_colour_count, outlook.playouts), text
         assert who in (names[outlook.rival], "you"), text
         assert colour == CARD_NAMES[outlook.rival_colour], text
+        # A colour named that no open row holds, nor the card drawn, is said to be so.
+        open_rows = [cards for r, cards in enumerate(state.rows) if not state.rows_taken[r]]
+        seen = outlook.rival_colour == state.drawn_card or any(
+            outlook.rival_colour in cards for cards in open_rows
+        )
+        assert seen != bool(unseen), text
         assert abs(float(worth) - outlook.rival_gain) <= 0.05 + 1e-9, text
 
 
@@ -419,10 +424,9 @@ def check_review(state: GameState, decision: Decision, text: str) -> None:
         assert verdict is Verdict.BEST, text
         assert grade is Grade.BEST, text
         assert mine == top, text
-    elif "was about as good as" in head:
+    elif "was one of the best moves" in head:
         assert verdict is Verdict.WITHIN_ERROR, text
         assert grade is Grade.BEST, text
-        assert head.endswith(", within twice the error"), text
         assert decision.clear_loss == 0.0, text
     elif "no deeper than the hint's" in head:
         assert verdict is Verdict.HINTED, text
@@ -451,7 +455,7 @@ def check_review(state: GameState, decision: Decision, text: str) -> None:
                 slack = 0.15 if "." in cost[3] else 1.5
                 assert -float(cost[3]) <= CLEAR * number(cost[4]) + slack + 1e-9, text
     else:
-        assert verdict is Verdict.BEST, text
+        assert verdict.as_good, text
     if "was better for your chance to win" in text:
         assert top.win - mine.win > CLEAR * win_error, text
     if "was better for your lead over the best rival" in text:
@@ -570,11 +574,26 @@ def check_line(state: GameState, decision: Decision, look: Callable[[Action], Ou
     check_foresight(state, names, text, look)
     check_bears_out(state, text, decision.valuation, look)
     check_review(state, decision, text)
-    if decision.verdict is Verdict.BEST:  # compared with the best other move, as a hint is
-        hint = decision.hint
-        hinted = hint.action if hint is not None and not hint.recommends(decision.played) else None
-        check_edge(state, decision.played, decision.valuation, text, hinted)
+    if decision.verdict.as_good:  # compared as the hint compared it
+        check_edge(state, decision.played, decision.valuation, text, compared_by_hint(decision))
     return text
+
+
+def compared_by_hint(decision: Decision) -> Action | None:
+    """The move a review of a move graded best compares it with, in the hint's words: the
+    best, for one about as good; else the move the hint recommended, if another; else the
+    one the hint compared the move with, by the hint's look (when this look tells the two
+    apart); ``None``: the best other move by this look."""
+    hint, played = decision.hint, decision.played
+    if decision.verdict is Verdict.WITHIN_ERROR:
+        return decision.best
+    if hint is None:
+        return None
+    if not hint.recommends(played):
+        return hint.action
+    estimates = decision.estimates
+    other = second_best(hint.valuation, hint.action)
+    return other if other in estimates and estimates[other] != estimates[played] else None
 
 
 @settings(
@@ -680,11 +699,11 @@ def test_a_move_graded_best_is_never_said_to_cost_against_a_better_one() -> None
     decision = Decision(state.ply, state.current_player, played, estimates, paired, hint)
     assert decision.grade is Grade.BEST
     line = check_line(state, decision, lambda action: outlook_of())
-    assert "was about as good as" in line
-    assert line.endswith(
-        "within twice the error; this move: -0.2 ± 0.3 points of lead over the best rival, "
-        "-0.2 ± 0.3% chance to win"
-    )
+    assert line.split("; ")[0].endswith(" was one of the best moves")
+    assert (
+        "is about as good (0.2 ± 0.3 points more lead, 0.2 ± 0.3% more chance to win, "
+        "within twice the error), so either will do"
+    ) in line
     assert "would have been" not in line
 
 
@@ -905,7 +924,8 @@ def test_foresight_that_disagrees_with_the_gap_beside_it_is_not_quoted() -> None
         assert "about 1.0 ± 0.1 points more lead over the best rival than taking row" in hint
         worth = f"you take a row worth {gain + 0.3:+.1f} ± {error} on average"
         assert (worth in hint) == quoted, hint
-        assert hint.endswith(NOT_THIS_ROUND) != quoted, hint
+        # Not a reason nobody can check: that the round played out does not show why.
+        assert hint.endswith("playing the round out 12 times does not show why") != quoted, hint
 
 
 def test_one_rule_grades_a_move_and_words_it() -> None:
@@ -926,10 +946,10 @@ def test_one_rule_grades_a_move_and_words_it() -> None:
     assert within.verdict is Verdict.WITHIN_ERROR
     assert within.grade is Grade.BEST
     line = check_line(state, within, lambda action: outlook_of())
-    assert (
-        "within twice the error; this move: 0.0 ± 0.5 points of lead over the best rival, -2 ± 1%"
-        in line
-    )
+    assert line == (
+        "taking row 1 was one of the best moves; drawing is about as good (0.0 ± 0.5 points "
+        "of lead apart, 2 ± 1% more chance to win, within twice the error), so either will do"
+    ).replace("row 1", f"row {(take.row or 0) + 1}")
     clear = decided(0.006, 0.002)  # 0.6 % lost, beyond three errors
     assert clear.verdict is Verdict.WORSE
     assert clear.grade is Grade.GOOD
@@ -1009,7 +1029,9 @@ def test_a_review_says_which_measure_was_better_with_figures_that_bear_it_out() 
     )
     line = check_line(state, decision, look.__getitem__)
     assert line.startswith("drawing was better for your lead over the best rival: playing ")
-    assert f"takes pink in 9 of 12 ({gain + 2.2:+.1f} for them on average)" in line
+    on_table = any(Card.PINK in cards for cards in state.rows)
+    pink = "pink" if on_table else "pink (none on the table yet)"
+    assert f"takes {pink} in 9 of 12 ({gain + 2.2:+.1f} for them on average)" in line
 
 
 def test_the_hint_and_the_review_name_the_same_alternative_with_both_looks() -> None:

@@ -20,7 +20,7 @@ from coloretto.bots.guard import guarded_analysis
 from coloretto.bots.registry import make_bot
 from coloretto.bots.search import SearchBot
 from coloretto.engine import Action, PlayerView, Rules, new_game, record_text
-from coloretto.play.advice import NOT_THIS_ROUND, chance_figure, percent, why_costly
+from coloretto.play.advice import chance_figure, percent, why_costly
 from coloretto.play.analysis import analyse_decision
 from coloretto.play.coach import Decision, Grade, grade
 from coloretto.play.config import GameConfig
@@ -439,13 +439,14 @@ def test_why_a_move_was_costly_is_said_in_terms_of_the_table() -> None:
     )
     # Row 3 gives you more now than row 1, and no more to the others: no count on the
     # table says why row 1 is better, nor does the round played out (after row 3 you stay
-    # as far ahead of what the rival then takes): the sentence says so, and quotes no
-    # figure that says otherwise.
+    # as far ahead of what the rival then takes): the sentence says so rather than give a
+    # reason nobody can check, and quotes no figure that says otherwise.
     later = Decision(0, 0, Action.take(2), {**estimates, Action.take(0): Estimate(0.5, 4.0)})
     one, three = foresee(state, Action.take(0)), foresee(state, Action.take(2))
     assert 5 - one.rival_gain < 6 - three.rival_gain
     assert why_costly(state, later, names).plain == (
-        f"taking row 1 was better for your chance to win: {NOT_THIS_ROUND}; this move: -3.0 "
+        "taking row 1 was better for your chance to win: playing the round out 12 times does "
+        "not show why; this move: -3.0 "
         "points of lead over the best rival, -20% chance to win"
     )
 

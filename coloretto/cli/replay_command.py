@@ -45,7 +45,7 @@ Keys:
   Home / End          the deal / the end of the record
   ] or PageDown       the start of the next round
   [ or PageUp         the start of this round (again: of the round before)
-  n                   the next mistake or blunder (a game reviewed by coloretto review)
+  n                   the next inaccuracy, mistake or blunder (of a reviewed game)
   Enter               the score cards, at the end of a finished game
   m  all moves so far     r  the rules     ?  the keys     q  quit
 """

@@ -367,10 +367,11 @@ def _last_lines(last: Sequence[PlayedGame]) -> list[Text]:
 
 
 def rating_lines(rating: PersonRating, levels: Mapping[str, Rating]) -> list[str]:
-    """A person's rating in words: one number, where it stands among the bot ``levels``'
-    figures (weakest first; the figures it is measured against beside it, as the chart's
-    "the levels" line shows them), how sure it is and the games it counts; why an uncertain
-    one is low, and where the play so far likely stands; the games not rated.
+    """A person's rating in words: one number and where it stands among the bot
+    ``levels``' figures (weakest first; the figures it is measured against beside it, as
+    the chart's "the levels" line shows them), how sure it is and the games it counts, and
+    why an uncertain one is low; the games not rated. One placement, the number's: a
+    second one, of the play's likeliest skill, would read as another rating.
 
     >>> from coloretto.store.stats import RatingPoint
     >>> levels = {"easy": Rating(23.8, 2.0), "normal": Rating(39.3, 1.9)}
@@ -381,7 +382,6 @@ def rating_lines(rating: PersonRating, levels: Mapping[str, Rating]) -> list[str
       rating 184: below the easy level (easy 712)
       still uncertain (12 games)
       (what the games so far make sure of; it rises as more games make it surer)
-      so far your play is likeliest between the easy and normal levels
       2 games not rated: a bot without a rating
     """
     unrated = f"  {_count(rating.unrated, 'game')} not rated: a bot without a rating"
@@ -398,9 +398,6 @@ def rating_lines(rating: PersonRating, levels: Mapping[str, Rating]) -> list[str
     ]
     if now.sigma >= UNCERTAIN_SIGMA:
         lines.append("  (what the games so far make sure of; it rises as more games make it surer)")
-        likeliest, _ = among_levels(now.mu, {name: level.mu for name, level in levels.items()})
-        if likeliest != place:
-            lines.append(f"  so far your play is likeliest {likeliest}")
     return lines + ([unrated] if rating.unrated else [])
 
 

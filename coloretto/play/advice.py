@@ -258,9 +258,10 @@ def why_costly(
 ) -> Line:
     """The review of a decision in one sentence a player can check, by the rule its grade
     goes by too (``Decision.verdict``): the best move, compared in the hint's words
-    (``_comparison``, ``_why``) with the best other move, or with the move the hint
-    recommended when it was another; a move about as good as the best, within
-    the error; or why the best was better (``_counted``, else what the coach foresees), with
+    (``_comparison``, ``_why``) with the move the hint compared it with, or with the move
+    the hint recommended when it was another (``_hinted``); a move about as good as the
+    best, one of the best moves, compared with it in the same words; or why the best was
+    better (``_counted``, else what the coach foresees), with
     what the move came to against it: "taking row 2 gave you a 4th gray card on the gray
     side: row 2 (-1 for you), row 1 (+8 for you); this move: -6.2 ± 0.9 points of lead over
     the best rival, -18 ± 3% chance to win"; then what the hint in the game said, when it
@@ -272,13 +273,10 @@ def why_costly(
     verdict = decision.verdict
     if verdict is Verdict.BEST:
         line = f"{_doing(played, state)} was the best move"
-        # Against the move the hint recommended, if another: the pair the hint compared.
-        hint = decision.hint
-        other = hint.action if hint is not None and not hint.recommends(played) else None
-        line += _edge(state, seat, played, valuation, names, look=look, other=other)
-    elif verdict is Verdict.WITHIN_ERROR:
-        line = f"{_doing(played, state)} was about as good as {_doing(best, state)}, "
-        line += f"within twice the error; {cost}"
+        line += _edge(state, seat, played, valuation, names, look=look, other=_hinted(decision))
+    elif verdict is Verdict.WITHIN_ERROR:  # the hint's words for a move about as good
+        line = f"{_doing(played, state)} was one of the best moves"
+        line += _edge(state, seat, played, valuation, names, look=look, other=best)
     elif verdict is Verdict.HINTED:
         line = (
             f"{_doing(best, state)} rated better on this look, which is no deeper than the "
@@ -293,6 +291,23 @@ def why_costly(
     if (said := hint_words(decision, state)) is not None:
         line += f"; {said}"
     return Line((line,))
+
+
+def _hinted(decision: Decision) -> Action | None:
+    """The move a review of a best move compares it with, so that it says what the hint
+    said: the move the hint recommended, if another; else the one the hint compared it
+    with (``_second`` by the hint's look, which a deeper review may rank otherwise);
+    ``None`` (the best other by this look) without a hint, or when this look has no
+    such move apart from the played one."""
+    hint, played = decision.hint, decision.played
+    if hint is None:
+        return None
+    if not hint.recommends(played):
+        return hint.action
+    other = _second(hint.valuation, hint.action)
+    if other is None or _alike(decision.valuation, other, played):
+        return None
+    return other if other in decision.estimates else None
 
 
 def _better(decision: Decision) -> str:
@@ -427,12 +442,10 @@ def _counted(
     return None
 
 
-NOT_THIS_ROUND = (
-    "what you take this round does not show it: the analysis finds it in what the others "
-    "take and in the rounds after"
-)
-"""Why, when what the coach foresees of the round does not bear out the analysis' figures
-(``_bears_out``): the edge lies beyond the player's own row this round."""
+UNSHOWN = "does not show why"
+"""What the coach says of the rest of the round when it does not bear out the analysis'
+figures beside it (``_bears_out``): "playing the round out 12 times does not show why",
+rather than a reason nobody can check."""
 
 
 def _foreseen(
@@ -445,11 +458,11 @@ def _foreseen(
     valuation: Valuation,
 ) -> str:
     """What the coach foresees after ``best`` and after ``other``: the rest of the round
-    on the coach's playouts, in terms the player can check as it goes; ``NOT_THIS_ROUND``
-    when it does not bear out the analysis' figures beside it (``_bears_out``)."""
+    on the coach's playouts, in terms the player can check as it goes; that it does not
+    show why (``UNSHOWN``) when it does not bear out the analysis' figures beside it."""
     one, two = look(best), look(other)
     if not _bears_out(state, valuation, (best, one), (other, two)):
-        return NOT_THIS_ROUND
+        return f"playing the round out {one.playouts} times {UNSHOWN}"
     return (
         f"playing the round out {one.playouts} times, {_outlook(state, best, one, names)}; "
         f"{_outlook(state, other, two, names)}"
@@ -516,11 +529,20 @@ def _outlook(state: GameState, action: Action, outlook: Outlook, names: Sequence
     if outlook.rival is None or outlook.rival_colour is None:
         return words + " nobody else takes a row this round"
     name = _name(names[outlook.rival])
+    colour = CARD_NAMES[outlook.rival_colour]
+    if not _on_table(state, outlook.rival_colour):  # from the playouts' draws
+        colour += " (none on the table yet)"
     return (
-        f"{words} {name} takes {CARD_NAMES[outlook.rival_colour]} in "
+        f"{words} {name} takes {colour} in "
         f"{outlook.rival_colour_count} of {outlook.playouts} ({signed(outlook.rival_gain)} for "
         f"{'you' if name == 'you' else 'them'} on average)"
     )
+
+
+def _on_table(state: GameState, card: Card) -> bool:
+    """True when ``card``'s colour is in a row still open, or is the card drawn."""
+    open_rows = (cards for row, cards in enumerate(state.rows) if not state.rows_taken[row])
+    return card == state.drawn_card or any(card in cards for cards in open_rows)
 
 
 def forced(state: GameState) -> Action | None:
@@ -593,7 +615,9 @@ def explain_hint(
     look = outlook if outlook is not None else _foreseer(state)
     what = describe_action(action, state)
     second = _second(valuation, action)
-    reason = _hint_reason(state, seat, action, names, second)
+    # A row argued against only where the figures bear it out, not one about as good.
+    clearly = second if second is not None and _clearly_better(valuation, action, second) else None
+    reason = _hint_reason(state, seat, action, names, clearly)
     return f"{what}: {reason}" + _edge(state, seat, action, valuation, names, look=look)
 
 
@@ -606,6 +630,17 @@ def _second(valuation: Valuation, action: Action) -> Action | None:
     mine = estimates[action]
     others = [a for a in ranked(estimates) if a != action and estimates[a] != mine]
     return others[0] if others else None
+
+
+def _clearly_better(valuation: Valuation, action: Action, other: Action) -> bool:
+    """True when ``action`` is better than ``other`` beyond ``CLEAR`` standard errors of the
+    difference, in chance to win or in points (what ``_comparison`` calls better)."""
+    mine, theirs = valuation.estimates[action], valuation.estimates[other]
+    win_error, points_error = valuation.difference_error(action, other)
+    points = mine.margin - theirs.margin
+    return mine.win - theirs.win > CLEAR * win_error or (
+        points >= 0.1 and points > CLEAR * points_error
+    )
 
 
 def _comparison(state: GameState, valuation: Valuation, action: Action, other: Action) -> str:
@@ -681,7 +716,7 @@ def _edge(
     text = f"; {words}"
     if _table_favours(state, seat, second, action, names):  # why this one, then
         why = _why(state, seat, action, second, names, valuation=valuation, look=look, past=False)
-        if why != NOT_THIS_ROUND or not words.endswith("either will do"):
+        if not why.endswith(UNSHOWN) or not words.endswith("either will do"):
             text += f": {why}"
     return text
 
@@ -711,7 +746,7 @@ def _hint_reason(
     """What the hinted ``action`` does now, by the table: the row taken and the next best
     for you; the best row left when drawing; the row the card builds for you, or what it
     is worth to the others there and on ``second``'s row (the move the hint compares it
-    with)."""
+    with, given only when the action is clearly better than it)."""
     rows = state.rows
     open_rows = [r for r, cards in enumerate(rows) if cards and not state.rows_taken[r]]
     if action.kind is ActionKind.TAKE and action.row is not None:

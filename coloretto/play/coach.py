@@ -109,13 +109,9 @@ class Grade(Enum):
 
     @property
     def is_flaw(self) -> bool:
-        """True for an inaccuracy, a mistake or a blunder: a decision worth pointing out."""
+        """True for an inaccuracy, a mistake or a blunder: a decision worth pointing out
+        (what the replay's "next mistake" key finds, and practice brings back)."""
         return self in (Grade.INACCURACY, Grade.MISTAKE, Grade.BLUNDER)
-
-    @property
-    def is_error(self) -> bool:
-        """True for a mistake or a blunder (what the replay's "next mistake" key finds)."""
-        return self in (Grade.MISTAKE, Grade.BLUNDER)
 
 
 class Verdict(Enum):

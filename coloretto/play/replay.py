@@ -103,12 +103,13 @@ class Replay:
         return self.hints.get(step - 1) if step >= 1 else None
 
     def next_mistake(self, step: int) -> int | None:
-        """The first step after ``step`` that a mistake or a blunder led to."""
+        """The first step after ``step`` that an inaccuracy, a mistake or a blunder led to
+        (what ``n`` finds, and what practice brings back)."""
         return next(
             (
                 later
                 for later in range(step + 1, len(self.states))
-                if (decision := self.decision(later)) is not None and decision.grade.is_error
+                if (decision := self.decision(later)) is not None and decision.grade.is_flaw
             ),
             None,
         )

@@ -175,7 +175,7 @@ REPLAY_KEYS: tuple[Key, ...] = (
     Key(
         "n",
         "Next mistake",
-        ("the next mistake or blunder (of a reviewed game)",),
+        ("the next inaccuracy, mistake or blunder (of a reviewed game)",),
         (("n,N", "next_mistake"),),
         "replay-next-mistake",
     ),

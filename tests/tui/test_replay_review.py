@@ -1,5 +1,5 @@
 """A game reviewed by the coach, replayed: grades in the move list, the best move instead of
-a weaker one in the turn bar, ``n`` to the next mistake."""
+a weaker one in the turn bar, ``n`` to the next inaccuracy, mistake or blunder."""
 
 from __future__ import annotations
 
@@ -87,7 +87,9 @@ async def test_grades_best_moves_and_the_next_mistake_key() -> None:
         assert "? mistake" in text_of(screen.query_one(Notice))
         await pilot.press("n")
         assert screen.step == 10
-        assert "No mistake or blunder after this move" in text_of(screen.query_one(Notice))
+        assert "No inaccuracy, mistake or blunder after this move" in text_of(
+            screen.query_one(Notice)
+        )
         await pilot.press("right", "right", "right")  # move 13: the best move, no mark
         assert screen.step == 13
         assert "Best was" not in text_of(screen.query_one(TurnBar))
@@ -136,7 +138,7 @@ async def test_n_is_offered_while_a_mistake_lies_ahead() -> None:
         screen = screen_of(pilot)
         assert "n" in await footer_keys(pilot)
         await pilot.press("question_mark")
-        assert "next mistake" in text_of(screen.query_one(Notice))
+        assert "n: the next inaccuracy, mistake or blunder" in text_of(screen.query_one(Notice))
         await pilot.press("n", "n")  # the last mistake: none ahead
         await pilot.pause()
         assert screen.step == 10
@@ -151,7 +153,7 @@ async def test_n_is_offered_while_a_mistake_lies_ahead() -> None:
 async def test_n_in_a_game_reviewed_without_mistakes_is_not_offered() -> None:
     record = load_record(to_record(random_game(5), NAMES))
     states = positions(record)
-    review = Review("search", 0, {4: judged(states, 4, 0.07)})  # an inaccuracy at most
+    review = Review("search", 0, {4: judged(states, 4, 0.03)})  # a good move at most
     app = ReplayApp(Replay.from_record(with_review(record, review), "game.json"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -159,8 +161,8 @@ async def test_n_in_a_game_reviewed_without_mistakes_is_not_offered() -> None:
         assert "n" not in await footer_keys(pilot)
         await pilot.press("n")
         assert screen.step == 0
-        assert "found no mistake or blunder" in text_of(screen.query_one(Notice))
-        await pilot.press(*["right"] * 5)  # move 5: the inaccuracy
+        assert "found no inaccuracy, mistake or blunder" in text_of(screen.query_one(Notice))
+        await pilot.press(*["right"] * 5)  # move 5: the good move
         bar = text_of(screen.query_one(TurnBar))
         assert "Best was: " in bar
         assert "next mistake" not in bar

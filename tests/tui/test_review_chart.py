@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from coloretto.engine import GameRecord
+from coloretto.play.advice import signed
 from coloretto.play.coach import Decision, Grade, StoredHint, Valuation
 from coloretto.play.keeper import Keeper
 from coloretto.play.replay import Replay
@@ -70,7 +71,7 @@ def test_the_flaws_are_marked_by_glyph_under_their_bars_and_the_selection_by_a_c
     for place, decision in enumerate(mine):  # a cell each: the mark right under its bar
         glyph = MARKS.get(decision.grade, " ")
         assert marks.ljust(5 + len(mine))[5 + place] == glyph
-    assert any(d.grade.is_error for d in mine)  # the made-up game has some
+    assert any(d.grade.is_flaw for d in mine)  # the made-up game has some
     assert set(marks) - {" "} == {MARKS[d.grade] for d in mine if d.grade in MARKS}
     assert axis.index("▲") == 5 + 4
     assert axis.startswith("  0%┼1")  # round 1 starts at the first bar
@@ -105,8 +106,10 @@ async def test_the_keys_move_through_the_decisions_and_p_shows_the_next_persons(
         assert chart.selected == count - 1
         await pilot.press("right")  # no further
         assert chart.selected == count - 1
-        await pilot.press("home", "n")  # the first mistake or blunder after the first decision
-        errors = [i for i, p in enumerate(chart.points) if p.grade and p.grade.is_error]
+        await pilot.press(
+            "home", "n"
+        )  # the first inaccuracy, mistake or blunder after the first decision
+        errors = [i for i, p in enumerate(chart.points) if p.grade and p.grade.is_flaw]
         first = next(i for i in errors if i > 0)
         assert chart.selected == first
         point = chart.points[first]
@@ -115,7 +118,12 @@ async def test_the_keys_move_through_the_decisions_and_p_shows_the_next_persons(
         assert point.decision.grade.value in shown
         assert "best: " in shown
         assert "Why: " in shown
-        assert f"chance to win after it {point.win:.0%}" in shown
+        # Both measures of each move, so a move called better is seen better in one.
+        played = point.decision.estimates[point.decision.played]
+        best = point.decision.estimates[point.decision.best]
+        assert f"after it chance to win {point.win:.0%}" in shown
+        assert f"lead over the best rival {signed(played.margin)} (± " in shown
+        assert f"{signed(best.margin)} (± {best.margin_error:.1f}) points" in shown
         await pilot.pause()
         drawn = chart_text(chart)
         assert "▲" in drawn
@@ -312,8 +320,8 @@ async def test_a_move_within_the_error_of_the_top_one_is_not_shown_worse(tmp_pat
         assert "best · as hinted" in lines[0]
         assert "; about as good: " in lines[1]
         assert "; best: " not in lines[1]
-        assert "was about as good as" in lines[2]
-        assert "within twice the error; this move: -0.2 ± 0.3 points" in lines[2]
+        assert "was one of the best moves; " in lines[2]
+        assert "is about as good (0.2 ± 0.3 points more lead" in lines[2]
         assert "would have been" not in lines[2]
 
 
@@ -340,7 +348,7 @@ async def test_n_without_a_mistake_says_so_under_the_chart_covering_nothing(
         await pilot.press("n")
         await pilot.pause()
         assert chart.selected == 0
-        assert "n: no mistake or blunder in these decisions." in chart_text(chart)
+        assert "n: no inaccuracy, mistake or blunder in these decisions." in chart_text(chart)
         assert not app.query("Toast")  # no pop-up over the review
         assert "accuracy 100%" in text_of(screen.query_one("#review-body", Static))
         await pilot.press("right")  # the next key: the legend again

@@ -5,7 +5,7 @@ players, top bar and turn bar, as they were after each action. The keys: Right/L
 action forward/back, Home/End jump to the start/end, PageUp/PageDown (or ``[``/``]``) to the
 start of the previous/next round, Enter shows the score cards once the game is over. A game
 reviewed by the coach (``coloretto review``) shows each move's grade, the best move instead
-of a weaker one in the turn bar, ``n`` jumps to the next mistake or blunder, and ``c``
+of a weaker one in the turn bar, ``n`` jumps to the next inaccuracy, mistake or blunder, and ``c``
 shows the review's chart of each person's chance to win (Enter there goes to the move).
 """
 
@@ -279,7 +279,7 @@ class ReplayScreen(Screen[None]):
         self.show_step(step)
 
     def action_next_mistake(self) -> None:
-        """``n``: the next mistake or blunder of a reviewed game."""
+        """``n``: the next inaccuracy, mistake or blunder of a reviewed game."""
         replay = self.replay
         if replay.review is None:
             self.notice.say(
@@ -289,10 +289,14 @@ class ReplayScreen(Screen[None]):
             return
         step = replay.next_mistake(self.step)
         if step is None and replay.next_mistake(0) is None:
-            self.notice.say("The coach's review found no mistake or blunder in this game.")
+            self.notice.say(
+                "The coach's review found no inaccuracy, mistake or blunder in this game."
+            )
             return
         if step is None:
-            self.notice.say("No mistake or blunder after this move (Home: back to the deal).")
+            self.notice.say(
+                "No inaccuracy, mistake or blunder after this move (Home: back to the deal)."
+            )
             return
         self.show_step(step)
 

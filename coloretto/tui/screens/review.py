@@ -26,9 +26,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import ProgressBar, Static
 
+from coloretto.bots import Estimate
 from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord, GameState
-from coloretto.play.advice import why_costly
+from coloretto.play.advice import signed, why_costly
 from coloretto.play.coach import Decision, Grade
 from coloretto.play.config import possessive
 from coloretto.play.practice import Puzzle, puzzles
@@ -45,6 +46,23 @@ from coloretto.tui.screens.practice import PracticeScreen
 from coloretto.tui.summary import costly_list, hint_text
 from coloretto.tui.widgets import KeysBar
 from coloretto.tui.widgets.win_chart import ChartPoint, WinChart, mark_style
+
+
+def standing(estimate: Estimate, *, short: bool = False) -> str:
+    """Where a move leaves the player by the analysis, in both measures a move is graded
+    by (so that a move called better is seen better in one): "chance to win 16% (± 0.1%),
+    lead over the best rival -3.2 (± 0.4) points" (``short``: the figures alone).
+
+    >>> standing(Estimate(0.16, -3.24, 0.001, 0.4))
+    'chance to win 16% (± 0.1%), lead over the best rival -3.2 (± 0.4) points'
+    >>> standing(Estimate(0.16, -1.0, 0.001, 0.3), short=True)
+    '16% (± 0.1%), -1.0 (± 0.3) points'
+    """
+    chance = f"{estimate.win:.0%} ({plus_minus(estimate.win_error)})"
+    lead = f"{signed(estimate.margin)} (± {estimate.margin_error:.1f}) points"
+    return (
+        f"{chance}, {lead}" if short else f"chance to win {chance}, lead over the best rival {lead}"
+    )
 
 
 class StopReview(Exception):
@@ -153,7 +171,7 @@ class ReviewChart(Vertical):
         lines = [Text.assemble(where, grade_words(decision.grade, plain=self.app.no_color))]
         if decision.hint is not None:  # the hint given in the game, beside the verdict
             lines[0].append_text(hint_text(decision.hint, decision.played, state))
-        chance = f"chance to win after it {played.win:.0%} ({plus_minus(played.win_error)})"
+        chance = f"after it {standing(played)}"
         if decision.best == decision.played:
             lines.append(
                 Text(f"Played: {describe_action(decision.played, state)}, the best move; {chance}")
@@ -161,7 +179,7 @@ class ReviewChart(Vertical):
             return Text("\n").join(lines)
         # A move within twice the error of the top one is not called worse than it.
         top = "about as good" if decision.verdict.as_good else "best"
-        better = f"{best.win:.0%} ({plus_minus(best.win_error)})"
+        better = standing(best, short=True)
         lines.append(
             Text(
                 f"Played: {describe_action(decision.played, state)}, {chance}; {top}: "

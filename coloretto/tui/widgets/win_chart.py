@@ -271,7 +271,7 @@ def legend(share: float, width: int = 80, *, plain: bool = False) -> Text:
 
 class WinChart(Widget, can_focus=True):
     """A player's chance to win after each decision, with one decision selected
-    (←/→ or h/l, Home/End, ``n`` the next mistake or blunder)."""
+    (←/→ or h/l, Home/End, ``n`` the next inaccuracy, mistake or blunder)."""
 
     DEFAULT_CSS = """
     WinChart {
@@ -353,20 +353,21 @@ class WinChart(Widget, can_focus=True):
             self.selected = 0 if which == "first" else len(self.points) - 1
 
     def action_next_mistake(self) -> None:
-        """``n``: the next mistake or blunder (from the start again after the last); when
-        there is none, the chart says so under itself (a pop-up would cover the review)."""
+        """``n``: the next inaccuracy, mistake or blunder (from the start again after the
+        last); when there is none, the chart says so under itself (a pop-up would cover the
+        review)."""
         count = len(self.points)
         for step in range(1, count + 1):
             index = (self.selected + step) % count
             grade = self.points[index].grade
-            if grade is not None and grade.is_error:
+            if grade is not None and grade.is_flaw:
                 self.selected = index
                 return
         analysed = all(point.decision is not None for point in self.points)
         self.note = (
-            "n: no mistake or blunder in these decisions."
+            "n: no inaccuracy, mistake or blunder in these decisions."
             if analysed
-            else "n: no mistake or blunder in the decisions analysed so far."
+            else "n: no inaccuracy, mistake or blunder in the decisions analysed so far."
         )
 
     def rows_for(self, height: int) -> int:
