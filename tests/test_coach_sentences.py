@@ -394,7 +394,8 @@ def check_edge(
 
 def check_placement_hint(state: GameState, action: Action, valuation: Valuation, text: str) -> None:
     """A hint to put the card on a row names no other row than the one the hint compares
-    it with, and never gives a row it feeds the others as the reason."""
+    it with, never gives a row it feeds the others as the reason, and argues against that
+    row only when the figures find the hinted move clearly better."""
     head = text.split("; about", 1)[0].split(" is about as good", 1)[0]
     second = next(
         (
@@ -408,6 +409,11 @@ def check_placement_hint(state: GameState, action: Action, valuation: Valuation,
     for row in re.findall(r"\brow (\d)", head):
         assert int(row) - 1 in rows, text
     assert not re.search(r"it makes row \d \([^)]*\), rather than", head), text
+    # A row argued against ("rather than row 2 (+8 for Ben)") is one the figures find
+    # clearly worse, never one they call about as good.
+    if " rather than row " in head:
+        assert second is not None, text
+        assert "either will do" not in text, text
 
 
 def check_review(state: GameState, decision: Decision, text: str) -> None:
@@ -591,8 +597,9 @@ def compared_by_hint(decision: Decision) -> Action | None:
         return None
     if not hint.recommends(played):
         return hint.action
-    estimates = decision.estimates
-    other = second_best(hint.valuation, hint.action)
+    estimates, told = decision.estimates, hint.valuation.estimates
+    ranks = (a for a in ranked(told) if told[a] != told[hint.action])
+    other = next(ranks, None)
     return other if other in estimates and estimates[other] != estimates[played] else None
 
 
