@@ -100,8 +100,9 @@ def check_worth(state: GameState, seat: int, names: Sequence[str], text: str) ->
         cards = cards_of(state, int(row) - 1)
         for part in inside.split(", "):
             found = re.fullmatch(r"(?:at most )?([+-]\d+)(?: at best)? for (.+)", part)
-            if part == "nothing for the others":
-                found = re.fullmatch(r"(\+0) for (the others)", "+0 for the others")
+            assert not re.match(r"[+-]0 ", part), text  # "nothing for you", never "+0"
+            if part.startswith("nothing for "):
+                found = re.fullmatch(r"(\+0) for (.+)", "+0" + part.removeprefix("nothing"))
             if part == "nobody else takes it":
                 assert not others(state, seat), text
                 continue
@@ -156,7 +157,8 @@ def check_take_hint(state: GameState, seat: int, action: Action, text: str) -> N
     rows = state.rows
     gain = row_gain(state, seat, rows[action.row])
     now = state.scores()[seat]
-    assert f"{gain:+d} for you now ({now} → {now + gain})" in text, text
+    worth = f"{gain:+d}" if gain else "nothing"
+    assert f"{worth} for you now ({now} → {now + gain})" in text, text
     rest = [
         row_gain(state, seat, cards)
         for r, cards in enumerate(rows)
@@ -171,9 +173,9 @@ def check_take_hint(state: GameState, seat: int, action: Action, text: str) -> N
         else:
             assert "gives you more now" in text, text
             assert top > gain, text
-        named = re.search(r"row (\d) \(([+-]\d+) for you\)", text.split("now", 1)[1])
+        named = re.search(r"row (\d) \(([+-]\d+|nothing) for you\)", text.split("now", 1)[1])
         assert named is not None, text
-        assert int(named[2]) == top, text
+        assert (0 if named[2] == "nothing" else int(named[2])) == top, text
 
 
 def check_draw_hint(state: GameState, seat: int, text: str) -> None:
@@ -212,18 +214,19 @@ def net_figures(text: str, said: str) -> tuple[float, float] | None:
     found = re.search(start + r" you take a row worth ([+-]\d+\.\d|0\.0)(?: ± ([\d.]+))? ", text)
     if found is not None:
         return float(found[1]), number(found[2])
-    if (row := re.search(start + r" \(([+-]\d+) for you\)([^;]*)", text)) is None:
+    if (row := re.search(start + r" \(([+-]\d+|nothing) for you\)([^;]*)", text)) is None:
         return None
     rival = re.search(r"\(([+-]\d+\.\d|0\.0) for them on average\)", row[2])
-    return float(row[1]) - (float(rival[1]) if rival is not None else 0.0), 0.0
+    now = 0.0 if row[1] == "nothing" else float(row[1])
+    return now - (float(rival[1]) if rival is not None else 0.0), 0.0
 
 
 def check_bears_out(
     state: GameState, text: str, valuation: Valuation, look: Callable[[Action], Outlook]
 ) -> None:
     """What the coach foresees after the better move and the other agrees with the
-    analysis' figures beside it: the better one does as much for your lead this round at
-    least, by the figures quoted; in the last round, when nobody else takes a row after
+    analysis' figures beside it: the better one does more for your lead this round, by
+    the figures quoted; in the last round, when nobody else takes a row after
     either, the difference within ``CLEAR`` errors of the analysis' points."""
     found = re.search(
         "playing the round out \\d+ times, after " + DOING + "[^;]*; after " + DOING, text
@@ -235,7 +238,7 @@ def check_bears_out(
     one, two = net_figures(text, found[1]), net_figures(text, found[2])
     if one is None or two is None:
         return
-    assert one[0] >= two[0] - 1e-9, text
+    assert one[0] > two[0] + 1e-9, text  # the same for both would be no reason
     if state.last_round and look(better).rival is None and look(other).rival is None:
         estimates = valuation.estimates
         points = estimates[better].margin - estimates[other].margin
@@ -255,7 +258,7 @@ def check_foresight(
         assert "on average" not in text, text
         return
     for said, worth, error in re.findall(
-        "after " + DOING + r"(?: \([+-]\d+ for you\))? you take a row worth "
+        "after " + DOING + r"(?: \((?:[+-]\d+|nothing) for you\))? you take a row worth "
         r"([+-]\d+\.\d|0\.0)(?: ± ([\d.]+))? on average",
         text,
     ):
@@ -272,10 +275,9 @@ def check_foresight(
         assert int(first) >= 1, text
         assert not state.last_round, text
     for said, who, colour, unseen, count, of, worth in re.findall(
-        "after "
-        + DOING
-        + r"(?: \([+-]\d+ for you\))? (\w[\w ]*?) takes ([\w ]+?)( \(none on the table yet\))? "
-        r"in (\d+) of (\d+) \(([+-]\d+\.\d|0\.0) for (?:them|you) on average",
+        "after " + DOING + r"(?: \((?:[+-]\d+|nothing) for you\))? (\w[\w ]*?) takes ([\w ]+?)"
+        r"( \(none on the table yet\))? in (\d+) of (\d+) "
+        r"\(([+-]\d+\.\d|0\.0) for (?:them|you) on average",
         text,
     ):
         outlook = look(by_words[said])

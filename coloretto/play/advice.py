@@ -96,10 +96,15 @@ def _for_others(gain: int) -> str:
     return f"{gain:+d} at best for the others"
 
 
+def _for(gain: int, who: str) -> str:
+    """What a row is worth to ``who``: ``+5 for you``, ``nothing for Ben`` (never "+0")."""
+    return f"{gain:+d} for {who}" if gain else f"nothing for {who}"
+
+
 def _worth(row: int, gain: int, who: str = "you", *more: str) -> str:
     """``row 2 (+5 for you)``: a row (0-based in) and what it is worth to ``who`` now,
     then ``more`` of it (``row 2 (+5 for you, at most +3 for the others)``)."""
-    return f"row {row + 1} ({', '.join((f'{gain:+d} for {who}', *more))})"
+    return f"row {row + 1} ({', '.join((_for(gain, who), *more))})"
 
 
 def _others_worth(row: int, gain: int) -> str:
@@ -412,7 +417,7 @@ def _counted(
             spared = _rival(state, seat, rows[other.row], names)
             if rival.gain > spared.gain and rival.gain > 0:
                 left = "left" if past else "leaves"
-                kept = _worth(best.row, theirs, "you", f"{rival.gain:+d} for {rival.name}")
+                kept = _worth(best.row, theirs, "you", _for(rival.gain, rival.name))
                 return (
                     f"{what} {left} {kept} to {rival.name}, rather than "
                     f"{_others_worth(other.row, spared.gain)}"
@@ -425,7 +430,7 @@ def _counted(
         risk = _last_round_risk(state, past=past)
         if (rival.gain > 0 and rival.gain >= theirs - 1) or risk is not None:
             left = "left" if past else "leaves"
-            more = [f"{rival.gain:+d} for {rival.name}"] if rival.gain > 0 else []
+            more = [_for(rival.gain, rival.name)] if rival.gain > 0 else []
             text = f"drawing {left} {_worth(best.row, theirs, 'you', *more)} on the table"
             return f"{text}; {risk}" if risk else text
     if other.kind is ActionKind.PLACE and other.row is not None and best.row is not None:
@@ -490,8 +495,8 @@ def _bears_out(
     other: tuple[Action, Outlook],
 ) -> bool:
     """True when what the coach foresees after the better action and the other agrees
-    with the analysis' figures that say it is better: the better one does as much for the
-    seat's lead this round at least, as the sentence says it (``_net``); and in the last
+    with the analysis' figures that say it is better: the better one does more for the
+    seat's lead this round, as the sentence says it (``_net``); and in the last
     round, when nobody else takes a row after either (the lead then moves as the seat's
     points do), the two differ by the analysis' points within ``CLEAR`` standard errors
     of both."""
@@ -499,7 +504,7 @@ def _bears_out(
     if one is None or two is None:
         return True
     net, net_error = one[0] - two[0], math.hypot(one[1], two[1])
-    if net < 0:
+    if net <= 0:  # the same for both is no reason either
         return False
     if not state.last_round or best[1].rival is not None or other[1].rival is not None:
         return True
@@ -516,7 +521,7 @@ def _outlook(state: GameState, action: Action, outlook: Outlook, names: Sequence
     words = f"after {_doing(action, state)}"
     if action.kind is ActionKind.TAKE and action.row is not None:
         seat = state.current_player
-        words += f" ({row_gain(state, seat, state.rows[action.row]):+d} for you)"
+        words += f" ({_for(row_gain(state, seat, state.rows[action.row]), 'you')})"
     if outlook.mine is not None:
         error = _error(f"{outlook.mine_error:.1f}")
         words += f" you take a row worth {signed(outlook.mine)}{error} on average"
@@ -752,7 +757,7 @@ def _hint_reason(
     if action.kind is ActionKind.TAKE and action.row is not None:
         gain = row_gain(state, seat, rows[action.row])
         now = state.scores()[seat]
-        text = f"{gain:+d} for you now ({now} → {now + gain})"
+        text = f"{_for(gain, 'you')} now ({now} → {now + gain})"
         rest = {r: row_gain(state, seat, rows[r]) for r in open_rows if r != action.row}
         if not rest:
             text = f"the only row you can take; {text}"
@@ -825,7 +830,7 @@ def _placement_reason(
             text += f", rather than {_worth(there, gift.gain, gift.name)}"
         return text
     mine = row_gain(state, seat, _placed(state, row))
-    return f"there it makes {_worth(row, mine, 'you', f'{rival.gain:+d} for {rival.name}')}"
+    return f"there it makes {_worth(row, mine, 'you', _for(rival.gain, rival.name))}"
 
 
 def doing(action: Action, state: GameState) -> str:
