@@ -35,9 +35,9 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosedOK
 
+from coloretto.online.server.connection import GuardedConnection, text_frame
 from coloretto.online.server.database import SharedDatabase, StoreError
 from coloretto.online.server.limits import Bucket, Limits
 from coloretto.online.wire.messages import MAX_MESSAGE
@@ -168,15 +168,15 @@ class RelayedConnection:
 
 def deliver(connections: Any, text: str) -> None:
     """Send ``text`` to ``connections``, this process's own and relayed ones alike, without
-    waiting for any."""
-    own = []
+    waiting for any: the frame is made once for all of this process's own."""
+    frame = None
     for connection in connections:
         if isinstance(connection, RelayedConnection):
             connection.push(text)
         else:
-            own.append(connection)
-    if own:
-        broadcast(own, text)
+            if frame is None:
+                frame = text_frame(text)
+            connection.write(frame)
 
 
 class Relay:
@@ -193,7 +193,7 @@ class Relay:
         self._outbox: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._senders: dict[str, asyncio.Task[None]] = {}
         self._inbox: asyncio.Queue[str] = asyncio.Queue()
-        self.passed: dict[str, tuple[str, ServerConnection]] = {}
+        self.passed: dict[str, tuple[str, GuardedConnection]] = {}
         """This process's clients passed on, by number: the process and the connection."""
         self.served: dict[str, RelayedConnection] = {}
         """Clients of other processes served here, by number, until their handler ends
@@ -235,7 +235,7 @@ class Relay:
     def forward(  # noqa: PLR0917 (what the other process needs of the client)
         self,
         to: str,
-        ws: ServerConnection,
+        ws: GuardedConnection,
         address: str,
         route: Route,
         first: str,
@@ -366,7 +366,7 @@ class Relay:
         kind, number = message["k"], str(message["c"])
         if kind == "out":
             if (passed := self.passed.get(number)) is not None:
-                broadcast([passed[1]], str(message["t"]))
+                passed[1].push(str(message["t"]))
         elif kind == "end":
             if (passed := self.passed.pop(number, None)) is not None:
                 code, reason = int(message["code"]), str(message["r"])[:120]
@@ -389,7 +389,7 @@ class Relay:
         elif kind == "close" and (left := self.served.get(number)) is not None:
             left.feed(None)  # read to its end: its handler ends, then it is forgotten
 
-    def _close(self, ws: ServerConnection, code: int, reason: str) -> None:
+    def _close(self, ws: GuardedConnection, code: int, reason: str) -> None:
         task = asyncio.get_running_loop().create_task(ws.close(code, reason))
         self._tasks.append(task)
         task.add_done_callback(self._tasks.remove)
