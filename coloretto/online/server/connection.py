@@ -21,7 +21,6 @@ and a connection that leaves more than ``Limits.max_unread`` bytes unread is cut
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import struct
 from collections.abc import AsyncIterator
@@ -124,7 +123,7 @@ class GuardedConnection(asyncio.Protocol):
         """When the connection was made (while in its handshake), then last heard from."""
         self.pinged: float | None = None
         """When a keepalive ping went unanswered since (``None``: none waits)."""
-        self._inbox: collections.deque[str | bytes] = collections.deque()
+        self._inbox: list[str | bytes] = []
         self._waiter: asyncio.Future[None] | None = None
         self._parts: tuple[bool, list[bytes]] | None = None
         """A fragmented message so far: whether it is text, and its frames' data."""
@@ -200,6 +199,7 @@ class GuardedConnection(asyncio.Protocol):
         if protocol.state is State.OPEN:
             self.host = request.headers.get("Host")
             self.gate.opened(self)
+        request.headers.clear()  # the protocol's parser keeps the request: not its headers
 
     def respond(self, status: HTTPStatus, text: str) -> Response:
         """A plain text HTTP answer to the handshake, in place of the upgrade."""
@@ -274,7 +274,7 @@ class GuardedConnection(asyncio.Protocol):
                 await self._waiter
             finally:
                 self._waiter = None
-        message = self._inbox.popleft()
+        message = self._inbox.pop(0)
         if len(self._inbox) == MAX_QUEUE - 1 and self.transport is not None:
             self.transport.resume_reading()
         return message

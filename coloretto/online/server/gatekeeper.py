@@ -27,6 +27,7 @@ import re
 import ssl
 from collections.abc import Awaitable, Callable, Sequence
 from http import HTTPStatus
+from typing import cast
 
 from websockets.datastructures import Headers
 from websockets.frames import CloseCode
@@ -184,9 +185,7 @@ class Gatekeeper:
 
     def opened(self, connection: GuardedConnection) -> None:
         """``connection`` is let through its handshake: its handler serves it."""
-        task = asyncio.get_running_loop().create_task(self._serve(connection))
-        self.served.add(task)
-        task.add_done_callback(self.served.discard)
+        self.served.add(asyncio.get_running_loop().create_task(self._serve(connection)))
 
     async def _serve(self, connection: GuardedConnection) -> None:
         assert self.handler is not None
@@ -197,6 +196,8 @@ class Gatekeeper:
             await connection.close(CloseCode.INTERNAL_ERROR)
         else:
             await connection.close()
+        finally:
+            self.served.discard(cast(asyncio.Task[None], asyncio.current_task()))
 
     async def _sweep(self) -> None:
         while True:
