@@ -54,8 +54,8 @@ OURS = textwrap.dedent(
     from coloretto.online.server.limits import Limits
 
     async def echo(ws):
-        async for message in ws:
-            await ws.send(message)
+        while True:  # until the client closes: ConnectionClosed
+            await ws.send(await ws.recv())
 
     async def main():
         limits = Limits(max_connections=100_000, max_per_address=100_000)

@@ -23,11 +23,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import struct
-from collections.abc import AsyncIterator
 from http import HTTPStatus
 from typing import TYPE_CHECKING, cast
 
-from websockets.exceptions import ConnectionClosedOK
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
@@ -50,6 +48,9 @@ CLOSE_SECONDS = 1.0
 """How long a closing connection may take to close its end: one that floods may never
 read our closing frame."""
 
+ANYWHERE = Route(None, anywhere=True)
+"""A connection's route until its handshake names one."""
+
 PING_SECONDS = 20.0
 """A connection heard from for this long is sent a ping; one that then answers nothing
 for as long again is closed (1011)."""
@@ -71,9 +72,9 @@ def text_frame(text: str) -> bytes:
 
 
 class GuardedConnection(asyncio.Protocol):
-    """A client's WebSocket connection (see the module): read with ``recv`` or ``async
-    for``, written with ``send`` (or ``push``, ``write``: never waiting), ended with
-    ``close`` (a closing handshake) or ``cut`` (at once)."""
+    """A client's WebSocket connection (see the module): read with ``recv``, written with
+    ``send`` (or ``push``, ``write``: never waiting), ended with ``close`` (a closing
+    handshake) or ``cut`` (at once)."""
 
     __slots__ = (
         "_closer",
@@ -106,7 +107,7 @@ class GuardedConnection(asyncio.Protocol):
         """The connection's messages (and pings) left: the handler charges its messages."""
         self.address = "?"
         """The address the connection is counted under (``address_key``)."""
-        self.route = Route(None, anywhere=True)
+        self.route = ANYWHERE
         """Where the connection's address leads (set by ``Gatekeeper.process_request``)."""
         self.host: str | None = None
         """The request's ``Host`` header, once let through the handshake."""
@@ -278,16 +279,6 @@ class GuardedConnection(asyncio.Protocol):
         if len(self._inbox) == MAX_QUEUE - 1 and self.transport is not None:
             self.transport.resume_reading()
         return message
-
-    async def __aiter__(self) -> AsyncIterator[str | bytes]:
-        """The client's messages until it closes (``ConnectionClosedError`` if it did not
-        close cleanly)."""
-        while True:
-            try:
-                message = await self.recv()
-            except ConnectionClosedOK:
-                return
-            yield message
 
     async def send(self, text: str) -> None:
         """Send ``text`` to the client (``ConnectionClosed`` if the connection is closed:

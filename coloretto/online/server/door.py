@@ -109,8 +109,8 @@ class Door(ServerPart):
                 await self._pass_on(ws, *elsewhere)
                 return
             assert seat is not None
-            async for text in ws:
-                request = self._parse(ws, text, bucket)
+            while True:  # until ``recv`` raises ConnectionClosed
+                request = self._parse(ws, await ws.recv(), bucket)
                 if request is not None:
                     await self._request(ws, seat, request)
         except ClosingError as refused:
@@ -159,7 +159,8 @@ class Door(ServerPart):
         assert relay is not None
         number = relay.forward(to, ws, ws.address, ws.route, first, account)
         try:
-            async for text in ws:
+            while True:  # until ``recv`` raises ConnectionClosed
+                text = await ws.recv()
                 if not ws.budget.take(self.clock()):
                     raise ClosingError(ErrorCode.FLOODING, "too many messages: slow down")
                 relay.frame(number, _text(text))

@@ -32,7 +32,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 from websockets.exceptions import ConnectionClosedOK
@@ -84,7 +84,7 @@ def channel(server: str) -> str:
 
 class RelayedConnection:
     """A client connected to another process, as the process that plays its room sees
-    it: what ``RoomServer.handler`` uses of a connection (``recv``, iteration, ``send``,
+    it: what ``RoomServer.handler`` uses of a connection (``recv``, ``send``,
     ``close``, and the guard's ``address``, ``budget`` and ``route``).
 
     It ends at both processes whichever closes it: closed here (``close``), the other
@@ -132,13 +132,6 @@ class RelayedConnection:
         if text is None:
             raise ConnectionClosedOK(None, None)
         return text
-
-    async def __aiter__(self) -> AsyncIterator[str]:
-        while True:
-            try:
-                yield await self.recv()
-            except ConnectionClosedOK:
-                return
 
     def push(self, text: str) -> None:
         """Send ``text`` to the client (never waits)."""
