@@ -47,15 +47,17 @@ SERVER = textwrap.dedent(
 
 OURS = textwrap.dedent(
     """
-    import asyncio, logging, tempfile
+    import asyncio, contextlib, logging, tempfile
     from pathlib import Path
+    from websockets.exceptions import ConnectionClosed
     from coloretto.online.server.audit import Audit
     from coloretto.online.server.gatekeeper import Gatekeeper
     from coloretto.online.server.limits import Limits
 
     async def echo(ws):
-        while True:  # until the client closes: ConnectionClosed
-            await ws.send(await ws.recv())
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await ws.send(await ws.recv())
 
     async def main():
         limits = Limits(max_connections=100_000, max_per_address=100_000)
