@@ -125,7 +125,8 @@ class GuardedConnection(asyncio.Protocol):
         self.pinged: float | None = None
         """When a keepalive ping went unanswered since (``None``: none waits)."""
         self._inbox: list[str | bytes] = []
-        self._waiter: asyncio.Future[None] | None = None
+        self._waiter: asyncio.Future[str | bytes] | None = None
+        """What ``recv`` gave a handler waiting for the next message."""
         self._parts: tuple[bool, list[bytes]] | None = None
         """A fragmented message so far: whether it is text, and its frames' data."""
         self._closer: asyncio.TimerHandle | None = None
@@ -148,9 +149,11 @@ class GuardedConnection(asyncio.Protocol):
         if self._closer is not None:
             self._closer.cancel()
             self._closer = None
-        for future in (self._waiter, self._ended):
-            if future is not None and not future.done():
-                future.set_result(None)
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_exception(self.protocol.close_exc)
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(None)
 
     def data_received(self, data: bytes) -> None:
         """Take the client's bytes: its handshake, its frames."""
@@ -238,11 +241,13 @@ class GuardedConnection(asyncio.Protocol):
                     CloseCode.INVALID_DATA, f"{wrong.reason} at position {wrong.start}"
                 )
                 return
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_result(message)
+            return
         self._inbox.append(message)
         if len(self._inbox) >= MAX_QUEUE and self.transport is not None:
             self.transport.pause_reading()
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
 
     def _flush(self) -> None:
         """Send what the protocol has to send; a connection that is to close is cut
@@ -264,21 +269,20 @@ class GuardedConnection(asyncio.Protocol):
 
     # ------------------------------------------------------------------ the handler's side
 
-    async def recv(self) -> str | bytes:
-        """The client's next message; ``ConnectionClosed`` once it is closed and every
-        message it sent before has been read."""
-        while not self._inbox:
-            if self.protocol.state is State.CLOSED:
-                raise self.protocol.close_exc
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        message = self._inbox.pop(0)
-        if len(self._inbox) == MAX_QUEUE - 1 and self.transport is not None:
-            self.transport.resume_reading()
-        return message
+    def recv(self) -> asyncio.Future[str | bytes]:
+        """The client's next message, to await (a future, not a coroutine: no frame kept
+        while a handler waits); ``ConnectionClosed`` once the connection is closed and
+        every message it sent before has been read. One reader at a time."""
+        future: asyncio.Future[str | bytes] = asyncio.get_running_loop().create_future()
+        if self._inbox:
+            future.set_result(self._inbox.pop(0))
+            if len(self._inbox) == MAX_QUEUE - 1 and self.transport is not None:
+                self.transport.resume_reading()
+        elif self.protocol.state is State.CLOSED:
+            future.set_exception(self.protocol.close_exc)
+        else:
+            self._waiter = future
+        return future
 
     async def send(self, text: str) -> None:
         """Send ``text`` to the client (``ConnectionClosed`` if the connection is closed:

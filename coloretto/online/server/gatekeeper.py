@@ -116,7 +116,7 @@ def forwarded_client(values: Sequence[str], proxies: Sequence[Network]) -> IPAdd
 
 
 Handler = Callable[[GuardedConnection], Awaitable[None]]
-"""What serves a connection let through its handshake (``RoomServer.handler``)."""
+"""What serves a connection let through its handshake (``Door.handler``)."""
 
 
 class Gatekeeper:

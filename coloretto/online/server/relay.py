@@ -84,7 +84,7 @@ def channel(server: str) -> str:
 
 class RelayedConnection:
     """A client connected to another process, as the process that plays its room sees
-    it: what ``RoomServer.handler`` uses of a connection (``recv``, ``send``,
+    it: what ``Door.handler`` uses of a connection (``recv``, ``send``,
     ``close``, and the guard's ``address``, ``budget`` and ``route``).
 
     It ends at both processes whichever closes it: closed here (``close``), the other

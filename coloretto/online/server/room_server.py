@@ -46,7 +46,6 @@ from typing import Any
 from coloretto.online.server.audit import Audit
 from coloretto.online.server.bot_pool import BotPool
 from coloretto.online.server.budgets import SharedBudgets
-from coloretto.online.server.connection import GuardedConnection
 from coloretto.online.server.database import SharedDatabase, StoreError, StoreUrl, open_database
 from coloretto.online.server.door import Door
 from coloretto.online.server.gatekeeper import Gatekeeper
@@ -132,10 +131,6 @@ class RoomServer:
     async def stop(self) -> None:
         """Stop every room's bots, timers and pending work (``RoomKeeper.stop``)."""
         await self.keeper.stop()
-
-    async def handler(self, ws: GuardedConnection) -> None:
-        """One connection, from its opening to its end (``Door.handler``)."""
-        await self.door.handler(ws)
 
 
 def _can_log(data: DataDir) -> bool:
@@ -230,7 +225,7 @@ async def _serve(  # noqa: PLR0917
             await server.relay.start(server.space.alive)
         server.resume_all()
         server.start_sweeping()
-        listening = await server.gate.listen(server.handler, host, port, tls)
+        listening = await server.gate.listen(server.door.handler, host, port, tls)
         try:
             bound = _addresses(sock.getsockname() for sock in listening.sockets)
             scheme = "wss" if tls else "ws"
