@@ -107,7 +107,7 @@ async def held(port: int, connections: int, pid: int) -> tuple[int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--connections", type=int, default=2000)
-    parser.add_argument("--server", choices=("websockets", "ours"), default="ours")
+    parser.add_argument("--server", choices=("websockets", "ours"), default="websockets")
     args = parser.parse_args()
     code = OURS if args.server == "ours" else SERVER
     server = subprocess.Popen(
