@@ -9,7 +9,6 @@ import contextlib
 from typing import TYPE_CHECKING, cast
 
 from msgspec import UNSET
-from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
@@ -72,10 +71,9 @@ class Door(ServerPart):
         self.audit = server.audit
         self.shell = server.shell
 
-    async def handler(self, ws: ServerConnection) -> None:
+    async def handler(self, ws: GuardedConnection) -> None:
         """One connection: its opening request, then its moves, until it closes."""
-        guarded = cast(GuardedConnection, ws)  # as serve makes them: gate.connection_class()
-        address, bucket = guarded.address, guarded.budget
+        address, bucket = ws.address, ws.budget
         seat: Seat | None = None
         elsewhere: tuple[str, str, str | None] | None = None
         nonce: bytes | None = None
@@ -94,7 +92,7 @@ class Door(ServerPart):
                             ws, ErrorMessage(code=ErrorCode.NO_ROOM, message="say which room first")
                         )
                         continue
-                    if (why := guarded.route.refuses(request)) is not None:
+                    if (why := ws.route.refuses(request)) is not None:
                         raise ClosingError(ErrorCode.WRONG_ROOM, why)
                     try:
                         account = await self._account(ws, request, nonce)
@@ -111,8 +109,8 @@ class Door(ServerPart):
                 await self._pass_on(ws, *elsewhere)
                 return
             assert seat is not None
-            async for text in ws:
-                request = self._parse(ws, text, bucket)
+            while True:  # until ``recv`` raises ConnectionClosed
+                request = self._parse(ws, await ws.recv(), bucket)
                 if request is not None:
                     await self._request(ws, seat, request)
         except ClosingError as refused:
@@ -128,7 +126,7 @@ class Door(ServerPart):
             if seat is not None:
                 self.shell.leave(ws, seat)
 
-    async def _elsewhere(self, ws: ServerConnection, address: str, request: Opening) -> str | None:
+    async def _elsewhere(self, ws: GuardedConnection, address: str, request: Opening) -> str | None:
         """The process that plays the room ``request`` asks for, when it is another one
         (``None``: this one plays it now, or there is no such room). A connection passed
         on to this process is never passed on again (it is served here, or told there is
@@ -152,24 +150,24 @@ class Door(ServerPart):
         return None
 
     async def _pass_on(
-        self, ws: ServerConnection, to: str, first: str, account: str | None
+        self, ws: GuardedConnection, to: str, first: str, account: str | None
     ) -> None:
         """Serve ``ws`` through process ``to``, which plays its room: its frames go there
         (within this process's budget), what that process says comes back. ``account``:
         the one its opening names, checked here."""
         relay = self.server.relay
         assert relay is not None
-        guarded = cast(GuardedConnection, ws)
-        number = relay.forward(to, ws, guarded.address, guarded.route, first, account)
+        number = relay.forward(to, ws, ws.address, ws.route, first, account)
         try:
-            async for text in ws:
-                if not guarded.budget.take(self.clock()):
+            while True:  # until ``recv`` raises ConnectionClosed
+                text = await ws.recv()
+                if not ws.budget.take(self.clock()):
                     raise ClosingError(ErrorCode.FLOODING, "too many messages: slow down")
                 relay.frame(number, _text(text))
         finally:
             relay.gone(number)
 
-    async def _ask(self, ws: ServerConnection, address: str, request: Request) -> bytes | None:
+    async def _ask(self, ws: GuardedConnection, address: str, request: Request) -> bytes | None:
         """Answer a request made before the opening (a challenge, an account to make, the
         lobby's tables, the ladder); the challenge's nonce, for a challenge."""
         server = self.server
@@ -199,7 +197,7 @@ class Door(ServerPart):
         return None
 
     async def _account(
-        self, ws: ServerConnection, opening: Opening, nonce: bytes | None
+        self, ws: GuardedConnection, opening: Opening, nonce: bytes | None
     ) -> str | None:
         """The account ``opening`` names, checked against this connection's challenge
         (``None``: a guest); ``ProtocolError`` (``bad-account``) if it does not hold. A
@@ -231,12 +229,12 @@ class Door(ServerPart):
         assert relay is not None
         code = CloseCode.INTERNAL_ERROR
         try:
-            await self.handler(cast(ServerConnection, connection))
+            await self.handler(cast(GuardedConnection, connection))
             code = CloseCode.NORMAL_CLOSURE
         finally:
             relay.done(connection, CloseCode.SERVICE_RESTART if self.server.stopping else code)
 
-    def _parse(self, ws: ServerConnection, text: str | bytes, bucket: Bucket) -> Request | None:
+    def _parse(self, ws: GuardedConnection, text: str | bytes, bucket: Bucket) -> Request | None:
         if not bucket.take(self.clock()):
             raise ClosingError(ErrorCode.FLOODING, "too many messages: slow down")
         try:
@@ -265,7 +263,7 @@ class Door(ServerPart):
         return live
 
     async def _open(
-        self, ws: ServerConnection, address: str, request: Opening, account: str | None
+        self, ws: GuardedConnection, address: str, request: Opening, account: str | None
     ) -> Seat | None:
         keeper, shell = self.server.keeper, self.shell
         try:
@@ -296,7 +294,7 @@ class Door(ServerPart):
         shell.arrive(live, ws, seat.player, token)
         return seat
 
-    async def _request(self, ws: ServerConnection, seat: Seat, request: Request) -> None:
+    async def _request(self, ws: GuardedConnection, seat: Seat, request: Request) -> None:
         live = seat.live
         if ws not in live.connections:
             return  # removed, or its seat taken up elsewhere: it is being closed
@@ -330,22 +328,20 @@ class Door(ServerPart):
             await _send(ws, ErrorMessage(code=ErrorCode.ILLEGAL, message=str(problem)))
 
 
-async def _send(ws: ServerConnection, message: ServerMessage) -> None:
+async def _send(ws: GuardedConnection, message: ServerMessage) -> None:
     await ws.send(encode(message))
 
 
-def _server_names(ws: ServerConnection) -> list[str]:
+def _server_names(ws: GuardedConnection) -> list[str]:
     """The names a client may have given this server (its ``Host`` header, as ``ws://``
     or ``wss://``: behind a proxy that ends TLS, the server sees plain connections); none
-    without exactly one ``Host`` (refused at the handshake: ``connection.host_problem``)."""
-    request = getattr(ws, "request", None)
-    hosts = [] if request is None else request.headers.get_all("Host")
-    if len(hosts) != 1 or not hosts[0]:
+    without exactly one ``Host`` (refused at the handshake: ``gatekeeper.host_problem``)."""
+    if not ws.host:
         return []
     names = []
     for scheme in ("ws", "wss"):
         with contextlib.suppress(ValueError):
-            names.append(normalise_server(f"{scheme}://{hosts[0]}"))
+            names.append(normalise_server(f"{scheme}://{ws.host}"))
     return names
 
 

@@ -125,7 +125,7 @@ def address_key(host: str) -> str:
     return str(address)
 
 
-@dataclass
+@dataclass(slots=True)
 class Bucket:
     """A token bucket: ``rate`` tokens a second, at most ``burst`` saved up.
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from websockets.asyncio.server import ServerConnection
-
+from coloretto.online.server.connection import GuardedConnection
 from coloretto.online.server.room_effects import TimerKind
 from coloretto.online.server.room_machine import RoomMachine
 from coloretto.online.server.rooms import Room
@@ -31,7 +30,7 @@ class LiveRoom:
     """A room in play: its state machine (the room, its connections, who is away, its
     clock: ``RoomMachine``) and what the asyncio shell keeps beside it."""
 
-    machine: RoomMachine[ServerConnection]
+    machine: RoomMachine[GuardedConnection]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """One change at a time, each saved before it is told."""
     driver: asyncio.Task[None] | None = None
@@ -53,7 +52,7 @@ class LiveRoom:
         return self.machine.room
 
     @property
-    def connections(self) -> dict[ServerConnection, int | None]:
+    def connections(self) -> dict[GuardedConnection, int | None]:
         """The room's connections, with the player each one plays (``None``: watching)."""
         return self.machine.connections
 

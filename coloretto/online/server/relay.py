@@ -32,12 +32,12 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosedOK
 
+from coloretto.online.server.connection import GuardedConnection, text_frame
 from coloretto.online.server.database import SharedDatabase, StoreError
 from coloretto.online.server.limits import Bucket, Limits
 from coloretto.online.wire.messages import MAX_MESSAGE
@@ -84,7 +84,7 @@ def channel(server: str) -> str:
 
 class RelayedConnection:
     """A client connected to another process, as the process that plays its room sees
-    it: what ``RoomServer.handler`` uses of a connection (``recv``, iteration, ``send``,
+    it: what ``Door.handler`` uses of a connection (``recv``, ``send``,
     ``close``, and the guard's ``address``, ``budget`` and ``route``).
 
     It ends at both processes whichever closes it: closed here (``close``), the other
@@ -133,13 +133,6 @@ class RelayedConnection:
             raise ConnectionClosedOK(None, None)
         return text
 
-    async def __aiter__(self) -> AsyncIterator[str]:
-        while True:
-            try:
-                yield await self.recv()
-            except ConnectionClosedOK:
-                return
-
     def push(self, text: str) -> None:
         """Send ``text`` to the client (never waits)."""
         if not self.closed:
@@ -168,15 +161,15 @@ class RelayedConnection:
 
 def deliver(connections: Any, text: str) -> None:
     """Send ``text`` to ``connections``, this process's own and relayed ones alike, without
-    waiting for any."""
-    own = []
+    waiting for any: the frame is made once for all of this process's own."""
+    frame = None
     for connection in connections:
         if isinstance(connection, RelayedConnection):
             connection.push(text)
         else:
-            own.append(connection)
-    if own:
-        broadcast(own, text)
+            if frame is None:
+                frame = text_frame(text)
+            connection.write(frame)
 
 
 class Relay:
@@ -193,7 +186,7 @@ class Relay:
         self._outbox: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._senders: dict[str, asyncio.Task[None]] = {}
         self._inbox: asyncio.Queue[str] = asyncio.Queue()
-        self.passed: dict[str, tuple[str, ServerConnection]] = {}
+        self.passed: dict[str, tuple[str, GuardedConnection]] = {}
         """This process's clients passed on, by number: the process and the connection."""
         self.served: dict[str, RelayedConnection] = {}
         """Clients of other processes served here, by number, until their handler ends
@@ -235,7 +228,7 @@ class Relay:
     def forward(  # noqa: PLR0917 (what the other process needs of the client)
         self,
         to: str,
-        ws: ServerConnection,
+        ws: GuardedConnection,
         address: str,
         route: Route,
         first: str,
@@ -366,7 +359,7 @@ class Relay:
         kind, number = message["k"], str(message["c"])
         if kind == "out":
             if (passed := self.passed.get(number)) is not None:
-                broadcast([passed[1]], str(message["t"]))
+                passed[1].push(str(message["t"]))
         elif kind == "end":
             if (passed := self.passed.pop(number, None)) is not None:
                 code, reason = int(message["code"]), str(message["r"])[:120]
@@ -389,7 +382,7 @@ class Relay:
         elif kind == "close" and (left := self.served.get(number)) is not None:
             left.feed(None)  # read to its end: its handler ends, then it is forgotten
 
-    def _close(self, ws: ServerConnection, code: int, reason: str) -> None:
+    def _close(self, ws: GuardedConnection, code: int, reason: str) -> None:
         task = asyncio.get_running_loop().create_task(ws.close(code, reason))
         self._tasks.append(task)
         task.add_done_callback(self._tasks.remove)

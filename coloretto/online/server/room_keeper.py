@@ -7,8 +7,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
-from websockets.asyncio.server import ServerConnection
-
+from coloretto.online.server.connection import GuardedConnection
 from coloretto.online.server.database import StoreError
 from coloretto.online.server.live_room import LiveRoom
 from coloretto.online.server.room_effects import LetGoWhy
@@ -63,7 +62,7 @@ class RoomKeeper(ServerPart):
         """``room`` in play here from now on, opened from ``owner`` (``taken``: from the
         store; ``RoomMachine.opened``), its timers set."""
         limits = self.limits
-        machine: RoomMachine[ServerConnection] = RoomMachine(
+        machine: RoomMachine[GuardedConnection] = RoomMachine(
             room, limits.alone_seconds, limits.idle_seconds, limits.lobby_seconds
         )
         live = self.rooms[room.code] = LiveRoom(machine, owner=owner)

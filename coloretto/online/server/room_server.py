@@ -43,14 +43,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection, serve
-
 from coloretto.online.server.audit import Audit
 from coloretto.online.server.bot_pool import BotPool
 from coloretto.online.server.budgets import SharedBudgets
-from coloretto.online.server.connection import Gatekeeper
 from coloretto.online.server.database import SharedDatabase, StoreError, StoreUrl, open_database
 from coloretto.online.server.door import Door
+from coloretto.online.server.gatekeeper import Gatekeeper
 from coloretto.online.server.hosting import Hosting
 from coloretto.online.server.legacy_files import import_files
 from coloretto.online.server.limits import Bucket, Limits
@@ -60,7 +58,7 @@ from coloretto.online.server.room_keeper import RoomKeeper
 from coloretto.online.server.room_shell import RoomShell
 from coloretto.online.server.room_space import RoomSpace
 from coloretto.online.server.standings import StoredAccounts
-from coloretto.online.wire.protocol import CODE_ALPHABET, MAX_REQUEST
+from coloretto.online.wire.protocol import CODE_ALPHABET
 from coloretto.store.incidents import incident_log
 from coloretto.store.lock import Locked, hold
 from coloretto.store.paths import DataDir
@@ -101,7 +99,7 @@ class RoomServer:
         """The budgets every process of the database shares (accounts, rooms opened)."""
         self.log = incident_log(data.log) if _can_log(data) else logging.getLogger(__name__)
         self.audit = Audit(data.root / "audit.log")
-        self.gate = Gatekeeper(self.limits, self.audit)
+        self.gate = Gatekeeper(self.limits, self.audit, self.log)
         self.rooms: dict[str, LiveRoom] = {}
         """The rooms played here, by code."""
         self.bots = BotPool(self.limits.bot_workers)
@@ -133,10 +131,6 @@ class RoomServer:
     async def stop(self) -> None:
         """Stop every room's bots, timers and pending work (``RoomKeeper.stop``)."""
         await self.keeper.stop()
-
-    async def handler(self, ws: ServerConnection) -> None:
-        """One connection, from its opening to its end (``Door.handler``)."""
-        await self.door.handler(ws)
 
 
 def _can_log(data: DataDir) -> bool:
@@ -231,19 +225,8 @@ async def _serve(  # noqa: PLR0917
             await server.relay.start(server.space.alive)
         server.resume_all()
         server.start_sweeping()
-        async with serve(
-            server.handler,
-            host,
-            port,
-            ssl=tls,
-            create_connection=server.gate.connection_class(),
-            process_request=server.gate.process_request,
-            max_size=MAX_REQUEST,
-            max_queue=4,
-            write_limit=limits.write_limit,
-            close_timeout=1,  # a client that floods may not read our closing frame
-            compression=None,
-        ) as listening:
+        listening = await server.gate.listen(server.door.handler, host, port, tls)
+        try:
             bound = _addresses(sock.getsockname() for sock in listening.sockets)
             scheme = "wss" if tls else "ws"
             ready(
@@ -255,6 +238,8 @@ async def _serve(  # noqa: PLR0917
             if lost is not None and lost.done():
                 server.log.error("the connection to the database was lost: stopping")
                 raise StoreError("the connection to the database was lost")
+        finally:
+            await server.gate.close(listening)
     finally:
         await server.stop()
         if server.relay is not None:

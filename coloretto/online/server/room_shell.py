@@ -9,11 +9,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import ClassVar
 
-from websockets.asyncio.server import ServerConnection
-
 from coloretto.bots.driver import BotTurn, play_bots
 from coloretto.bots.guard import Answer
 from coloretto.engine import Action
+from coloretto.online.server.connection import GuardedConnection
 from coloretto.online.server.database import StoreError
 from coloretto.online.server.live_room import POLICY, LiveRoom, Seat
 from coloretto.online.server.relay import deliver
@@ -44,7 +43,7 @@ class RoomShell(ServerPart):
 
     # ------------------------------------------------------------------ effects
 
-    def run(self, live: LiveRoom, effects: Iterable[Effect[ServerConnection]]) -> None:
+    def run(self, live: LiveRoom, effects: Iterable[Effect[GuardedConnection]]) -> None:
         """Carry out the machine's ``effects`` for ``live``."""
         for effect in effects:
             if isinstance(effect, Send):
@@ -58,7 +57,7 @@ class RoomShell(ServerPart):
             else:
                 self.log.info("%s", effect.text)
 
-    def _close(self, live: LiveRoom, close: Close[ServerConnection]) -> None:
+    def _close(self, live: LiveRoom, close: Close[GuardedConnection]) -> None:
         self.log.info(
             "room %s: a connection of player %d closed (%s)", live.code, close.player, close.code
         )
@@ -68,7 +67,7 @@ class RoomShell(ServerPart):
         self._farewells.add(task)
         task.add_done_callback(self._farewells.discard)
 
-    async def _farewell(self, ws: ServerConnection, code: ErrorCode, message: str) -> None:
+    async def _farewell(self, ws: GuardedConnection, code: ErrorCode, message: str) -> None:
         """Say why, then close (``broadcast``: a connection that does not read never
         holds this up; ``close`` gives up after the server's ``close_timeout``)."""
         deliver([ws], encode(ErrorMessage(code=code, message=message)))
@@ -154,8 +153,8 @@ class RoomShell(ServerPart):
     async def _timed(
         self,
         live: LiveRoom,
-        step: Callable[[float], tuple[KeepRoom | None, list[Effect[ServerConnection]]]],
-        refused: Callable[[RoomError], list[Effect[ServerConnection]]],
+        step: Callable[[float], tuple[KeepRoom | None, list[Effect[GuardedConnection]]]],
+        refused: Callable[[RoomError], list[Effect[GuardedConnection]]],
     ) -> None:
         """A timer's ``step`` of the machine for ``live`` (unless the room has left the
         memory meanwhile): its effects carried out, its change kept, then told; if the
@@ -173,14 +172,14 @@ class RoomShell(ServerPart):
                 self.run(live, refused(problem))
 
     def arrive(
-        self, live: LiveRoom, ws: ServerConnection, player: int | None, token: str | None
+        self, live: LiveRoom, ws: GuardedConnection, player: int | None, token: str | None
     ) -> None:
         """A connection takes its seat in the room (kept already; ``token``: the seat's,
         when new): welcomed, then told the room as it stands."""
         self.run(live, live.machine.arrive(ws, player, token, self.clock(), time.time()))
         self.kick(live)
 
-    def leave(self, ws: ServerConnection, seat: Seat) -> None:
+    def leave(self, ws: GuardedConnection, seat: Seat) -> None:
         """A connection of the room closed."""
         live = seat.live
         effects = live.machine.leave(ws, self.clock())
