@@ -27,6 +27,7 @@ from coloretto.bots import Estimate
 from coloretto.bots.arena import Arena, play_game
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, Rules, parse_record
 from coloretto.play.advice import (
+    UNSHOWN,
     chance,
     doing,
     explain_hint,
@@ -391,7 +392,11 @@ def check_edge(
             and theirs_now > row_gain(state, seat, state.rows[action.row])
         ):
             said = re.escape(doing(compared, state))
-            assert re.search(f"than {said}[^:;]*: |either will do", text), text
+            assert re.search(
+                f"than {said}[^:;]*(: |; playing the round out \\d+ times {UNSHOWN})"
+                "|either will do",
+                text,
+            ), text
 
 
 def check_placement_hint(state: GameState, action: Action, valuation: Valuation, text: str) -> None:
@@ -464,10 +469,13 @@ def check_review(state: GameState, decision: Decision, text: str) -> None:
                 assert -float(cost[3]) <= CLEAR * number(cost[4]) + slack + 1e-9, text
     else:
         assert verdict.as_good, text
-    if "was better for your chance to win" in text:
-        assert top.win - mine.win > CLEAR * win_error, text
-    if "was better for your lead over the best rival" in text:
-        assert top.margin - mine.margin > CLEAR * points_error, text
+    # Which measure was better, every one that was clearly (the grade goes by them).
+    if (better := re.search(r"was better for your ([a-z ]+?)[:;]", text)) is not None:
+        clear_win = top.win - mine.win > CLEAR * win_error
+        clear_points = top.margin - mine.margin > CLEAR * points_error
+        said = better[1]
+        assert ("chance to win" in said) == clear_win, text
+        assert ("lead over the best rival" in said) == clear_points, text
     hint = decision.hint
     if "the hint in the game was to" in text:
         assert hint is not None, text

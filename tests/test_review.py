@@ -445,8 +445,8 @@ def test_why_a_move_was_costly_is_said_in_terms_of_the_table() -> None:
     one, three = foresee(state, Action.take(0)), foresee(state, Action.take(2))
     assert 5 - one.rival_gain < 6 - three.rival_gain
     assert why_costly(state, later, names).plain == (
-        "taking row 1 was better for your chance to win: playing the round out 12 times does "
-        "not show why; this move: -3.0 "
+        "taking row 1 was better for your chance to win and your lead over the best rival; "
+        "playing the round out 12 times does not show why; this move: -3.0 "
         "points of lead over the best rival, -20% chance to win"
     )
 

@@ -28,11 +28,13 @@ deeper look disagrees with the hint, one clause gives both figures.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from coloretto.bots import Estimate
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState
+from coloretto.engine.scoring import score
 from coloretto.play.coach import CLEAR, Decision, Valuation, Verdict, ranked
 from coloretto.play.config import YOU
 from coloretto.play.foresight import Outlook, foresee
@@ -114,7 +116,9 @@ def _others_worth(row: int, gain: int) -> str:
 
 def colour_note(state: GameState, seat: int, cards: Sequence[Card]) -> str | None:
     """What ``cards`` do to ``seat``'s colours when they cost points: a colour past the
-    best count of the gray side, or a colour outside the plus colours.
+    best count of the gray side, or colours left outside the plus colours, as the score
+    counts them (``score``: the best plus colours and jokers, ties as the players' panel
+    shows them).
 
     >>> from coloretto.engine import Rules, new_game
     >>> game = new_game(Rules(players=3), seed=4)
@@ -123,20 +127,26 @@ def colour_note(state: GameState, seat: int, cards: Sequence[Card]) -> str | Non
     rules = state.rules
     table = rules.scoring.table
     peak = max(range(len(table)), key=lambda n: table[n])
-    held = state.collection(seat)
-    after = dict(held)
-    for card in cards:
-        if card.is_colour:
-            after[card] = after.get(card, 0) + 1
-    colours = [c for c in after if c.is_colour and after[c]]
-    ranked_colours = sorted(colours, key=lambda c: -after[c])
-    plus = set(ranked_colours[: rules.plus_colours])
-    for card in dict.fromkeys(c for c in cards if c.is_colour):
-        count = after[card]
+    after = Counter(state.collection(seat))
+    after.update(cards)
+    scored = score(
+        {c: after[c] for c in state.colours},
+        jokers=after[Card.JOKER] + after[Card.GOLDEN_JOKER],
+        plus2=after[Card.PLUS2],
+        scoring=rules.scoring,
+        plus_colours=rules.plus_colours,
+    )
+    plus = set(scored.plus_colours)
+    new = list(dict.fromkeys(c for c in cards if c.is_colour))
+    for card in new:
+        count = next(s.count for s in scored.sets if s.colour == card)
         if peak < len(table) - 1 and count > peak and card in plus:
             return f"a {ordinal(count)} {CARD_NAMES[card]} card on the gray side"
-        if card not in plus and row_gain(state, seat, cards) < 0:
-            return f"{CARD_NAMES[card]} as a minus colour (you already collect {_plus_names(plus)})"
+    minus = [c for c in new if c not in plus]
+    if minus and row_gain(state, seat, cards) < 0:
+        names = " and ".join(CARD_NAMES[c] for c in minus)
+        colours = "a minus colour" if len(minus) == 1 else "minus colours"
+        return f"{names} as {colours} (you already collect {_plus_names(plus)})"
     return None
 
 
@@ -290,8 +300,8 @@ def why_costly(
     else:
         why = _counted(state, seat, best, played, names, past=True)
         if why is None:  # what the coach foresees, after what was better
-            why = f"{_doing(best, state)} {_better(decision)}: "
-            why += _foreseen(state, best, played, names, look=look, valuation=valuation)
+            foreseen = _foreseen(state, best, played, names, look=look, valuation=valuation)
+            why = f"{_doing(best, state)} {_better(decision)}{_joined(foreseen)}"
         line = f"{why}; {cost}"
     if (said := hint_words(decision, state)) is not None:
         line += f"; {said}"
@@ -316,12 +326,16 @@ def _hinted(decision: Decision) -> Action | None:
 
 
 def _better(decision: Decision) -> str:
-    """What the best move was clearly better for than the move played: "was better for
-    your chance to win", or "was better for your lead over the best rival" (the measures
-    ``Decision.clear_loss`` goes by)."""
+    """What the best move was clearly better for than the move played (the measures
+    ``Decision.clear_loss`` goes by): "was better for your chance to win", "was better
+    for your lead over the best rival", or both when both are clear."""
     mine, best = decision.estimates[decision.played], decision.estimates[decision.best]
-    win_error, _ = decision.errors
-    if best.win - mine.win > CLEAR * win_error:
+    win_error, points_error = decision.errors
+    clear_win = best.win - mine.win > CLEAR * win_error
+    clear_points = best.margin - mine.margin > CLEAR * points_error
+    if clear_win and clear_points:
+        return "was better for your chance to win and your lead over the best rival"
+    if clear_win:
         return "was better for your chance to win"
     return "was better for your lead over the best rival"
 
@@ -451,6 +465,12 @@ UNSHOWN = "does not show why"
 """What the coach says of the rest of the round when it does not bear out the analysis'
 figures beside it (``_bears_out``): "playing the round out 12 times does not show why",
 rather than a reason nobody can check."""
+
+
+def _joined(why: str) -> str:
+    """A reason after what it explains: ": because"; a "does not show why" (``UNSHOWN``),
+    which explains nothing, after a semicolon."""
+    return f"; {why}" if why.endswith(UNSHOWN) else f": {why}"
 
 
 def _foreseen(
@@ -722,7 +742,7 @@ def _edge(
     if _table_favours(state, seat, second, action, names):  # why this one, then
         why = _why(state, seat, action, second, names, valuation=valuation, look=look, past=False)
         if not why.endswith(UNSHOWN) or not words.endswith("either will do"):
-            text += f": {why}"
+            text += _joined(why)
     return text
 
 
