@@ -26,9 +26,11 @@ from hypothesis import strategies as st
 from coloretto.bots import Estimate
 from coloretto.bots.arena import Arena, play_game
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, Rules, parse_record
+from coloretto.engine.scoring import score
 from coloretto.play.advice import (
     UNSHOWN,
     chance,
+    colour_note,
     doing,
     explain_hint,
     forced,
@@ -129,6 +131,32 @@ def check_worth(state: GameState, seat: int, names: Sequence[str], text: str) ->
     for row in re.findall(r"\brow (\d) \(nothing for the others", text):
         cards = cards_of(state, int(row) - 1)
         assert max(row_gain(state, s, cards) for s in others(state, seat)) == 0, text
+
+
+def check_minus_colours(state: GameState, seat: int, text: str) -> None:
+    """Colours called minus after taking a row are minus as the score counts them (the
+    players' panel): never a colour that ties into the plus ones; every new one named."""
+    found = re.findall(
+        r"row (\d)(?: \([^)]*\), with| gives? you| gave you) ([a-z]+(?: and [a-z]+)*) as "
+        r"(?:a minus colour|minus colours)",
+        text,
+    )
+    for row, named in found:
+        cards = state.rows[int(row) - 1]
+        after = state.collection(seat)
+        for card in cards:
+            after[card] = after.get(card, 0) + 1
+        plus = set(
+            score(
+                {c: after.get(c, 0) for c in state.colours},
+                jokers=after.get(Card.JOKER, 0) + after.get(Card.GOLDEN_JOKER, 0),
+                plus2=after.get(Card.PLUS2, 0),
+                scoring=state.rules.scoring,
+                plus_colours=state.rules.plus_colours,
+            ).plus_colours
+        )
+        new = {CARD_NAMES[c] for c in cards if c.is_colour and c not in plus}
+        assert set(named.split(" and ")) == new, text
 
 
 def check_wording(state: GameState, text: str) -> None:
@@ -569,6 +597,7 @@ def check_hint(
     assert text.startswith(f"{describe_action(action, state)}: "), text
     check_worth(state, seat, names, text)
     check_wording(state, text)
+    check_minus_colours(state, seat, text)
     check_foresight(state, names, text, look)
     check_bears_out(state, text, valuation, look)
     check_edge(state, action, valuation, text)
@@ -587,6 +616,7 @@ def check_line(state: GameState, decision: Decision, look: Callable[[Action], Ou
     text = why_costly(state, decision, names, look).plain
     check_worth(state, seat, names, text)
     check_wording(state, text)
+    check_minus_colours(state, seat, text)
     check_foresight(state, names, text, look)
     check_bears_out(state, text, decision.valuation, look)
     check_review(state, decision, text)
@@ -1096,3 +1126,42 @@ def test_drawing_the_last_round_card_comes_before_your_next_turn() -> None:
     )
     outlook = foresee(state, DRAW)
     assert outlook.last_round_first == outlook.playouts == 12
+
+
+def test_a_colour_called_minus_is_minus_as_the_players_panel_counts_it() -> None:
+    # "taking row 2 gave you brown as a minus colour (you already collect blue, gray and
+    # orange)" where brown tied with gray and the panel showed brown plus, gray minus.
+    def panel_plus(state: GameState, seat: int, cards: Sequence[Card]) -> set[Card]:
+        after = state.collection(seat)
+        for card in cards:
+            after[card] = after.get(card, 0) + 1
+        counts = {c: after.get(c, 0) for c in state.colours}
+        jokers = after.get(Card.JOKER, 0) + after.get(Card.GOLDEN_JOKER, 0)
+        rules = state.rules
+        return set(
+            score(
+                counts,
+                jokers=jokers,
+                plus2=after.get(Card.PLUS2, 0),
+                scoring=rules.scoring,
+                plus_colours=rules.plus_colours,
+            ).plus_colours
+        )
+
+    def tie(state: GameState) -> bool:
+        seat = state.current_player
+        held = state.collection(seat)
+        for cards in state.rows:
+            new = [c for c in cards if c.is_colour and c not in held]
+            plus = panel_plus(state, seat, cards)
+            if new and row_gain(state, seat, cards) < 0 and any(c in plus for c in new):
+                return True
+        return False
+
+    state = first(tie)
+    seat = state.current_player
+    for cards in state.rows:
+        note = colour_note(state, seat, cards) or ""
+        for card in panel_plus(state, seat, cards):
+            assert f"{CARD_NAMES[card]} as a minus" not in note, note
+            assert f"{CARD_NAMES[card]} and " not in note.split(" as minus")[0], note
