@@ -383,8 +383,8 @@ def check_edge(
             assert -points > CLEAR * points_error, text
     found = re.search(
         DOING + r" is about as good \(([\d.]+)(?: ± ([\d.]+))? points (more lead|less lead|of "
-        r"lead apart)(?:, ([\d.]+)(?: ± [\d.]+)?% (more|less) chance to win)?, within twice the "
-        r"error\)",
+        r"lead apart)(?:, ([\d.]+)(?: ± [\d.]+)?% (more|less) chance to win)?, (within twice the "
+        r"error|each is better in one)\)",
         text,
     )
     if found is not None:
@@ -401,6 +401,11 @@ def check_edge(
             assert (found[6] == "more") == (win < 0), text
         assert not (round(100 * win) >= 1 and win > CLEAR * win_error), text
         assert not (points >= 0.1 and points > CLEAR * points_error), text
+        # "within twice the error" only where it is so; else each is better in one measure.
+        beaten = -win > CLEAR * win_error or -points > CLEAR * points_error
+        assert (found[7] == "each is better in one") == beaten, text
+        if beaten:
+            assert win > 0 or points > 0, text
         assert "either will do" in text, text
     if compared is None:
         return
@@ -1165,3 +1170,23 @@ def test_a_colour_called_minus_is_minus_as_the_players_panel_counts_it() -> None
         for card in panel_plus(state, seat, cards):
             assert f"{CARD_NAMES[card]} as a minus" not in note, note
             assert f"{CARD_NAMES[card]} and " not in note.split(" as minus")[0], note
+
+
+def test_about_as_good_says_within_twice_the_error_only_where_it_is() -> None:
+    # "taking row 1 is about as good (0.1 ± 0.2 points less lead, 0.3 ± 0.1% more chance
+    # to win, within twice the error)": 0.26 ± 0.11% is beyond twice the error; the coach
+    # ranks the two alike (the chances within 1%, then the lead), which is what is said.
+    state = first(
+        lambda s: s.drawn_card is None and s.is_legal(DRAW) and len(s.legal_actions()) > 1
+    )
+    take = best_take(state)
+    estimates = {a: Estimate(0.1, -9.0, 0.01, 0.5, 64) for a in state.legal_actions()}
+    estimates[DRAW] = Estimate(0.30, -4.0, 0.01, 0.5, 64)
+    estimates[take] = Estimate(0.3026, -4.1, 0.01, 0.5, 64)
+    valuation = Valuation(estimates, {(DRAW, take): (0.0011, 0.2)})
+    assert ranked(estimates)[0] == DRAW
+    hint = check_hint(state, DRAW, valuation, lambda action: outlook_of())
+    assert (
+        f"{doing(take, state)} is about as good (0.1 ± 0.2 points less lead, 0.3 ± 0.1% more "
+        "chance to win, each is better in one), so either will do"
+    ) in hint

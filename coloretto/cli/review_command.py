@@ -26,7 +26,7 @@ from coloretto.bots.registry import BotError
 from coloretto.cli.parser import Commands, bounded_int
 from coloretto.cli.replay_command import skipped_note
 from coloretto.engine import GameState
-from coloretto.play.advice import chance_figure, percent, signed
+from coloretto.play.advice import chance_figure, percent, point_digits, signed
 from coloretto.play.coach import GRADE_THRESHOLDS, REVIEW_BOT, Decision, Grade
 from coloretto.play.review import Review, Reviewing, Summary, positions, review_of
 from coloretto.play.saving import people
@@ -260,11 +260,12 @@ class _Report:
         other = decision.grade is not Grade.BEST
         win_error, points_error = decision.errors
         chance = chance_figure(-decision.win_loss, win_error)
+        digits = point_digits(points_error)
         return (
             str(decision.ply + 1),
             short_action(decision.played, state),
             short_action(decision.best, state) if other else "",
-            f"{signed(-decision.cost)}±{points_error:.1f}" if other else "",
+            f"{signed(-decision.cost, digits)}±{points_error:.{digits}f}" if other else "",
             f"{chance}±{percent(win_error)}" if other and chance else "",
             _grade_text(decision.grade),
             _hint_text(decision, state),

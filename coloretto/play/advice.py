@@ -187,23 +187,57 @@ def _cards(state: GameState, row: int) -> tuple[Card, ...]:
     return _placed(state, row) if state.drawn_card is not None else state.rows[row]
 
 
-def signed(value: float) -> str:
-    """``value`` to a tenth with its sign; none for nothing ("0.0", never "-0.0").
+def point_digits(error: float) -> int:
+    """Decimals for points with this standard error: tenths, hundredths when the error is
+    under half a tenth (so that it never shows as "± 0.0").
 
-    >>> signed(-0.04), signed(2.25)
-    ('0.0', '+2.2')
+    >>> point_digits(0.4), point_digits(0.03), point_digits(0.0)
+    (1, 2, 1)
     """
-    shown = f"{value:+.1f}"
-    return "0.0" if float(shown) == 0 else shown
+    return 2 if 0 < error < 0.05 else 1
+
+
+def chance_digits(error: float) -> int:
+    """Decimals for a chance in percent with this standard error (a share): whole, a tenth
+    under one percent, a hundredth under a tenth (so that it never shows as "± 0.0%").
+
+    >>> chance_digits(0.03), chance_digits(0.004), chance_digits(0.0004), chance_digits(0.0)
+    (0, 1, 2, 0)
+    """
+    if not 0 < error < 0.01:
+        return 0
+    return 1 if error >= 0.0005 else 2
+
+
+def signed(value: float, digits: int = 1) -> str:
+    """``value`` to ``digits`` decimals with its sign; none for nothing ("0.0", never
+    "-0.0").
+
+    >>> signed(-0.04), signed(2.25), signed(-0.123, 2)
+    ('0.0', '+2.2', '-0.12')
+    """
+    shown = f"{value:+.{digits}f}"
+    return f"{0:.{digits}f}" if float(shown) == 0 else shown
+
+
+def points_words(value: float, error: float) -> str:
+    """Points (unsigned) and their standard error, to the error's precision (``point_digits``):
+    "1.3 ± 0.8", "0.12 ± 0.03", "0.3" (an exact figure).
+
+    >>> points_words(1.34, 0.8), points_words(0.123, 0.03), points_words(0.3, 0.0)
+    ('1.3 ± 0.8', '0.12 ± 0.03', '0.3')
+    """
+    digits = point_digits(error)
+    return f"{value:.{digits}f}{_error(f'{error:.{digits}f}')}"
 
 
 def percent(share: float) -> str:
-    """A share's error in percent: whole, or to a tenth under one percent.
+    """A share's error in percent, to its own precision (``chance_digits``).
 
-    >>> percent(0.034), percent(0.0042)
-    ('3', '0.4')
+    >>> percent(0.034), percent(0.0042), percent(0.0004)
+    ('3', '0.4', '0.04')
     """
-    return f"{100 * share:.0f}" if 100 * share >= 1 else f"{100 * share:.1f}"
+    return f"{100 * share:.{chance_digits(share)}f}"
 
 
 def _error(error: str) -> str:
@@ -212,15 +246,16 @@ def _error(error: str) -> str:
 
 
 def chance_figure(share: float, error: float, *, sign: bool = True) -> str:
-    """A chance to win (a difference, 0 to 1) in percent, to the precision of its error:
-    whole, or to a tenth when the error is under one percent, so that the figure and its
-    error read alike; "" when it shows as nothing.
+    """A chance to win (a difference, 0 to 1) in percent, to the precision of its error
+    (``chance_digits``), so that the figure and its error read alike; "" when it shows as
+    nothing.
 
     >>> chance_figure(-0.18, 0.03), chance_figure(-0.008, 0.0044), chance_figure(0.0004, 0.004)
     ('-18', '-0.8', '')
+    >>> chance_figure(-0.0023, 0.0004)
+    '-0.23'
     """
-    fine = 0 < 100 * error < 1
-    shown = f"{100 * share:{'+' if sign else ''}.{1 if fine else 0}f}"
+    shown = f"{100 * share:{'+' if sign else ''}.{chance_digits(error)}f}"
     return "" if float(shown) == 0 else shown
 
 
@@ -256,7 +291,9 @@ def _against(valuation: Valuation, action: Action, other: Action) -> str:
     of the differences (the chance only when it shows as something: ``chance``)."""
     mine, theirs = valuation.estimates[action], valuation.estimates[other]
     win_error, points_error = valuation.difference_error(action, other)
-    words = f"{signed(mine.margin - theirs.margin)}{_error(f'{points_error:.1f}')} {LEAD}"
+    digits = point_digits(points_error)
+    error = _error(f"{points_error:.{digits}f}")
+    words = f"{signed(mine.margin - theirs.margin, digits)}{error} {LEAD}"
     if shown := chance(mine.win - theirs.win, win_error):
         words += f", {shown} chance to win"
     return words
@@ -664,8 +701,14 @@ def _clearly_better(valuation: Valuation, action: Action, other: Action) -> bool
     win_error, points_error = valuation.difference_error(action, other)
     points = mine.margin - theirs.margin
     return mine.win - theirs.win > CLEAR * win_error or (
-        points >= 0.1 and points > CLEAR * points_error
+        _shows(points, points_error) and points > CLEAR * points_error
     )
+
+
+def _shows(points: float, error: float) -> bool:
+    """True when ``points`` (more than nothing) shows as more than nothing at the precision
+    its ``error`` gives it (``points_words``)."""
+    return float(points_words(points, error).split(" ", 1)[0]) > 0
 
 
 def _comparison(state: GameState, valuation: Valuation, action: Action, other: Action) -> str:
@@ -681,12 +724,16 @@ def _comparison(state: GameState, valuation: Valuation, action: Action, other: A
     more = []
     if (shown := chance(win, win_error, sign=False)) and win > CLEAR * win_error:
         more.append(f"{shown} more chance to win")
-    if points >= 0.1 and points > CLEAR * points_error:
-        more.append(f"{points:.1f}{_error(f'{points_error:.1f}')} points more lead")
+    if _shows(points, points_error) and points > CLEAR * points_error:
+        more.append(f"{points_words(points, points_error)} points more lead")
     if not more:
         if not points_error and not win_error:
             return ""
-        apart = f"({_apart(win, win_error, points, points_error)}, within twice the error)"
+        # The other clearly better in one measure, this one (not clearly) in the other:
+        # ranked alike by the coach (``ranked``), but not "within twice the error".
+        beaten = -win > CLEAR * win_error or -points > CLEAR * points_error
+        why = "each is better in one" if beaten else "within twice the error"
+        apart = f"({_apart(win, win_error, points, points_error)}, {why})"
         return f"{_doing(other, state)} is about as good {apart}, so either will do"
     text = f"about {' and '.join(more)}"
     if more[-1].endswith("lead"):
@@ -694,8 +741,8 @@ def _comparison(state: GameState, valuation: Valuation, action: Action, other: A
     text += f" than {_doing(other, state)}"
     if (less := chance(-win, win_error, sign=False)) and -win > CLEAR * win_error:
         text += f", though {less} less chance to win"
-    elif points <= -0.1 and -points > CLEAR * points_error:
-        less = f"{-points:.1f}{_error(f'{points_error:.1f}')}"
+    elif _shows(-points, points_error) and -points > CLEAR * points_error:
+        less = points_words(-points, points_error)
         text += f", though {less} points less lead over the best rival"
     return text
 
@@ -710,9 +757,10 @@ def _apart(win: float, win_error: float, points: float, points_error: float) -> 
     >>> _apart(0.0, 0.01, 0.02, 0.5)
     '0.0 ± 0.5 points of lead apart'
     """
-    shown = f"{abs(points):.1f}"
-    way = "of lead apart" if float(shown) == 0 else f"{'more' if points < 0 else 'less'} lead"
-    text = f"{shown}{_error(f'{points_error:.1f}')} points {way}"
+    shown = points_words(abs(points), points_error)
+    apart = float(shown.split(" ", 1)[0]) == 0
+    way = "of lead apart" if apart else f"{'more' if points < 0 else 'less'} lead"
+    text = f"{shown} points {way}"
     if odds := chance(abs(win), win_error, sign=False):
         text += f", {odds} {'more' if win < 0 else 'less'} chance to win"
     return text

@@ -24,7 +24,14 @@ from datetime import UTC, datetime
 from enum import Enum
 
 from coloretto.engine import Action, GameRecord, GameState
-from coloretto.play.advice import cost_words, percent, signed, why_costly
+from coloretto.play.advice import (
+    chance_digits,
+    cost_words,
+    percent,
+    point_digits,
+    signed,
+    why_costly,
+)
 from coloretto.play.coach import Decision, Grade, Verdict
 from coloretto.play.config import possessive
 from coloretto.play.review import Review, positions, review_of
@@ -46,11 +53,12 @@ def margin_words(margin: float, error: float = 0.0) -> str:
 'on average you end 3.6 points behind the best of the others', \
 'on average you end level with the best of the others (± 0.2 points)')
     """
-    shown = signed(margin)
-    if shown == "0.0":
-        plus_minus = f" (± {error:.1f} points)" if error else ""
+    digits = point_digits(error)
+    shown = signed(margin, digits)
+    if float(shown) == 0:
+        plus_minus = f" (± {error:.{digits}f} points)" if error else ""
         return f"on average you end level with the best of the others{plus_minus}"
-    plus_minus = f" (± {error:.1f})" if error else ""
+    plus_minus = f" (± {error:.{digits}f})" if error else ""
     side = "ahead of" if margin > 0 else "behind"
     return f"on average you end {shown[1:]}{plus_minus} points {side} the best of the others"
 
@@ -118,7 +126,8 @@ class Puzzle:
         in plain words: "chance to win 45% (± 3%); on average you end 2.1 (± 0.4) points
         ahead of the best of the others" (the final margin, said as what it means)."""
         estimate = self.decision.estimates[self.best if action is None else action]
-        win = f"{estimate.win:.0%}" + (
+        digits = chance_digits(estimate.win_error)
+        win = f"{100 * estimate.win:.{digits}f}%" + (
             f" (± {percent(estimate.win_error)}%)" if estimate.win_error else ""
         )
         return f"chance to win {win}; {margin_words(estimate.margin, estimate.margin_error)}"

@@ -29,7 +29,7 @@ from textual.widgets import ProgressBar, Static
 from coloretto.bots import Estimate
 from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord, GameState
-from coloretto.play.advice import signed, why_costly
+from coloretto.play.advice import chance_digits, percent, point_digits, signed, why_costly
 from coloretto.play.coach import Decision, Grade
 from coloretto.play.config import possessive
 from coloretto.play.practice import Puzzle, puzzles
@@ -50,16 +50,22 @@ from coloretto.tui.widgets.win_chart import ChartPoint, WinChart, mark_style
 
 def standing(estimate: Estimate, *, short: bool = False) -> str:
     """Where a move leaves the player by the analysis, in both measures a move is graded
-    by (so that a move called better is seen better in one): "chance to win 16% (± 0.1%),
-    lead over the best rival -3.2 (± 0.4) points" (``short``: the figures alone).
+    by (so that a move called better is seen better in one), each to the precision of its
+    error: "chance to win 16.2% (± 0.1%), lead over the best rival -3.2 (± 0.4) points"
+    (``short``: the figures alone).
 
-    >>> standing(Estimate(0.16, -3.24, 0.001, 0.4))
-    'chance to win 16% (± 0.1%), lead over the best rival -3.2 (± 0.4) points'
-    >>> standing(Estimate(0.16, -1.0, 0.001, 0.3), short=True)
-    '16% (± 0.1%), -1.0 (± 0.3) points'
+    >>> standing(Estimate(0.162, -3.24, 0.001, 0.4))
+    'chance to win 16.2% (± 0.1%), lead over the best rival -3.2 (± 0.4) points'
+    >>> standing(Estimate(0.16, -1.0, 0.03, 0.03), short=True)
+    '16% (± 3%), -1.00 (± 0.03) points'
     """
-    chance = f"{estimate.win:.0%} ({plus_minus(estimate.win_error)})"
-    lead = f"{signed(estimate.margin)} (± {estimate.margin_error:.1f}) points"
+    win_digits, point_places = (
+        chance_digits(estimate.win_error),
+        point_digits(estimate.margin_error),
+    )
+    chance = f"{100 * estimate.win:.{win_digits}f}% (± {percent(estimate.win_error)}%)"
+    error = estimate.margin_error
+    lead = f"{signed(estimate.margin, point_places)} (± {error:.{point_places}f}) points"
     return (
         f"{chance}, {lead}" if short else f"chance to win {chance}, lead over the best rival {lead}"
     )
@@ -77,15 +83,6 @@ def grade_words(grade: Grade, *, plain: bool = False) -> Text:
     """
     mark = f"{grade.mark} " if grade.mark else ""
     return Text(f"{mark}{grade.value}", mark_style(grade, plain=plain))
-
-
-def plus_minus(error: float) -> str:
-    """A chance's standard error: to the percent, or to a tenth of one when smaller.
-
-    >>> plus_minus(0.042), plus_minus(0.0031), plus_minus(0.0)
-    ('± 4%', '± 0.3%', '± 0%')
-    """
-    return f"± {error:.1%}" if 0 < error < 0.01 else f"± {error:.0%}"
 
 
 class ReviewChart(Vertical):
