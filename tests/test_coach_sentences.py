@@ -527,6 +527,30 @@ def check_review(state: GameState, decision: Decision, text: str) -> None:
             assert actions_by_doing(state)[told[3]] == hint.action, text
             points = estimates[played].margin - estimates[hint.action].margin
             assert abs(float(told[2]) - points) <= 0.051, text
+    # A followed hint graded best on another look: the hint's own figures of the pair.
+    looked = re.search(
+        r"; the hint's analysis, on (\d+) deals: ([+-]?[\d.]+)(?: ± [\d.]+)? points of lead over "
+        r"the best rival(?:, [^;]*?)? against " + DOING + r"; this look is on (\d+) deals",
+        text,
+    )
+    if looked is not None:
+        assert hint is not None, text
+        assert hint.recommends(played), text
+        assert verdict.as_good, text
+        told = hint.valuation
+        assert told.estimates != decision.estimates, text
+        assert (int(looked[1]), int(looked[4])) == (told.samples, decision.valuation.samples)
+        other = actions_by_doing(state)[looked[3]]
+        points = told.estimates[played].margin - told.estimates[other].margin
+        assert abs(float(looked[2]) - points) <= 0.051, text
+    elif hint is not None and hint.recommends(played) and verdict.as_good:
+        # Figures of another look than the hint's are said to be so, with the hint's own.
+        estimates = decision.estimates
+        others = [a for a in ranked(estimates) if estimates[a] != estimates[played]]
+        compared = compared_by_hint(decision) or (others[0] if others else None)
+        told = hint.valuation.estimates
+        differ = told != estimates and compared is not None
+        assert not (differ and {played, compared} <= told.keys()), text
     if "the hint in the game recommended it" in text:
         assert hint is not None, text
         assert decision.hint_overruled, text
