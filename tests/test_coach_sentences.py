@@ -209,14 +209,18 @@ def check_take_hint(state: GameState, seat: int, action: Action, text: str) -> N
 
 def check_draw_hint(state: GameState, seat: int, text: str) -> None:
     """A hint to draw: the row it says is worth most to you now is, by the table."""
+    rows = state.rows
+    gains = {
+        r: row_gain(state, seat, cards)
+        for r, cards in enumerate(rows)
+        if cards and not state.rows_taken[r]
+    }
+    top = [r + 1 for r in gains if gains[r] == max(gains.values(), default=0)]
     if (found := re.search(r"the row worth most to you now is row (\d)", text)) is not None:
-        rows = state.rows
-        gains = [
-            row_gain(state, seat, cards)
-            for r, cards in enumerate(rows)
-            if cards and not state.rows_taken[r]
-        ]
-        assert row_gain(state, seat, rows[int(found[1]) - 1]) == max(gains), text
+        assert top == [int(found[1])], text  # the one row worth most
+    several = re.search(r"the rows worth most to you now are rows ([\d, and]+) \(", text)
+    if several is not None:
+        assert [int(n) for n in re.findall(r"\d", several[1])] == top, text
 
 
 def actions_by_doing(state: GameState) -> dict[str, Action]:

@@ -871,10 +871,15 @@ def _hint_reason(
             return "no row holds cards yet"
         gains = {r: row_gain(state, seat, rows[r]) for r in open_rows}
         top = max(gains, key=lambda r: (gains[r], -r))
-        note = colour_note(state, seat, rows[top])
-        text = f"the row worth most to you now is {_worth(top, gains[top])}"
-        if note:
-            text += f", with {note}"
+        tied = [r for r in open_rows if gains[r] == gains[top]]
+        if len(tied) > 1:  # no one row named where several are worth as much
+            numbers = ", ".join(str(r + 1) for r in tied[:-1]) + f" and {tied[-1] + 1}"
+            each = _for(gains[top], "you")
+            text = f"the rows worth most to you now are rows {numbers} ({each} each)"
+        else:
+            text = f"the row worth most to you now is {_worth(top, gains[top])}"
+            if note := colour_note(state, seat, rows[top]):
+                text += f", with {note}"
         risk = _last_round_risk(state, past=False)
         if risk is None and _rows_grow(state):
             return f"{text}; the rows should still grow"

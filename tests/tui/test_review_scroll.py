@@ -86,6 +86,8 @@ async def test_the_whole_review_is_reached_with_the_scroll_key_the_keys_bar_offe
         assert len(text_of(bar).rstrip()) <= SIZE[0]  # every key on the line
         assert LAST not in on_screen(review)  # below the screen at first
         scroll = review.query_one("#review", VerticalScroll)
+        assert scroll.scroll_y == 0  # opened at its top: the title and the chart's axis
+        assert "The coach's review" in on_screen(review)
         for _ in range(200):
             if scroll.scroll_y >= scroll.max_scroll_y:
                 break
