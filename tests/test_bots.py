@@ -330,6 +330,42 @@ def test_search_spends_its_deals_on_the_candidates_that_can_still_win() -> None:
     assert min(played.values()) < 32
 
 
+def _expert_moves(moves: int) -> GameState:
+    """A 4-player game after ``moves`` of the expert's moves."""
+    state = new_game(Rules(players=4), seed=3)
+    expert = make_bot("expert")
+    for _ in range(moves):
+        state = state.apply(expert.choose(state.view(state.current_player), state.legal_actions()))
+    return state
+
+
+def test_search_stops_once_the_experts_choice_is_left_alone_in_the_race() -> None:
+    # Drawing is far ahead of the one take there: after the race's first deals the take
+    # drops out, and the expert's choice, left alone, is played at once.
+    state = _expert_moves(2)
+    view, legal = state.view(state.current_player), state.legal_actions()
+    search = make_bot("search:iterations=24:prune=-1", seed=1)
+    assert search.choose(view, legal) == make_bot("expert").choose(view, legal) == DRAW
+    assert 8 <= search.last_iterations < 24  # type: ignore[attr-defined]
+
+
+def test_search_extends_its_deals_while_the_comparison_is_close() -> None:
+    # With ``extend=2`` a search whose candidates are still within two standard errors of
+    # the expert's choice after its deals plays up to twice as many; one whose race is
+    # settled stops as without it.
+    close = _expert_moves(5)
+    settled = _expert_moves(2)
+    for state, deals in ((close, 48), (settled, None)):
+        view, legal = state.view(state.current_player), state.legal_actions()
+        plain = make_bot("search:iterations=24:prune=-1", seed=1)
+        extended = make_bot("search:iterations=24:prune=-1:extend=2", seed=1)
+        plain.choose(view, legal)
+        extended.choose(view, legal)
+        expected = plain.last_iterations if deals is None else deals  # type: ignore[attr-defined]
+        assert extended.last_iterations == expected  # type: ignore[attr-defined]
+    assert plain.last_iterations < 24  # type: ignore[attr-defined]
+
+
 def test_search_takes_its_five_seat_deals_only_at_five_seats() -> None:
     # Its choice and its analysis (the hints) both run ``at_five`` deals at five seats,
     # ``iterations`` at fewer.
@@ -348,10 +384,11 @@ def test_search_takes_its_five_seat_deals_only_at_five_seats() -> None:
 
 def test_search_respects_an_iteration_budget_and_a_time_budget() -> None:
     state = _second_card(new_game(Rules(players=4), seed=2))
-    bot = make_bot("search:iterations=10:prune=-1", seed=1)  # not the default 16
+    # 8 deals, not the default 16: the race (which may end a search early) starts after 8.
+    bot = make_bot("search:iterations=8:prune=-1", seed=1)
     legal = state.legal_actions()
     bot.choose(state.view(state.current_player), legal)
-    assert bot.last_iterations == 10  # type: ignore[attr-defined]
+    assert bot.last_iterations == 8  # type: ignore[attr-defined]
     bot.choose(state.view(state.current_player), legal, Budget(iterations=7))
     assert bot.last_iterations == 7  # type: ignore[attr-defined]
     # Deals cut short by the cap do not count: give the first one time, even on a busy

@@ -65,6 +65,9 @@ class SearchBot:
     ``at_five`` (the deals at five seats, where each costs the most; by
     default ``iterations``),
     ``prune`` (points; negative searches every distinct legal action), ``confidence``,
+    ``extend`` (a factor, 1 by default: while a candidate is still within two standard
+    errors of the expert's choice, either way, once the deals are spent, the search goes
+    on up to ``extend`` times as many deals),
     ``rounds`` (rounds played out before the estimate; 0 plays to the end),
     ``junk`` (the share of a seat's cards to come that its estimate expects
     in colours it does not build; by default 0.5 on the gray side up to four
@@ -98,6 +101,7 @@ class SearchBot:
         spread: float = 8.0,
         prune: float = 3.0,
         confidence: float = 1.0,
+        extend: float = 1.0,
         observe: bool = True,
         sample: bool = False,
     ) -> None:
@@ -115,6 +119,7 @@ class SearchBot:
         self._horizon: int | None = None
         self.prune = number("prune", prune)
         self.confidence = number("confidence", confidence)
+        self.extend = number("extend", extend, low=1)
         self.observe = flag("observe", observe)
         self.sample = flag("sample", sample)
         self._expert = ExpertBot()
@@ -225,7 +230,9 @@ class SearchBot:
         standard errors. A deal cut short by the deadline does not count. From
         ``RACE_AFTER`` deals on, a candidate behind the expert's choice by more
         than ``RACE_ERRORS`` standard errors is dropped, so the deals left go to
-        the candidates that can still win.
+        the candidates that can still win; once the expert's choice is left alone, the
+        search ends there. Past the budget's deals it goes on while the comparison is
+        close (``_extended``), up to ``extend`` times the deals.
         """
         player = view.rules.controller(view.seat)
         count = len(candidates)
@@ -233,7 +240,8 @@ class SearchBot:
         squares = [0.0] * count
         active = list(range(count))
         done = 0
-        while limit is None or done < limit:
+        most = 0 if limit is None else round(limit * self.extend)  # for close comparisons
+        while limit is None or done < limit or self._extended(done, most, sums, squares, active):
             state = self._deal(view)
             values = []
             for i in active:
@@ -250,6 +258,8 @@ class SearchBot:
             done += 1
             if done >= RACE_AFTER:
                 active = [i for i in active if _edge(sums, squares, i, done, RACE_ERRORS) >= 0]
+                if len(active) == 1:  # the expert's choice alone: nothing left to compare
+                    break
         self.last_iterations = done
         best = 0
         if not done:
@@ -258,6 +268,17 @@ class SearchBot:
             if _edge(sums, squares, i, done, -self.confidence) > 0 and sums[i] > sums[best]:
                 best = i
         return candidates[best]
+
+    @staticmethod
+    def _extended(
+        done: int, most: int, sums: list[float], squares: list[float], active: list[int]
+    ) -> bool:
+        """Whether to play one more deal past the budget's (``extend``): while fewer than
+        ``most`` are done and a candidate in the race is within ``RACE_ERRORS`` standard
+        errors of the expert's choice either way (the comparison is not settled)."""
+        return done < most and any(
+            _edge(sums, squares, i, done, -RACE_ERRORS) <= 0 for i in active[1:]
+        )
 
     def _rollout(self, state: GameState, player: int, deadline: float | None) -> float | None:
         """Every seat played by its policy to the horizon or the end: ``player``'s reward,
