@@ -325,6 +325,28 @@ async def test_a_move_within_the_error_of_the_top_one_is_not_shown_worse(tmp_pat
         assert "would have been" not in lines[2]
 
 
+@asynctest
+async def test_the_best_move_against_the_hint_is_told_why(tmp_path: Path) -> None:
+    # "best · hint: blue → row 2", then "Played: put the blue card on row 1, the best
+    # move" and no word of why the hint differed.
+    app = ColorettoApp(keeper=Keeper(DataDir(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen, point, decision = await first_blunder(pilot, tmp_path)
+        played, top = decision.played, decision.best
+        estimates = dict(decision.estimates)
+        estimates[played], estimates[top] = estimates[top], estimates[played]  # played: best
+        best = replace(decision, estimates=estimates, paired={})
+        hint = StoredHint(top, Valuation(decision.estimates), "search", 0)
+        told = replace(point, decision=replace(best, hint=hint))
+        assert told.decision is not None
+        assert told.decision.best == played
+        lines = screen.query_one(ReviewChart).detail(0, told).plain.splitlines()
+        assert "the best move" in lines[1]
+        assert lines[2].startswith("Why: ")
+        assert "was the best move" in lines[2]
+        assert "the hint in the game was to " in lines[2]
+
+
 def without_flaws(record: GameRecord) -> GameRecord:
     """``record`` with every decision of its review played as well as the best."""
     review = review_of(record, positions(record))

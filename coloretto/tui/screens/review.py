@@ -169,11 +169,12 @@ class ReviewChart(Vertical):
         if decision.hint is not None:  # the hint given in the game, beside the verdict
             lines[0].append_text(hint_text(decision.hint, decision.played, state))
         chance = f"after it {standing(played)}"
-        if decision.best == decision.played:
+        why = Text(f"Why: {printable(why_costly(state, decision, self.names).plain)}", "italic")
+        if decision.best == decision.played:  # why too: against the hint's move, if another
             lines.append(
                 Text(f"Played: {describe_action(decision.played, state)}, the best move; {chance}")
             )
-            return Text("\n").join(lines)
+            return Text("\n").join([*lines, why])
         # A move within twice the error of the top one is not called worse than it.
         top = "about as good" if decision.verdict.as_good else "best"
         better = standing(best, short=True)
@@ -183,8 +184,7 @@ class ReviewChart(Vertical):
                 f"{describe_action(decision.best, state)}, {better}"
             )
         )
-        why = why_costly(state, decision, self.names).plain
-        lines.append(Text(f"Why: {printable(why)}", "italic"))
+        lines.append(why)
         return Text("\n").join(lines)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
