@@ -124,12 +124,14 @@ def test_hints_say_why_in_a_few_words() -> None:
                 assert action.row is not None
                 gain = row_gain(state, seat, state.rows[action.row])
                 assert hint.startswith(f"take row {action.row + 1}: ")
-                assert f"{gain:+d} for you now ({now} → {now + gain})" in hint
+                worth = f"{gain:+d}" if gain else "nothing"  # never "+0"
+                assert f"{worth} for you now ({now} → {now + gain})" in hint
             elif action.kind is ActionKind.DRAW:
                 assert hint.startswith("draw a card: ")
                 assert (
                     "no row holds cards yet" in hint
                     or "the row worth most to you now is row" in hint
+                    or "the rows worth most to you now are rows" in hint
                 )
             else:
                 assert action.row is not None
@@ -172,7 +174,8 @@ def check_placement_reason(
         assert set(others) != {here}
     else:
         mine = row_gain(state, seat, [*state.rows[row], state.drawn_card])
-        assert f"there it makes row {row + 1} ({mine:+d} for you, {here:+d} for " in hint
+        said = [f"{gain:+d}" if gain else "nothing" for gain in (mine, here)]  # never "+0"
+        assert f"there it makes row {row + 1} ({said[0]} for you, {said[1]} for " in hint
         assert "rather than row " not in hint.split("; ", maxsplit=1)[0]  # a fed row is no reason
         assert min(others) < here
 

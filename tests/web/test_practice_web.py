@@ -97,7 +97,7 @@ def test_practice_solves_a_puzzle_in_the_browser(browser: BrowserContext, tmp_pa
             results = read_results(DataDir(visitor)).results  # kept before it is shown
         finally:
             page.close()
-    assert re.search(r"chance to win \d+%", after)
+    assert re.search(r"chance to win \d+(\.\d+)?%", after)
     assert "final margin" not in after
     assert [(r.ply, r.outcome, r.player) for r in results] == [
         (puzzle.decision.ply, "first", puzzle.player)
