@@ -28,6 +28,7 @@ from coloretto.bots.arena import Arena, play_game
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, Rules, parse_record
 from coloretto.engine.scoring import score
 from coloretto.play.advice import (
+    KEPT,
     UNSHOWN,
     chance,
     colour_note,
@@ -195,16 +196,27 @@ def check_take_hint(state: GameState, seat: int, action: Action, text: str) -> N
     ]
     if rest:
         top = max(rest)
-        if "the next best for you is row" in text:
+        if "the next best for you" in text:
             assert top < gain, text
-        elif "gives you as much" in text:
+        elif re.search(r"gives? you as much", text):
             assert top == gain, text
         else:
-            assert "gives you more now" in text, text
+            assert re.search(r"gives? you more now", text), text
             assert top > gain, text
-        named = re.search(r"row (\d) \(([+-]\d+|nothing) for you\)", text.split("now", 1)[1])
+        after = text.split("now", 1)[1]
+        named = re.search(r"rows? ([\d, and]+) \(([+-]\d+|nothing) for you(?: each)?\)", after)
         assert named is not None, text
         assert (0 if named[2] == "nothing" else int(named[2])) == top, text
+        # Every other row worth as much is named, not one of them.
+        tied = [
+            r + 1
+            for r, cards in enumerate(rows)
+            if cards
+            and not state.rows_taken[r]
+            and r != action.row
+            and row_gain(state, seat, cards) == top
+        ]
+        assert [int(n) for n in re.findall(r"\d", named[1])] == tied, text
 
 
 def check_draw_hint(state: GameState, seat: int, text: str) -> None:
@@ -634,6 +646,10 @@ def check_hint(
     check_foresight(state, names, text, look)
     check_bears_out(state, text, valuation, look)
     check_edge(state, action, valuation, text)
+    # A hint the figures rate below another move says why it is the hint.
+    estimates = valuation.estimates
+    top = ranked(estimates)[0] if action in estimates else action
+    assert text.endswith(KEPT) == (top != action and estimates[top] != estimates[action]), text
     if action.kind is ActionKind.TAKE:
         check_take_hint(state, seat, action, text)
     elif action.kind is ActionKind.DRAW:

@@ -109,6 +109,16 @@ def _worth(row: int, gain: int, who: str = "you", *more: str) -> str:
     return f"row {row + 1} ({', '.join((_for(gain, who), *more))})"
 
 
+def _rows_worth(rows: Sequence[int], gain: int) -> str:
+    """``rows 1 and 2 (+7 for you each)``: rows (0-based in) worth as much to you now.
+
+    >>> _rows_worth([0, 2, 3], 0)
+    'rows 1, 3 and 4 (nothing for you each)'
+    """
+    numbers = ", ".join(str(r + 1) for r in rows[:-1]) + f" and {rows[-1] + 1}"
+    return f"rows {numbers} ({_for(gain, 'you')} each)"
+
+
 def _others_worth(row: int, gain: int) -> str:
     """``row 2 (at most +3 for the others)``."""
     return f"row {row + 1} ({_for_others(gain)})"
@@ -701,7 +711,18 @@ def explain_hint(
     # A row argued against only where the figures bear it out, not one about as good.
     clearly = second if second is not None and _clearly_better(valuation, action, second) else None
     reason = _hint_reason(state, seat, action, names, clearly)
-    return f"{what}: {reason}" + _edge(state, seat, action, valuation, names, look=look)
+    text = f"{what}: {reason}" + _edge(state, seat, action, valuation, names, look=look)
+    top = ranked(valuation.estimates)[0] if action in valuation.estimates else action
+    if not _alike(valuation, top, action):  # why not the move the figures rate higher
+        text += f"; {KEPT}"
+    return text
+
+
+KEPT = "the coach keeps its first choice where the analysis cannot tell two moves apart"
+"""Said of a hint whose analysis rates another move a little higher, within the error:
+the hint keeps the expert's choice (the search's starting point) unless another is
+clearly better (``coloretto.play.analysis.recommended``), which the hint follower found
+better than chasing the noise of the top estimate (docs/coach.md)."""
 
 
 def _second(valuation: Valuation, action: Action) -> Action | None:
@@ -852,12 +873,16 @@ def _hint_reason(
             text = f"the only row you can take; {text}"
         else:
             top = max(rest, key=lambda r: (rest[r], -r))
+            tied = [r for r in rest if rest[r] == rest[top]]  # every one of them named
+            named = _worth(top, rest[top]) if len(tied) == 1 else _rows_worth(tied, rest[top])
+            give = "gives" if len(tied) == 1 else "give"
             if rest[top] < gain:
-                text += f"; the next best for you is {_worth(top, rest[top])}"
+                best = "is" if len(tied) == 1 else "are"
+                text += f"; the next best for you {best} {named}"
             elif rest[top] == gain:
-                text += f"; {_worth(top, rest[top])} gives you as much"
+                text += f"; {named} {give} you as much"
             else:
-                text += f"; {_worth(top, rest[top])} gives you more now"
+                text += f"; {named} {give} you more now"
         rival = _rival(state, seat, rows[action.row], names)
         if rival.gain > 0 and state.is_legal(DRAW):
             text += (
@@ -873,9 +898,7 @@ def _hint_reason(
         top = max(gains, key=lambda r: (gains[r], -r))
         tied = [r for r in open_rows if gains[r] == gains[top]]
         if len(tied) > 1:  # no one row named where several are worth as much
-            numbers = ", ".join(str(r + 1) for r in tied[:-1]) + f" and {tied[-1] + 1}"
-            each = _for(gains[top], "you")
-            text = f"the rows worth most to you now are rows {numbers} ({each} each)"
+            text = f"the rows worth most to you now are {_rows_worth(tied, gains[top])}"
         else:
             text = f"the row worth most to you now is {_worth(top, gains[top])}"
             if note := colour_note(state, seat, rows[top]):
