@@ -1163,7 +1163,7 @@ def test_the_hint_and_the_review_name_the_same_alternative_with_both_looks() -> 
     assert line.endswith(
         "the hint in the game was to draw a card; its analysis, on 32 deals: "
         "-14.2 ± 1.4 points of lead over the best rival, -10 ± 3% "
-        "chance to win against drawing"
+        "chance to win against drawing; this look is on 96 deals"
     )
 
 

@@ -156,7 +156,7 @@ def colour_note(state: GameState, seat: int, cards: Sequence[Card]) -> str | Non
     if minus and row_gain(state, seat, cards) < 0:
         names = " and ".join(CARD_NAMES[c] for c in minus)
         colours = "a minus colour" if len(minus) == 1 else "minus colours"
-        return f"{names} as {colours} (you already collect {_plus_names(plus)})"
+        return f"{names} as {colours} (with {_plus_names(plus)} as your plus colours)"
     return None
 
 
@@ -426,7 +426,7 @@ def hint_words(decision: Decision, state: GameState) -> str | None:
             figures = _against(told, played, hint.action)
             said += (
                 f"; its analysis, on {told.samples} deals: {figures} against "
-                f"{_doing(hint.action, state)}"
+                f"{_doing(hint.action, state)}; this look is on {decision.valuation.samples} deals"
             )
         return said
     if not decision.hint_overruled:

@@ -29,7 +29,7 @@ from textual.widgets import ProgressBar, Static
 from coloretto.bots import Estimate
 from coloretto.bots.registry import BotError
 from coloretto.engine import GameRecord, GameState
-from coloretto.play.advice import chance_digits, percent, point_digits, signed, why_costly
+from coloretto.play.advice import chance_digits, point_digits, signed, why_costly
 from coloretto.play.coach import Decision, Grade
 from coloretto.play.config import possessive
 from coloretto.play.practice import Puzzle, puzzles
@@ -48,24 +48,33 @@ from coloretto.tui.widgets import KeysBar
 from coloretto.tui.widgets.win_chart import ChartPoint, WinChart, mark_style
 
 
-def standing(estimate: Estimate, *, short: bool = False) -> str:
+def standing(estimate: Estimate, *, short: bool = False, beside: Estimate | None = None) -> str:
     """Where a move leaves the player by the analysis, in both measures a move is graded
-    by (so that a move called better is seen better in one), each to the precision of its
-    error: "chance to win 16.2% (± 0.1%), lead over the best rival -3.2 (± 0.4) points"
+    by (so that a move called better is seen better in one), to the precision of the
+    errors of both moves shown together (``beside``: the other), an exact figure without
+    its "±": "chance to win 16.2% (± 0.1%), lead over the best rival -3.2 (± 0.4) points"
     (``short``: the figures alone).
 
     >>> standing(Estimate(0.162, -3.24, 0.001, 0.4))
     'chance to win 16.2% (± 0.1%), lead over the best rival -3.2 (± 0.4) points'
-    >>> standing(Estimate(0.16, -1.0, 0.03, 0.03), short=True)
-    '16% (± 3%), -1.00 (± 0.03) points'
+    >>> played = Estimate(0.186, -6.84, 0.0001, 0.02)
+    >>> standing(Estimate(0.25, -2.8, 0.0, 0.0), short=True, beside=played)
+    '25.00%, -2.80 points'
     """
-    win_digits, point_places = (
-        chance_digits(estimate.win_error),
-        point_digits(estimate.margin_error),
+    both = (estimate, beside) if beside is not None else (estimate,)
+    win_digits = (
+        max(chance_digits(e.win_error) for e in both if e.win_error)
+        if any(e.win_error for e in both)
+        else 0
     )
-    chance = f"{100 * estimate.win:.{win_digits}f}% (± {percent(estimate.win_error)}%)"
-    error = estimate.margin_error
-    lead = f"{signed(estimate.margin, point_places)} (± {error:.{point_places}f}) points"
+    places = max(point_digits(e.margin_error) for e in both)
+    chance = f"{100 * estimate.win:.{win_digits}f}%"
+    if estimate.win_error:
+        chance += f" (± {100 * estimate.win_error:.{win_digits}f}%)"
+    lead = signed(estimate.margin, places)
+    if estimate.margin_error:
+        lead += f" (± {estimate.margin_error:.{places}f})"
+    lead += " points"
     return (
         f"{chance}, {lead}" if short else f"chance to win {chance}, lead over the best rival {lead}"
     )
@@ -168,7 +177,7 @@ class ReviewChart(Vertical):
         lines = [Text.assemble(where, grade_words(decision.grade, plain=self.app.no_color))]
         if decision.hint is not None:  # the hint given in the game, beside the verdict
             lines[0].append_text(hint_text(decision.hint, decision.played, state))
-        chance = f"after it {standing(played)}"
+        chance = f"after it {standing(played, beside=best)}"
         why = Text(f"Why: {printable(why_costly(state, decision, self.names).plain)}", "italic")
         if decision.best == decision.played:  # why too: against the hint's move, if another
             lines.append(
@@ -177,7 +186,7 @@ class ReviewChart(Vertical):
             return Text("\n").join([*lines, why])
         # A move within twice the error of the top one is not called worse than it.
         top = "about as good" if decision.verdict.as_good else "best"
-        better = standing(best, short=True)
+        better = standing(best, short=True, beside=played)
         lines.append(
             Text(
                 f"Played: {describe_action(decision.played, state)}, {chance}; {top}: "
