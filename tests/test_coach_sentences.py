@@ -26,7 +26,6 @@ from hypothesis import strategies as st
 from coloretto.bots import Estimate
 from coloretto.bots.arena import Arena, play_game
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState, Rules, parse_record
-from coloretto.engine.scoring import score
 from coloretto.play.advice import (
     KEPT,
     UNSHOWN,
@@ -144,18 +143,7 @@ def check_minus_colours(state: GameState, seat: int, text: str) -> None:
     )
     for row, named in found:
         cards = state.rows[int(row) - 1]
-        after = state.collection(seat)
-        for card in cards:
-            after[card] = after.get(card, 0) + 1
-        plus = set(
-            score(
-                {c: after.get(c, 0) for c in state.colours},
-                jokers=after.get(Card.JOKER, 0) + after.get(Card.GOLDEN_JOKER, 0),
-                plus2=after.get(Card.PLUS2, 0),
-                scoring=state.rules.scoring,
-                plus_colours=state.rules.plus_colours,
-            ).plus_colours
-        )
+        plus = set(state.score_breakdown(seat, cards).plus_colours)  # as the panel counts
         new = {CARD_NAMES[c] for c in cards if c.is_colour and c not in plus}
         assert set(named.split(" and ")) == new, text
 
@@ -1181,21 +1169,7 @@ def test_a_colour_called_minus_is_minus_as_the_players_panel_counts_it() -> None
     # "taking row 2 gave you brown as a minus colour (you already collect blue, gray and
     # orange)" where brown tied with gray and the panel showed brown plus, gray minus.
     def panel_plus(state: GameState, seat: int, cards: Sequence[Card]) -> set[Card]:
-        after = state.collection(seat)
-        for card in cards:
-            after[card] = after.get(card, 0) + 1
-        counts = {c: after.get(c, 0) for c in state.colours}
-        jokers = after.get(Card.JOKER, 0) + after.get(Card.GOLDEN_JOKER, 0)
-        rules = state.rules
-        return set(
-            score(
-                counts,
-                jokers=jokers,
-                plus2=after.get(Card.PLUS2, 0),
-                scoring=rules.scoring,
-                plus_colours=rules.plus_colours,
-            ).plus_colours
-        )
+        return set(state.score_breakdown(seat, cards).plus_colours)
 
     def tie(state: GameState) -> bool:
         seat = state.current_player

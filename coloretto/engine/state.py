@@ -633,13 +633,16 @@ class GameState:
             raise ValueError("the game is not over yet")
         return self.scores()
 
-    def score_breakdown(self, seat: int) -> ScoreBreakdown[Card]:
-        """How ``seat`` scores now: sets, plus colours, where each joker goes, "+2"s.
+    def score_breakdown(self, seat: int, cards: Iterable[Card] = ()) -> ScoreBreakdown[Card]:
+        """How ``seat`` scores now (if it also held ``cards``: a what-if, as ``score_with``):
+        sets, plus colours, where each joker goes, "+2"s.
 
         Golden jokers come first in ``jokers``.
         """
         t = self._t
-        counts = self._c[_COLLS][seat]
+        counts = list(self._c[_COLLS][seat])
+        for card in cards:
+            counts[card] += 1
         return score(
             {c: counts[c] for c in t.colours},
             jokers=counts[_JOKER] + counts[_GOLDEN],

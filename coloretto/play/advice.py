@@ -28,13 +28,11 @@ deeper look disagrees with the hint, one clause gives both figures.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from coloretto.bots import Estimate
 from coloretto.engine import DRAW, Action, ActionKind, Card, GameState
-from coloretto.engine.scoring import score
 from coloretto.play.coach import CLEAR, Decision, Valuation, Verdict, ranked
 from coloretto.play.config import YOU
 from coloretto.play.foresight import Outlook, foresee
@@ -137,15 +135,7 @@ def colour_note(state: GameState, seat: int, cards: Sequence[Card]) -> str | Non
     rules = state.rules
     table = rules.scoring.table
     peak = max(range(len(table)), key=lambda n: table[n])
-    after = Counter(state.collection(seat))
-    after.update(cards)
-    scored = score(
-        {c: after[c] for c in state.colours},
-        jokers=after[Card.JOKER] + after[Card.GOLDEN_JOKER],
-        plus2=after[Card.PLUS2],
-        scoring=rules.scoring,
-        plus_colours=rules.plus_colours,
-    )
+    scored = state.score_breakdown(seat, cards)
     plus = set(scored.plus_colours)
     new = list(dict.fromkeys(c for c in cards if c.is_colour))
     for card in new:
@@ -750,7 +740,7 @@ def _clearly_better(valuation: Valuation, action: Action, other: Action) -> bool
 def _shows(points: float, error: float) -> bool:
     """True when ``points`` (more than nothing) shows as more than nothing at the precision
     its ``error`` gives it (``points_words``)."""
-    return float(points_words(points, error).split(" ", 1)[0]) > 0
+    return round(points, point_digits(error)) > 0
 
 
 def _comparison(state: GameState, valuation: Valuation, action: Action, other: Action) -> str:
@@ -800,7 +790,7 @@ def _apart(win: float, win_error: float, points: float, points_error: float) -> 
     '0.0 ± 0.5 points of lead apart'
     """
     shown = points_words(abs(points), points_error)
-    apart = float(shown.split(" ", 1)[0]) == 0
+    apart = round(points, point_digits(points_error)) == 0
     way = "of lead apart" if apart else f"{'more' if points < 0 else 'less'} lead"
     text = f"{shown} points {way}"
     if odds := chance(abs(win), win_error, sign=False):

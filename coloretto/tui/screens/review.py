@@ -62,11 +62,7 @@ def standing(estimate: Estimate, *, short: bool = False, beside: Estimate | None
     '25.00%, -2.80 points'
     """
     both = (estimate, beside) if beside is not None else (estimate,)
-    win_digits = (
-        max(chance_digits(e.win_error) for e in both if e.win_error)
-        if any(e.win_error for e in both)
-        else 0
-    )
+    win_digits = max(chance_digits(e.win_error) for e in both)
     places = max(point_digits(e.margin_error) for e in both)
     chance = f"{100 * estimate.win:.{win_digits}f}%"
     if estimate.win_error:
